@@ -1,0 +1,12 @@
+# One warning set for every target of the project.
+add_library(clusterlens_warnings INTERFACE)
+target_compile_options(clusterlens_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${CLUSTERLENS_WERROR}>>:-Werror>
+  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${CLUSTERLENS_WERROR}>>:-Werror=all-warnings>)
+
+if(CLUSTERLENS_SANITIZE)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=address,undefined)
+endif()

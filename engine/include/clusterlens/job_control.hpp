@@ -1,0 +1,29 @@
+#pragma once
+// Progress and cancellation shared between a running job and whoever watches it.
+
+#include <atomic>
+
+#include "clusterlens/errors.hpp"
+
+namespace clusterlens {
+
+/// Thread-safe: the worker calls setProgress()/checkCancelled(), the GUI calls cancel()/progress().
+/// Algorithms call checkCancelled() at least every ~50 ms of work so a cancel lands within ~200 ms.
+class JobControl {
+public:
+    void cancel() noexcept { m_cancelled.store(true, std::memory_order_relaxed); }
+    bool isCancelled() const noexcept { return m_cancelled.load(std::memory_order_relaxed); }
+    /// Throws Cancelled if cancel() was called.
+    void checkCancelled() const {
+        if (isCancelled()) throw Cancelled();
+    }
+    /// Fraction done in [0, 1].
+    void setProgress(double fraction) noexcept { m_progress.store(fraction, std::memory_order_relaxed); }
+    double progress() const noexcept { return m_progress.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<bool> m_cancelled{false};
+    std::atomic<double> m_progress{0.0};
+};
+
+} // namespace clusterlens

@@ -1,0 +1,31 @@
+#pragma once
+// One error-macro family for all CUDA code: every runtime call and every launch is checked and a
+// failure becomes a clusterlens::CudaError (or OutOfDeviceMemory) carrying call text, file and line.
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "clusterlens/errors.hpp"
+
+namespace clusterlens::cuda {
+
+[[noreturn]] inline void throwCudaError(cudaError_t status, const char* call, const char* file, int line) {
+    std::string message = std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
+                          cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+    if (status == cudaErrorMemoryAllocation)
+        throw OutOfDeviceMemory("the GPU ran out of memory: " + message);
+    throw CudaError(message);
+}
+
+} // namespace clusterlens::cuda
+
+#define CL_CUDA_TRY(call)                                                                   \
+    do {                                                                                    \
+        cudaError_t cl_status_ = (call);                                                    \
+        if (cl_status_ != cudaSuccess)                                                      \
+            ::clusterlens::cuda::throwCudaError(cl_status_, #call, __FILE__, __LINE__);     \
+    } while (0)
+
+/// After every kernel launch: catches bad launch configurations immediately.
+#define CL_CUDA_CHECK_LAUNCH() CL_CUDA_TRY(cudaPeekAtLastError())

@@ -1,0 +1,62 @@
+#pragma once
+// RAII, stream-ordered device memory. The only place that calls cudaMallocAsync / cudaFreeAsync.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "cuda/util/cuda_check.cuh"
+
+namespace clusterlens::cuda {
+
+template <typename T>
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    DeviceBuffer(std::size_t count, cudaStream_t stream) : m_count(count), m_stream(stream) {
+        if (count > 0) CL_CUDA_TRY(cudaMallocAsync(reinterpret_cast<void**>(&m_ptr), count * sizeof(T), stream));
+    }
+    ~DeviceBuffer() { release(); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
+    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+        if (this != &other) {
+            release();
+            swap(other);
+        }
+        return *this;
+    }
+
+    T* data() noexcept { return m_ptr; }
+    const T* data() const noexcept { return m_ptr; }
+    std::size_t size() const noexcept { return m_count; }
+    std::size_t bytes() const noexcept { return m_count * sizeof(T); }
+
+    void copyFromHost(const T* h_src, std::size_t count) {
+        CL_CUDA_TRY(cudaMemcpyAsync(m_ptr, h_src, count * sizeof(T), cudaMemcpyHostToDevice, m_stream));
+    }
+    void copyToHost(T* h_dst, std::size_t count) const {
+        CL_CUDA_TRY(cudaMemcpyAsync(h_dst, m_ptr, count * sizeof(T), cudaMemcpyDeviceToHost, m_stream));
+        CL_CUDA_TRY(cudaStreamSynchronize(m_stream));
+    }
+
+private:
+    void release() noexcept {
+        if (m_ptr) cudaFreeAsync(m_ptr, m_stream);  // errors at teardown cannot be reported
+        m_ptr = nullptr;
+        m_count = 0;
+    }
+    void swap(DeviceBuffer& other) noexcept {
+        std::swap(m_ptr, other.m_ptr);
+        std::swap(m_count, other.m_count);
+        std::swap(m_stream, other.m_stream);
+    }
+
+    T* m_ptr = nullptr;
+    std::size_t m_count = 0;
+    cudaStream_t m_stream = nullptr;
+};
+
+} // namespace clusterlens::cuda

@@ -1,0 +1,58 @@
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/io/read_dataset.hpp"
+
+namespace clusterlens {
+namespace {
+
+std::string readRaw(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throwFileError(path, "", "cannot open the file for reading");
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string gunzip(const std::string& path, const std::string& compressed) {
+    z_stream stream{};
+    // 15 + 32: accept gzip or zlib headers; concatenated gzip members are handled by the loop.
+    if (inflateInit2(&stream, 15 + 32) != Z_OK) throwFileError(path, "", "cannot initialise gzip decoder");
+    std::unique_ptr<z_stream, void (*)(z_stream*)> guard(&stream, [](z_stream* s) { inflateEnd(s); });
+    std::string out;
+    char buffer[1 << 16];
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+    stream.avail_in = static_cast<uInt>(compressed.size());
+    for (;;) {
+        stream.next_out = reinterpret_cast<Bytef*>(buffer);
+        stream.avail_out = sizeof buffer;
+        int status = inflate(&stream, Z_NO_FLUSH);
+        out.append(buffer, sizeof buffer - stream.avail_out);
+        if (status == Z_STREAM_END) {
+            if (stream.avail_in == 0) break;
+            inflateReset(&stream);  // another gzip member follows
+            continue;
+        }
+        if (status != Z_OK) {
+            throwFileError(path, "byte " + std::to_string(stream.total_in),
+                           std::string("corrupt or truncated gzip data (") + (stream.msg ? stream.msg : "zlib error") + ")");
+        }
+        if (stream.avail_in == 0 && stream.avail_out != 0)
+            throwFileError(path, "byte " + std::to_string(stream.total_in), "gzip data ends early (truncated file)");
+    }
+    return out;
+}
+
+} // namespace
+
+std::string readFileMaybeGzip(const std::string& path) {
+    std::string raw = readRaw(path);
+    if (raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f && static_cast<unsigned char>(raw[1]) == 0x8b)
+        return gunzip(path, raw);
+    return raw;
+}
+
+} // namespace clusterlens

@@ -1,0 +1,85 @@
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/hca/linkage.hpp"
+#include "text_fields.hpp"
+
+namespace clusterlens {
+
+std::size_t Linkage::nonMonotonicCount() const {
+    std::size_t count = 0;
+    for (std::size_t i = 1; i < merges.size(); ++i) count += merges[i].height < merges[i - 1].height ? 1 : 0;
+    return count;
+}
+
+void Linkage::validate(const std::string& source) const {
+    const auto n = static_cast<std::int64_t>(leafCount);
+    if (leafCount < 2) throwFileError(source, "", "a linkage needs at least 2 leaves");
+    if (merges.size() != leafCount - 1)
+        throwFileError(source, "", "expected " + std::to_string(leafCount - 1) + " merges for " +
+                                       std::to_string(leafCount) + " leaves, found " + std::to_string(merges.size()));
+    std::vector<std::int64_t> sizeOf(2 * leafCount - 1, 1);
+    std::vector<char> used(2 * leafCount - 1, 0);
+    for (std::size_t i = 0; i < merges.size(); ++i) {
+        const Merge& m = merges[i];
+        const std::string row = "row " + std::to_string(i + 2);
+        const std::int64_t created = n + static_cast<std::int64_t>(i);
+        if (m.a < 0 || m.b < 0 || m.a >= created || m.b >= created)
+            throwFileError(source, row, "cluster id out of range (must be below " + std::to_string(created) + ")");
+        if (m.a >= m.b) throwFileError(source, row, "expected a < b");
+        if (used[m.a] || used[m.b]) throwFileError(source, row, "a cluster is merged twice");
+        used[m.a] = used[m.b] = 1;
+        sizeOf[created] = sizeOf[m.a] + sizeOf[m.b];
+        if (m.size != sizeOf[created])
+            throwFileError(source, row, "size " + std::to_string(m.size) + " differs from the sum of the merged sizes (" +
+                                            std::to_string(sizeOf[created]) + ")");
+        if (!std::isfinite(m.height)) throwFileError(source, row, "height is NaN or infinite");
+    }
+}
+
+Linkage readLinkageCsv(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throwFileError(path, "", "cannot open the linkage file");
+    std::string line;
+    if (!std::getline(in, line)) throwFileError(path, "", "the file is empty");
+    const std::vector<std::string> header = detail::splitFields(line, ',');
+    if (header.size() < 4 || detail::trim(header[0]) != "a" || detail::trim(header[1]) != "b")
+        throwFileError(path, "line 1", "expected the header a,b,height,size");
+    Linkage linkage;
+    std::size_t lineNo = 1;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (detail::trim(line).empty()) continue;
+        const std::vector<std::string> f = detail::splitFields(line, ',');
+        const std::string where = "line " + std::to_string(lineNo);
+        if (f.size() < 4) throwFileError(path, where, "expected 4 fields a,b,height,size");
+        Merge m;
+        double a = 0, b = 0, size = 0;
+        if (!detail::parseDouble(f[0], a) || !detail::parseDouble(f[1], b) || !detail::parseDouble(f[2], m.height) ||
+            !detail::parseDouble(f[3], size))
+            throwFileError(path, where, "non-numeric field");
+        m.a = static_cast<std::int64_t>(a);
+        m.b = static_cast<std::int64_t>(b);
+        if (m.a > m.b) std::swap(m.a, m.b);
+        m.size = static_cast<std::int64_t>(size);
+        linkage.merges.push_back(m);
+    }
+    linkage.leafCount = linkage.merges.size() + 1;
+    linkage.validate(path);
+    return linkage;
+}
+
+void writeLinkageCsv(const std::string& path, const Linkage& linkage) {
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    if (!file) throwFileError(path, "", "cannot open the file for writing");
+    std::fprintf(file, "a,b,height,size\n");
+    for (const Merge& m : linkage.merges)
+        std::fprintf(file, "%lld,%lld,%.17g,%lld\n", static_cast<long long>(m.a), static_cast<long long>(m.b), m.height,
+                     static_cast<long long>(m.size));
+    if (std::fclose(file) != 0) throwFileError(path, "", "write failed (disk full?)");
+}
+
+} // namespace clusterlens

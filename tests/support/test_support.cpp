@@ -1,0 +1,45 @@
+#include "test_support.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#include <unistd.h>
+
+namespace clusterlens::test {
+
+std::string dataPath(const std::string& relative) { return std::string(CLUSTERLENS_DATA_DIR) + "/" + relative; }
+
+TempDir::TempDir() {
+    static std::atomic<int> counter{0};
+    m_path = std::filesystem::temp_directory_path() /
+             ("clusterlens-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(m_path);
+    std::filesystem::create_directories(m_path);
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+}
+
+void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write " + path);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::uint64_t testSeed(std::uint64_t fallback) {
+    const char* env = std::getenv("CLUSTERLENS_TEST_SEED");
+    return env ? std::strtoull(env, nullptr, 10) : fallback;
+}
+
+} // namespace clusterlens::test

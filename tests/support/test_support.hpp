@@ -1,0 +1,35 @@
+#pragma once
+// Helpers shared by the GoogleTest executables.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace clusterlens::test {
+
+/// Absolute path of a file under ../shared/data.
+std::string dataPath(const std::string& relative);
+
+/// A fresh empty directory under the system temp dir, removed when the object dies.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
+    const std::filesystem::path& path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+/// Writes bytes to a file (binary).
+void writeFile(const std::string& path, const std::string& bytes);
+/// Reads a whole file (binary).
+std::string readFile(const std::string& path);
+
+/// Seed for randomised tests: $CLUSTERLENS_TEST_SEED if set, else a fixed default; printed by the caller.
+std::uint64_t testSeed(std::uint64_t fallback = 20261121);
+
+} // namespace clusterlens::test
