@@ -32,3 +32,12 @@ std::size_t Dataset::countNonFinite() const {
 }
 
 } // namespace clusterlens
+
+namespace clusterlens {
+
+std::vector<double> Dataset::valuesAsDouble() const {
+    if (exact.size() == values.size()) return exact;
+    return std::vector<double>(values.begin(), values.end());
+}
+
+} // namespace clusterlens

@@ -29,6 +29,9 @@ struct Dataset {
     std::size_t n = 0;
     std::size_t d = 0;
     std::vector<float> values;                ///< n*d, row-major: values[i*d + j]
+    /// Empty, or n*d values as parsed in double precision (text and .bin inputs). Algorithms that
+    /// must match double-precision references (MHCA) read valuesAsDouble(). Transforms keep it in step.
+    std::vector<double> exact;
     std::vector<std::string> features;        ///< d short names ($PnN, header, var_names)
     std::vector<std::string> descriptions;    ///< empty or d long names ($PnS, gene symbols)
     std::vector<std::string> pointNames;      ///< empty or n (AnnData obs_names, 10x barcodes)
@@ -41,6 +44,8 @@ struct Dataset {
     std::size_t nonFinite = 0;                ///< count of NaN/Inf values (only when allowed)
 
     float at(std::size_t i, std::size_t j) const { return values[i * d + j]; }
+    /// `exact` when present, else the float values widened. n*d doubles.
+    std::vector<double> valuesAsDouble() const;
     /// Index of a feature by exact name, or -1.
     long featureIndex(const std::string& name) const;
     /// Throws InvalidInput unless n, d, values, names and labels are consistent.

@@ -7,7 +7,7 @@ namespace clusterlens {
 /// Options shared by all readers. Defaults are what a user gets without flags.
 struct ReadOptions {
     std::string h5Dataset;        ///< HDF5: path of a 2-D dataset (--dataset); empty = auto (10x /matrix)
-    std::string labelColumn;      ///< text: name of a column holding ground-truth labels
+    std::string labelColumn;      ///< text: column holding ground-truth labels: name, 1-based number or "last"
     std::string embedding;        ///< h5ad: use obsm/<name> as the data instead of X (e.g. "X_umap")
     bool compensate = false;      ///< FCS: apply $SPILLOVER / SPILL compensation
     bool allowNonFinite = false;  ///< keep NaN/Inf (counted in Dataset::nonFinite) instead of refusing

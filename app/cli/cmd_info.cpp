@@ -1,0 +1,70 @@
+// clusterlens-cli info INPUT [--json]: shape, features, format and problems of a data file.
+
+#include <cstdio>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "json.hpp"
+#include "stopwatch.hpp"
+
+namespace clusterlens::cli {
+namespace {
+
+Json embeddingsJson(const Dataset& data) {
+    Json list = Json::array();
+    for (const Embedding& e : data.embeddings)
+        list.push(Json::object().set("name", e.name).set("n", e.n).set("d", e.d));
+    return list;
+}
+
+void printText(const Dataset& data) {
+    std::printf("file:      %s\n", data.provenance.path.c_str());
+    std::printf("format:    %s (%s)\n", data.provenance.format.c_str(), data.provenance.detail.c_str());
+    std::printf("points:    %zu\nfeatures:  %zu\n", data.n, data.d);
+    for (std::size_t j = 0; j < data.d; ++j) {
+        const bool described = !data.descriptions.empty() && !data.descriptions[j].empty();
+        std::printf("  %3zu  %s%s%s\n", j + 1, data.features[j].c_str(), described ? "  " : "",
+                    described ? data.descriptions[j].c_str() : "");
+    }
+    if (!data.labels.empty()) std::printf("labels:    %s\n", data.labelSource.c_str());
+    for (const Embedding& e : data.embeddings) std::printf("embedding: %s (%zu x %zu)\n", e.name.c_str(), e.n, e.d);
+    std::printf("non-finite values: %zu\n", data.nonFinite);
+    for (const std::string& w : data.warnings) std::printf("warning: %s\n", w.c_str());
+}
+
+} // namespace
+
+int runInfo(const Arguments& argv) {
+    Args args(argv, kCommonFlags, kCommonValued);
+    args.expectPositional({"INPUT"});
+    const Backend backend = backendFrom(args);
+    Stopwatch clock;
+    // info inspects: NaN/Inf are counted and reported instead of refused.
+    Dataset data = loadInput(args.positional()[0], args, true);
+    const double readSeconds = clock.seconds();
+    for (const std::string& w : data.warnings) std::fprintf(stderr, "clusterlens-cli: warning: %s\n", w.c_str());
+    if (!args.flag("--json")) {
+        printText(data);
+        return 0;
+    }
+    Json out = Json::object();
+    out.set("file", data.provenance.path)
+        .set("format", data.provenance.format)
+        .set("detail", data.provenance.detail)
+        .set("n", data.n)
+        .set("d", data.d)
+        .set("features", stringArray(data.features))
+        .set("non_finite", data.nonFinite)
+        .set("warnings", stringArray(data.warnings))
+        .set("has_labels", !data.labels.empty())
+        .set("label_source", data.labelSource)
+        .set("embeddings", embeddingsJson(data))
+        .set("transforms", stringArray(data.provenance.steps))
+        .set("backend", backendDescription(backend))
+        .set("seconds", Json::object().set("read", readSeconds));
+    std::printf("%s\n", out.dump().c_str());
+    return 0;
+}
+
+} // namespace clusterlens::cli

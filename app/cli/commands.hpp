@@ -1,0 +1,23 @@
+#pragma once
+// One function per clusterlens-cli subcommand; each takes the arguments after its name and
+// returns the exit code. Errors are thrown (UsageError -> 2, InvalidInput -> 3).
+
+#include <string>
+#include <vector>
+
+namespace clusterlens::cli {
+
+using Arguments = std::vector<std::string>;
+
+int runInfo(const Arguments& args);
+
+struct Command {
+    const char* name;
+    int (*run)(const Arguments&);
+    const char* usage;
+};
+
+/// Every subcommand available in this build.
+const std::vector<Command>& commands();
+
+} // namespace clusterlens::cli

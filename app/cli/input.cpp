@@ -1,0 +1,35 @@
+#include "input.hpp"
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/io/read_dataset.hpp"
+#include "clusterlens/transforms.hpp"
+
+namespace clusterlens::cli {
+
+Dataset loadInput(const std::string& path, const Args& args, bool allowNonFinite) {
+    ReadOptions options;
+    options.h5Dataset = args.value("--dataset");
+    options.labelColumn = args.value("--label-column");
+    options.embedding = args.value("--embedding");
+    options.compensate = args.flag("--compensate");
+    options.allowNonFinite = allowNonFinite || args.flag("--allow-non-finite");
+    Dataset data = readDataset(path, options);
+    try {
+        if (args.has("--columns")) data = selectColumns(data, resolveColumns(data, args.list("--columns")));
+        if (args.has("--transform")) data = applyTransformSpec(data, args.value("--transform"));
+        if (args.has("--subsample")) data = subsample(data, args.count("--subsample", 0), args.count("--seed", 1));
+    } catch (const InvalidInput& e) {
+        throw UsageError(e.what());  // these messages name the option that was wrong
+    }
+    return data;
+}
+
+Backend backendFrom(const Args& args) {
+    try {
+        return resolveBackend(parseBackend(args.value("--backend", "auto")));
+    } catch (const InvalidInput& e) {
+        throw UsageError(e.what());
+    }
+}
+
+} // namespace clusterlens::cli

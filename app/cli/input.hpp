@@ -1,0 +1,18 @@
+#pragma once
+// Loading INPUT with the common options (--dataset --columns --transform --subsample --seed ...).
+
+#include <string>
+
+#include "args.hpp"
+#include "clusterlens/backend.hpp"
+#include "clusterlens/dataset.hpp"
+
+namespace clusterlens::cli {
+
+/// Reads and prepares the input. Option mistakes -> UsageError (exit 2); bad data -> InvalidInput (exit 3).
+Dataset loadInput(const std::string& path, const Args& args, bool allowNonFinite = false);
+
+/// --backend resolved against the machine (UsageError when cuda is asked for but unavailable).
+Backend backendFrom(const Args& args);
+
+} // namespace clusterlens::cli

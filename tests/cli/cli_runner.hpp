@@ -1,0 +1,40 @@
+#pragma once
+// Runs clusterlens-cli as a child process and captures exit code, stdout and stderr.
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace clusterlens::test {
+
+struct CliResult {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+inline std::string shellQuote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+inline CliResult runCli(const std::vector<std::string>& args) {
+    TempDir dir;
+    std::string command = shellQuote(CLUSTERLENS_CLI);
+    for (const std::string& a : args) command += " " + shellQuote(a);
+    command += " >" + shellQuote(dir.file("out")) + " 2>" + shellQuote(dir.file("err"));
+    const int status = std::system(command.c_str());
+    CliResult result;
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = readFile(dir.file("out"));
+    result.err = readFile(dir.file("err"));
+    return result;
+}
+
+} // namespace clusterlens::test
