@@ -1,5 +1,6 @@
 #include "args.hpp"
 
+#include <cctype>
 #include <charconv>
 
 namespace clusterlens::cli {
@@ -16,7 +17,8 @@ std::set<std::string> with(std::set<std::string> base, const std::set<std::strin
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& flags, const std::set<std::string>& valued) {
     for (std::size_t i = 0; i < argv.size(); ++i) {
         const std::string& arg = argv[i];
-        if (arg.size() < 2 || arg.rfind("--", 0) != 0) {
+        const bool shortOption = arg.size() == 2 && arg[0] == '-' && std::isalpha(static_cast<unsigned char>(arg[1]));
+        if (!shortOption && (arg.size() < 3 || arg.rfind("--", 0) != 0)) {
             m_positional.push_back(arg);
             continue;
         }

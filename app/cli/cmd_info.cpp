@@ -20,7 +20,7 @@ Json embeddingsJson(const Dataset& data) {
 
 void printText(const Dataset& data) {
     std::printf("file:      %s\n", data.provenance.path.c_str());
-    std::printf("format:    %s (%s)\n", data.provenance.format.c_str(), data.provenance.detail.c_str());
+    std::printf("format:    %s: %s\n", data.provenance.format.c_str(), data.provenance.detail.c_str());
     std::printf("points:    %zu\nfeatures:  %zu\n", data.n, data.d);
     for (std::size_t j = 0; j < data.d; ++j) {
         const bool described = !data.descriptions.empty() && !data.descriptions[j].empty();
