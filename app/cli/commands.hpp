@@ -10,6 +10,7 @@ namespace clusterlens::cli {
 using Arguments = std::vector<std::string>;
 
 int runInfo(const Arguments& args);
+int runCompare(const Arguments& args);
 
 struct Command {
     const char* name;

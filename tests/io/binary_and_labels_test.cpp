@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "clusterlens/errors.hpp"
-#include "clusterlens/io/apriori.hpp"
+#include "clusterlens/io/labels.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "clusterlens/io/write_dataset.hpp"
 #include "test_support.hpp"
@@ -61,12 +61,12 @@ TEST(ThesisBinary, RejectsTruncatedAndTrailingBytes) {
 }
 
 TEST(AprioriGroups, ReadsReferenceGroupsAndChecksLength) {
-    auto groups = readAprioriGroups(test::dataPath("reference/mhca/mix2000.apriori.txt"), 2000);
+    auto groups = readLabels(test::dataPath("reference/mhca/mix2000.apriori.txt"), 2000);
     ASSERT_EQ(groups.size(), 2000u);
     EXPECT_EQ(groups[0], 39);
     EXPECT_EQ(groups[1], 10);
     try {
-        readAprioriGroups(test::dataPath("reference/mhca/mix2000.apriori.txt"), 1999);
+        readLabels(test::dataPath("reference/mhca/mix2000.apriori.txt"), 1999);
         FAIL() << "length mismatch accepted";
     } catch (const InvalidInput& e) {
         EXPECT_THAT(e.what(), AllOf(HasSubstr("2000 group ids"), HasSubstr("1999 points")));
@@ -77,13 +77,13 @@ TEST(AprioriGroups, RejectsNonIntegers) {
     TempDir dir;
     writeFile(dir.file("g.txt"), "1\n2\nx3\n");
     try {
-        readAprioriGroups(dir.file("g.txt"));
+        readLabels(dir.file("g.txt"));
         FAIL();
     } catch (const InvalidInput& e) {
         EXPECT_THAT(e.what(), AllOf(HasSubstr("g.txt"), HasSubstr("line 3"), HasSubstr("'x3'")));
     }
     writeFile(dir.file("labels.csv"), "index,label\n0,4\n1,-1\n");
-    EXPECT_EQ(readAprioriGroups(dir.file("labels.csv")), (std::vector<std::int32_t>{4, -1}));
+    EXPECT_EQ(readLabels(dir.file("labels.csv")), (std::vector<std::int32_t>{4, -1}));
 }
 
 TEST(CsvWriter, RoundTripsValuesNamesAndLabels) {

@@ -1,15 +1,16 @@
-// A-priori group files for MHCA: one integer per line, or "index,label" CSV with a header.
+// Label files: one integer per line, or "index,label" CSV with a header.
 
 #include <charconv>
+#include <cstdio>
 
 #include "clusterlens/errors.hpp"
-#include "clusterlens/io/apriori.hpp"
+#include "clusterlens/io/labels.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "text_fields.hpp"
 
 namespace clusterlens {
 
-std::vector<std::int32_t> readAprioriGroups(const std::string& path, std::size_t expectedN) {
+std::vector<std::int32_t> readLabels(const std::string& path, std::size_t expectedN) {
     const std::string content = readFileMaybeGzip(path);
     std::vector<std::int32_t> groups;
     std::size_t start = 0, lineNo = 0;
@@ -29,6 +30,9 @@ std::vector<std::int32_t> readAprioriGroups(const std::string& path, std::size_t
         if (twoColumns) {
             const std::vector<std::string> fields = detail::splitFields(line, ',');
             if (fields.size() != 2) throwFileError(path, "line " + std::to_string(lineNo), "expected index,label");
+            if (fields[0] != std::to_string(groups.size()))
+                throwFileError(path, "line " + std::to_string(lineNo),
+                               "expected index " + std::to_string(groups.size()) + ", found '" + fields[0] + "'");
             cell = fields[1];
         }
         long long value = 0;
@@ -42,6 +46,14 @@ std::vector<std::int32_t> readAprioriGroups(const std::string& path, std::size_t
         throwFileError(path, "", "has " + std::to_string(groups.size()) + " group ids but the data has " +
                                      std::to_string(expectedN) + " points");
     return groups;
+}
+
+void writeLabelsCsv(const std::string& path, const std::vector<std::int32_t>& labels) {
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    if (!file) throwFileError(path, "", "cannot open the file for writing");
+    std::fprintf(file, "index,label\n");
+    for (std::size_t i = 0; i < labels.size(); ++i) std::fprintf(file, "%zu,%d\n", i, labels[i]);
+    if (std::fclose(file) != 0) throwFileError(path, "", "write failed (disk full?)");
 }
 
 } // namespace clusterlens

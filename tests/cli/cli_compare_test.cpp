@@ -1,0 +1,37 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "cli_runner.hpp"
+#include "clusterlens/io/labels.hpp"
+
+using namespace clusterlens;
+using clusterlens::test::runCli;
+using clusterlens::test::TempDir;
+using clusterlens::test::writeFile;
+using testing::HasSubstr;
+
+TEST(CliCompare, ReportsScoresAndMatchedPairs) {
+    TempDir dir;
+    writeLabelsCsv(dir.file("a.csv"), {0, 0, 0, 1, 1, 1});
+    writeLabelsCsv(dir.file("b.csv"), {0, 0, 1, 1, 2, 2});
+    auto result = runCli({"compare", dir.file("a.csv"), dir.file("b.csv"), "--json"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, AllOf(HasSubstr("\"ari\":0.2424242424242"), HasSubstr("\"nmi\":0.515803742979"),
+                                  HasSubstr("\"f_measure\":"), HasSubstr("\"pairs\":[{\"a\":0,\"b\":0,\"f1\":0.8")));
+    result = runCli({"compare", dir.file("a.csv"), dir.file("b.csv"), "--matching", "greedy"});
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_THAT(result.out, HasSubstr("ARI: 0.242424"));
+}
+
+TEST(CliCompare, LengthMismatchAndBadFilesExitThreeBadOptionExitTwo) {
+    TempDir dir;
+    writeLabelsCsv(dir.file("a.csv"), {0, 1, 1});
+    writeLabelsCsv(dir.file("b.csv"), {0, 1});
+    writeFile(dir.file("bad.csv"), "index,label\n0,1\n1,x\n");
+    auto result = runCli({"compare", dir.file("a.csv"), dir.file("b.csv")});
+    EXPECT_EQ(result.exitCode, 3);
+    EXPECT_THAT(result.err, AllOf(HasSubstr("b.csv"), HasSubstr("2 labels")));
+    EXPECT_EQ(runCli({"compare", dir.file("a.csv"), dir.file("bad.csv")}).exitCode, 3);
+    EXPECT_EQ(runCli({"compare", dir.file("a.csv"), dir.file("a.csv"), "--matching", "auction"}).exitCode, 2);
+    EXPECT_EQ(runCli({"compare", dir.file("a.csv")}).exitCode, 2);
+}
