@@ -1,0 +1,401 @@
+#include "mhca_agglomerate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "mhca_linalg.hpp"
+
+namespace clusterlens::mhca {
+namespace {
+
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+/// Rows of a full nearest-neighbour pass between two cancellation checks.
+constexpr std::size_t kRowBatch = 256;
+/// Most distances evaluated into the flat buffer at once (bounds its memory).
+constexpr std::size_t kFlatCap = std::size_t{1} << 22;
+constexpr double kNoKey = -std::numeric_limits<double>::infinity();
+
+/// Key a is better (a closer pair) than key b; NaN is worse than everything, as for BLAS idamax.
+inline bool better(double a, double b) {
+    if (std::isnan(b)) return !std::isnan(a);
+    return a > b;
+}
+
+/// A run of pairs from one cluster to the live clusters at positions [from, to), leaving out `skip`.
+struct SegmentTask {
+    std::int32_t slot = -1;
+    std::size_t from = 0, to = 0, skip = kNone, offset = 0;
+    std::size_t length() const { return to - from - (skip != kNone && skip >= from && skip < to ? 1 : 0); }
+    std::size_t position(std::size_t k) const {
+        const std::size_t pos = from + k;
+        return skip != kNone && pos >= skip ? pos + 1 : pos;
+    }
+};
+
+/// mhclust.c's main loop. mhca keeps, for every pair, key = maxDistX - d (rounded), merges the pair
+/// with the largest key (idamax: the first in packed order, i.e. by position of the first cluster,
+/// then of the second), reports maxDistX - key as the height, and when a new distance exceeds
+/// maxDistX subtracts the (negative) smallest new key from every key and from maxDistX. Rounding of
+/// these keys decides near-ties (grid data have many), so they are reproduced: a pair's key is
+/// replayed from its distance, the maxDistX when it was computed (the younger cluster's stamp) and the
+/// shifts since. Each row (cluster) keeps its best partner among later positions (nearest-neighbour
+/// array) and an upper bound of the keys of the partners before that one: a shift rounds keys and can
+/// make one of those equal to the best (it would then win the tie), which is exactly when the shifted
+/// bound equals the shifted best; only such rows are rescanned.
+class Agglomerator {
+public:
+    Agglomerator(ClusterSet& clusters, std::vector<std::int32_t> live, const AgglomerationParams& params,
+                 WorkerPool& pool, ProgressTracker& progress)
+        : m_clusters(clusters), m_live(std::move(live)), m_params(params), m_pool(pool), m_progress(progress),
+          m_nn(clusters.slotCount(), -1), m_nnKey(clusters.slotCount(), kNoKey), m_nnBefore(clusters.slotCount(), kNoKey) {
+        const std::size_t d = clusters.dim();
+        m_cov.resize(d * d);
+        m_means.resize(d);
+        m_invcov.resize(d * d);
+        m_work.resize(d * d);
+        const double threshold = params.threshold * static_cast<double>(params.nFull);
+        for (std::int32_t slot : m_live)
+            if (static_cast<double>(clusters.size(slot)) >= threshold) ++m_fullCount;
+        m_switched = m_fullCount == static_cast<std::int64_t>(m_live.size());
+    }
+
+    void run(std::vector<Merge>& merges) {
+        m_max = allPairs(Extreme::LargestDistance);
+        fullNearest();
+        for (std::int64_t step = 0; m_live.size() > 1; ++step) {
+            m_progress.checkCancelled();
+            mergeStep(step, merges);
+            m_progress.advance();
+        }
+    }
+
+private:
+    enum class Extreme { LargestDistance, SmallestKey };
+
+    double distance(std::int32_t a, std::int32_t b) const {
+        const auto sa = static_cast<std::size_t>(a), sb = static_cast<std::size_t>(b);
+        return clusterDistance(m_clusters, m_params.variant, sa, sb, pairMode(m_clusters, sa, sb));
+    }
+
+    /// mhca's stored value for a distance d computed at step t.
+    double keyOf(double d, std::int64_t t) const {
+        std::size_t k = static_cast<std::size_t>(std::lower_bound(m_shiftTimes.begin(), m_shiftTimes.end(), t) -
+                                                 m_shiftTimes.begin());
+        double key = (k < m_shiftTimes.size() ? m_maxBefore[k] : m_max) - d;
+        for (; k < m_shiftTimes.size(); ++k) key = key - m_shiftAmounts[k];
+        return key;
+    }
+
+    double key(std::int32_t a, std::int32_t b) const {
+        const auto sa = static_cast<std::size_t>(a), sb = static_cast<std::size_t>(b);
+        return keyOf(distance(a, b), std::max(m_clusters.stamp(sa), m_clusters.stamp(sb)));
+    }
+
+    void recordShift(std::int64_t step, double amount) {
+        m_shiftTimes.push_back(step);
+        m_shiftAmounts.push_back(amount);
+        m_maxBefore.push_back(m_max);
+        m_max = m_max - amount;
+    }
+
+    std::size_t positionOf(std::int32_t slot) const {
+        return static_cast<std::size_t>(std::lower_bound(m_live.begin(), m_live.end(), slot) - m_live.begin());
+    }
+
+    /// Pairs per parallel chunk, aiming at ~20k flops each.
+    std::size_t grainFor(std::int32_t slot) const {
+        const double d = static_cast<double>(m_clusters.dim());
+        double cost = d * d + d;
+        if (m_params.variant == MhcaVariant::Full)
+            cost *= static_cast<double>(m_clusters.size(slot)) +
+                    static_cast<double>(m_params.nFull) / static_cast<double>(std::max<std::size_t>(1, m_live.size()));
+        return static_cast<std::size_t>(std::clamp(20000.0 / cost, 1.0, 4096.0));
+    }
+
+    /// Runs body(position) for every live position, in batches with a cancellation check between.
+    template <typename Body>
+    void forEachRow(Body body) {
+        const std::size_t k = m_live.size();
+        for (std::size_t start = 0; start < k; start += kRowBatch) {
+            m_progress.checkCancelled();
+            const std::size_t end = std::min(k, start + kRowBatch);
+            m_pool.parallelFor(end - start, 4, [&](std::size_t b, std::size_t e) {
+                for (std::size_t r = b; r < e; ++r) body(start + r);
+            });
+        }
+    }
+
+    /// Over all live pairs: the largest distance (mhca's initial maxDistX), or the smallest key
+    /// maxDistX - d computed with the current maxDistX (0 when none is negative).
+    double allPairs(Extreme what) {
+        std::vector<double> perRow(m_live.size(), 0.0);
+        forEachRow([&](std::size_t pos) {
+            double extreme = 0.0;
+            for (std::size_t j = pos + 1; j < m_live.size(); ++j) {
+                const double d = distance(m_live[pos], m_live[j]);
+                if (what == Extreme::LargestDistance) {
+                    if (d > extreme) extreme = d;
+                } else if (m_max - d < extreme) {
+                    extreme = m_max - d;
+                }
+            }
+            perRow[pos] = extreme;
+        });
+        double result = 0.0;
+        for (double v : perRow) result = what == Extreme::LargestDistance ? std::max(result, v) : std::min(result, v);
+        return result;
+    }
+
+    /// Scans a row's keys in position order: the best (first on ties) and the largest key before it,
+    /// which is the previous running best.
+    struct RowBest {
+        std::int32_t slot = -1;
+        double key = kNoKey;
+        double before = kNoKey;
+        void offer(std::int32_t other, double value) {
+            if (slot < 0 || better(value, key)) {
+                before = slot < 0 ? kNoKey : key;
+                slot = other;
+                key = value;
+            }
+        }
+    };
+
+    void store(std::int32_t row, const RowBest& best) {
+        m_nn[row] = best.slot;
+        m_nnKey[row] = best.key;
+        m_nnBefore[row] = best.before;
+    }
+
+    /// The best later partner of the row at `position`, on the fly.
+    void nearestOfRow(std::size_t position) {
+        const std::int32_t slot = m_live[position];
+        RowBest best;
+        for (std::size_t j = position + 1; j < m_live.size(); ++j) best.offer(m_live[j], key(slot, m_live[j]));
+        store(slot, best);
+    }
+
+    void fullNearest() {
+        forEachRow([&](std::size_t pos) { nearestOfRow(pos); });
+    }
+
+    /// Evaluates the tasks' distances into m_flat (task.offset is set here).
+    void evaluate(std::vector<SegmentTask>& tasks) {
+        std::size_t total = 0;
+        for (SegmentTask& t : tasks) {
+            t.offset = total;
+            total += t.length();
+        }
+        m_flat.resize(total);
+        if (total == 0) return;
+        m_pool.parallelFor(total, grainFor(tasks.front().slot), [&](std::size_t b, std::size_t e) {
+            std::size_t t = static_cast<std::size_t>(
+                std::upper_bound(tasks.begin(), tasks.end(), b,
+                                 [](std::size_t value, const SegmentTask& task) { return value < task.offset; }) -
+                tasks.begin() - 1);
+            for (std::size_t idx = b; idx < e; ++idx) {
+                while (t + 1 < tasks.size() && idx >= tasks[t + 1].offset) ++t;
+                const SegmentTask& task = tasks[t];
+                m_flat[idx] = distance(task.slot, m_live[task.position(idx - task.offset)]);
+            }
+        });
+    }
+
+    /// Recomputes the best partner of the rows at the given positions.
+    void rescan(const std::vector<std::size_t>& positions) {
+        std::vector<SegmentTask> tasks;
+        std::size_t pending = 0;
+        auto flush = [&] {
+            evaluate(tasks);
+            for (const SegmentTask& task : tasks) {
+                RowBest best;
+                for (std::size_t k = 0; k < task.length(); ++k) {
+                    const std::int32_t other = m_live[task.position(k)];
+                    best.offer(other, keyOf(m_flat[task.offset + k],
+                                            std::max(m_clusters.stamp(static_cast<std::size_t>(task.slot)),
+                                                     m_clusters.stamp(static_cast<std::size_t>(other)))));
+                }
+                store(task.slot, best);
+            }
+            tasks.clear();
+            pending = 0;
+        };
+        for (std::size_t pos : positions) {
+            SegmentTask task;
+            task.slot = m_live[pos];
+            task.from = pos + 1;
+            task.to = m_live.size();
+            if (pending > 0 && pending + task.length() > kFlatCap) flush();
+            pending += task.length();
+            tasks.push_back(task);
+        }
+        if (!tasks.empty()) flush();
+    }
+
+    /// Applies the shift just recorded to every stored key (except the row of `fresh`); returns the
+    /// positions whose best could now lose a tie to an earlier partner.
+    std::vector<char> shiftStoredKeys(std::int32_t fresh) {
+        const double amount = m_shiftAmounts.back();
+        std::vector<char> stale(m_live.size(), 0);
+        for (std::size_t pos = 0; pos < m_live.size(); ++pos) {
+            const std::int32_t s = m_live[pos];
+            if (s == fresh || m_nn[s] < 0) continue;
+            m_nnKey[s] = m_nnKey[s] - amount;
+            if (m_nnBefore[s] != kNoKey) m_nnBefore[s] = m_nnBefore[s] - amount;
+            if (m_nnBefore[s] == m_nnKey[s]) stale[pos] = 1;
+        }
+        return stale;
+    }
+
+    /// Row s (before c1) learns its key to the new cluster c1; c2 is gone. Returns false when the row
+    /// must be rescanned.
+    bool offerNewCluster(std::int32_t s, std::int32_t c1, std::int32_t c2, double value) {
+        if (m_nn[s] == c1 || m_nn[s] == c2) {
+            // Every other partner's key is at most the old best, and partners tying with it lie
+            // beyond c2 (or are flagged by the shift check), so the new cluster wins unless lower.
+            if (better(m_nnKey[s], value)) return false;
+            m_nn[s] = c1;
+            m_nnKey[s] = value;
+        } else if (better(value, m_nnKey[s]) || (value == m_nnKey[s] && c1 < m_nn[s])) {
+            if (m_nn[s] < c1) m_nnBefore[s] = m_nnKey[s];
+            m_nn[s] = c1;
+            m_nnKey[s] = value;
+        } else if (c1 < m_nn[s] && better(value, m_nnBefore[s])) {
+            m_nnBefore[s] = value;
+        }
+        return true;
+    }
+
+    /// The merged cluster (slot c1, born at `step`) gets new distances to every other cluster; c2 is
+    /// gone. Rows whose best partner was c1 or c2 and that cannot take the new cluster are rescanned.
+    void updateAfterMerge(std::int32_t c1, std::int32_t c2, std::int64_t step) {
+        const std::size_t k = m_live.size();
+        const std::size_t p1 = positionOf(c1);
+        std::vector<SegmentTask> row(1);
+        row[0].slot = c1;
+        row[0].to = k;
+        row[0].skip = p1;
+        evaluate(row);
+        double smallest = 0.0;
+        for (double d : m_flat)
+            if (m_max - d < smallest) smallest = m_max - d;
+        std::vector<char> stale(k, 0);
+        if (smallest < 0.0) {
+            recordShift(step, smallest);
+            stale = shiftStoredKeys(c1);
+        }
+        auto newKey = [&](std::size_t pos) { return keyOf(m_flat[pos < p1 ? pos : pos - 1], step); };
+
+        RowBest best;
+        for (std::size_t pos = p1 + 1; pos < k; ++pos) best.offer(m_live[pos], newKey(pos));
+        store(c1, best);
+        for (std::size_t pos = 0; pos < p1; ++pos)
+            if (!stale[pos] && !offerNewCluster(m_live[pos], c1, c2, newKey(pos))) stale[pos] = 1;
+        for (std::size_t pos = p1 + 1; pos < k; ++pos)
+            if (m_nn[m_live[pos]] == c2) stale[pos] = 1;
+        std::vector<std::size_t> positions;
+        for (std::size_t pos = 0; pos < k; ++pos)
+            if (stale[pos]) positions.push_back(pos);
+        rescan(positions);
+    }
+
+    std::int32_t bestRow() const {
+        std::int32_t best = -1;
+        for (std::int32_t slot : m_live) {
+            if (m_nn[slot] < 0) continue;
+            if (best < 0 || better(m_nnKey[slot], m_nnKey[best])) best = slot;
+        }
+        return best;
+    }
+
+    /// The merged cluster's Σ'^-1 into m_invcov; returns nmf. Updates the count of clusters at the
+    /// threshold as mhclust.c does (a cluster of two points gets weight 0 and the identity covariance).
+    double shapeOfUnion(std::int32_t c1, std::int32_t c2, double& weight) {
+        const std::size_t d = m_clusters.dim();
+        const std::int64_t size = m_clusters.size(c1) + m_clusters.size(c2);
+        weight = std::min(1.0, static_cast<double>(size) / (static_cast<double>(m_params.nFull) * m_params.threshold));
+        if (size == 2) {
+            weight = 0.0;
+            setIdentity(m_cov.data(), d);
+        } else {
+            m_rows.resize(static_cast<std::size_t>(size) * d);
+            m_clusters.gatherRows(c1, m_rows.data());
+            m_clusters.gatherRows(c2, m_rows.data() + static_cast<std::size_t>(m_clusters.size(c1)) * d);
+            sampleCovariance(m_rows.data(), static_cast<std::size_t>(size), d, m_cov.data(), m_means.data());
+        }
+        if (weight == 1.0) {
+            const double w1 = m_clusters.weight(c1), w2 = m_clusters.weight(c2);
+            if (w1 + w2 == 2.0) {
+                --m_fullCount;
+            } else if (w1 < 1.0 && w2 < 1.0) {
+                ++m_fullCount;
+            }
+        }
+        return clusterShape(m_cov.data(), d, weight, m_params.subthreshold, DeterminantRule::Cholesky,
+                            m_invcov.data(), m_work.data());
+    }
+
+    void mergeStep(std::int64_t step, std::vector<Merge>& merges) {
+        const std::int32_t c1 = bestRow();
+        const std::int32_t c2 = m_nn[c1];
+        const auto count = static_cast<std::int64_t>(m_live.size());
+        Merge merge;
+        merge.a = std::min(m_clusters.id(c1), m_clusters.id(c2));
+        merge.b = std::max(m_clusters.id(c1), m_clusters.id(c2));
+        merge.height = m_max - m_nnKey[c1];
+        merge.size = m_clusters.size(c1) + m_clusters.size(c2);
+        merges.push_back(merge);
+
+        double weight = 0.0;
+        const double nmf = shapeOfUnion(c1, c2, weight);
+        m_clusters.mergeInto(c1, c2, m_params.firstNewId + step, m_invcov.data(), nmf, weight);
+        // mhclust.c normalises (and, for euclid, uses I) while fewer than count-1 clusters reached
+        // the threshold, count being the number of clusters before this merge.
+        const bool subthreshold = m_fullCount < count - 1;
+        m_clusters.setStamp(c1, step,
+                            {m_params.normalize || subthreshold,
+                             subthreshold && m_params.subthreshold == SubthresholdMode::Euclid});
+        m_live.erase(m_live.begin() + static_cast<std::ptrdiff_t>(positionOf(c2)));
+        m_nn[c2] = -1;
+
+        if (m_fullCount == static_cast<std::int64_t>(m_live.size()) && !m_switched) {
+            // Every cluster reached the threshold: mhclust.c recomputes all distances, normalised
+            // only with `normalize`, and never replaces Σ'^-1 by I again.
+            m_switched = true;
+            for (std::int32_t slot : m_live) m_clusters.setStamp(slot, step, {m_params.normalize, false});
+            const double smallest = allPairs(Extreme::SmallestKey);
+            if (smallest < 0.0) recordShift(step, smallest);
+            fullNearest();
+        } else {
+            updateAfterMerge(c1, c2, step);
+        }
+    }
+
+    ClusterSet& m_clusters;
+    std::vector<std::int32_t> m_live;
+    AgglomerationParams m_params;
+    WorkerPool& m_pool;
+    ProgressTracker& m_progress;
+    std::vector<std::int32_t> m_nn;
+    std::vector<double> m_nnKey;
+    std::vector<double> m_nnBefore;       ///< bound of the keys of partners before the best one
+    std::vector<double> m_flat;
+    double m_max = 0.0;                   ///< mhca's maxDistX
+    std::vector<std::int64_t> m_shiftTimes;
+    std::vector<double> m_shiftAmounts;   ///< the (negative) smallest new key of each shift
+    std::vector<double> m_maxBefore;      ///< maxDistX before each shift
+    std::int64_t m_fullCount = 0;
+    bool m_switched = false;
+    std::vector<double> m_rows, m_cov, m_means, m_invcov, m_work;
+};
+
+} // namespace
+
+void agglomerate(ClusterSet& clusters, std::vector<std::int32_t> liveSlots, const AgglomerationParams& params,
+                 WorkerPool& pool, ProgressTracker& progress, std::vector<Merge>& merges) {
+    Agglomerator(clusters, std::move(liveSlots), params, pool, progress).run(merges);
+}
+
+} // namespace clusterlens::mhca

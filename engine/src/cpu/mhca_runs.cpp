@@ -1,0 +1,216 @@
+#include "mhca_runs.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "mhca_clusters.hpp"
+#include "mhca_linalg.hpp"
+
+namespace clusterlens::mhca {
+
+namespace {
+
+AgglomerationParams paramsFor(const MhcaOptions& options, std::size_t nFull, std::int64_t firstNewId) {
+    AgglomerationParams params;
+    params.variant = options.variant;
+    params.subthreshold = options.subthreshold;
+    params.normalize = options.normalize;
+    params.threshold = options.threshold;
+    params.nFull = nFull;
+    params.firstNewId = firstNewId;
+    return params;
+}
+
+} // namespace
+
+std::vector<Merge> clusterPoints(const double* x, std::size_t d, std::vector<std::int32_t> rows,
+                                 const MhcaOptions& options, std::size_t nFull, WorkerPool& pool,
+                                 ProgressTracker& progress) {
+    const std::size_t m = rows.size();
+    ClusterSet clusters(x, d, std::move(rows), m);
+    std::vector<std::int32_t> live(m);
+    for (std::size_t k = 0; k < m; ++k) {
+        clusters.makeSingleton(k, static_cast<std::int32_t>(k), static_cast<std::int64_t>(k));
+        live[k] = static_cast<std::int32_t>(k);
+    }
+    std::vector<Merge> merges;
+    merges.reserve(m > 0 ? m - 1 : 0);
+    agglomerate(clusters, std::move(live), paramsFor(options, nFull, static_cast<std::int64_t>(m)), pool, progress,
+                merges);
+    return merges;
+}
+
+namespace {
+
+/// mhca's orderVectors: merges two lists, taking from the first while its head is not larger.
+std::vector<std::size_t> mergeOrdered(const std::vector<double>& values, const std::vector<std::size_t>& first,
+                                      const std::vector<std::size_t>& second) {
+    std::vector<std::size_t> out;
+    out.reserve(first.size() + second.size());
+    std::size_t i = 0, j = 0;
+    while (i < first.size() && j < second.size())
+        out.push_back(values[first[i]] <= values[second[j]] ? first[i++] : second[j++]);
+    out.insert(out.end(), first.begin() + static_cast<std::ptrdiff_t>(i), first.end());
+    out.insert(out.end(), second.begin() + static_cast<std::ptrdiff_t>(j), second.end());
+    return out;
+}
+
+struct Group {
+    std::vector<std::int32_t> rows;  ///< data rows, ascending
+    std::vector<Merge> merges;       ///< local ids
+    std::size_t offset = 0;          ///< first index of its merges in the concatenation
+};
+
+/// The apriori group as one cluster of the top level, shaped as mhclust.R does in R: R's colMeans,
+/// cov and det; groups of two points get weight 0 and the identity covariance.
+void makeGroupCluster(ClusterSet& clusters, std::size_t slot, const Group& group, std::int64_t id, const double* x,
+                      std::size_t d, const MhcaOptions& options, std::size_t n) {
+    const std::size_t m = group.rows.size();
+    std::vector<double> rows(m * d), centroid(d), cov(d * d), invcov(d * d), work(d * d), means(d);
+    for (std::size_t k = 0; k < m; ++k)
+        std::copy(x + static_cast<std::size_t>(group.rows[k]) * d, x + static_cast<std::size_t>(group.rows[k] + 1) * d,
+                  rows.begin() + static_cast<std::ptrdiff_t>(k * d));
+    columnMeansR(rows.data(), m, d, centroid.data());
+    double weight = std::min(1.0, static_cast<double>(m) / (static_cast<double>(n) * options.threshold));
+    if (m <= 2) {
+        weight = 0.0;
+        setIdentity(cov.data(), d);
+    } else {
+        sampleCovarianceR(rows.data(), m, d, cov.data(), means.data());
+    }
+    const double nmf =
+        clusterShape(cov.data(), d, weight, options.subthreshold, DeterminantRule::Lu, invcov.data(), work.data());
+    clusters.makeCluster(slot, group.rows, id, centroid.data(), invcov.data(), nmf, weight);
+}
+
+} // namespace
+
+std::vector<std::size_t> orderStrata(const std::vector<double>& values, const std::vector<std::size_t>& starts) {
+    std::vector<std::vector<std::size_t>> lists;
+    for (std::size_t s = 0; s < starts.size(); ++s) {
+        const std::size_t end = s + 1 < starts.size() ? starts[s + 1] : values.size();
+        std::vector<std::size_t> list(end - starts[s]);
+        std::iota(list.begin(), list.end(), starts[s]);
+        lists.push_back(std::move(list));
+    }
+    if (lists.empty()) return {};
+    while (lists.size() > 1) {
+        std::vector<std::vector<std::size_t>> next;
+        for (std::size_t i = 0; i < lists.size(); i += 2)
+            next.push_back(i + 1 < lists.size() ? mergeOrdered(values, lists[i], lists[i + 1]) : std::move(lists[i]));
+        lists = std::move(next);
+    }
+    return lists.front();
+}
+
+namespace {
+
+/// The groups of >= 2 points by ascending id (mhclust.R's gt), or nothing when mhclust ignores g.
+std::optional<std::vector<Group>> aprioriGroups(const std::vector<std::int32_t>& ids, std::size_t n) {
+    std::map<std::int32_t, std::vector<std::int32_t>> byId;
+    for (std::size_t i = 0; i < n; ++i)
+        if (ids[i] > 0) byId[ids[i]].push_back(static_cast<std::int32_t>(i));
+    const bool allSingle = std::all_of(byId.begin(), byId.end(), [](const auto& kv) { return kv.second.size() == 1; });
+    if (byId.empty() || byId.begin()->second.size() == n || allSingle) return std::nullopt;
+    std::vector<Group> groups;
+    std::size_t offset = 0;
+    for (auto& [id, rows] : byId) {
+        if (rows.size() < 2) continue;
+        Group g;
+        g.rows = std::move(rows);
+        g.offset = offset;
+        offset += g.rows.size() - 1;
+        groups.push_back(std::move(g));
+    }
+    return groups;
+}
+
+/// Clusters every group alone and places its merges in the rows given by orderStrata over all groups'
+/// heights, translating local ids (points, then the group's own merges) to global ones. Returns, per
+/// group, the global id of its whole cluster.
+std::vector<std::int64_t> clusterInsideGroups(std::vector<Group>& groups, const double* x, std::size_t n,
+                                              std::size_t d, const MhcaOptions& options, WorkerPool& pool,
+                                              ProgressTracker& progress, Linkage& linkage) {
+    std::vector<double> heights;
+    std::vector<std::size_t> starts;
+    for (Group& g : groups) {
+        g.merges = clusterPoints(x, d, g.rows, options, n, pool, progress);
+        starts.push_back(heights.size());
+        for (const Merge& m : g.merges) heights.push_back(m.height);
+    }
+    const std::vector<std::size_t> order = orderStrata(heights, starts);
+    std::vector<std::size_t> rank(order.size());
+    for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
+
+    const auto nId = static_cast<std::int64_t>(n);
+    std::vector<std::int64_t> groupIds;
+    for (const Group& g : groups) {
+        const auto m = static_cast<std::int64_t>(g.rows.size());
+        auto globalId = [&](std::int64_t local) -> std::int64_t {
+            return local < m ? g.rows[static_cast<std::size_t>(local)]
+                             : nId + static_cast<std::int64_t>(rank[g.offset + static_cast<std::size_t>(local - m)]);
+        };
+        for (std::size_t t = 0; t < g.merges.size(); ++t) {
+            Merge merge = g.merges[t];
+            const std::int64_t a = globalId(merge.a), b = globalId(merge.b);
+            merge.a = std::min(a, b);
+            merge.b = std::max(a, b);
+            linkage.merges[rank[g.offset + t]] = merge;
+        }
+        groupIds.push_back(nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]));
+    }
+    return groupIds;
+}
+
+} // namespace
+
+/// mhclust.R with g and gIntra = TRUE: (1) every group of >= 2 points is clustered alone (weights
+/// still relative to the whole dataset), (2) the groups' merges are interleaved by orderStrata and get
+/// the first ids, (3) groups and ungrouped points are clustered as clusters, the groups first in
+/// ascending id order, with initial distances normalised when `normalize` or some cluster is below
+/// the threshold (then I for every cluster with euclid), as computeMahalDistMat is called there.
+std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
+                                          WorkerPool& pool, ProgressTracker& progress) {
+    std::optional<std::vector<Group>> found = aprioriGroups(options.apriori, n);
+    if (!found) return std::nullopt;
+    std::vector<Group>& groups = *found;
+    Linkage linkage;
+    linkage.leafCount = n;
+    linkage.merges.resize(n - 1);
+    const std::vector<std::int64_t> groupIds = clusterInsideGroups(groups, x, n, d, options, pool, progress, linkage);
+    std::size_t groupMerges = 0;
+    for (const Group& g : groups) groupMerges += g.rows.size() - 1;
+
+    std::vector<char> grouped(n, 0);
+    for (const Group& g : groups)
+        for (std::int32_t r : g.rows) grouped[static_cast<std::size_t>(r)] = 1;
+    std::vector<std::int32_t> singletons;
+    for (std::size_t i = 0; i < n; ++i)
+        if (!grouped[i]) singletons.push_back(static_cast<std::int32_t>(i));
+    std::vector<std::int32_t> identityRows(n);
+    std::iota(identityRows.begin(), identityRows.end(), 0);
+    const std::size_t slots = groups.size() + singletons.size();
+    ClusterSet clusters(x, d, std::move(identityRows), slots);
+    for (std::size_t s = 0; s < groups.size(); ++s) makeGroupCluster(clusters, s, groups[s], groupIds[s], x, d, options, n);
+    for (std::size_t k = 0; k < singletons.size(); ++k)
+        clusters.makeSingleton(groups.size() + k, singletons[k], singletons[k]);
+
+    std::size_t full = 0;
+    for (std::size_t s = 0; s < slots; ++s)
+        if (static_cast<double>(clusters.size(s)) >= options.threshold * static_cast<double>(n)) ++full;
+    const bool normalized = options.normalize || full < slots;
+    const DistanceMode initial{normalized, normalized && options.subthreshold == SubthresholdMode::Euclid};
+    std::vector<std::int32_t> live(slots);
+    for (std::size_t s = 0; s < slots; ++s) {
+        clusters.setStamp(s, -1, initial);
+        live[s] = static_cast<std::int32_t>(s);
+    }
+    std::vector<Merge> top;
+    agglomerate(clusters, std::move(live), paramsFor(options, n, static_cast<std::int64_t>(n + groupMerges)), pool,
+                progress, top);
+    std::copy(top.begin(), top.end(), linkage.merges.begin() + static_cast<std::ptrdiff_t>(groupMerges));
+    return linkage;
+}
+
+} // namespace clusterlens::mhca
