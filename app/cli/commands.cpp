@@ -5,6 +5,12 @@ namespace clusterlens::cli {
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"info", runInfo, "info INPUT [--json]"},
+        {"hca", runHca,
+         "hca INPUT --linkage mahalanobis|single|complete|average|weighted|centroid|median|ward\n"
+         "          [--variant full|centroid] [--threshold 0.5] [--subthreshold mahal|mahal0|euclid|euclid-mahal]\n"
+         "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] --out LINKAGE.csv"},
+        {"heights", runHeights, "heights LINKAGE.csv --out HEIGHTS.csv"},
+        {"kmeans", runKMeans, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
         {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
     };
     return list;

@@ -11,6 +11,9 @@ using Arguments = std::vector<std::string>;
 
 int runInfo(const Arguments& args);
 int runCompare(const Arguments& args);
+int runHca(const Arguments& args);
+int runHeights(const Arguments& args);
+int runKMeans(const Arguments& args);
 
 struct Command {
     const char* name;

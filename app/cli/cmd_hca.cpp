@@ -1,0 +1,90 @@
+// clusterlens-cli hca INPUT --linkage ... --out LINKAGE.csv (DESIGN.md command-line contract).
+
+#include <cstdio>
+
+#include "args.hpp"
+#include "clusterlens/errors.hpp"
+#include "clusterlens/hca/fix_monotonic.hpp"
+#include "clusterlens/hca/hca.hpp"
+#include "clusterlens/io/labels.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "json.hpp"
+#include "stopwatch.hpp"
+
+namespace clusterlens::cli {
+namespace {
+
+HcaRequest requestFrom(const Args& args, std::size_t n) {
+    HcaRequest request;
+    const std::string linkage = args.choice(
+        "--linkage", {"mahalanobis", "single", "complete", "average", "weighted", "centroid", "median", "ward"}, "mahalanobis");
+    request.mahalanobis = linkage == "mahalanobis";
+    try {
+        if (!request.mahalanobis) request.method = parseLinkageMethod(linkage);
+        request.mhca.variant = parseMhcaVariant(args.choice("--variant", {"full", "centroid"}, "full"));
+        request.mhca.subthreshold = parseSubthresholdMode(
+            args.choice("--subthreshold", {"mahal", "mahal0", "euclid", "euclid-mahal"}, "mahal"));
+    } catch (const InvalidInput& e) {
+        throw UsageError(e.what());
+    }
+    request.mhca.threshold = args.number("--threshold", 0.5);
+    if (!(request.mhca.threshold > 0.0 && request.mhca.threshold <= 1.0))
+        throw UsageError("--threshold must lie in (0, 1], got " + args.value("--threshold"));
+    request.mhca.normalize = args.flag("--normalize");
+    request.aprioriKMeans = args.count("--apriori-kmeans", 0);
+    request.seed = args.count("--seed", 1);
+    if (args.has("--apriori") && args.has("--apriori-kmeans"))
+        throw UsageError("--apriori and --apriori-kmeans cannot be combined");
+    if (args.has("--apriori-kmeans") && request.aprioriKMeans == 0) throw UsageError("--apriori-kmeans needs K >= 1");
+    if (request.aprioriKMeans > n)
+        throw UsageError("--apriori-kmeans: K = " + std::to_string(request.aprioriKMeans) + " exceeds the " +
+                         std::to_string(n) + " points");
+    if (!request.mahalanobis && (args.has("--apriori") || args.has("--apriori-kmeans") || args.has("--variant") ||
+                                 args.has("--subthreshold") || args.flag("--normalize") || args.has("--threshold")))
+        throw UsageError("--variant, --threshold, --subthreshold, --normalize and --apriori apply to --linkage mahalanobis only");
+    return request;
+}
+
+} // namespace
+
+int runHca(const Arguments& argv) {
+    Args args(argv, with(kCommonFlags, {"--normalize"}),
+              with(kCommonValued, {"--linkage", "--variant", "--threshold", "--subthreshold", "--apriori",
+                                   "--apriori-kmeans", "--out", "--fix-monotonic"}));
+    args.expectPositional({"INPUT"});
+    const std::string out = args.required("--out");
+    const Backend backend = backendFrom(args);
+    Stopwatch readClock;
+    const Dataset data = loadInput(args.positional()[0], args);
+    const double readSeconds = readClock.seconds();
+    HcaRequest request = requestFrom(args, data.n);
+    if (args.has("--apriori")) request.mhca.apriori = readLabels(args.value("--apriori"), data.n);
+    if (data.n < 2) throw InvalidInput(data.provenance.path + ": clustering needs at least 2 points, the data has " + std::to_string(data.n));
+
+    Stopwatch clusterClock;
+    Linkage linkage = clusterlens::runHca(data, request, backend);
+    const double clusterSeconds = clusterClock.seconds();
+    const std::size_t inversions = linkage.nonMonotonicCount();
+    const bool fix = args.has("--fix-monotonic");
+    if (fix) linkage = fixNonMonotonic(linkage, parseMonotonicFix(args.choice("--fix-monotonic", {"eps", "halfway"}, "eps")));
+    writeLinkageCsv(out, linkage);
+    if (inversions > 0 && !fix)
+        std::fprintf(stderr, "clusterlens-cli: warning: %zu merge heights decrease (non-monotonic); --fix-monotonic eps|halfway repairs them as mhca's fixNonMonotHca\n", inversions);
+    if (args.flag("--json")) {
+        Json json = Json::object();
+        json.set("n", data.n)
+            .set("d", data.d)
+            .set("linkage", args.value("--linkage", "mahalanobis"))
+            .set("merges", linkage.merges.size())
+            .set("non_monotonic", inversions)
+            .set("fixed", fix)
+            .set("out", out)
+            .set("backend", backendDescription(hcaBackend(request, backend)))
+            .set("seconds", Json::object().set("read", readSeconds).set("cluster", clusterSeconds));
+        std::printf("%s\n", json.dump().c_str());
+    }
+    return 0;
+}
+
+} // namespace clusterlens::cli

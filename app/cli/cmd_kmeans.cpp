@@ -1,0 +1,58 @@
+// clusterlens-cli kmeans INPUT -k K [--seed S] --labels-out LABELS.csv
+
+#include <cstdio>
+
+#include "args.hpp"
+#include "clusterlens/cluster/kmeans.hpp"
+#include "clusterlens/errors.hpp"
+#include "clusterlens/io/labels.hpp"
+#ifdef CLUSTERLENS_HAVE_CUDA
+#include "clusterlens/cluster/kmeans_cuda.hpp"
+#endif
+#include "commands.hpp"
+#include "input.hpp"
+#include "json.hpp"
+#include "stopwatch.hpp"
+
+namespace clusterlens::cli {
+
+int runKMeans(const Arguments& argv) {
+    Args args(argv, kCommonFlags, with(kCommonValued, {"-k", "--k", "--labels-out", "--max-iterations"}));
+    args.expectPositional({"INPUT"});
+    const std::string out = args.required("--labels-out");
+    const std::string kOption = args.has("-k") ? "-k" : "--k";
+    KMeansOptions options;
+    options.k = args.count(kOption, 0);
+    if (options.k == 0) throw UsageError("-k K is required (K >= 1)");
+    options.seed = args.count("--seed", 1);
+    options.maxIterations = args.count("--max-iterations", 300);
+    const Backend backend = backendFrom(args);
+    Stopwatch readClock;
+    const Dataset data = loadInput(args.positional()[0], args);
+    const double readSeconds = readClock.seconds();
+    if (options.k > data.n)
+        throw UsageError("-k " + std::to_string(options.k) + " exceeds the " + std::to_string(data.n) + " points");
+    Stopwatch clock;
+#ifdef CLUSTERLENS_HAVE_CUDA
+    const KMeansResult result = backend == Backend::Cuda ? kmeansCuda(data.values.data(), data.n, data.d, options)
+                                                         : kmeansCpu(data.values.data(), data.n, data.d, options);
+#else
+    const KMeansResult result = kmeansCpu(data.values.data(), data.n, data.d, options);
+#endif
+    const double seconds = clock.seconds();
+    writeLabelsCsv(out, result.labels);
+    if (args.flag("--json"))
+        std::printf("%s\n", Json::object()
+                                .set("n", data.n)
+                                .set("d", data.d)
+                                .set("k", options.k)
+                                .set("inertia", result.inertia)
+                                .set("iterations", result.iterations)
+                                .set("backend", backendDescription(backend))
+                                .set("seconds", Json::object().set("read", readSeconds).set("kmeans", seconds))
+                                .dump()
+                                .c_str());
+    return 0;
+}
+
+} // namespace clusterlens::cli

@@ -1,0 +1,24 @@
+#pragma once
+// k-means on the GPU with the semantics of kmeansCpu: same seed, same centres, same labels.
+
+#include <cstddef>
+
+#include "clusterlens/cluster/kmeans.hpp"
+#include "clusterlens/job_control.hpp"
+
+namespace clusterlens {
+
+/// Greedy k-means++ seeding (Arthur & Vassilvitskii 2007) and Lloyd iterations (Lloyd 1982) on the
+/// current CUDA device, for n points x d features (row-major, float). Equal to kmeansCpu: the draws
+/// use the same std::mt19937_64 sequence and are decided on the host from squared distances the GPU
+/// computes in the same double arithmetic, so the same seed gives the same centres; assignment
+/// distances are bit-identical to the CPU's for the same centroids (ties: lower label); an empty
+/// cluster is refilled as kmeansCpu does. Centroid sums are block partial sums reduced in a fixed
+/// order, so results are reproducible run to run; they differ from the CPU's sequential sums only
+/// by rounding (inertia to ~1e-12 relative). Device memory O(N·D + K·D·B) with at most 8M partial
+/// doubles; time O(N K D) per iteration. Throws what kmeansCpu throws, InvalidInput for n >= 2^31
+/// or d > 8192, OutOfDeviceMemory and CudaError; Cancelled is checked after every step.
+KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
+                        JobControl* control = nullptr);
+
+} // namespace clusterlens
