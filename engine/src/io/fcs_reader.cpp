@@ -351,15 +351,16 @@ Keywords readKeywords(const std::string& path, FcsFile& file, const fcs::Header&
     const char delimiter = fcs::parseText(path, text, header.textBegin, keywords, duplicates);
     const std::string* sBegin = keywords.find("$BEGINSTEXT");
     const std::string* sEnd = keywords.find("$ENDSTEXT");
-    const auto begin = sBegin ? fcs::parseUnsigned(*sBegin) : std::nullopt;
-    const auto end = sEnd ? fcs::parseUnsigned(*sEnd) : std::nullopt;
-    if (begin && end && *begin != 0 && *end != 0) {
-        if (*end < *begin || *end >= file.size()) {
+    // 0 (or a missing/unparsable offset) means "no supplemental TEXT".
+    const std::uint64_t begin = sBegin ? fcs::parseUnsigned(*sBegin).value_or(0) : 0;
+    const std::uint64_t end = sEnd ? fcs::parseUnsigned(*sEnd).value_or(0) : 0;
+    if (begin != 0 && end != 0) {
+        if (end < begin || end >= file.size()) {
             warnings.push_back("the supplemental TEXT segment (bytes " + *sBegin + "-" + *sEnd +
                                ") lies outside the file; it was ignored");
         } else {
             try {
-                fcs::parseText(path, file.read(*begin, *end - *begin + 1), *begin, keywords, duplicates, delimiter);
+                fcs::parseText(path, file.read(begin, end - begin + 1), begin, keywords, duplicates, delimiter);
             } catch (const InvalidInput& e) {
                 warnings.push_back(std::string("the supplemental TEXT segment was ignored: ") + e.what());
             }

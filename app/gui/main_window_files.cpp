@@ -1,0 +1,143 @@
+// MainWindow: opening files (dialog, drag and drop, recent list, demo), load outcomes, settings.
+
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+
+#include "app_resources.hpp"
+#include "dataset_panel.hpp"
+#include "dataset_session.hpp"
+#include "jobs/job_runner.hpp"
+#include "log_panel.hpp"
+#include "main_window.hpp"
+#include "recent_files.hpp"
+
+namespace clusterlens::gui {
+
+using namespace clusterlens::views;
+
+namespace {
+
+const QString kLastDirKey = QStringLiteral("files/lastDirectory");
+
+QString fileFilters() {
+    return QObject::tr(
+        "All supported data (*.csv *.tsv *.txt *.data *.gz *.fcs *.h5 *.hdf5 *.h5ad *.bin);;"
+        "Text tables (*.csv *.tsv *.txt *.data *.gz);;"
+        "Flow cytometry (*.fcs);;"
+        "HDF5, 10x, AnnData (*.h5 *.hdf5 *.h5ad);;"
+        "Thesis binary (*.bin);;"
+        "All files (*)");
+}
+
+}  // namespace
+
+void MainWindow::openFile(const QString& path) {
+    if (path.isEmpty()) return;
+    m_session->open(path);
+}
+
+void MainWindow::openDemo() {
+    QString error;
+    const QString path = demoDatasetPath(&error);
+    if (path.isEmpty()) {
+        m_logPanel->error(error);
+        QMessageBox::warning(this, tr("Demo dataset"), error);
+        return;
+    }
+    // 6052 FACSAria events: the demo README recommends arcsinh with cofactor 150.
+    if (m_session->transform().kind == TransformChoice::Kind::None) {
+        const TransformChoice flow{TransformChoice::Kind::Asinh, 150.0};
+        m_datasetPanel->setTransform(flow);
+        m_session->setTransform(flow);
+    }
+    openFile(path);
+}
+
+void MainWindow::chooseAndOpen() {
+    QSettings settings;
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open dataset"), settings.value(kLastDirKey).toString(), fileFilters());
+    if (path.isEmpty()) return;
+    settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+void MainWindow::onLoaded(const QString& path) {
+    const auto raw = m_session->raw();
+    m_datasetPanel->setDataset(raw);
+    m_recent->add(path);
+    setWindowTitle(QStringLiteral("%1 \u2014 ClusterLens").arg(QFileInfo(path).fileName()));
+    statusBar()->showMessage(tr("Loaded %1").arg(QFileInfo(path).fileName()), 5000);
+    m_logPanel->info(tr("Loaded %1: %2 points \u00d7 %3 features (%4)")
+                         .arg(QFileInfo(path).fileName())
+                         .arg(QLocale().toString(static_cast<qulonglong>(raw->n)))
+                         .arg(raw->d)
+                         .arg(QString::fromStdString(raw->provenance.format)));
+    for (const std::string& warning : raw->warnings) m_logPanel->warning(QString::fromStdString(warning));
+    if (raw->nonFinite > 0) m_logPanel->warning(tr("%1 values are NaN or infinite.").arg(raw->nonFinite));
+}
+
+void MainWindow::onLoadFailed(const QString& path, const QString& message) {
+    const QString name = QFileInfo(path).fileName();
+    m_logPanel->error(tr("Could not open %1: %2").arg(name, message));
+    statusBar()->clearMessage();
+    if (!m_errorBox) {
+        m_errorBox =
+            new QMessageBox(QMessageBox::Warning, tr("Could not open dataset"), QString(), QMessageBox::Ok, this);
+        m_errorBox->setObjectName(QStringLiteral("LoadErrorBox"));
+    }
+    m_errorBox->setText(tr("Could not open \u201c%1\u201d.").arg(name));
+    m_errorBox->setInformativeText(
+        message + (m_session->current() ? tr("\n\nThe dataset shown before is still loaded.") : QString()));
+    // Window-modal and non-blocking: the jobs and the event loop keep running behind it.
+    m_errorBox->open();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    if (urls.size() > 1) m_logPanel->warning(tr("%1 files dropped; opening the first one only.").arg(urls.size()));
+    openFile(urls.first().toLocalFile());
+    event->acceptProposedAction();
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1440, 900);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const TransformChoice transform =
+        TransformChoice::fromSpec(settings.value(QStringLiteral("analysis/transform")).toString());
+    m_datasetPanel->setTransform(transform);
+    m_session->setTransform(transform);
+    m_datasetPanel->setPreferredAxes(settings.value(QStringLiteral("scatter/x")).toString(),
+                                     settings.value(QStringLiteral("scatter/y")).toString());
+    m_datasetPanel->setPreferredActiveFeatures(
+        settings.value(QStringLiteral("analysis/activeFeatures")).toStringList());
+}
+
+void MainWindow::saveSettings() const {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveSettings();
+    m_runner->cancelAll();
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace clusterlens::gui

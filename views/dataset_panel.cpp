@@ -1,0 +1,310 @@
+#include "dataset_panel.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace clusterlens::views {
+
+namespace {
+
+enum TransformItem { NoTransform, AsinhMass, AsinhFlow, AsinhCustom, ZScore };
+
+QString featureLabel(const Dataset& dataset, std::size_t j) {
+    const QString name = QString::fromStdString(dataset.features[j]);
+    if (j < dataset.descriptions.size() && !dataset.descriptions[j].empty() &&
+        dataset.descriptions[j] != dataset.features[j])
+        return QStringLiteral("%1 (%2)").arg(name, QString::fromStdString(dataset.descriptions[j]));
+    return name;
+}
+
+}  // namespace
+
+DatasetPanel::DatasetPanel(QWidget* parent)
+    : QWidget(parent),
+      m_file(new QLabel(tr("No dataset"), this)),
+      m_shape(new QLabel(this)),
+      m_backend(new QLabel(this)),
+      m_features(new QListWidget(this)),
+      m_coordinates(new QComboBox(this)),
+      m_x(new QComboBox(this)),
+      m_y(new QComboBox(this)),
+      m_colour(new QComboBox(this)),
+      m_transform(new QComboBox(this)),
+      m_cofactor(new QDoubleSpinBox(this)) {
+    m_file->setWordWrap(true);
+    m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_file->font();
+    bold.setBold(true);
+    m_file->setFont(bold);
+    m_backend->setWordWrap(true);
+
+    auto* info = new QFormLayout;
+    info->addRow(tr("Size:"), m_shape);
+    info->addRow(tr("Backend:"), m_backend);
+
+    auto* featureBox = new QGroupBox(tr("Features used by analyses"), this);
+    auto* all = new QPushButton(tr("All"), featureBox);
+    auto* none = new QPushButton(tr("None"), featureBox);
+    auto* featureButtons = new QHBoxLayout;
+    featureButtons->addWidget(all);
+    featureButtons->addWidget(none);
+    featureButtons->addStretch();
+    auto* featureLayout = new QVBoxLayout(featureBox);
+    featureLayout->addWidget(m_features);
+    featureLayout->addLayout(featureButtons);
+    const auto checkAll = [this](Qt::CheckState state) {
+        m_updating = true;
+        for (int i = 0; i < m_features->count(); ++i) m_features->item(i)->setCheckState(state);
+        m_updating = false;
+        Q_EMIT activeFeaturesChanged(activeFeatures());
+    };
+    connect(all, &QPushButton::clicked, this, [checkAll] { checkAll(Qt::Checked); });
+    connect(none, &QPushButton::clicked, this, [checkAll] { checkAll(Qt::Unchecked); });
+    connect(m_features, &QListWidget::itemChanged, this, [this] {
+        if (!m_updating) Q_EMIT activeFeaturesChanged(activeFeatures());
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_file);
+    layout->addLayout(info);
+    layout->addWidget(buildTransformBox());
+    layout->addWidget(buildScatterBox());
+    layout->addWidget(featureBox, 1);
+    setEnabled(false);
+}
+
+QWidget* DatasetPanel::buildTransformBox() {
+    auto* box = new QGroupBox(tr("Transform"), this);
+    m_transform->addItem(tr("None"));
+    m_transform->addItem(tr("arcsinh, cofactor 5 (mass cytometry)"));
+    m_transform->addItem(tr("arcsinh, cofactor 150 (flow cytometry)"));
+    m_transform->addItem(tr("arcsinh, custom cofactor"));
+    m_transform->addItem(tr("z-score per feature"));
+    m_cofactor->setRange(0.001, 1e6);
+    m_cofactor->setDecimals(3);
+    m_cofactor->setValue(5.0);
+    m_cofactor->setEnabled(false);
+    m_cofactor->setKeyboardTracking(false);
+    auto* form = new QFormLayout(box);
+    form->addRow(m_transform);
+    form->addRow(tr("Cofactor:"), m_cofactor);
+    connect(m_transform, &QComboBox::currentIndexChanged, this, &DatasetPanel::onTransformEdited);
+    connect(m_cofactor, &QDoubleSpinBox::valueChanged, this, &DatasetPanel::onTransformEdited);
+    return box;
+}
+
+QWidget* DatasetPanel::buildScatterBox() {
+    auto* box = new QGroupBox(tr("Scatter"), this);
+    auto* form = new QFormLayout(box);
+    form->addRow(tr("Coordinates:"), m_coordinates);
+    form->addRow(tr("X:"), m_x);
+    form->addRow(tr("Y:"), m_y);
+    form->addRow(tr("Colour:"), m_colour);
+    m_colour->addItem(tr("Density"), static_cast<int>(ColourMode::Density));
+    m_colour->addItem(tr("Labels"), static_cast<int>(ColourMode::Labels));
+    setLabelsAvailable(false, QString());
+    // Long feature names must not widen the dock; the popup still shows them in full.
+    for (QComboBox* combo : {m_coordinates, m_x, m_y, m_colour, m_transform}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(10);
+    }
+    connect(m_coordinates, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updating) return;
+        fillCoordinates(m_coordinates->currentData().toInt());
+        Q_EMIT axesChanged(axes());
+    });
+    const auto axisEdited = [this] {
+        if (!m_updating) Q_EMIT axesChanged(axes());
+    };
+    connect(m_x, &QComboBox::currentIndexChanged, this, axisEdited);
+    connect(m_y, &QComboBox::currentIndexChanged, this, axisEdited);
+    connect(m_colour, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_updating) Q_EMIT colourModeChanged(colourMode());
+    });
+    return box;
+}
+
+void DatasetPanel::setDataset(std::shared_ptr<const Dataset> dataset) {
+    m_dataset = std::move(dataset);
+    setEnabled(m_dataset != nullptr);
+    if (!m_dataset) return;
+    const Dataset& d = *m_dataset;
+    m_updating = true;
+    const QString path = QString::fromStdString(d.provenance.path);
+    m_file->setText(QFileInfo(path).fileName());
+    m_file->setToolTip(
+        QStringLiteral("%1\n%2 %3")
+            .arg(path, QString::fromStdString(d.provenance.format), QString::fromStdString(d.provenance.detail)));
+    m_shape->setText(QStringLiteral("%1 \u00d7 %2").arg(QLocale().toString(static_cast<qulonglong>(d.n))).arg(d.d));
+
+    m_features->clear();
+    const bool anyPreferred = std::any_of(m_preferredActive.begin(), m_preferredActive.end(),
+                                          [&](const QString& name) { return d.featureIndex(name.toStdString()) >= 0; });
+    for (std::size_t j = 0; j < d.d; ++j) {
+        auto* item = new QListWidgetItem(featureLabel(d, j), m_features);
+        const QString name = QString::fromStdString(d.features[j]);
+        item->setData(Qt::UserRole, name);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(!anyPreferred || m_preferredActive.contains(name) ? Qt::Checked : Qt::Unchecked);
+    }
+
+    m_coordinates->clear();
+    m_coordinates->addItem(tr("Features"), -1);
+    for (std::size_t e = 0; e < d.embeddings.size(); ++e)
+        if (d.embeddings[e].d >= 2 && d.embeddings[e].n == d.n)
+            m_coordinates->addItem(tr("Embedding %1").arg(QString::fromStdString(d.embeddings[e].name)),
+                                   static_cast<int>(e));
+    setLabelsAvailable(!d.labels.empty(),
+                       d.labelSource.empty() ? tr("from the file") : QString::fromStdString(d.labelSource));
+    chooseInitialAxes();
+    m_updating = false;
+}
+
+void DatasetPanel::chooseInitialAxes() {
+    const Dataset& d = *m_dataset;
+    long px = m_preferredX.isEmpty() ? -1 : d.featureIndex(m_preferredX.toStdString());
+    long py = m_preferredY.isEmpty() ? -1 : d.featureIndex(m_preferredY.toStdString());
+    if ((px < 0 || py < 0) && d.embeddings.empty()) {
+        // Cytometry files: forward against side scatter is where every analysis starts.
+        px = d.featureIndex("FSC-A");
+        py = d.featureIndex("SSC-A");
+    }
+    if (px >= 0 && py >= 0 && px != py) {
+        m_coordinates->setCurrentIndex(0);
+        fillCoordinates(-1);
+        m_x->setCurrentIndex(static_cast<int>(px));
+        m_y->setCurrentIndex(static_cast<int>(py));
+        return;
+    }
+    m_coordinates->setCurrentIndex(m_coordinates->count() > 1 ? 1 : 0);
+    fillCoordinates(m_coordinates->currentData().toInt());
+}
+
+void DatasetPanel::fillCoordinates(int embedding) {
+    const bool wasUpdating = std::exchange(m_updating, true);
+    m_x->clear();
+    m_y->clear();
+    const Dataset& d = *m_dataset;
+    if (embedding < 0) {
+        for (std::size_t j = 0; j < d.d; ++j) {
+            m_x->addItem(featureLabel(d, j));
+            m_y->addItem(featureLabel(d, j));
+        }
+    } else {
+        const Embedding& e = d.embeddings[static_cast<std::size_t>(embedding)];
+        for (std::size_t j = 0; j < e.d; ++j) {
+            const QString name = QStringLiteral("%1 %2").arg(QString::fromStdString(e.name)).arg(j + 1);
+            m_x->addItem(name);
+            m_y->addItem(name);
+        }
+    }
+    m_x->setCurrentIndex(0);
+    m_y->setCurrentIndex(m_y->count() > 1 ? 1 : 0);
+    m_updating = wasUpdating;
+}
+
+void DatasetPanel::setLabelsAvailable(bool available, const QString& source) {
+    const bool wasUpdating = std::exchange(m_updating, true);
+    m_colour->setItemText(1, available ? tr("Labels (%1)").arg(source) : tr("Labels (none loaded)"));
+    m_colour->setItemData(1, available ? QVariant() : QVariant(0), Qt::UserRole - 1);
+    if (!available) m_colour->setCurrentIndex(0);
+    m_updating = wasUpdating;
+}
+
+void DatasetPanel::setBackendText(const QString& text) {
+    m_backend->setText(text);
+}
+
+void DatasetPanel::setPreferredAxes(const QString& x, const QString& y) {
+    m_preferredX = x;
+    m_preferredY = y;
+}
+
+void DatasetPanel::setPreferredActiveFeatures(const QStringList& names) {
+    m_preferredActive = names;
+}
+
+void DatasetPanel::setTransform(const TransformChoice& choice) {
+    const bool wasUpdating = std::exchange(m_updating, true);
+    int item = NoTransform;
+    if (choice.kind == TransformChoice::Kind::ZScore)
+        item = ZScore;
+    else if (choice.kind == TransformChoice::Kind::Asinh)
+        item = choice.cofactor == 5.0 ? AsinhMass : choice.cofactor == 150.0 ? AsinhFlow : AsinhCustom;
+    m_transform->setCurrentIndex(item);
+    m_cofactor->setValue(choice.kind == TransformChoice::Kind::Asinh ? choice.cofactor : 5.0);
+    m_cofactor->setEnabled(item == AsinhCustom);
+    m_updating = wasUpdating;
+}
+
+TransformChoice DatasetPanel::transform() const {
+    TransformChoice choice;
+    switch (m_transform->currentIndex()) {
+        case AsinhMass:
+            choice = {TransformChoice::Kind::Asinh, 5.0};
+            break;
+        case AsinhFlow:
+            choice = {TransformChoice::Kind::Asinh, 150.0};
+            break;
+        case AsinhCustom:
+            choice = {TransformChoice::Kind::Asinh, m_cofactor->value()};
+            break;
+        case ZScore:
+            choice.kind = TransformChoice::Kind::ZScore;
+            break;
+        default:
+            break;
+    }
+    return choice;
+}
+
+void DatasetPanel::onTransformEdited() {
+    if (m_updating) return;
+    m_cofactor->setEnabled(m_transform->currentIndex() == AsinhCustom);
+    Q_EMIT transformChanged(transform());
+}
+
+ScatterAxes DatasetPanel::axes() const {
+    ScatterAxes a;
+    a.embedding = m_coordinates->currentIndex() >= 0 ? m_coordinates->currentData().toInt() : -1;
+    a.x = static_cast<std::size_t>(std::max(0, m_x->currentIndex()));
+    a.y = static_cast<std::size_t>(std::max(0, m_y->currentIndex()));
+    return a;
+}
+
+ColourMode DatasetPanel::colourMode() const {
+    return static_cast<ColourMode>(m_colour->currentData().toInt());
+}
+
+QStringList DatasetPanel::activeFeatures() const {
+    QStringList names;
+    for (int i = 0; i < m_features->count(); ++i)
+        if (m_features->item(i)->checkState() == Qt::Checked)
+            names << m_features->item(i)->data(Qt::UserRole).toString();
+    return names;
+}
+
+QString DatasetPanel::xName() const {
+    const ScatterAxes a = axes();
+    if (!m_dataset || a.embedding >= 0 || a.x >= m_dataset->d) return {};
+    return QString::fromStdString(m_dataset->features[a.x]);
+}
+
+QString DatasetPanel::yName() const {
+    const ScatterAxes a = axes();
+    if (!m_dataset || a.embedding >= 0 || a.y >= m_dataset->d) return {};
+    return QString::fromStdString(m_dataset->features[a.y]);
+}
+
+}  // namespace clusterlens::views

@@ -1,0 +1,80 @@
+#pragma once
+// Dock content describing the dataset and choosing what to look at: "N x D", the compute
+// backend, the features active for analyses (checkboxes), the scatter's X/Y coordinates (features
+// or an embedding), the colouring and the transform.
+
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+
+#include "clusterlens/dataset.hpp"
+#include "dataset_session.hpp"
+#include "scatter/scatter_data.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QListWidget;
+
+namespace clusterlens::views {
+
+class DatasetPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DatasetPanel(QWidget* parent = nullptr);
+
+    /// Shows a newly loaded dataset. Axes named in setPreferredAxes() are chosen when present,
+    /// else the first embedding, else the first two features; features named in
+    /// setPreferredActiveFeatures() start checked (all when none of them exists).
+    void setDataset(std::shared_ptr<const Dataset> dataset);
+    void setBackendText(const QString& text);
+    /// Enables colouring by labels; `source` names them ("labels from class", "dendrogram cut").
+    void setLabelsAvailable(bool available, const QString& source);
+    void setPreferredAxes(const QString& x, const QString& y);
+    void setPreferredActiveFeatures(const QStringList& names);
+    /// Shows `choice` without emitting transformChanged().
+    void setTransform(const TransformChoice& choice);
+
+    TransformChoice transform() const;
+    ScatterAxes axes() const;
+    ColourMode colourMode() const;
+    QStringList activeFeatures() const;
+    QString xName() const;
+    QString yName() const;
+
+Q_SIGNALS:
+    void transformChanged(const clusterlens::views::TransformChoice& choice);
+    void axesChanged(const clusterlens::views::ScatterAxes& axes);
+    void colourModeChanged(clusterlens::views::ColourMode mode);
+    void activeFeaturesChanged(const QStringList& names);
+
+private:
+    void fillCoordinates(int embedding);
+    void chooseInitialAxes();
+    void onTransformEdited();
+    QWidget* buildTransformBox();
+    QWidget* buildScatterBox();
+
+    std::shared_ptr<const Dataset> m_dataset;
+    QLabel* m_file;
+    QLabel* m_shape;
+    QLabel* m_backend;
+    QListWidget* m_features;
+    QComboBox* m_coordinates;
+    QComboBox* m_x;
+    QComboBox* m_y;
+    QComboBox* m_colour;
+    QComboBox* m_transform;
+    QDoubleSpinBox* m_cofactor;
+    QString m_preferredX;
+    QString m_preferredY;
+    QStringList m_preferredActive;
+    bool m_updating = false;
+};
+
+}  // namespace clusterlens::views
+
+Q_DECLARE_METATYPE(clusterlens::views::TransformChoice)
+Q_DECLARE_METATYPE(clusterlens::views::ScatterAxes)
+Q_DECLARE_METATYPE(clusterlens::views::ColourMode)

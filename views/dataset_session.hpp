@@ -1,0 +1,72 @@
+#pragma once
+// The dataset the user works on: the file as read (raw) and the transformed version every view
+// shows (current). Reading and transforming are jobs; a failed read leaves the previous dataset
+// in place.
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+#include "clusterlens/dataset.hpp"
+#include "clusterlens/io/read_options.hpp"
+#include "jobs/job_runner.hpp"
+
+namespace clusterlens::views {
+
+/// The transform choices offered in the dataset panel.
+struct TransformChoice {
+    enum class Kind { None, Asinh, ZScore };
+    Kind kind = Kind::None;
+    double cofactor = 5.0;  ///< arcsinh only
+
+    /// Engine spec ("asinh:150", "zscore") or empty for none; see clusterlens::applyTransformSpec.
+    QString spec() const;
+    /// Inverse of spec(); unknown text gives None.
+    static TransformChoice fromSpec(const QString& spec);
+    /// "arcsinh (cofactor 150)", "z-score", "none".
+    QString label() const;
+    bool operator==(const TransformChoice&) const = default;
+};
+
+class DatasetSession : public QObject {
+    Q_OBJECT
+public:
+    explicit DatasetSession(JobRunner* runner, QObject* parent = nullptr);
+
+    /// Reads `path` as a job. On success the raw dataset is replaced and the current transform
+    /// re-applied; on failure loadFailed() carries the engine's message and nothing changes.
+    void open(const QString& path, const ReadOptions& options = {});
+    /// Applies `choice` to the raw dataset as a job (immediately for None).
+    void setTransform(const TransformChoice& choice);
+
+    const TransformChoice& transform() const { return m_transform; }
+    std::shared_ptr<const Dataset> raw() const { return m_raw; }
+    /// The transformed dataset the views show; null before the first successful load.
+    std::shared_ptr<const Dataset> current() const { return m_current; }
+    /// Path of the loaded dataset (empty before the first load).
+    const QString& path() const { return m_path; }
+    bool isLoading() const { return m_loading; }
+
+Q_SIGNALS:
+    void loadStarted(const QString& path);
+    /// A new file replaced the raw dataset (current() follows with currentChanged()).
+    void loaded(const QString& path);
+    void loadFailed(const QString& path, const QString& message);
+    void loadCancelled(const QString& path);
+    /// current() changed. `newRows` is true for a new file, false for a transform of the same rows.
+    void currentChanged(bool newRows);
+    void transformFailed(const QString& message);
+
+private:
+    void applyTransform(bool newRows);
+
+    JobRunner* m_runner;
+    std::shared_ptr<const Dataset> m_raw;
+    std::shared_ptr<const Dataset> m_current;
+    TransformChoice m_transform;
+    QString m_path;
+    bool m_loading = false;
+};
+
+}  // namespace clusterlens::views

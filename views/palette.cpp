@@ -1,0 +1,75 @@
+#include "palette.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace clusterlens::views {
+
+namespace {
+
+// Strong then light tones of the Tableau 20 palette without its greys, which are reserved for noise.
+const std::vector<QColor>& buildCategorical() {
+    static const std::vector<QColor> colors = {
+        QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+        QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0xbc, 0xbd, 0x22),
+        QColor(0x17, 0xbe, 0xcf), QColor(0xae, 0xc7, 0xe8), QColor(0xff, 0xbb, 0x78), QColor(0x98, 0xdf, 0x8a),
+        QColor(0xff, 0x98, 0x96), QColor(0xc5, 0xb0, 0xd5), QColor(0xc4, 0x9c, 0x94), QColor(0xf7, 0xb6, 0xd2),
+        QColor(0xdb, 0xdb, 0x8d), QColor(0x9e, 0xda, 0xe5),
+    };
+    return colors;
+}
+
+// Degree-6 polynomial fit of matplotlib's viridis per channel, lowest power first (coefficients as
+// published by Matt Zucker, shadertoy.com/view/WlfXRN); it avoids a 256-entry table in the source.
+constexpr std::array<std::array<double, 3>, 7> kViridis = {{
+    {0.2777273272234177, 0.005407344544966578, 0.3340998053353061},
+    {0.1050930431085774, 1.404613529898575, 1.384590162594685},
+    {-0.3308618287255563, 0.214847559468213, 0.09509516302823659},
+    {-4.634230498983486, -5.799100973351585, -19.33244095627987},
+    {6.228269936347081, 14.17993336680509, 56.69055260068105},
+    {4.776384997670288, -13.74514537774601, -65.35303263337234},
+    {-5.435455855934631, 4.645852612178535, 26.3124352495832},
+}};
+
+}  // namespace
+
+const std::vector<QColor>& Palette::categoricalColors() {
+    return buildCategorical();
+}
+
+QColor Palette::labelColor(int label) {
+    if (label < 0) return noiseColor();
+    const auto& colors = buildCategorical();
+    return colors[static_cast<std::size_t>(label) % colors.size()];
+}
+
+QColor Palette::noiseColor() {
+    return QColor(0x9a, 0x9a, 0x9a);
+}
+
+QColor Palette::colormap(double t) {
+    t = std::clamp(t, 0.0, 1.0);
+    std::array<double, 3> rgb{};
+    for (std::size_t c = 0; c < 3; ++c) {
+        double v = kViridis[6][c];
+        for (int k = 5; k >= 0; --k) v = v * t + kViridis[static_cast<std::size_t>(k)][c];
+        rgb[c] = std::clamp(v, 0.0, 1.0);
+    }
+    return QColor::fromRgbF(static_cast<float>(rgb[0]), static_cast<float>(rgb[1]), static_cast<float>(rgb[2]));
+}
+
+QImage Palette::colormapImage(int size) {
+    size = std::max(size, 2);
+    QImage image(size, 1, QImage::Format_RGBA8888);
+    for (int i = 0; i < size; ++i) image.setPixelColor(i, 0, colormap(static_cast<double>(i) / (size - 1)));
+    return image;
+}
+
+QImage Palette::categoricalImage() {
+    const auto& colors = buildCategorical();
+    QImage image(static_cast<int>(colors.size()), 1, QImage::Format_RGBA8888);
+    for (std::size_t i = 0; i < colors.size(); ++i) image.setPixelColor(static_cast<int>(i), 0, colors[i]);
+    return image;
+}
+
+}  // namespace clusterlens::views

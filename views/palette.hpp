@@ -1,0 +1,31 @@
+#pragma once
+// The one palette of the application: categorical colours for cluster labels (label -1 is noise,
+// drawn grey) and a continuous perceptually uniform colormap for densities. Every view asks here,
+// so a cluster has the same colour in the scatter, the dendrogram and the decision graph.
+
+#include <QColor>
+#include <QImage>
+
+#include <vector>
+
+namespace clusterlens::views {
+
+class Palette {
+public:
+    /// Colour of cluster label `label`; labels past the palette size cycle, negative labels are noise.
+    static QColor labelColor(int label);
+    /// Colour of noise/halo points (label -1).
+    static QColor noiseColor();
+    /// The distinct categorical colours, in the order labels 0, 1, 2, ... use them.
+    static const std::vector<QColor>& categoricalColors();
+
+    /// Continuous colormap (viridis-like: dark blue - green - yellow), t clamped to [0, 1].
+    static QColor colormap(double t);
+    /// The colormap sampled at `size` evenly spaced points, as an RGBA8888 image of size x 1
+    /// (uploaded as a texture by the OpenGL views).
+    static QImage colormapImage(int size = 256);
+    /// The categorical colours as an RGBA8888 image of categoricalColors().size() x 1.
+    static QImage categoricalImage();
+};
+
+}  // namespace clusterlens::views

@@ -1,0 +1,129 @@
+// QPainter part of ScatterWidget::paintGL(): frame, ticks, tick labels and axis titles around the
+// GL-drawn plot area, or a message when there is nothing to draw.
+
+#include <QLinearGradient>
+#include <QPainter>
+
+#include "palette.hpp"
+#include "scatter/scatter_widget.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+const QColor kAxisColor(0x40, 0x40, 0x40);
+const QColor kGridColor(0x00, 0x00, 0x00, 22);
+constexpr int kTickLength = 5;
+constexpr int kMaxLegendLabels = 12;
+
+}  // namespace
+
+void ScatterWidget::paintMessage(QPainter& painter, const QString& text) const {
+    painter.setPen(QColor(0x60, 0x60, 0x60));
+    painter.drawText(rect().adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap, text);
+}
+
+void ScatterWidget::paintAxes(QPainter& painter) const {
+    const QRectF plot = plotRect();
+    const QFontMetrics metrics(font());
+    const double xLo = m_data->toDataX(m_view.x0()), xHi = m_data->toDataX(m_view.x1());
+    const double yLo = m_data->toDataY(m_view.y0()), yHi = m_data->toDataY(m_view.y1());
+    const int maxXTicks =
+        std::max(2, static_cast<int>(plot.width() / (metrics.horizontalAdvance(QStringLiteral("-888.88")) + 24)));
+    const int maxYTicks = std::max(2, static_cast<int>(plot.height() / (2.5 * metrics.height())));
+    const std::vector<double> xTicks = niceTicks(xLo, xHi, maxXTicks);
+    const std::vector<double> yTicks = niceTicks(yLo, yHi, maxYTicks);
+    const double xStep = xTicks.size() > 1 ? xTicks[1] - xTicks[0] : xHi - xLo;
+    const double yStep = yTicks.size() > 1 ? yTicks[1] - yTicks[0] : yHi - yLo;
+
+    painter.setFont(font());
+    for (double t : xTicks) {
+        const double px = mapFromData(t, yLo).x();
+        painter.setPen(kGridColor);
+        painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
+        painter.setPen(kAxisColor);
+        painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kTickLength));
+        const QString label = formatTick(t, xStep);
+        const double w = metrics.horizontalAdvance(label);
+        painter.drawText(QPointF(px - w / 2, plot.bottom() + kTickLength + metrics.ascent() + 2), label);
+    }
+    for (double t : yTicks) {
+        const double py = mapFromData(xLo, t).y();
+        painter.setPen(kGridColor);
+        painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
+        painter.setPen(kAxisColor);
+        painter.drawLine(QPointF(plot.left() - kTickLength, py), QPointF(plot.left(), py));
+        const QString label = formatTick(t, yStep);
+        const double w = metrics.horizontalAdvance(label);
+        painter.drawText(QPointF(plot.left() - kTickLength - 3 - w, py + metrics.ascent() / 2.0 - 1), label);
+    }
+    painter.setPen(kAxisColor);
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(plot);
+
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    painter.setFont(titleFont);
+    const QRectF xTitle(plot.left(), height() - metrics.height() - 4, plot.width(), metrics.height() + 2);
+    painter.drawText(xTitle, Qt::AlignHCenter | Qt::AlignVCenter, m_data->xName);
+    painter.save();
+    painter.translate(4, plot.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), metrics.height() + 2),
+                     Qt::AlignHCenter | Qt::AlignTop, m_data->yName);
+    painter.restore();
+
+    if (m_data->pointCount < m_data->datasetSize) {
+        painter.setFont(font());
+        painter.setPen(QColor(0xa0, 0x50, 0x00));
+        painter.drawText(
+            plot.adjusted(6, 4, -6, -4), Qt::AlignTop | Qt::AlignRight,
+            tr("%1 points with non-finite coordinates not shown").arg(m_data->datasetSize - m_data->pointCount));
+    }
+}
+
+void ScatterWidget::paintLegend(QPainter& painter) const {
+    const QRectF plot = plotRect();
+    const QFontMetrics metrics(font());
+    const int line = metrics.height();
+    QRectF box;
+    if (m_data->mode == ColourMode::Density) {
+        box = QRectF(0, 0, 140, line + 22);
+    } else {
+        const auto shown = std::min<std::size_t>(m_data->labelValues.size(), kMaxLegendLabels);
+        const bool more = m_data->labelValues.size() > shown;
+        box = QRectF(0, 0, 110, (static_cast<double>(shown) + (more ? 1 : 0)) * line + 8);
+    }
+    box.moveTopRight(plot.topRight() + QPointF(-8, 8));
+    painter.setPen(QColor(0xc0, 0xc0, 0xc0));
+    painter.setBrush(QColor(255, 255, 255, 220));
+    painter.drawRect(box);
+    painter.setFont(font());
+    if (m_data->mode == ColourMode::Density) {
+        const QRectF bar(box.left() + 8, box.top() + 6, box.width() - 16, 8);
+        QLinearGradient gradient(bar.topLeft(), bar.topRight());
+        for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, Palette::colormap(i / 8.0));
+        painter.fillRect(bar, gradient);
+        painter.setPen(kAxisColor);
+        const QRectF text(bar.left(), bar.bottom() + 2, bar.width(), line);
+        painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, tr("low"));
+        painter.drawText(text, Qt::AlignHCenter | Qt::AlignTop, tr("density"));
+        painter.drawText(text, Qt::AlignRight | Qt::AlignTop, tr("high"));
+        return;
+    }
+    double y = box.top() + 4;
+    for (std::size_t i = 0; i < m_data->labelValues.size() && i < kMaxLegendLabels; ++i, y += line) {
+        const int label = m_data->labelValues[i];
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(Palette::labelColor(label));
+        painter.drawEllipse(QRectF(box.left() + 8, y + line / 2.0 - 4, 8, 8));
+        painter.setPen(kAxisColor);
+        painter.drawText(QRectF(box.left() + 22, y, box.width() - 26, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         label < 0 ? tr("noise") : tr("cluster %1").arg(label));
+    }
+    if (m_data->labelValues.size() > kMaxLegendLabels)
+        painter.drawText(QRectF(box.left() + 22, y, box.width() - 26, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         tr("\u2026 %1 more").arg(m_data->labelValues.size() - kMaxLegendLabels));
+}
+
+}  // namespace clusterlens::views

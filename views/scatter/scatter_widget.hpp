@@ -1,0 +1,127 @@
+#pragma once
+// Data scatter drawn with our own GLSL point-sprite shaders: two features or an embedding,
+// coloured by density or by cluster labels. Points are rendered into retained layers
+// (layer_cache.hpp) so a frame at 10^6 points costs one textured quad even on a software
+// rasteriser. Wheel zooms about the cursor, left-drag pans,
+// right-drag or shift-drag selects a rectangle, double-click or Home resets the view, Escape
+// clears the selection. Axes and tick labels are painted with QPainter over the GL content.
+// GL objects are created in initializeGL() and released when the context is about to be destroyed
+// (docking and undocking recreate it), following Qt's hellogl2 example.
+
+#include <QList>
+#include <QOpenGLWidget>
+#include <QTimer>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "scatter/scatter_data.hpp"
+#include "scatter/view_window.hpp"
+
+namespace clusterlens::views {
+
+class LayerCache;
+class ScatterRenderer;
+
+class ScatterWidget : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    explicit ScatterWidget(QWidget* parent = nullptr);
+    ~ScatterWidget() override;
+
+    /// Shows `data` (null clears the plot). With `keepView` the zoom/pan window stays (same
+    /// coordinates, other colours); the selection stays when the dataset size is unchanged and
+    /// `keepSelection` is set.
+    void setData(std::shared_ptr<const ScatterData> data, bool keepView = false, bool keepSelection = false);
+    const std::shared_ptr<const ScatterData>& data() const { return m_data; }
+
+    /// Selected dataset rows, ascending.
+    const QList<qsizetype>& selection() const { return m_selection; }
+    void setSelection(const QList<qsizetype>& rows);
+    void clearSelection();
+
+    void resetView();
+    /// Moves the content by `delta` pixels, as a left-drag does.
+    void panByPixels(QPointF delta);
+    /// Zooms by `factor` (> 1 magnifies) about `widgetPos`, as the wheel does.
+    void zoomAt(QPointF widgetPos, double factor);
+    const ViewWindow& viewWindow() const { return m_view; }
+
+    /// The plot area inside the widget (logical pixels); axes and labels lie outside it.
+    QRectF plotRect() const;
+    /// Data coordinates -> widget position (logical pixels).
+    QPointF mapFromData(double x, double y) const;
+    /// Widget position -> data coordinates.
+    QPointF mapToData(QPointF widgetPos) const;
+
+    /// GL_RENDERER of the widget's context, known after the first initializeGL().
+    const QString& glRenderer() const { return m_glRenderer; }
+    /// Set when the shaders could not be built; the widget then shows this text.
+    const QString& glError() const { return m_glError; }
+    /// How often point data went to the GPU; panning and zooming must not add to it.
+    int dataUploads() const { return m_dataUploads; }
+    /// True when the last frame showed every point of the current data at full resolution for
+    /// the current view (no layer build or zoom refinement outstanding).
+    bool isSettled() const { return m_settled; }
+
+    QSize minimumSizeHint() const override { return {320, 240}; }
+    QSize sizeHint() const override { return {900, 700}; }
+
+Q_SIGNALS:
+    /// The user (or setSelection) changed the selection; `rows` ascending.
+    void selectionChanged(const QList<qsizetype>& rows);
+    /// A frame showing the current data reached the screen for the first time.
+    void dataDrawn();
+
+protected:
+    void initializeGL() override;
+    void resizeGL(int w, int h) override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    enum class Drag { None, Pan, Select };
+
+    void releaseGL();
+    void uploadPending();
+    void planLayer(QSize plotPixels);
+    void renderPoints();
+    QSize plotPixels() const;
+    void invalidateLayer();
+    void paintAxes(QPainter& painter) const;
+    void paintLegend(QPainter& painter) const;
+    void paintMessage(QPainter& painter, const QString& text) const;
+    void selectInRect(const QRectF& widgetRect);
+    void applySelection(QList<qsizetype> rows, bool notify);
+    float pointSizePixels() const;
+
+    std::unique_ptr<ScatterRenderer> m_renderer;
+    std::unique_ptr<LayerCache> m_layers;
+    QTimer m_refineTimer;  // rebuilds the layer shortly after the last zoom or resize
+    std::shared_ptr<const ScatterData> m_data;
+    ViewWindow m_view;
+    QList<qsizetype> m_selection;
+    std::vector<std::uint8_t> m_selectionFlags;  // per drawn point (draw order)
+    bool m_uploadPending = false;
+    bool m_selectionPending = false;
+    bool m_dataChanged = false;     // the front layer shows other data: drop it
+    bool m_contentChanged = false;  // same points, other colours/selection: rebuild, keep front
+    bool m_frontIsCurrent = false;  // the front layer holds every point of the current data
+    bool m_drawnPending = false;    // current data not yet on screen
+    bool m_drewData = false;        // the last paintGL() showed all of the current data
+    bool m_settled = false;         // ... and at full resolution for the current view
+    Drag m_drag = Drag::None;
+    QPointF m_dragStart;
+    QPointF m_dragLast;
+    QString m_glRenderer;
+    QString m_glError;
+    int m_dataUploads = 0;
+};
+
+}  // namespace clusterlens::views
