@@ -12,6 +12,12 @@ const std::vector<Command>& commands() {
         {"heights", runHeights, "heights LINKAGE.csv --out HEIGHTS.csv"},
         {"kmeans", runKMeans, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
         {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
+        {"compare-heights", runCompareHeights, "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--json]"},
+#ifdef CLUSTERLENS_HAVE_PLOT
+        {"plot", runPlot,
+         "plot dendrogram LINKAGE.csv [--cut-k K] | decision DPC.csv [--peaks-top K] |\n"
+         "          heights LINKAGE_A.csv LINKAGE_B.csv  --out FIG.svg|pdf|png [--width W --height H --dpi D]"},
+#endif
     };
     return list;
 }

@@ -14,6 +14,10 @@ int runCompare(const Arguments& args);
 int runHca(const Arguments& args);
 int runHeights(const Arguments& args);
 int runKMeans(const Arguments& args);
+int runCompareHeights(const Arguments& args);
+#ifdef CLUSTERLENS_HAVE_PLOT
+int runPlot(const Arguments& args);
+#endif
 
 struct Command {
     const char* name;

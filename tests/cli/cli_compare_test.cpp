@@ -35,3 +35,19 @@ TEST(CliCompare, LengthMismatchAndBadFilesExitThreeBadOptionExitTwo) {
     EXPECT_EQ(runCli({"compare", dir.file("a.csv"), dir.file("a.csv"), "--matching", "auction"}).exitCode, 2);
     EXPECT_EQ(runCli({"compare", dir.file("a.csv")}).exitCode, 2);
 }
+
+TEST(CliCompareHeights, IdenticalLinkagesCorrelatePerfectly) {
+    TempDir dir;
+    auto result = runCli({"hca", test::dataPath("tables/iris.csv"), "--linkage", "average", "--backend", "cpu", "--out", dir.file("a.csv")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = runCli({"hca", test::dataPath("tables/iris.csv"), "--linkage", "ward", "--backend", "cpu", "--out", dir.file("w.csv")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = runCli({"compare-heights", dir.file("a.csv"), dir.file("a.csv"), "--json"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, AllOf(HasSubstr("\"pearson\":1"), HasSubstr("\"spearman\":1")));
+    result = runCli({"compare-heights", dir.file("a.csv"), dir.file("w.csv"), "--json"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, AllOf(HasSubstr("\"pearson\":0."), HasSubstr("\"spearman\":0.")));
+    writeFile(dir.file("small.csv"), "a,b,height,size\n0,1,1.0,2\n");
+    EXPECT_EQ(runCli({"compare-heights", dir.file("a.csv"), dir.file("small.csv")}).exitCode, 3);
+}
