@@ -1,0 +1,66 @@
+#include "analysis_session.hpp"
+
+namespace clusterlens::views {
+
+AnalysisSession::AnalysisSession(QObject* parent) : QObject(parent) {}
+
+void AnalysisSession::addLinkage(const QString& name, std::shared_ptr<const Linkage> linkage, const QString& description) {
+    m_linkages[name] = {std::move(linkage), description};
+    Q_EMIT linkagesChanged();
+}
+
+QStringList AnalysisSession::linkageNames() const {
+    QStringList names;
+    for (const auto& entry : m_linkages) names << entry.first;
+    return names;
+}
+
+std::shared_ptr<const Linkage> AnalysisSession::linkage(const QString& name) const {
+    auto it = m_linkages.find(name);
+    return it == m_linkages.end() ? nullptr : it->second.linkage;
+}
+
+QString AnalysisSession::linkageDescription(const QString& name) const {
+    auto it = m_linkages.find(name);
+    return it == m_linkages.end() ? QString() : it->second.description;
+}
+
+void AnalysisSession::addLabeling(const QString& name, std::shared_ptr<const LabelVector> labels) {
+    m_labelings[name] = std::move(labels);
+    Q_EMIT labelingsChanged();
+    if (name == m_colouring) Q_EMIT colouringChanged(m_colouring);
+}
+
+QStringList AnalysisSession::labelingNames() const {
+    QStringList names;
+    for (const auto& entry : m_labelings) names << entry.first;
+    return names;
+}
+
+std::shared_ptr<const LabelVector> AnalysisSession::labeling(const QString& name) const {
+    auto it = m_labelings.find(name);
+    return it == m_labelings.end() ? nullptr : it->second;
+}
+
+void AnalysisSession::setColouring(const QString& labelingName) {
+    m_colouring = labelingName;
+    Q_EMIT colouringChanged(m_colouring);
+}
+
+void AnalysisSession::setSelection(std::shared_ptr<const IndexVector> indices, const QObject* origin) {
+    m_selection = indices ? std::move(indices) : std::make_shared<IndexVector>();
+    Q_EMIT selectionChanged(origin);
+}
+
+void AnalysisSession::clear() {
+    m_linkages.clear();
+    m_labelings.clear();
+    m_colouring.clear();
+    m_selection = std::make_shared<IndexVector>();
+    Q_EMIT linkagesChanged();
+    Q_EMIT labelingsChanged();
+    Q_EMIT colouringChanged(m_colouring);
+    Q_EMIT selectionChanged(this);
+}
+
+} // namespace clusterlens::views

@@ -1,0 +1,69 @@
+#pragma once
+// What the user has computed on the current dataset and what is linked between views: named
+// hierarchical clusterings (linkages), named flat labelings (dendrogram cuts, DPC, k-means, ground
+// truth), the labeling that colours every view, and the current point selection. All results are
+// immutable shared objects, so views hold them without copies. Cleared when a new file is loaded.
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "clusterlens/hca/linkage.hpp"
+
+namespace clusterlens::views {
+
+using LabelVector = std::vector<std::int32_t>;
+using IndexVector = std::vector<std::int64_t>;
+
+class AnalysisSession : public QObject {
+    Q_OBJECT
+public:
+    explicit AnalysisSession(QObject* parent = nullptr);
+
+    /// Adds or replaces a linkage; `description` says how it was made ("MHCA FMD, threshold 0.5, cuda").
+    void addLinkage(const QString& name, std::shared_ptr<const Linkage> linkage, const QString& description = {});
+    QStringList linkageNames() const;
+    std::shared_ptr<const Linkage> linkage(const QString& name) const;
+    QString linkageDescription(const QString& name) const;
+
+    /// Adds or replaces a labeling (size N, -1 = noise).
+    void addLabeling(const QString& name, std::shared_ptr<const LabelVector> labels);
+    QStringList labelingNames() const;
+    std::shared_ptr<const LabelVector> labeling(const QString& name) const;
+
+    /// The labeling that colours the data scatter and the other views (empty name: none).
+    void setColouring(const QString& labelingName);
+    const QString& colouring() const { return m_colouring; }
+    std::shared_ptr<const LabelVector> colouringLabels() const { return labeling(m_colouring); }
+
+    /// Linked selection: point indices in ascending order. `origin` is the view that made it, so it
+    /// can ignore its own echo.
+    void setSelection(std::shared_ptr<const IndexVector> indices, const QObject* origin);
+    std::shared_ptr<const IndexVector> selection() const { return m_selection; }
+
+    /// Forgets everything (a new file was loaded).
+    void clear();
+
+Q_SIGNALS:
+    void linkagesChanged();
+    void labelingsChanged();
+    void colouringChanged(const QString& name);
+    void selectionChanged(const QObject* origin);
+
+private:
+    struct LinkageEntry {
+        std::shared_ptr<const Linkage> linkage;
+        QString description;
+    };
+    std::map<QString, LinkageEntry> m_linkages;
+    std::map<QString, std::shared_ptr<const LabelVector>> m_labelings;
+    QString m_colouring;
+    std::shared_ptr<const IndexVector> m_selection = std::make_shared<IndexVector>();
+};
+
+} // namespace clusterlens::views
