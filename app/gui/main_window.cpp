@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "analysis_session.hpp"
 #include "app_resources.hpp"
 #include "clusterlens/backend.hpp"
 #include "dataset_panel.hpp"
@@ -32,6 +33,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       m_runner(new JobRunner(this)),
       m_session(new DatasetSession(m_runner, this)),
+      m_analysis(new AnalysisSession(this)),
       m_scatter(new ScatterWidget(this)),
       m_scatterController(new ScatterController(m_runner, m_scatter, this)),
       m_shapeLabel(new QLabel(this)),
@@ -50,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
     connectSession();
     connectPanel();
     connectJobs();
+    connectAnalysis();
 
     statusBar()->addPermanentWidget(m_selectionLabel);
     statusBar()->addPermanentWidget(m_shapeLabel);
@@ -177,6 +180,7 @@ void MainWindow::connectJobs() {
 }
 
 void MainWindow::onCurrentChanged(bool newRows) {
+    resetAnalysis(newRows);
     m_scatterController->setDataset(m_session->current(), m_datasetPanel->axes(), m_datasetPanel->colourMode(),
                                     !newRows);
     updateStatus();

@@ -8,6 +8,7 @@ class QLabel;
 class QMessageBox;
 
 namespace clusterlens::views {
+class AnalysisSession;
 class DatasetPanel;
 class DatasetSession;
 class JobRunner;
@@ -35,6 +36,8 @@ public:
 
     views::JobRunner* jobRunner() const { return m_runner; }
     views::DatasetSession* session() const { return m_session; }
+    /// Results and linked selection of the current dataset.
+    views::AnalysisSession* analysis() const { return m_analysis; }
     views::ScatterWidget* scatter() const { return m_scatter; }
     views::DatasetPanel* datasetPanel() const { return m_datasetPanel; }
     views::LogPanel* logPanel() const { return m_logPanel; }
@@ -53,6 +56,8 @@ private:
     void connectSession();
     void connectPanel();
     void connectJobs();
+    void connectAnalysis();
+    void resetAnalysis(bool newRows);
     void onLoaded(const QString& path);
     void onLoadFailed(const QString& path, const QString& message);
     void onCurrentChanged(bool newRows);
@@ -64,6 +69,7 @@ private:
 
     views::JobRunner* m_runner;
     views::DatasetSession* m_session;
+    views::AnalysisSession* m_analysis;
     views::ScatterWidget* m_scatter;
     views::ScatterController* m_scatterController;
     views::DatasetPanel* m_datasetPanel = nullptr;

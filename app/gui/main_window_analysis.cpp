@@ -1,0 +1,42 @@
+// Wiring of the analysis session: results of the current dataset, the labeling that colours every
+// view, and the point selection shared by all views.
+
+#include <QList>
+
+#include "analysis_session.hpp"
+#include "dataset_session.hpp"
+#include "main_window.hpp"
+#include "scatter/scatter_controller.hpp"
+#include "scatter/scatter_widget.hpp"
+
+namespace clusterlens::gui {
+
+using namespace clusterlens::views;
+
+void MainWindow::connectAnalysis() {
+    connect(m_scatter, &ScatterWidget::selectionChanged, this, [this](const QList<qsizetype>& rows) {
+        auto indices = std::make_shared<IndexVector>(rows.begin(), rows.end());
+        m_analysis->setSelection(std::move(indices), m_scatter);
+    });
+    connect(m_analysis, &AnalysisSession::selectionChanged, this, [this](const QObject* origin) {
+        if (origin == m_scatter) return;
+        const auto selection = m_analysis->selection();
+        m_scatter->setSelection(QList<qsizetype>(selection->begin(), selection->end()));
+    });
+    connect(m_analysis, &AnalysisSession::colouringChanged, this, [this](const QString& name) {
+        const auto labels = m_analysis->labeling(name);
+        m_scatterController->setLabels(labels);
+        if (labels) m_scatterController->setColourMode(ColourMode::Labels);
+    });
+}
+
+void MainWindow::resetAnalysis(bool newRows) {
+    if (!newRows) return;  // a transform keeps the points, so results and selection stay valid
+    m_analysis->clear();
+    const auto current = m_session->current();
+    if (current && !current->labels.empty())
+        m_analysis->addLabeling(tr("ground truth (%1)").arg(QString::fromStdString(current->labelSource)),
+                                std::make_shared<LabelVector>(current->labels));
+}
+
+}  // namespace clusterlens::gui
