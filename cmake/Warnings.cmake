@@ -3,6 +3,8 @@ add_library(clusterlens_warnings INTERFACE)
 target_compile_options(clusterlens_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${CLUSTERLENS_WERROR}>>:-Werror>
+  # GCC 12 reports -Wrestrict false positives inside std::string concatenation at -O2 (GCC bug 105651).
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-restrict>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${CLUSTERLENS_WERROR}>>:-Werror=all-warnings>)
 
 if(CLUSTERLENS_SANITIZE)
