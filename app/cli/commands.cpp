@@ -12,6 +12,7 @@ const std::vector<Command>& commands() {
         {"heights", runHeights, "heights LINKAGE.csv --out HEIGHTS.csv"},
         {"kmeans", runKMeans, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
         {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
+        {"export", runExport, "export INPUT [--labels LABELS.csv [--label-name NAME]] --out OUT.fcs|OUT.csv"},
         {"compare-heights", runCompareHeights, "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--json]"},
 #ifdef CLUSTERLENS_HAVE_PLOT
         {"plot", runPlot,

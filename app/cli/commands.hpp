@@ -15,6 +15,7 @@ int runHca(const Arguments& args);
 int runHeights(const Arguments& args);
 int runKMeans(const Arguments& args);
 int runCompareHeights(const Arguments& args);
+int runExport(const Arguments& args);
 #ifdef CLUSTERLENS_HAVE_PLOT
 int runPlot(const Arguments& args);
 #endif
