@@ -1,0 +1,34 @@
+#pragma once
+// Mahalanobis-average hierarchical clustering (MHCA) on a CUDA device, with exactly the semantics of
+// mhcaCpu (hca/mhca.hpp): the R package mhca's mhclust, FMD and CMD, every sub-threshold mode,
+// normalize and apriori groups.
+
+#include <cstddef>
+
+#include "clusterlens/hca/linkage.hpp"
+#include "clusterlens/hca/mhca.hpp"
+#include "clusterlens/job_control.hpp"
+
+namespace clusterlens {
+
+/// Clusters n points of dimension d (row-major doubles) by MHCA on CUDA device 0's current device.
+///
+/// The GPU design of the seed thesis (chapter 2: nearest-neighbour array, section 2.5 kernels) without
+/// its limits: double precision, any d, FMD as well as CMD, ties resolved as mhcaCpu resolves them
+/// (the pair first in mhclust's cluster order). The nearest neighbour of every cluster is kept on the
+/// device and updated after each merge; the merged cluster's mean, scatter matrix and Σ'^-1 are
+/// recomputed there (covariance from the members in mhclust's order while the cluster is small, by
+/// the pairwise update of the scatter matrices when it is large; Cholesky and inverse in the
+/// operation order of reference LAPACK, as mhcaCpu). CMD runs without any host synchronisation per
+/// merge; FMD copies one small record per merge to plan the member passes.
+///
+/// Device memory: O(N·D + N·D²) — points, means, Σ'^-1, Σ'^-1/nmf and scatter matrix per cluster
+/// slot (packed triangles), never a pairwise distance matrix. Time per merge: O(K·D²) for CMD,
+/// O((N + K·|new|)·D²) for FMD, for K live clusters; O(N²·D) for the initial nearest neighbours.
+///
+/// @throws InvalidInput / NonFiniteInput as mhcaCpu (validateMhcaInput), OutOfDeviceMemory naming the
+///         bytes needed, CudaError, Cancelled (checked about every thousand merges).
+Linkage mhcaCuda(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
+                 JobControl* control = nullptr);
+
+}  // namespace clusterlens

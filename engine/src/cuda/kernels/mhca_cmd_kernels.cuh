@@ -1,0 +1,244 @@
+#pragma once
+// Neighbour-array update (thesis section 2.5.5, without its Euclidean/Mahalanobis split: the identity
+// flag of each cluster picks the cheap form per pair), with mhca's keys maxDistX - d. After a merge,
+// the merged cluster's distances to every live cluster (CMD here, FMD from its member sums) may shift
+// all keys (a new distance above maxDistX); then they give its own row's best, update the rows before
+// it (mhca_agglomerate.cpp's updateAfterMerge) and mark the rows to rescan.
+
+#include <cuda_runtime.h>
+
+#include "cuda/kernels/mhca_device.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+/// CMD distance of two clusters given by slot (metrics of the pair's mode, means in global memory).
+template <int MAXD>
+__device__ __noinline__ double slotDistance(const MhcaView& v, int p, int q, int mode) {
+    const size_t n = static_cast<size_t>(v.cfg.n);
+    return centroidDistance<MAXD>(v.s.mu + p, n, slotMetric(v, p, mode), v.s.mu + q, n, slotMetric(v, q, mode),
+                                  v.cfg.d);
+}
+
+/// The distance of the new row's cluster to cluster o, kept out of line so that the logic around it
+/// does not raise the kernel's register count beyond the form's own needs.
+template <int MAXD>
+__device__ __noinline__ double newRowDistance(const double* muC, size_t muStride, MetricRef mC, const double* muO,
+                                              MetricRef mO, int n, int d) {
+    return centroidDistance<MAXD>(muC, muStride, mC, muO, static_cast<size_t>(n), mO, d);
+}
+
+/// CMD, first half of the update: distances of the merged cluster (slot a, staged in shared memory)
+/// to every visited live cluster of its group into newDist[list index], and the shift of all keys when
+/// one of them exceeds maxDistX. On the switch to pure Mahalanobis (no new row: mhclust.c recomputes
+/// every pair), the smallest key over all pairs of the group decides the shift instead, one thread
+/// per row. Dynamic shared memory: (d + packed) doubles when staged. Uses partials[0 .. gridDim.x).
+template <int MAXD>
+__global__ void centroidNewDistancesKernel(MhcaView v) {
+    extern __shared__ double s_c[];
+    __shared__ double s_min[32];
+    __shared__ int s_flag;
+    __shared__ Step s_step;
+    if (threadIdx.x == 0) s_step = *v.w.step;
+    __syncthreads();
+    const Step st = s_step;
+    if (!st.valid) return;
+    const int a = st.a, n = v.cfg.n, d = v.cfg.d;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    const double maxDist = v.w.groups[st.group].maxDist;
+    double smallest = 0.0;
+    if (st.switchNow) {
+        for (int t = static_cast<int>(blockIdx.x) * nt + tid; t < v.listLen; t += static_cast<int>(gridDim.x) * nt) {
+            const int o = v.list[t];
+            if (!v.s.alive[o] || v.s.group[o] != st.group) continue;
+            const int posO = v.s.pos[o];
+            for (int u = 0; u < v.listLen; ++u) {
+                const int j = v.list[u];
+                if (!v.s.alive[j] || v.s.group[j] != st.group || v.s.pos[j] <= posO) continue;
+                const double key = dsub(maxDist, slotDistance<MAXD>(v, o, j, v.cfg.postSwitchMode));
+                if (key < smallest) smallest = key;
+            }
+        }
+        finishSmallest(v, smallest, s_min, &s_flag);
+        return;
+    }
+    const int modeC = v.s.mode[a];
+    const MetricRef mGlobal = slotMetric(v, a, modeC);
+    const double* muC = v.s.mu + a;
+    size_t muStride = static_cast<size_t>(n);
+    MetricRef mC = mGlobal;
+    if (v.cfg.stage) {
+        double* metC = s_c + d;
+        for (int k = tid; k < d; k += nt) s_c[k] = v.s.mu[static_cast<size_t>(k) * n + a];
+        if (mGlobal.m)
+            for (int e = tid; e < v.cfg.packed; e += nt) metC[e] = mGlobal.m[e * mGlobal.stride];
+        __syncthreads();
+        muC = s_c;
+        muStride = 1;
+        if (mGlobal.m) {
+            mC.m = metC;
+            mC.stride = 1;
+        }
+    }
+    for (int t = static_cast<int>(blockIdx.x) * nt + tid; t < v.listLen; t += static_cast<int>(gridDim.x) * nt) {
+        const int o = v.list[t];
+        if (!v.s.alive[o] || o == a || v.s.group[o] != st.group) continue;
+        const double dist = newRowDistance<MAXD>(muC, muStride, mC, v.s.mu + o, slotMetric(v, o, modeC), n, d);
+        v.w.newDist[t] = dist;
+        const double key = dsub(maxDist, dist);
+        if (key < smallest) smallest = key;
+    }
+    finishSmallest(v, smallest, s_min, &s_flag);
+}
+
+/// Second half (CMD and FMD): shifts the stored keys when the step shifted (rows whose bound now equals
+/// their best are rescanned), turns newDist into keys, gives row a its best later partner and offers a
+/// to the earlier rows; marks rescans. On the switch every live row of the group, a included, is
+/// marked. Uses partials[0 .. gridDim.x) and counters[0].
+__global__ void newRowUpdateKernel(MhcaView v) {
+    __shared__ RowTop s_warp[32];
+    __shared__ int s_flag;
+    __shared__ Step s_step;
+    if (threadIdx.x == 0) s_step = *v.w.step;
+    __syncthreads();
+    const Step st = s_step;
+    if (!st.valid) return;
+    const int a = st.a, tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    if (st.switchNow) {
+        for (int t = static_cast<int>(blockIdx.x) * nt + tid; t < v.listLen; t += static_cast<int>(gridDim.x) * nt) {
+            const int o = v.list[t];
+            if (v.s.alive[o] && v.s.group[o] == st.group) appendRescan(v, o);
+        }
+        return;
+    }
+    const double maxDist = v.w.groups[st.group].maxDist;
+    const int posA = v.s.pos[a];
+    RowTop top = noTop();
+    for (int t = static_cast<int>(blockIdx.x) * nt + tid; t < v.listLen; t += static_cast<int>(gridDim.x) * nt) {
+        const int o = v.list[t];
+        if (!v.s.alive[o] || o == a || v.s.group[o] != st.group) continue;
+        bool stale = false;
+        if (st.shifted && v.s.nn[o] >= 0) {
+            const double key = dsub(v.s.nnKey[o], st.shiftAmount);
+            v.s.nnKey[o] = key;
+            double bound = v.s.nnBefore[o];
+            if (bound != kNoKey) {
+                bound = dsub(bound, st.shiftAmount);
+                v.s.nnBefore[o] = bound;
+            }
+            stale = bound == key;
+        }
+        const double dist = v.w.newDist[t];
+        const double key = st.shifted ? dsub(dsub(st.maxBefore, dist), st.shiftAmount) : dsub(maxDist, dist);
+        const int posO = v.s.pos[o];
+        if (posO > posA) {
+            Candidate c;
+            c.key = key;
+            c.pos = posO;
+            c.slot = o;
+            offerTop(top, c);
+            if (v.s.nn[o] == st.b) stale = true;
+        } else if (!stale && !offerNewCluster(v, st, o, key, posA)) {
+            stale = true;
+        }
+        if (stale) appendRescan(v, o);
+    }
+    top = blockTop(top, s_warp);
+    if (!publishAndArrive(top, &v.w.partials[blockIdx.x], &v.w.counters[0], gridDim.x, &s_flag)) return;
+    RowTop all = noTop();
+    for (int i = tid; i < static_cast<int>(gridDim.x); i += nt) all = combineTop(all, loadTop(&v.w.partials[i]));
+    all = blockTop(all, s_warp);
+    if (tid == 0) {
+        v.w.counters[0] = 0;
+        v.s.nn[a] = all.best.slot;
+        v.s.nnKey[a] = all.best.slot < 0 ? kNoKey : all.best.key;
+        v.s.nnBefore[a] = all.second;
+    }
+}
+
+/// What a row rescan computes.
+enum RescanMode : int { kRescanKeys = 0, kRescanLargest = 1 };
+
+/// Rows of the rescan list against every later live cluster of their group (mhca_agglomerate.cpp's
+/// nearestOfRow: the best key, first on ties, keys replayed from the distance and the younger
+/// cluster's stamp; distance mode of the younger cluster), or their largest distance into the group's
+/// maxDistX (the start of the apriori top level). Work items (row, chunk of the list) are spread over
+/// a fixed grid; the last chunk of a row to finish reduces the row's partials in chunk order.
+/// Dynamic shared memory: (d + 2 * packed) doubles when staged. Uses counters[1 + row].
+template <int MAXD>
+__global__ void centroidRescanKernel(MhcaView v, int targetItems, int mode) {
+    extern __shared__ double s_r[];
+    __shared__ RowTop s_warp[32];
+    __shared__ int s_flag;
+    const int rows = *v.w.rescanCount;
+    if (rows == 0) return;
+    const int n = v.cfg.n, d = v.cfg.d, packed = v.cfg.packed, listLen = v.listLen;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    const int cpr = chunksPerRow(rows, listLen, targetItems);
+    const int chunk = (listLen + cpr - 1) / cpr;
+    for (int item = static_cast<int>(blockIdx.x); item < rows * cpr; item += static_cast<int>(gridDim.x)) {
+        const int rowIdx = item / cpr, c = item % cpr;
+        const int r = v.w.rescanRows[rowIdx];
+        const bool identityR = v.s.identity[r] != 0;
+        const double* muRow = v.s.mu + r;
+        const double* rawRow = v.s.metric + r;
+        const double* scaledRow = v.s.scaled + r;
+        size_t stride = static_cast<size_t>(n);
+        if (v.cfg.stage) {
+            __syncthreads();
+            for (int k = tid; k < d; k += nt) s_r[k] = v.s.mu[static_cast<size_t>(k) * n + r];
+            if (!identityR) {
+                for (int e = tid; e < packed; e += nt) {
+                    s_r[d + e] = v.s.metric[static_cast<size_t>(e) * n + r];
+                    s_r[d + packed + e] = v.s.scaled[static_cast<size_t>(e) * n + r];
+                }
+            }
+            __syncthreads();
+            muRow = s_r;
+            rawRow = s_r + d;
+            scaledRow = s_r + d + packed;
+            stride = 1;
+        }
+        const int posR = v.s.pos[r], groupR = v.s.group[r], birthR = v.s.birth[r], modeR = v.s.mode[r];
+        RowTop top = noTop();
+        double largest = 0.0;
+        const int end = min(listLen, (c + 1) * chunk);
+        for (int t = c * chunk + tid; t < end; t += nt) {
+            const int j = v.list[t];
+            if (!v.s.alive[j] || v.s.group[j] != groupR || v.s.pos[j] <= posR) continue;
+            const int birthJ = v.s.birth[j];
+            const int pairMode = birthR >= birthJ ? modeR : v.s.mode[j];
+            MetricRef mR;
+            mR.m = (identityR || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? scaledRow : rawRow);
+            mR.stride = stride;
+            const double dist = newRowDistance<MAXD>(muRow, stride, mR, v.s.mu + j, slotMetric(v, j, pairMode), n, d);
+            if (mode == kRescanLargest) {
+                if (dist > largest) largest = dist;
+                continue;
+            }
+            Candidate cand;
+            cand.key = keyOf(v, dist, max(birthR, birthJ), groupR);
+            cand.pos = v.s.pos[j];
+            cand.slot = j;
+            offerTop(top, cand);
+        }
+        if (mode == kRescanLargest) {
+            atomicMaxNonNegative(&v.w.groups[groupR].maxDist, largest);
+            continue;
+        }
+        top = blockTop(top, s_warp);
+        if (publishAndArrive(top, &v.w.partials[item], &v.w.counters[1 + rowIdx], static_cast<unsigned>(cpr),
+                             &s_flag)) {
+            RowTop row = noTop();
+            for (int i = tid; i < cpr; i += nt) row = combineTop(row, loadTop(&v.w.partials[rowIdx * cpr + i]));
+            row = blockTop(row, s_warp);
+            if (tid == 0) {
+                v.w.counters[1 + rowIdx] = 0;
+                v.s.nn[r] = row.best.slot;
+                v.s.nnKey[r] = row.best.slot < 0 ? kNoKey : row.best.key;
+                v.s.nnBefore[r] = row.second;
+            }
+        }
+    }
+}
+
+}  // namespace clusterlens::cuda::mhca

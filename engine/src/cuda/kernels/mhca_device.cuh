@@ -1,0 +1,394 @@
+#pragma once
+// __device__ helpers of the MHCA kernels: candidate order and block reductions over mhca's keys
+// (maxDistX - d, larger is nearer), the shift log of those keys, the quadratic forms of the
+// Mahalanobis distance and the update of a row by the merged cluster.
+//
+// Arithmetic that decides merges follows mhcaCpu operation by operation, with separately rounded
+// products and sums (__dmul_rn / __dadd_rn never contract into FMA): the CMD quadratic form as
+// mhca_clusters.cpp evaluates mhclust.c's dsymm + row sum, the keys as mhca_agglomerate.cpp replays
+// them. CMD distances are then bit for bit the host's; FMD sums members in another order.
+
+#include <cuda_runtime.h>
+#include <math_constants.h>
+
+#include <climits>
+
+#include "cuda/mhca_types.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+__device__ __forceinline__ double dmul(double a, double b) {
+    return __dmul_rn(a, b);
+}
+__device__ __forceinline__ double dadd(double a, double b) {
+    return __dadd_rn(a, b);
+}
+__device__ __forceinline__ double dsub(double a, double b) {
+    return __dadd_rn(a, -b);
+}
+
+/// Packed lower-triangle index of the symmetric entry (i, k).
+__host__ __device__ __forceinline__ int packedIndex(int i, int k) {
+    return i >= k ? i * (i + 1) / 2 + k : k * (k + 1) / 2 + i;
+}
+
+/// Key of no partner (mhca_agglomerate.cpp's kNoKey).
+constexpr double kNoKey = -__builtin_huge_val();
+
+/// mhca_agglomerate.cpp's `better`: key a is a nearer pair than key b; NaN is worse than everything.
+__device__ __forceinline__ bool better(double a, double b) {
+    if (isnan(b)) return !isnan(a);
+    return a > b;
+}
+
+__device__ __forceinline__ double betterKey(double a, double b) {
+    return better(a, b) ? a : b;
+}
+
+__device__ __forceinline__ Candidate noCandidate() {
+    Candidate c;
+    c.key = kNoKey;
+    c.pos = INT_MAX;
+    c.slot = -1;
+    return c;
+}
+
+__device__ __forceinline__ RowTop noTop() {
+    RowTop t;
+    t.best = noCandidate();
+    t.second = kNoKey;
+    return t;
+}
+
+/// Strict total order of candidates: real before none, numbers before NaN, larger key, then smaller
+/// position — the first-wins scans of mhcaCpu, independent of the reduction tree.
+__device__ __forceinline__ bool candidateBefore(const Candidate& x, const Candidate& y) {
+    const int rx = x.slot < 0 ? 2 : (isnan(x.key) ? 1 : 0);
+    const int ry = y.slot < 0 ? 2 : (isnan(y.key) ? 1 : 0);
+    if (rx != ry) return rx < ry;
+    if (rx == 0 && x.key != y.key) return x.key > y.key;
+    return x.pos < y.pos;
+}
+
+/// Adds a candidate to a row's best and bound of the others.
+__device__ __forceinline__ void offerTop(RowTop& t, const Candidate& c) {
+    if (candidateBefore(c, t.best)) {
+        if (t.best.slot >= 0) t.second = betterKey(t.second, t.best.key);
+        t.best = c;
+    } else if (c.slot >= 0) {
+        t.second = betterKey(t.second, c.key);
+    }
+}
+
+__device__ __forceinline__ RowTop combineTop(RowTop x, const RowTop& y) {
+    x.second = betterKey(x.second, y.second);
+    offerTop(x, y.best);
+    return x;
+}
+
+__device__ __forceinline__ RowTop warpTop(RowTop t) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        RowTop o;
+        o.best.key = __shfl_down_sync(0xffffffffu, t.best.key, offset);
+        o.best.pos = __shfl_down_sync(0xffffffffu, t.best.pos, offset);
+        o.best.slot = __shfl_down_sync(0xffffffffu, t.best.slot, offset);
+        o.second = __shfl_down_sync(0xffffffffu, t.second, offset);
+        t = combineTop(t, o);
+    }
+    return t;
+}
+
+/// Reduction over the block (every thread calls; blockDim.x a multiple of 32); valid in thread 0.
+__device__ __forceinline__ RowTop blockTop(RowTop t, RowTop* s_warp) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    const int warp = static_cast<int>(threadIdx.x >> 5);
+    t = warpTop(t);
+    __syncthreads();
+    if (lane == 0) s_warp[warp] = t;
+    __syncthreads();
+    if (warp == 0) {
+        const int warps = static_cast<int>((blockDim.x + 31u) >> 5);
+        t = lane < warps ? s_warp[lane] : noTop();
+        t = warpTop(t);
+    }
+    return t;
+}
+
+/// Smallest value over the block (NaN ignored, as `v < smallest` comparisons do); valid in thread 0.
+__device__ __forceinline__ double blockMinValue(double value, double* s_warp) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    const int warp = static_cast<int>(threadIdx.x >> 5);
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        const double o = __shfl_down_sync(0xffffffffu, value, offset);
+        if (o < value) value = o;
+    }
+    __syncthreads();
+    if (lane == 0) s_warp[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+        const int warps = static_cast<int>((blockDim.x + 31u) >> 5);
+        value = lane < warps ? s_warp[lane] : 0.0;
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            const double o = __shfl_down_sync(0xffffffffu, value, offset);
+            if (o < value) value = o;
+        }
+    }
+    return value;
+}
+
+/// Reads a result another block wrote (bypasses the non-coherent L1).
+__device__ __forceinline__ RowTop loadTop(const RowTop* p) {
+    RowTop t;
+    t.best.key = __ldcg(&p->best.key);
+    t.best.pos = __ldcg(&p->best.pos);
+    t.best.slot = __ldcg(&p->best.slot);
+    t.second = __ldcg(&p->second);
+    return t;
+}
+
+/// Thread 0 publishes `value` at `slot` and counts the arrival; true in every thread of the block
+/// that arrives as number `expected` (the last one), which may then read all published values.
+__device__ __forceinline__ bool publishAndArrive(const RowTop& value, RowTop* slot, unsigned int* counter,
+                                                 unsigned int expected, int* s_flag) {
+    if (threadIdx.x == 0) {
+        *slot = value;
+        __threadfence();
+        *s_flag = atomicAdd(counter, 1u) == expected - 1u;
+    }
+    __syncthreads();
+    return *s_flag != 0;
+}
+
+/// Largest of non-negative doubles (their bit patterns order as unsigned integers).
+__device__ __forceinline__ void atomicMaxNonNegative(double* target, double value) {
+    if (!(value > 0.0)) return;
+    atomicMax(reinterpret_cast<unsigned long long*>(target),
+              static_cast<unsigned long long>(__double_as_longlong(value)));
+}
+
+__device__ __forceinline__ void atomicMinDouble(double* target, double value) {
+    unsigned long long* address = reinterpret_cast<unsigned long long*>(target);
+    unsigned long long old = *address;
+    while (value < __longlong_as_double(static_cast<long long>(old))) {
+        const unsigned long long assumed = old;
+        old = atomicCAS(address, assumed, static_cast<unsigned long long>(__double_as_longlong(value)));
+        if (old == assumed) break;
+    }
+}
+
+/// mhca's stored key of a distance d computed when the younger cluster was born (`stamp`), in group g:
+/// maxDistX of that time minus d, then minus every later shift of the group, each rounded
+/// (mhca_agglomerate.cpp's keyOf).
+__device__ inline double keyOf(const MhcaView& v, double d, int stamp, int g) {
+    const int count = *v.w.shiftCount;
+    int lo = 0, hi = count;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (v.w.shiftTime[mid] < stamp) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    int k = lo;
+    while (k < count && v.w.shiftGroup[k] != g) ++k;
+    if (k == count) return dsub(v.w.groups[g].maxDist, d);
+    double key = dsub(v.w.shiftMaxBefore[k], d);
+    for (; k < count; ++k)
+        if (v.w.shiftGroup[k] == g) key = dsub(key, v.w.shiftAmount[k]);
+    return key;
+}
+
+/// mhca_agglomerate.cpp's recordShift for the step's group when `smallest` (the smallest new key) is
+/// negative: logged, maxDistX raised; the step remembers it for the keys of its new distances.
+__device__ inline void recordShift(const MhcaView& v, double smallest) {
+    if (!(smallest < 0.0)) return;
+    Step& st = *v.w.step;
+    GroupState& gs = v.w.groups[st.group];
+    const int k = *v.w.shiftCount;
+    v.w.shiftTime[k] = st.merge;
+    v.w.shiftGroup[k] = st.group;
+    v.w.shiftAmount[k] = smallest;
+    v.w.shiftMaxBefore[k] = gs.maxDist;
+    *v.w.shiftCount = k + 1;
+    st.shifted = 1;
+    st.shiftAmount = smallest;
+    st.maxBefore = gs.maxDist;
+    gs.maxDist = dsub(gs.maxDist, smallest);
+}
+
+/// The metric of one side of a distance: m == nullptr is the identity.
+struct MetricRef {
+    const double* m;
+    size_t stride;
+};
+
+__device__ __forceinline__ MetricRef slotMetric(const MhcaView& v, int slot, int mode) {
+    MetricRef r;
+    if (mode == kModeIdentity || v.s.identity[slot]) {
+        r.m = nullptr;
+        r.stride = 0;
+    } else {
+        r.m = (mode == kModeScaled ? v.s.scaled : v.s.metric) + slot;
+        r.stride = static_cast<size_t>(v.cfg.n);
+    }
+    return r;
+}
+
+/// rᵀ M r as mhca_clusters.cpp's quadraticForm: y_j = M_jj r_j + Σ_{k≠j, ascending} M_jk r_k, then
+/// Σ_j y_j r_j; the identity gives Σ r_j². MAXD > 0: r and y held in registers. The packed triangle
+/// is streamed once in row order: entry (i, k), k < i, adds term k to y_i and term i to y_k, and both
+/// arrive in ascending order of their index, so every y_j gets the host's sums in the host's order.
+template <int MAXD>
+__device__ __forceinline__ double quadraticForm(MetricRef m, const double (&r)[MAXD], int d) {
+    double q = 0.0;
+    if (m.m == nullptr) {
+#pragma unroll
+        for (int j = 0; j < MAXD; ++j)
+            if (j < d) q = dadd(q, dmul(r[j], r[j]));
+        return q;
+    }
+    double y[MAXD];
+#pragma unroll
+    for (int j = 0; j < MAXD; ++j) y[j] = j < d ? dmul(m.m[packedIndex(j, j) * m.stride], r[j]) : 0.0;
+#pragma unroll
+    for (int i = 1; i < MAXD; ++i) {
+        if (i < d) {
+#pragma unroll
+            for (int k = 0; k < i; ++k) {
+                const double mik = m.m[packedIndex(i, k) * m.stride];
+                y[i] = dadd(y[i], dmul(mik, r[k]));
+                y[k] = dadd(y[k], dmul(mik, r[i]));
+            }
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < MAXD; ++j)
+        if (j < d) q = dadd(q, dmul(y[j], r[j]));
+    return q;
+}
+
+/// rᵀ M r with fused multiply-adds and the symmetry of M (Σ_i r_i (M_ii r_i + 2 Σ_{k<i} M_ik r_k)):
+/// a third of the operations of quadraticForm, for the FMD member sums, whose order of summation
+/// differs from the host's anyway.
+template <int MAXD>
+__device__ __forceinline__ double quadraticFormFast(MetricRef m, const double (&r)[MAXD], int d) {
+    double q = 0.0;
+    if (m.m == nullptr) {
+#pragma unroll
+        for (int j = 0; j < MAXD; ++j)
+            if (j < d) q = fma(r[j], r[j], q);
+        return q;
+    }
+#pragma unroll
+    for (int i = 0; i < MAXD; ++i) {
+        if (i < d) {
+            double s = 0.0;
+#pragma unroll
+            for (int k = 0; k < i; ++k) s = fma(m.m[packedIndex(i, k) * m.stride], r[k], s);
+            q = fma(r[i], fma(m.m[packedIndex(i, i) * m.stride], r[i], 2.0 * s), q);
+        }
+    }
+    return q;
+}
+
+/// The same form for any d, with r_k = a[k·sa] - b[k·sb] recomputed where needed (no array).
+__device__ __forceinline__ double quadraticFormAny(MetricRef m, const double* a, size_t sa, const double* b, size_t sb,
+                                                   int d) {
+    double q = 0.0;
+    if (m.m == nullptr) {
+        for (int j = 0; j < d; ++j) {
+            const double rj = dsub(a[j * sa], b[j * sb]);
+            q = dadd(q, dmul(rj, rj));
+        }
+        return q;
+    }
+    for (int j = 0; j < d; ++j) {
+        const double rj = dsub(a[j * sa], b[j * sb]);
+        double y = dmul(m.m[packedIndex(j, j) * m.stride], rj);
+        for (int k = 0; k < d; ++k)
+            if (k != j) y = dadd(y, dmul(m.m[packedIndex(j, k) * m.stride], dsub(a[k * sa], b[k * sb])));
+        q = dadd(q, dmul(y, rj));
+    }
+    return q;
+}
+
+/// CMD distance of clusters P and Q (DESIGN.md: ½(m(μQ, P) + m(μP, Q))), each given by its mean (with
+/// stride) and metric; bit for bit mhcaCpu's clusterDistance for the centroid variant. The form of
+/// μP - μQ equals that of μQ - μP exactly, so one difference vector serves both sides.
+template <int MAXD>
+__device__ __forceinline__ double centroidDistance(const double* muP, size_t sp, MetricRef mp, const double* muQ,
+                                                   size_t sq, MetricRef mq, int d) {
+    double qp, qq;
+    if constexpr (MAXD > 0) {
+        double r[MAXD];
+#pragma unroll
+        for (int k = 0; k < MAXD; ++k) r[k] = k < d ? dsub(muQ[k * sq], muP[k * sp]) : 0.0;
+        qp = quadraticForm<MAXD>(mp, r, d);
+        qq = quadraticForm<MAXD>(mq, r, d);
+    } else {
+        qp = quadraticFormAny(mp, muQ, sq, muP, sp, d);
+        qq = quadraticFormAny(mq, muP, sp, muQ, sq, d);
+    }
+    return (sqrt(qp) + sqrt(qq)) / 2.0;
+}
+
+/// Appends a row to the rescan list (order irrelevant: each row's result is deterministic).
+__device__ __forceinline__ void appendRescan(const MhcaView& v, int slot) {
+    const int k = atomicAdd(v.w.rescanCount, 1);
+    v.w.rescanRows[k] = slot;
+}
+
+/// Last block of a grid: the smallest of the blocks' values (partials[i].second) decides the shift.
+__device__ inline void finishSmallest(const MhcaView& v, double smallest, double* s_min, int* s_flag) {
+    const double blockSmallest = blockMinValue(smallest, s_min);
+    RowTop mine = noTop();
+    mine.second = blockSmallest;
+    if (!publishAndArrive(mine, &v.w.partials[blockIdx.x], &v.w.counters[0], gridDim.x, s_flag)) return;
+    double all = 0.0;
+    for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(gridDim.x); i += static_cast<int>(blockDim.x)) {
+        const double p = __ldcg(&v.w.partials[i].second);
+        if (p < all) all = p;
+    }
+    all = blockMinValue(all, s_min);
+    if (threadIdx.x == 0) {
+        v.w.counters[0] = 0;
+        recordShift(v, all);
+    }
+}
+
+/// mhca_agglomerate.cpp's offerNewCluster: row `slot` (before the merged cluster a) learns its key to
+/// a; false when it must be rescanned (its best was a or b and a is now worse).
+__device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& st, int slot, double key, int posA) {
+    const int nn = v.s.nn[slot];
+    if (nn == st.a || nn == st.b) {
+        // Every other partner's key is at most the old best, and partners tying with it lie beyond b
+        // (or were flagged by the shift check), so the merged cluster wins unless it is worse.
+        if (better(v.s.nnKey[slot], key)) return false;
+        v.s.nn[slot] = st.a;
+        v.s.nnKey[slot] = key;
+        return true;
+    }
+    const int posNn = nn >= 0 ? v.s.pos[nn] : -1;
+    const double current = v.s.nnKey[slot];
+    if (better(key, current) || (key == current && posA < posNn)) {
+        if (posNn < posA) v.s.nnBefore[slot] = current;
+        v.s.nn[slot] = st.a;
+        v.s.nnKey[slot] = key;
+    } else if (posA < posNn && better(key, v.s.nnBefore[slot])) {
+        v.s.nnBefore[slot] = key;
+    }
+    return true;
+}
+
+/// Chunks of the visited list per rescanned row: enough work items to fill the device, chunks of at
+/// least 256 entries. Host and device agree on it (partial buffer sizing).
+__host__ __device__ inline int chunksPerRow(int rows, int listLen, int targetItems) {
+    if (rows <= 0) return 1;
+    const int maxChunks = (listLen + 255) / 256 > 1 ? (listLen + 255) / 256 : 1;
+    if (rows >= targetItems) return 1;
+    const int wanted = (targetItems + rows - 1) / rows;
+    return wanted < maxChunks ? wanted : maxChunks;
+}
+
+}  // namespace clusterlens::cuda::mhca

@@ -1,0 +1,306 @@
+#pragma once
+// Kernels of the full-member distance (FMD, thesis definition 8, which the thesis program does not
+// implement). Members of every cluster are contiguous in `perm`, in mhclust.c's member order; a merge
+// moves the second cluster's block right after the first one. The distances of a row cluster s to all
+// live clusters j need Σ_{x∈j} m(x, s) (a pass over all points, summed per cluster segment) and
+// Σ_{x∈s} m(x, j) (the row's members against every cluster); O((N + K·|s|)·d²) per row.
+
+#include <cuda_runtime.h>
+
+#include "cuda/kernels/mhca_device.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+constexpr int kTile = 256;         ///< points per tile of the point pass (= its block size)
+constexpr int kMemberBlock = 128;  ///< clusters per block of the member pass
+
+/// Moves the block of b's members to the position right after a's: [a][X][b] -> [a][b][X] (X the
+/// clusters between, shifted by |b|), through `temp` (n ints, absolute positions).
+__global__ void fmdRotateKernel(MhcaView v, int* temp) {
+    const Step st = *v.w.step;
+    if (!st.valid) return;
+    const int endA = st.startA + st.sizeA, endB = st.startB + st.sizeB;
+    if (st.startB == endA) return;
+    for (int p = endA + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); p < endB;
+         p += static_cast<int>(gridDim.x * blockDim.x)) {
+        const int dst = p < st.startB ? p + st.sizeB : endA + (p - st.startB);
+        temp[dst] = v.s.perm[p];
+    }
+}
+
+/// Second half of the move (perm from temp) and the new owner a of b's points.
+__global__ void fmdPlaceKernel(MhcaView v, const int* temp) {
+    const Step st = *v.w.step;
+    if (!st.valid) return;
+    const int endA = st.startA + st.sizeA, endB = st.startB + st.sizeB;
+    const bool moved = st.startB != endA;
+    for (int p = endA + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); p < endB;
+         p += static_cast<int>(gridDim.x * blockDim.x)) {
+        const int point = moved ? temp[p] : v.s.perm[p];
+        if (moved) v.s.perm[p] = point;
+        if (p < endA + st.sizeB) v.s.pointSlot[point] = st.a;
+    }
+}
+
+/// Start positions of the clusters that were between a and b.
+__global__ void fmdShiftStartsKernel(MhcaView v) {
+    const Step st = *v.w.step;
+    if (!st.valid) return;
+    const int endA = st.startA + st.sizeA;
+    if (st.startB == endA) return;
+    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
+         t += static_cast<int>(gridDim.x * blockDim.x)) {
+        const int slot = v.list[t];
+        if (!v.s.alive[slot]) continue;
+        const int start = v.s.start[slot];
+        if (start >= endA && start < st.startB) v.s.start[slot] = start + st.sizeB;
+    }
+}
+
+/// Stages the mean and both metrics of `slot` into shared memory (mu: d, raw and scaled: packed).
+__device__ inline void stageCluster(const MhcaView& v, int slot, double* mu, double* raw, double* scaled) {
+    const int n = v.cfg.n, tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    for (int k = tid; k < v.cfg.d; k += nt) mu[k] = v.s.mu[static_cast<size_t>(k) * n + slot];
+    if (!v.s.identity[slot]) {
+        for (int e = tid; e < v.cfg.packed; e += nt) {
+            raw[e] = v.s.metric[static_cast<size_t>(e) * n + slot];
+            scaled[e] = v.s.scaled[static_cast<size_t>(e) * n + slot];
+        }
+    }
+}
+
+/// m(x, cluster) = sqrt(q) for the point x (global row) and a cluster whose mean is `mu` (stride).
+template <int MAXD>
+__device__ __forceinline__ double pointDistance(const double* x, const double* mu, size_t muStride, MetricRef m,
+                                                int d) {
+    if constexpr (MAXD > 0) {
+        double r[MAXD];
+#pragma unroll
+        for (int k = 0; k < MAXD; ++k) r[k] = k < d ? x[k] - mu[k * muStride] : 0.0;
+        return sqrt(quadraticFormFast<MAXD>(m, r, d));
+    } else {
+        return sqrt(quadraticFormAny(m, x, 1, mu, muStride, d));
+    }
+}
+
+/// Σ_{x∈j} m(x, s) for every cluster j and every row s of the batch (blockIdx.y): one tile of 256
+/// consecutive perm positions per block; each cluster segment inside the tile is summed in position
+/// order by the thread at its start, segments crossing the tile border leave a partial sum.
+/// Dynamic shared memory: (d + 2 * packed) doubles.
+template <int MAXD>
+__global__ void fmdPointPassKernel(MhcaView v, FmdBatch f) {
+    extern __shared__ double s_m[];
+    __shared__ double s_val[kTile];
+    __shared__ int s_label[kTile];
+    const int n = v.cfg.n, d = v.cfg.d, tid = static_cast<int>(threadIdx.x);
+    const int rowIdx = static_cast<int>(blockIdx.y), tile = static_cast<int>(blockIdx.x);
+    const int s = f.rows[rowIdx];
+    const double* muS = v.s.mu + s;
+    const double* rawS = v.s.metric + s;
+    const double* scaledS = v.s.scaled + s;
+    size_t stride = static_cast<size_t>(n);
+    if (v.cfg.stage) {
+        stageCluster(v, s, s_m, s_m + d, s_m + d + v.cfg.packed);
+        __syncthreads();
+        muS = s_m;
+        rawS = s_m + d;
+        scaledS = rawS + v.cfg.packed;
+        stride = 1;
+    }
+    const bool identityS = v.s.identity[s] != 0;
+    const int groupS = v.s.group[s], birthS = v.s.birth[s], modeS = v.s.mode[s];
+    const int p = tile * kTile + tid;
+    double val = 0.0;
+    int label = -1;
+    if (p < n) {
+        const int point = v.s.perm[p];
+        label = v.s.pointSlot[point];
+        if (label != s && v.s.group[label] == groupS) {
+            const int pairMode = birthS >= v.s.birth[label] ? modeS : v.s.mode[label];
+            MetricRef m;
+            m.m = (identityS || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? scaledS : rawS);
+            m.stride = stride;
+            val = pointDistance<MAXD>(v.x + static_cast<size_t>(point) * d, muS, stride, m, d);
+        }
+    }
+    s_val[tid] = val;
+    s_label[tid] = label;
+    __syncthreads();
+    if (label < 0 || label == s || (tid > 0 && s_label[tid - 1] == label) || v.s.group[label] != groupS) return;
+    double sum = 0.0;
+    for (int k = tid; k < kTile && s_label[k] == label; ++k) sum = dadd(sum, s_val[k]);
+    const int segStart = v.s.start[label], segEnd = segStart + v.s.size[label], tileLo = tile * kTile;
+    if (segStart >= tileLo && segEnd <= tileLo + kTile) {
+        f.h1[static_cast<size_t>(rowIdx) * n + label] = sum;
+    } else {
+        f.tileParts[(static_cast<size_t>(rowIdx) * f.tiles + tile) * 2 + (segStart < tileLo ? 0 : 1)] = sum;
+    }
+}
+
+/// Completes Σ_{x∈j} m(x, s) of the clusters whose members span several tiles, in tile order.
+__global__ void fmdCombineKernel(MhcaView v, FmdBatch f) {
+    const int n = v.cfg.n;
+    const int rowIdx = static_cast<int>(blockIdx.y);
+    const int s = f.rows[rowIdx];
+    const int groupS = v.s.group[s];
+    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
+         t += static_cast<int>(gridDim.x * blockDim.x)) {
+        const int j = v.list[t];
+        if (!v.s.alive[j] || j == s || v.s.group[j] != groupS) continue;
+        const int first = v.s.start[j] / kTile, last = (v.s.start[j] + v.s.size[j] - 1) / kTile;
+        if (first == last) continue;
+        const double* parts = f.tileParts + static_cast<size_t>(rowIdx) * f.tiles * 2;
+        double sum = parts[first * 2 + 1];
+        for (int tile = first + 1; tile <= last; ++tile) sum = dadd(sum, parts[tile * 2]);
+        f.h1[static_cast<size_t>(rowIdx) * n + j] = sum;
+    }
+}
+
+/// Σ_{x∈s} m(x, j): block (list block, member chunk, row); one thread per cluster j of the list, the
+/// chunk's member points staged in shared memory. Dynamic shared memory: f.stage * d doubles.
+template <int MAXD>
+__global__ void fmdMemberPassKernel(MhcaView v, FmdBatch f) {
+    extern __shared__ double s_pts[];
+    const int n = v.cfg.n, d = v.cfg.d, listLen = v.listLen;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    const int rowIdx = static_cast<int>(blockIdx.z), c = static_cast<int>(blockIdx.y);
+    const int s = f.rows[rowIdx];
+    const int sizeS = v.s.size[s], startS = v.s.start[s];
+    const int per = (sizeS + f.chunks - 1) / f.chunks;
+    const int lo = c * per, hi = min(sizeS, lo + per);
+    const int t = static_cast<int>(blockIdx.x) * kMemberBlock + tid;
+    const int j = t < listLen ? v.list[t] : -1;
+    const bool active = j >= 0 && v.s.alive[j] && j != s && v.s.group[j] == v.s.group[s];
+    MetricRef m{nullptr, 0};
+    double mu[MAXD > 0 ? MAXD : 1];
+    if (active) {
+        const int pairMode = v.s.birth[s] >= v.s.birth[j] ? v.s.mode[s] : v.s.mode[j];
+        m = slotMetric(v, j, pairMode);
+        if constexpr (MAXD > 0) {
+#pragma unroll
+            for (int k = 0; k < MAXD; ++k) mu[k] = k < d ? v.s.mu[static_cast<size_t>(k) * n + j] : 0.0;
+        }
+    }
+    double sum = 0.0;
+    for (int base = lo; base < hi; base += f.stage) {
+        const int count = min(f.stage, hi - base);
+        __syncthreads();
+        for (int e = tid; e < count * d; e += nt)
+            s_pts[e] = v.x[static_cast<size_t>(v.s.perm[startS + base + e / d]) * d + e % d];
+        __syncthreads();
+        if (!active) continue;
+        for (int i = 0; i < count; ++i) {
+            if constexpr (MAXD > 0) {
+                sum = dadd(sum, pointDistance<MAXD>(s_pts + i * d, mu, 1, m, d));
+            } else {
+                sum = dadd(sum, pointDistance<0>(s_pts + i * d, v.s.mu + j, static_cast<size_t>(n), m, d));
+            }
+        }
+    }
+    if (t < listLen) f.h2[(static_cast<size_t>(rowIdx) * f.chunks + c) * listLen + t] = sum;
+}
+
+/// d(s, j) from the two sums (mhcaCpu's clusterDistance: the two means, then their average).
+__device__ __forceinline__ double memberDistance(const MhcaView& v, const FmdBatch& f, int rowIdx, int t, int j,
+                                                 double sizeS) {
+    double h2 = 0.0;
+    for (int k = 0; k < f.chunks; ++k) h2 += f.h2[(static_cast<size_t>(rowIdx) * f.chunks + k) * v.listLen + t];
+    const double toS = f.h1[static_cast<size_t>(rowIdx) * v.cfg.n + j] / static_cast<double>(v.s.size[j]);
+    return (toS + h2 / sizeS) / 2.0;
+}
+
+/// The merged cluster's row (batch of one row, a): its distances into newDist and the shift of all
+/// keys when one exceeds maxDistX (as centroidNewDistancesKernel; nothing on the switch, where the
+/// host runs the all-pairs pass). Uses partials[0 .. gridDim.x) and counters[0].
+__global__ void fmdNewDistancesKernel(MhcaView v, FmdBatch f) {
+    __shared__ double s_min[32];
+    __shared__ int s_flag;
+    const Step st = *v.w.step;
+    if (!st.valid || st.switchNow) return;
+    const int a = st.a;
+    const double maxDist = v.w.groups[st.group].maxDist;
+    const double sizeA = static_cast<double>(v.s.size[a]);
+    double smallest = 0.0;
+    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
+         t += static_cast<int>(gridDim.x * blockDim.x)) {
+        const int j = v.list[t];
+        if (!v.s.alive[j] || j == a || v.s.group[j] != st.group) continue;
+        const double dist = memberDistance(v, f, 0, t, j, sizeA);
+        v.w.newDist[t] = dist;
+        const double key = dsub(maxDist, dist);
+        if (key < smallest) smallest = key;
+    }
+    finishSmallest(v, smallest, s_min, &s_flag);
+}
+
+/// The shift decided by an all-pairs pass (the smallest key accumulated in *extreme).
+__global__ void applyShiftKernel(MhcaView v) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) recordShift(v, *v.w.extreme);
+}
+
+/// What a batch of FMD rows computes against every later live cluster of its group.
+enum FmdRowMode : int { kFmdKeys = 0, kFmdSmallestKey = 1, kFmdLargest = 2 };
+
+/// Rows of the batch: best key (first on ties) over later partners with the bound of the others
+/// (mhca_agglomerate.cpp's nearestOfRow), or the smallest key maxDistX - d into *extreme (the switch),
+/// or the largest distance into the group's maxDistX (apriori top level). Work items (row, list chunk);
+/// the last chunk of a row reduces it. Uses counters[1 + row].
+__global__ void fmdFinalizeKernel(MhcaView v, FmdBatch f, int targetItems, int mode) {
+    __shared__ RowTop s_warp[32];
+    __shared__ int s_flag;
+    const int listLen = v.listLen, rows = f.rowCount;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    const int cpr = chunksPerRow(rows, listLen, targetItems);
+    const int chunk = (listLen + cpr - 1) / cpr;
+    for (int item = static_cast<int>(blockIdx.x); item < rows * cpr; item += static_cast<int>(gridDim.x)) {
+        const int rowIdx = item / cpr, c = item % cpr;
+        const int s = f.rows[rowIdx];
+        const int posS = v.s.pos[s], groupS = v.s.group[s], birthS = v.s.birth[s];
+        const double sizeS = static_cast<double>(v.s.size[s]);
+        const double maxDist = v.w.groups[groupS].maxDist;
+        RowTop top = noTop();
+        double extreme = 0.0;
+        const int end = min(listLen, (c + 1) * chunk);
+        for (int t = c * chunk + tid; t < end; t += nt) {
+            const int j = v.list[t];
+            if (!v.s.alive[j] || v.s.group[j] != groupS || v.s.pos[j] <= posS) continue;
+            const double dist = memberDistance(v, f, rowIdx, t, j, sizeS);
+            if (mode == kFmdLargest) {
+                if (dist > extreme) extreme = dist;
+            } else if (mode == kFmdSmallestKey) {
+                const double key = dsub(maxDist, dist);
+                if (key < extreme) extreme = key;
+            } else {
+                Candidate cand;
+                cand.key = keyOf(v, dist, max(birthS, v.s.birth[j]), groupS);
+                cand.pos = v.s.pos[j];
+                cand.slot = j;
+                offerTop(top, cand);
+            }
+        }
+        if (mode == kFmdLargest) {
+            atomicMaxNonNegative(&v.w.groups[groupS].maxDist, extreme);
+            continue;
+        }
+        if (mode == kFmdSmallestKey) {
+            if (extreme < 0.0) atomicMinDouble(v.w.extreme, extreme);
+            continue;
+        }
+        top = blockTop(top, s_warp);
+        if (publishAndArrive(top, &v.w.partials[item], &v.w.counters[1 + rowIdx], static_cast<unsigned>(cpr),
+                             &s_flag)) {
+            RowTop row = noTop();
+            for (int i = tid; i < cpr; i += nt) row = combineTop(row, loadTop(&v.w.partials[rowIdx * cpr + i]));
+            row = blockTop(row, s_warp);
+            if (tid == 0) {
+                v.w.counters[1 + rowIdx] = 0;
+                v.s.nn[s] = row.best.slot;
+                v.s.nnKey[s] = row.best.slot < 0 ? kNoKey : row.best.key;
+                v.s.nnBefore[s] = row.second;
+            }
+        }
+        __syncthreads();
+    }
+}
+
+}  // namespace clusterlens::cuda::mhca

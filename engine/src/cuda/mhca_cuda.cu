@@ -1,0 +1,210 @@
+// mhcaCuda: input checks, the run from single points, and mhclust.R's apriori groups (gIntra = TRUE)
+// as mhcaCpu does them (mhca_runs.cpp): all groups are clustered at once on the device, each with
+// its own mhclust.c bookkeeping and no pair across groups; their merges are interleaved by
+// orderStrata; then groups and ungrouped points are clustered as clusters.
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include "clusterlens/backend.hpp"
+#include "clusterlens/errors.hpp"
+#include "clusterlens/hca/mhca_cuda.hpp"
+#include "cpu/mhca_linalg.hpp"
+#include "cpu/mhca_runs.hpp"
+#include "cuda/mhca_engine.cuh"
+#include "cuda/mhca_types.cuh"
+
+namespace clusterlens {
+namespace {
+
+using cuda::mhca::InitialCluster;
+using cuda::mhca::MergeProgress;
+using cuda::mhca::MergeRecord;
+using cuda::mhca::MhcaEngine;
+
+struct Group {
+    std::vector<std::int32_t> rows;  ///< data rows, ascending
+    std::vector<Merge> merges;       ///< local ids (leaf k = rows[k], merge t = rows.size() + t)
+    std::size_t offset = 0;          ///< first index of its merges in the concatenation
+    int start = 0;                   ///< FMD: first position of its points in the group phase's perm
+};
+
+/// mhca_runs.cpp's makeGroupCluster: the group as one top-level cluster shaped as mhclust.R does.
+InitialCluster groupCluster(const Group& group, const double* x, std::size_t n, std::size_t d,
+                            const MhcaOptions& options) {
+    const std::size_t m = group.rows.size();
+    std::vector<double> rows(m * d), cov(d * d), invcov(d * d), work(d * d), means(d);
+    for (std::size_t k = 0; k < m; ++k)
+        std::copy(x + static_cast<std::size_t>(group.rows[k]) * d, x + static_cast<std::size_t>(group.rows[k] + 1) * d,
+                  rows.begin() + static_cast<std::ptrdiff_t>(k * d));
+    InitialCluster c;
+    c.centroid.resize(d);
+    mhca::columnMeansR(rows.data(), m, d, c.centroid.data());
+    c.weight = std::min(1.0, static_cast<double>(m) / (static_cast<double>(n) * options.threshold));
+    if (m <= 2) {
+        c.weight = 0.0;
+        mhca::setIdentity(cov.data(), d);
+    } else {
+        mhca::sampleCovarianceR(rows.data(), m, d, cov.data(), means.data());
+    }
+    c.nmf = mhca::clusterShape(cov.data(), d, c.weight, options.subthreshold, mhca::DeterminantRule::Lu, invcov.data(),
+                               work.data());
+    c.invcov = std::move(invcov);
+    c.members = group.rows;
+    c.slot = group.rows.front();
+    c.start = group.start;
+    return c;
+}
+
+/// The merges of each group with local ids, from the records of the group phase (joint ids).
+void splitGroupMerges(const std::vector<MergeRecord>& records, std::vector<Group>& groups, std::size_t n) {
+    std::vector<int> localOfPoint(n, -1);
+    for (const Group& g : groups)
+        for (std::size_t k = 0; k < g.rows.size(); ++k)
+            localOfPoint[static_cast<std::size_t>(g.rows[k])] = static_cast<int>(k);
+    std::vector<std::int64_t> localOfMerge(records.size());
+    for (std::size_t m = 0; m < records.size(); ++m) {
+        const MergeRecord& r = records[m];
+        Group& g = groups[static_cast<std::size_t>(r.group)];
+        auto local = [&](int id) -> std::int64_t {
+            return static_cast<std::size_t>(id) < n ? localOfPoint[static_cast<std::size_t>(id)]
+                                                    : localOfMerge[static_cast<std::size_t>(id) - n];
+        };
+        Merge merge;
+        merge.a = std::min(local(r.a), local(r.b));
+        merge.b = std::max(local(r.a), local(r.b));
+        merge.height = r.height;
+        merge.size = r.size;
+        localOfMerge[m] = static_cast<std::int64_t>(g.rows.size() + g.merges.size());
+        g.merges.push_back(merge);
+    }
+}
+
+std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
+                                          MergeProgress& progress) {
+    std::map<std::int32_t, std::vector<std::int32_t>> byId;
+    for (std::size_t i = 0; i < n; ++i)
+        if (options.apriori[i] > 0) byId[options.apriori[i]].push_back(static_cast<std::int32_t>(i));
+    const bool allSingle = std::all_of(byId.begin(), byId.end(), [](const auto& kv) { return kv.second.size() == 1; });
+    if (byId.empty() || byId.begin()->second.size() == n || allSingle) return std::nullopt;
+
+    std::vector<Group> groups;
+    std::vector<int> groupOf(n, -1);
+    std::size_t groupMerges = 0;
+    for (auto& entry : byId) {
+        if (entry.second.size() < 2) continue;
+        for (std::int32_t r : entry.second) groupOf[static_cast<std::size_t>(r)] = static_cast<int>(groups.size());
+        Group g;
+        g.rows = entry.second;
+        g.offset = groupMerges;
+        groupMerges += g.rows.size() - 1;
+        groups.push_back(std::move(g));
+    }
+    std::vector<std::int32_t> singletons;
+    int nextGroup = static_cast<int>(groups.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (groupOf[i] >= 0) continue;
+        singletons.push_back(static_cast<std::int32_t>(i));
+        groupOf[i] = nextGroup++;
+    }
+
+    MhcaEngine engine(x, n, d, options);
+    engine.startFromPoints(groupOf, nextGroup);
+    splitGroupMerges(engine.run(groupMerges, progress), groups, n);
+
+    std::vector<double> heights;
+    std::vector<std::size_t> starts;
+    for (const Group& g : groups) {
+        starts.push_back(heights.size());
+        for (const Merge& m : g.merges) heights.push_back(m.height);
+    }
+    const std::vector<std::size_t> order = mhca::orderStrata(heights, starts);
+    std::vector<std::size_t> rank(order.size());
+    for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
+
+    Linkage linkage;
+    linkage.leafCount = n;
+    linkage.merges.resize(n - 1);
+    const auto nId = static_cast<std::int64_t>(n);
+    for (const Group& g : groups) {
+        const auto m = static_cast<std::int64_t>(g.rows.size());
+        auto globalId = [&](std::int64_t local) -> std::int64_t {
+            return local < m ? g.rows[static_cast<std::size_t>(local)]
+                             : nId + static_cast<std::int64_t>(rank[g.offset + static_cast<std::size_t>(local - m)]);
+        };
+        for (std::size_t t = 0; t < g.merges.size(); ++t) {
+            Merge merge = g.merges[t];
+            const std::int64_t a = globalId(merge.a), b = globalId(merge.b);
+            merge.a = std::min(a, b);
+            merge.b = std::max(a, b);
+            linkage.merges[rank[g.offset + t]] = merge;
+        }
+    }
+
+    // Top level: groups in ascending id order, then the ungrouped points (mhca_runs.cpp).
+    const std::vector<int>& perm = engine.initialPerm();
+    std::vector<int> position(n, 0);
+    for (std::size_t p = 0; p < perm.size(); ++p) position[static_cast<std::size_t>(perm[p])] = static_cast<int>(p);
+    std::vector<InitialCluster> clusters;
+    std::size_t full = 0;
+    for (Group& g : groups) {
+        g.start = position[static_cast<std::size_t>(g.rows.front())];
+        InitialCluster c = groupCluster(g, x, n, d, options);
+        c.id = nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]);
+        clusters.push_back(std::move(c));
+    }
+    for (std::int32_t point : singletons) {
+        InitialCluster c;
+        c.slot = point;
+        c.start = position[static_cast<std::size_t>(point)];
+        c.members = {point};
+        c.centroid.assign(x + static_cast<std::size_t>(point) * d, x + static_cast<std::size_t>(point + 1) * d);
+        c.id = point;
+        clusters.push_back(std::move(c));
+    }
+    for (const InitialCluster& c : clusters)
+        if (static_cast<double>(c.members.size()) >= options.threshold * static_cast<double>(n)) ++full;
+    const bool normalized = options.normalize || full < clusters.size();
+    int mode = normalized ? cuda::mhca::kModeScaled : cuda::mhca::kModeRaw;
+    if (normalized && options.subthreshold == SubthresholdMode::Euclid) mode = cuda::mhca::kModeIdentity;
+    engine.startFromClusters(clusters, mode, static_cast<int>(nId + static_cast<std::int64_t>(groupMerges)));
+    const std::vector<MergeRecord> top = engine.run(clusters.size() - 1, progress);
+    for (std::size_t t = 0; t < top.size(); ++t) {
+        Merge& merge = linkage.merges[groupMerges + t];
+        merge.a = top[t].a;
+        merge.b = top[t].b;
+        merge.height = top[t].height;
+        merge.size = top[t].size;
+    }
+    return linkage;
+}
+
+}  // namespace
+
+Linkage mhcaCuda(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options, JobControl* control) {
+    validateMhcaInput(x, n, d, options);
+    if (!cudaAvailable()) throw CudaError("MHCA on CUDA: no CUDA device is available on this machine");
+    MergeProgress progress(control, n - 1);
+    progress.check();
+    if (!options.apriori.empty()) {
+        if (auto linkage = clusterWithApriori(x, n, d, options, progress)) return *linkage;
+    }
+    MhcaEngine engine(x, n, d, options);
+    engine.startFromPoints(std::vector<int>(n, 0), 1);
+    const std::vector<MergeRecord> records = engine.run(n - 1, progress);
+    Linkage linkage;
+    linkage.leafCount = n;
+    linkage.merges.resize(n - 1);
+    for (std::size_t m = 0; m + 1 < n; ++m) {
+        linkage.merges[m].a = records[m].a;
+        linkage.merges[m].b = records[m].b;
+        linkage.merges[m].height = records[m].height;
+        linkage.merges[m].size = records[m].size;
+    }
+    return linkage;
+}
+
+}  // namespace clusterlens

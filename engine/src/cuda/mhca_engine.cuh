@@ -1,0 +1,142 @@
+#pragma once
+// The device state of one MHCA run and its merge loop (thesis sections 2.4 and 2.5): cluster slots,
+// nearest-neighbour array and scratch, one allocation per array, on a stream the engine owns.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "clusterlens/hca/mhca.hpp"
+#include "clusterlens/job_control.hpp"
+#include "cuda/mhca_types.cuh"
+#include "cuda/util/device_buffer.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+/// A non-blocking stream, synchronised and destroyed with its owner.
+class OwnedStream {
+public:
+    OwnedStream();
+    ~OwnedStream();
+    OwnedStream(const OwnedStream&) = delete;
+    OwnedStream& operator=(const OwnedStream&) = delete;
+    cudaStream_t get() const { return m_stream; }
+
+private:
+    cudaStream_t m_stream = nullptr;
+};
+
+/// Progress over all merges of one mhcaCuda call and its cancellation point.
+class MergeProgress {
+public:
+    MergeProgress(JobControl* control, std::size_t total) : m_control(control), m_total(total) {}
+    void check() const {
+        if (m_control) m_control->checkCancelled();
+    }
+    void advance(std::size_t merges) {
+        m_done += merges;
+        if (m_control)
+            m_control->setProgress(m_total ? static_cast<double>(m_done) / static_cast<double>(m_total) : 1.0);
+    }
+
+private:
+    JobControl* m_control;
+    std::size_t m_total;
+    std::size_t m_done = 0;
+};
+
+/// One merge as recorded on the device: cluster ids (a < b), height, size, group of the run.
+struct MergeRecord {
+    int a;
+    int b;
+    double height;
+    int size;
+    int group;
+};
+
+/// A cluster the apriori top level starts from (mhca_runs.cpp's makeGroupCluster / makeSingleton).
+struct InitialCluster {
+    int slot = 0;                       ///< slot it occupies after the group phase
+    int start = 0;                      ///< FMD: first position of its members in perm
+    std::vector<std::int32_t> members;  ///< data rows in member order
+    std::vector<double> centroid;       ///< d values
+    std::vector<double> invcov;         ///< d*d Σ'^-1; empty = identity
+    double nmf = 1.0;
+    double weight = 0.0;
+    std::int64_t id = 0;
+};
+
+class MhcaEngine {
+public:
+    /// Uploads the n x d points and allocates every array; throws OutOfDeviceMemory naming the bytes.
+    MhcaEngine(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options);
+
+    /// Every point its own cluster; points with equal `group` (>= 0, < groupCount) may merge, others
+    /// never (an apriori group each, or all 0). Computes the initial nearest neighbours.
+    void startFromPoints(const std::vector<int>& group, int groupCount);
+
+    /// The apriori top level after startFromPoints' groups were merged: the given clusters (every
+    /// other slot is dead) in this order of positions, distances of `initialMode`, new ids from
+    /// firstNewId. Computes the nearest neighbours of all pairs.
+    void startFromClusters(const std::vector<InitialCluster>& clusters, int initialMode, int firstNewId);
+
+    /// Runs `merges` merge steps; returns their records in merge order.
+    std::vector<MergeRecord> run(std::size_t merges, MergeProgress& progress);
+
+    /// The FMD member order of the group phase (perm sorted by group, then point).
+    const std::vector<int>& initialPerm() const { return m_initialPerm; }
+
+private:
+    MhcaView view();
+    void allocate();
+    void uploadPoints(const std::vector<int>& group, int groupCount);
+    void setList(const std::vector<int>& slots);
+    void compactIfSparse();
+    void rescanAll(const std::vector<int>& slots);
+    FmdBatch fmdBatch(const int* rows, int rowCount);
+    void fmdRowsPass(const int* rows, int rowCount, int mode);
+    void fmdRescans(int rowCount, int mode);
+    void mergeStepCentroid();
+    void mergeStepFull();
+    std::vector<MergeRecord> downloadMerges(std::size_t merges);
+
+    OwnedStream m_stream;  // declared first: destroyed after every buffer freed on it
+    const double* m_hostX;
+    int m_n, m_d, m_packed;
+    MhcaOptions m_options;
+    MhcaConfig m_cfg{};
+    int m_sms = 1;
+    int m_targetItems = 1;
+    int m_listLen = 0;
+    int m_live = 0;
+    int m_stageRows = 0;
+    std::size_t m_shapeBytes = 0;
+    std::size_t m_rowBytes = 0;
+    std::size_t m_compactBytes = 0;
+    int m_fmdRowsCap = 16;
+    int m_tiles = 0;
+    std::vector<int> m_initialPerm;
+
+    DeviceBuffer<double> d_x;
+    DeviceBuffer<int> d_size, d_pos, d_id, d_birth, d_group, d_nn, d_members;
+    DeviceBuffer<signed char> d_mode, d_identity;
+    DeviceBuffer<unsigned char> d_alive;
+    DeviceBuffer<double> d_mu, d_metric, d_scaled, d_scatter, d_nmf, d_weight, d_nnKey, d_nnBefore;
+    DeviceBuffer<int> d_start, d_perm, d_pointSlot, d_temp;
+    DeviceBuffer<int> d_list, d_listSpare, d_selected;
+    DeviceBuffer<unsigned char> d_compactTemp;
+    DeviceBuffer<Step> d_step;
+    DeviceBuffer<GroupState> d_groups;
+    DeviceBuffer<int> d_mergeCount, d_outA, d_outB, d_outSize, d_outGroup;
+    DeviceBuffer<double> d_outHeight;
+    DeviceBuffer<int> d_rescanRows, d_rescanCount;
+    DeviceBuffer<RowTop> d_partials;
+    DeviceBuffer<unsigned int> d_counters;
+    DeviceBuffer<double> d_newDist, d_extreme, d_shiftAmount, d_shiftMaxBefore;
+    DeviceBuffer<int> d_shiftCount, d_shiftTime, d_shiftGroup;
+    DeviceBuffer<double> d_h1, d_tileParts, d_h2, d_shapeWork;
+};
+
+}  // namespace clusterlens::cuda::mhca

@@ -1,0 +1,108 @@
+// The MHCA merge loop on the device (thesis section 2.4.2 with the kernel groups of 2.5).
+//
+// CMD: five launches per merge (closest pair + bookkeeping, new cluster shape, its distances + the key
+// shift, its row + the updates of the others, rescans) with no host synchronisation; the host only
+// knows how many clusters are alive and compacts the visited list when half of it died. FMD: the
+// merged cluster's member block is moved, its row evaluated from the members, and the step record
+// and rescan count are copied back once per merge to size the rescan batches (and to run the
+// all-pairs pass of the switch to pure Mahalanobis distances).
+
+#include <algorithm>
+#include <vector>
+
+#include "cuda/mhca_engine.cuh"
+#include "cuda/mhca_launch.cuh"
+#include "cuda/util/cuda_check.cuh"
+
+namespace clusterlens::cuda::mhca {
+namespace {
+
+/// Merges between two cancellation checks (a sync drains the queue; 1024 merges take ~0.1-0.2 s).
+constexpr std::size_t kCheckEvery = 1024;
+
+}  // namespace
+
+std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& progress) {
+    const cudaStream_t s = m_stream.get();
+    std::size_t reported = 0;
+    for (std::size_t m = 0; m < merges; ++m) {
+        compactIfSparse();
+        if (m_cfg.full) {
+            mergeStepFull();
+        } else {
+            mergeStepCentroid();
+        }
+        --m_live;
+        if ((m + 1) % kCheckEvery == 0 || m + 1 == merges) {
+            CL_CUDA_TRY(cudaStreamSynchronize(s));
+            progress.check();
+            progress.advance(m + 1 - reported);
+            reported = m + 1;
+        }
+    }
+    CL_CUDA_TRY(cudaStreamSynchronize(s));
+    return downloadMerges(merges);
+}
+
+void MhcaEngine::mergeStepCentroid() {
+    const cudaStream_t s = m_stream.get();
+    const MhcaView v = view();
+    launchClosestPair(v, std::min((m_listLen + 1023) / 1024, 2 * m_sms), s);
+    launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, s);
+    launchCentroidNewDistances(v, m_rowBytes, s);
+    launchNewRowUpdate(v, s);
+    launchCentroidRescan(v, 2 * m_sms, m_targetItems, m_rowBytes, 0, s);
+}
+
+void MhcaEngine::mergeStepFull() {
+    const cudaStream_t s = m_stream.get();
+    const MhcaView v = view();
+    launchClosestPair(v, std::min((m_listLen + 1023) / 1024, 2 * m_sms), s);
+    launchFmdMove(v, d_temp.data(), 2 * m_sms, s);
+    launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, s);
+    const FmdBatch row = fmdBatch(reinterpret_cast<const int*>(d_step.data()), 1);  // Step::a is the first member
+    launchFmdSums(v, row, m_rowBytes, s);
+    launchFmdNewDistances(v, row, s);
+    launchNewRowUpdate(v, s);
+    Step step{};
+    int rescans = 0;
+    CL_CUDA_TRY(cudaMemcpyAsync(&step, d_step.data(), sizeof(Step), cudaMemcpyDeviceToHost, s));
+    d_rescanCount.copyToHost(&rescans, 1);
+    if (step.valid && step.switchNow) {
+        // mhclust.c recomputes every pair: the smallest key decides a shift before the new keys.
+        CL_CUDA_TRY(cudaMemsetAsync(d_extreme.data(), 0, sizeof(double), s));
+        fmdRescans(rescans, 1);
+        launchApplyShift(view(), s);
+    }
+    fmdRescans(rescans, 0);
+}
+
+FmdBatch MhcaEngine::fmdBatch(const int* rows, int rowCount) {
+    const long long pairs = static_cast<long long>(std::max(1, m_listLen)) * rowCount;
+    const long long wanted = static_cast<long long>(m_sms) * 2048 / pairs;
+    FmdBatch batch{};
+    batch.rows = rows;
+    batch.rowCount = rowCount;
+    batch.chunks = static_cast<int>(std::clamp<long long>(wanted, 1, 1024));
+    batch.tiles = m_tiles;
+    batch.stage = static_cast<int>(std::clamp<std::size_t>(6144 / static_cast<std::size_t>(m_d), 1, 64));
+    batch.h1 = d_h1.data();
+    batch.tileParts = d_tileParts.data();
+    batch.h2 = d_h2.data();
+    return batch;
+}
+
+void MhcaEngine::fmdRowsPass(const int* rows, int rowCount, int mode) {
+    const cudaStream_t s = m_stream.get();
+    const MhcaView v = view();
+    const FmdBatch batch = fmdBatch(rows, rowCount);
+    launchFmdSums(v, batch, m_rowBytes, s);
+    launchFmdFinalize(v, batch, 2 * m_sms, m_targetItems, mode, s);
+}
+
+void MhcaEngine::fmdRescans(int rowCount, int mode) {
+    for (int first = 0; first < rowCount; first += m_fmdRowsCap)
+        fmdRowsPass(d_rescanRows.data() + first, std::min(m_fmdRowsCap, rowCount - first), mode);
+}
+
+}  // namespace clusterlens::cuda::mhca

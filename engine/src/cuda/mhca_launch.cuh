@@ -1,0 +1,63 @@
+#pragma once
+// Host launchers of the MHCA kernels: each sizes its grid, picks the register-resident instance for
+// the dimension (d <= 4, 8, 16; any d otherwise) and checks the launch. Kernels live in
+// cuda/kernels/mhca_*_kernels.cuh, each included by exactly one launcher source.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "cuda/mhca_types.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+/// Threads per block of the list-wide kernels.
+constexpr int kListThreads = 256;
+/// Threads of the single-block shape kernel.
+constexpr int kShapeThreads = 256;
+
+/// Instance of the dimension-templated kernels: 4, 8 or 16 (registers), 0 (any d).
+inline int dimensionInstance(int d) {
+    return d <= 4 ? 4 : d <= 8 ? 8 : d <= 16 ? 16 : 0;
+}
+
+/// Shared memory of the shape kernel for d and staged member rows (0 when it does not fit and the
+/// kernel works in global scratch instead).
+std::size_t shapeSharedBytes(int d, int stageRows);
+/// Raises the shape kernel's dynamic shared-memory limit when its layout needs more than 48 KiB.
+void configureKernelLimits(std::size_t shapeBytes);
+
+/// Single points of the same group: kLargest pass (maxDistX) or the initial nearest-neighbour keys.
+void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool largest, cudaStream_t stream);
+void launchClosestPair(const MhcaView& v, int blocks, cudaStream_t stream);
+void launchMergeShape(const MhcaView& v, int stageRows, double* globalWork, std::size_t sharedBytes,
+                      cudaStream_t stream);
+/// Scatters the initial clusters of a run that starts from clusters into their slots.
+void launchScatterClusters(const MhcaView& v, const ClusterUpload& upload, cudaStream_t stream);
+
+/// CMD: the merged cluster's distances to the list and the shift (one block per kListThreads entries).
+void launchCentroidNewDistances(const MhcaView& v, std::size_t rowBytes, cudaStream_t stream);
+/// CMD and FMD: keys of the merged cluster's row, updates of the earlier rows, rescan marks.
+void launchNewRowUpdate(const MhcaView& v, cudaStream_t stream);
+/// CMD: the marked rows against their later partners (mode: 0 keys, 1 largest distance).
+void launchCentroidRescan(const MhcaView& v, int blocks, int targetItems, std::size_t rowBytes, int mode,
+                          cudaStream_t stream);
+
+/// FMD: the member block move of the step's merge (rotation through `temp`, starts, owners).
+void launchFmdMove(const MhcaView& v, int* temp, int blocks, cudaStream_t stream);
+/// FMD: both member sums of the batch rows against every live cluster.
+void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream);
+/// FMD: the merged cluster's distances from its sums and the shift.
+void launchFmdNewDistances(const MhcaView& v, const FmdBatch& batch, cudaStream_t stream);
+/// FMD: the batch rows' keys (mode 0), smallest key (1) or largest distance (2) from their sums.
+void launchFmdFinalize(const MhcaView& v, const FmdBatch& batch, int blocks, int targetItems, int mode,
+                       cudaStream_t stream);
+/// The shift decided by an all-pairs smallest-key pass.
+void launchApplyShift(const MhcaView& v, cudaStream_t stream);
+
+/// Keeps the live slots of `in` (ascending) in `out`; `temp` from compactTempBytes.
+std::size_t compactTempBytes(int n);
+void launchCompact(const int* in, int* out, int count, const unsigned char* alive, void* temp, std::size_t tempBytes,
+                   int* selected, cudaStream_t stream);
+
+}  // namespace clusterlens::cuda::mhca

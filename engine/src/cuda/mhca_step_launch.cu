@@ -1,0 +1,98 @@
+// Launchers of the MHCA step kernels common to CMD and FMD, and the live-list compaction.
+
+#include <cub/device/device_select.cuh>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "cuda/kernels/mhca_step_kernels.cuh"
+#include "cuda/mhca_launch.cuh"
+#include "cuda/util/cuda_check.cuh"
+
+namespace clusterlens::cuda::mhca {
+namespace {
+
+constexpr int kNearestThreads = 128;
+
+struct AliveSlot {
+    const unsigned char* alive;
+    __device__ bool operator()(int slot) const { return alive[slot] != 0; }
+};
+
+}  // namespace
+
+std::size_t shapeSharedBytes(int d, int stageRows) {
+    ShapeLayout layout{d, stageRows};
+    return layout.doubles() * sizeof(double);
+}
+
+void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool largest, cudaStream_t stream) {
+    if (rowEnd <= rowBegin) return;
+    const unsigned blocks = static_cast<unsigned>((rowEnd - rowBegin + kNearestThreads - 1) / kNearestThreads);
+    const std::size_t perRow = v.cfg.d * sizeof(double) + sizeof(int);
+    const int tileRows = static_cast<int>(std::clamp<std::size_t>(40 * 1024 / perRow, 1, kNearestThreads));
+    const std::size_t shared = static_cast<std::size_t>(tileRows) * perRow;
+    auto run = [&](auto instance) {
+        constexpr int kMaxD = decltype(instance)::value;
+        if (largest) {
+            nearestPointKernel<kMaxD, true><<<blocks, kNearestThreads, shared, stream>>>(v, rowBegin, rowEnd, tileRows);
+        } else {
+            nearestPointKernel<kMaxD, false>
+                <<<blocks, kNearestThreads, shared, stream>>>(v, rowBegin, rowEnd, tileRows);
+        }
+    };
+    switch (dimensionInstance(v.cfg.d)) {
+        case 4:
+            run(std::integral_constant<int, 4>{});
+            break;
+        case 8:
+            run(std::integral_constant<int, 8>{});
+            break;
+        case 16:
+            run(std::integral_constant<int, 16>{});
+            break;
+        default:
+            run(std::integral_constant<int, 0>{});
+            break;
+    }
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+void launchClosestPair(const MhcaView& v, int blocks, cudaStream_t stream) {
+    closestPairKernel<<<static_cast<unsigned>(std::max(1, blocks)), kListThreads, 0, stream>>>(v);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+void launchMergeShape(const MhcaView& v, int stageRows, double* globalWork, std::size_t sharedBytes,
+                      cudaStream_t stream) {
+    ShapeLayout layout{v.cfg.d, stageRows};
+    mergeShapeKernel<<<1, kShapeThreads, globalWork ? 0 : sharedBytes, stream>>>(v, layout, globalWork);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+void launchScatterClusters(const MhcaView& v, const ClusterUpload& upload, cudaStream_t stream) {
+    if (upload.count <= 0) return;
+    const unsigned blocks = static_cast<unsigned>(std::min(upload.count, 4096));
+    scatterClustersKernel<<<blocks, 128, 0, stream>>>(v, upload);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+std::size_t compactTempBytes(int n) {
+    std::size_t bytes = 0;
+    CL_CUDA_TRY(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr),
+                                      static_cast<int*>(nullptr), n, AliveSlot{nullptr}));
+    return bytes;
+}
+
+void launchCompact(const int* in, int* out, int count, const unsigned char* alive, void* temp, std::size_t tempBytes,
+                   int* selected, cudaStream_t stream) {
+    CL_CUDA_TRY(cub::DeviceSelect::If(temp, tempBytes, in, out, selected, count, AliveSlot{alive}, stream));
+}
+
+void configureKernelLimits(std::size_t shapeBytes) {
+    if (shapeBytes > 48 * 1024)
+        CL_CUDA_TRY(cudaFuncSetAttribute(mergeShapeKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shapeBytes)));
+}
+
+}  // namespace clusterlens::cuda::mhca

@@ -1,0 +1,164 @@
+#pragma once
+// Plain structures shared by the MHCA host code and its kernels: the per-slot cluster arrays, the
+// record of one merge step and the scratch of the reductions. Kernels get one MhcaView by value.
+//
+// A slot holds one live cluster (thesis section 2.4.1: centroid, inverse covariance and neighbour
+// arrays). Its `pos` is its place in mhclust's cluster list, which decides ties; the merged cluster
+// keeps the slot and position of the first (lower-position) cluster, as mhclust.c does.
+// Matrices are packed lower triangles, entry (i, k), k <= i, at i(i+1)/2 + k, stored "structure of
+// arrays": entry e of slot s at [e * n + s], so neighbouring threads read neighbouring slots.
+
+#include <cstddef>
+
+namespace clusterlens::cuda::mhca {
+
+/// How a stored distance uses Σ'^-1 (mhca_clusters.hpp's DistanceMode).
+enum DistanceModeCode : int { kModeRaw = 0, kModeScaled = 1, kModeIdentity = 2 };
+
+/// A candidate partner: ordered by key (mhca's maxDistX - d: larger is nearer, NaN after every
+/// number), then position.
+struct Candidate {
+    double key;
+    int pos;
+    int slot;
+};
+
+/// A row's best candidate and an upper bound of the keys of its other partners (mhca_agglomerate's
+/// `before`: only needed to find rows whose best may tie with an earlier partner after a shift).
+struct RowTop {
+    Candidate best;
+    double second;
+};
+
+/// Per apriori group (or the single top-level run): mhclust.c's clusterCount, fullMahalClusterCount
+/// and switchedToFullMahal.
+struct GroupState {
+    int clusterCount;
+    int fullCount;
+    int switched;
+    int unused;
+    double maxDist;  ///< mhclust.c's maxDistX (keys are maxDistX - d)
+};
+
+/// The merge chosen by the argmin step, read by every later kernel of the same step.
+struct Step {
+    int a;  ///< slot of the merged cluster (lower position), keeps it
+    int b;  ///< slot that dies
+    int sizeA;
+    int sizeB;
+    int merge;  ///< merge index within this run
+    int group;
+    int switchNow;  ///< every cluster of the group reached the threshold: all distances anew
+    int valid;      ///< 0 when no finite pair was left (never in a correct run)
+    int startA;     ///< FMD: first member position of a and b in perm before the merge
+    int startB;
+    int shifted;  ///< this step's new distances shifted every key (mhclust.c: minNewDistX < 0)
+    int unused;
+    double weight;       ///< wf of the merged cluster
+    double shiftAmount;  ///< the (negative) smallest new key
+    double maxBefore;    ///< maxDistX before the shift
+};
+
+struct MhcaConfig {
+    int n;  ///< slots (= points of the dataset)
+    int d;
+    int packed;        ///< d(d+1)/2
+    int memberCap;     ///< clusters up to this size keep an ordered member list (CMD) / exact covariance
+    int nFull;         ///< size of the whole dataset
+    double threshold;  ///< the relative threshold; a cluster reaches it at threshold * nFull points
+    int subthreshold;  ///< SubthresholdMode as int: 0 mahal, 1 mahal0, 2 euclid, 3 euclidMahal
+    int normalize;
+    int full;  ///< FMD
+    int postSwitchMode;
+    int firstNewId;  ///< id of the cluster made by merge 0
+    int stage;       ///< the row kernels copy a row's mean and metrics into shared memory (they fit)
+};
+
+struct MhcaSlots {
+    int* size;
+    int* pos;
+    int* id;
+    int* birth;  ///< merge index that made the cluster, -1 for initial clusters
+    int* group;
+    signed char* mode;      ///< DistanceModeCode of distances computed when the cluster was born
+    signed char* identity;  ///< Σ'^-1 == I and nmf == 1 exactly
+    unsigned char* alive;
+    double* mu;       ///< d x n
+    double* metric;   ///< packed x n: Σ'^-1
+    double* scaled;   ///< packed x n: Σ'^-1 / nmf
+    double* scatter;  ///< packed x n: Σ (x - mean)(x - mean)ᵀ
+    double* nmf;
+    double* weight;
+    int* nn;
+    double* nnKey;     ///< key of the best later partner
+    double* nnBefore;  ///< bound of the keys of the other partners
+    int* members;      ///< memberCap x n, slot-major: members of slot s at [s * memberCap]
+    int* start;        ///< FMD: first position of the slot's members in `perm`
+    int* perm;         ///< FMD: points, every cluster contiguous and in member order
+    int* pointSlot;    ///< FMD: slot of each point
+};
+
+struct MhcaScratch {
+    Step* step;
+    GroupState* groups;
+    int* mergeCount;
+    int* outA;
+    int* outB;
+    double* outHeight;
+    int* outSize;
+    int* outGroup;
+    int* rescanRows;
+    int* rescanCount;
+    RowTop* partials;  ///< per block / per (row, chunk) results
+    double* newDist;   ///< distances of the merged cluster to the visited list (by list index)
+    double* extreme;   ///< accumulator of the all-pairs largest distance / smallest key
+    int* shiftCount;   ///< shift log (mhca_agglomerate.cpp's recordShift), in merge order
+    int* shiftTime;
+    int* shiftGroup;
+    double* shiftAmount;
+    double* shiftMaxBefore;
+    unsigned int* counters;  ///< arrival counters of the last-block reductions (kept zero between uses)
+};
+
+/// Initial clusters of a run that starts from clusters (mhclust.R's apriori top level), compact host
+/// arrays scattered into their slots by scatterClustersKernel. Shapes (metric, scaled: packed per
+/// shaped cluster) are indexed by shapeIndex (-1 = identity); members by memberOffset (count + 1).
+struct ClusterUpload {
+    int count;
+    const int* slot;
+    const int* pos;
+    const int* id;
+    const int* start;
+    const int* shapeIndex;
+    const signed char* mode;
+    const double* nmf;
+    const double* weight;
+    const double* mu;      ///< count x d
+    const double* metric;  ///< shaped x packed
+    const double* scaled;  ///< shaped x packed
+    const int* memberOffset;
+    const int* memberRows;
+};
+
+/// FMD: one batch of rows whose distances to every live cluster are evaluated from the members.
+struct FmdBatch {
+    const int* rows;  ///< slots of the rows (device)
+    int rowCount;
+    int chunks;         ///< member chunks per row in the member pass
+    int tiles;          ///< 256-point tiles of perm
+    int stage;          ///< member points staged in shared memory at a time (member pass)
+    double* h1;         ///< [row][slot]: Σ over the slot's members of m(x, row)
+    double* tileParts;  ///< [row][tile][2]: sums of segments crossing tile borders
+    double* h2;         ///< [row][chunk][list index]: Σ over the row's members of m(x, cluster)
+};
+
+struct MhcaView {
+    MhcaConfig cfg;
+    MhcaSlots s;
+    MhcaScratch w;
+    const double* x;  ///< n x d, row-major
+    const int* list;  ///< slots to visit (ascending), dead ones are skipped
+    int listLen;
+};
+
+}  // namespace clusterlens::cuda::mhca

@@ -1,0 +1,414 @@
+// GPU MHCA (mhcaCuda) against the CPU reference mhcaCpu and the outputs of R's mhca: the same merges
+// (a, b, size) and heights within 1e-9 relative on tie-free data, for FMD and CMD and every
+// sub-threshold mode; point-height correlation on harder data; the same input errors.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "clusterlens/backend.hpp"
+#include "clusterlens/errors.hpp"
+#include "clusterlens/hca/linkage.hpp"
+#include "clusterlens/hca/mhca.hpp"
+#include "clusterlens/hca/point_heights.hpp"
+#include "clusterlens/synthetic.hpp"
+#include "test_support.hpp"
+
+#ifdef CLUSTERLENS_HAVE_CUDA
+#include "clusterlens/hca/mhca_cuda.hpp"
+#endif
+
+using namespace clusterlens;
+
+#ifdef CLUSTERLENS_HAVE_CUDA
+namespace {
+
+#define CL_REQUIRE_GPU()                                                        \
+    do {                                                                        \
+        if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device on this machine"; \
+    } while (0)
+
+constexpr double kHeightTolerance = 1e-9;
+
+struct Points {
+    std::size_t n = 0;
+    std::size_t d = 0;
+    std::vector<double> x;
+    std::vector<std::int32_t> population;
+};
+
+/// Standard normal by Box–Muller from 53-bit uniforms (the same numbers on every platform).
+double normal(std::mt19937_64& rng) {
+    const double u1 = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
+    const double u2 = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+/// k elongated Gaussian populations with centres `spread` apart on average, scales per axis in
+/// [0.2, 1] and a random shear, so clusters are elliptic; the points are shuffled.
+Points gaussianMixture(std::size_t n, std::size_t d, std::size_t k, double spread, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::vector<double>> centre(k, std::vector<double>(d)), scale(k, std::vector<double>(d));
+    std::vector<double> shear(k);
+    for (std::size_t c = 0; c < k; ++c) {
+        for (std::size_t j = 0; j < d; ++j) {
+            centre[c][j] = spread * normal(rng);
+            scale[c][j] = 0.2 + 0.8 * static_cast<double>(rng() >> 11) * 0x1.0p-53;
+        }
+        shear[c] = normal(rng);
+    }
+    Points p;
+    p.n = n;
+    p.d = d;
+    p.x.resize(n * d);
+    p.population.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t c = i % k;
+        p.population[i] = static_cast<std::int32_t>(c + 1);
+        double previous = 0.0;
+        for (std::size_t j = 0; j < d; ++j) {
+            const double z = scale[c][j] * normal(rng);
+            p.x[i * d + j] = centre[c][j] + z + shear[c] * previous;
+            previous = z;
+        }
+    }
+    for (std::size_t i = n; i-- > 1;) {
+        const std::size_t j = static_cast<std::size_t>(rng() % (i + 1));
+        for (std::size_t f = 0; f < d; ++f) std::swap(p.x[i * d + f], p.x[j * d + f]);
+        std::swap(p.population[i], p.population[j]);
+    }
+    return p;
+}
+
+/// Index of the first differing merge (merges.size() when identical) and the largest relative
+/// height difference before it.
+std::size_t firstDifference(const Linkage& actual, const Linkage& expected, double& worst) {
+    worst = 0.0;
+    const std::size_t m = std::min(actual.merges.size(), expected.merges.size());
+    for (std::size_t i = 0; i < m; ++i) {
+        const Merge& a = actual.merges[i];
+        const Merge& e = expected.merges[i];
+        const double rel = std::abs(a.height - e.height) / std::max(std::abs(e.height), 1e-300);
+        if (a.a != e.a || a.b != e.b || a.size != e.size || !(rel <= kHeightTolerance)) return i;
+        worst = std::max(worst, rel);
+    }
+    return actual.merges.size() == expected.merges.size() ? actual.merges.size() : m;
+}
+
+void expectSameMerges(const Linkage& gpu, const Linkage& reference, const std::string& what) {
+    ASSERT_EQ(gpu.leafCount, reference.leafCount) << what;
+    ASSERT_EQ(gpu.merges.size(), reference.merges.size()) << what;
+    EXPECT_NO_THROW(gpu.validate(what));
+    double worst = 0.0;
+    const std::size_t first = firstDifference(gpu, reference, worst);
+    if (first < gpu.merges.size()) {
+        const Merge& g = gpu.merges[first];
+        const Merge& r = reference.merges[first];
+        ADD_FAILURE() << what << ": merge " << first << " differs: gpu (" << g.a << ", " << g.b << ", " << g.height
+                      << ", " << g.size << ") reference (" << r.a << ", " << r.b << ", " << r.height << ", " << r.size
+                      << ")";
+    }
+    std::cout << "[ mhca gpu ] " << what << ": " << gpu.merges.size() << " merges identical up to " << first
+              << ", max relative height difference " << worst << "\n";
+}
+
+double pearson(const std::vector<double>& x, const std::vector<double>& y) {
+    double mx = 0, my = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= static_cast<double>(x.size());
+    my /= static_cast<double>(y.size());
+    double sxy = 0, sxx = 0, syy = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+    }
+    return sxy / std::sqrt(sxx * syy);
+}
+
+MhcaOptions makeOptions(MhcaVariant variant, SubthresholdMode mode, bool normalize, double threshold = 0.5) {
+    MhcaOptions o;
+    o.variant = variant;
+    o.subthreshold = mode;
+    o.normalize = normalize;
+    o.threshold = threshold;
+    return o;
+}
+
+std::string describe(const MhcaOptions& o) {
+    std::ostringstream s;
+    s << mhcaVariantName(o.variant) << "/" << subthresholdModeName(o.subthreshold) << (o.normalize ? "/normalize" : "")
+      << "/thr" << o.threshold << (o.apriori.empty() ? "" : "/apriori");
+    return s.str();
+}
+
+void expectParity(const Points& p, const MhcaOptions& options, const std::string& what) {
+    const Linkage cpu = mhcaCpu(p.x.data(), p.n, p.d, options);
+    const Linkage gpu = mhcaCuda(p.x.data(), p.n, p.d, options);
+    expectSameMerges(gpu, cpu, what + " " + describe(options));
+}
+
+const MhcaVariant kVariants[] = {MhcaVariant::Centroid, MhcaVariant::Full};
+const SubthresholdMode kModes[] = {SubthresholdMode::Mahal, SubthresholdMode::Mahal0, SubthresholdMode::Euclid,
+                                   SubthresholdMode::EuclidMahal};
+
+}  // namespace
+
+TEST(MhcaCudaParity, EqualsCpuOnSeparatedDataInEveryMode) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed();
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    for (std::uint64_t s = 0; s < 2; ++s) {
+        const Points p = gaussianMixture(240, 3 + s, 5, 12.0, seed + s);
+        for (MhcaVariant variant : kVariants)
+            for (SubthresholdMode mode : kModes)
+                for (bool normalize : {false, true})
+                    expectParity(p, makeOptions(variant, mode, normalize), "seed " + std::to_string(seed + s));
+    }
+}
+
+TEST(MhcaCudaParity, EqualsCpuAtLowThresholdsWithPureMahalanobisPhase) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed() + 7;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    const Points p = gaussianMixture(400, 4, 6, 15.0, seed);
+    for (MhcaVariant variant : kVariants)
+        for (SubthresholdMode mode : kModes)
+            for (double threshold : {0.05, 0.2})
+                expectParity(p, makeOptions(variant, mode, mode == SubthresholdMode::Mahal0, threshold),
+                             "seed " + std::to_string(seed));
+}
+
+TEST(MhcaCudaParity, EqualsCpuOnLargerSetsWithListCompaction) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed() + 11;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    expectParity(gaussianMixture(5000, 4, 12, 20.0, seed),
+                 makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false), "seed " + std::to_string(seed));
+    expectParity(gaussianMixture(2600, 3, 8, 20.0, seed + 1),
+                 makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false), "seed " + std::to_string(seed + 1));
+}
+
+TEST(MhcaCudaParity, EqualsCpuInEveryDimensionPath) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed() + 13;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    for (std::size_t d : {1u, 2u, 7u, 16u, 21u, 80u}) {
+        const Points p = gaussianMixture(150, d, 4, 10.0 + static_cast<double>(d), seed + d);
+        for (MhcaVariant variant : kVariants)
+            expectParity(p, makeOptions(variant, SubthresholdMode::Mahal, false),
+                         "d " + std::to_string(d) + " seed " + std::to_string(seed + d));
+    }
+}
+
+TEST(MhcaCudaParity, EqualsCpuWithAprioriGroups) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed() + 17;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    Points p = gaussianMixture(600, 3, 6, 14.0, seed);
+    for (MhcaVariant variant : kVariants) {
+        for (bool normalize : {false, true}) {
+            MhcaOptions o =
+                makeOptions(variant, normalize ? SubthresholdMode::Euclid : SubthresholdMode::Mahal, normalize);
+            o.apriori = p.population;
+            for (std::size_t i = 0; i < p.n; i += 37) o.apriori[i] = 0;  // some ungrouped points
+            o.apriori[5] = 99;                                           // a group of one point
+            expectParity(p, o, "seed " + std::to_string(seed));
+        }
+    }
+}
+
+TEST(MhcaCudaParity, PointHeightsCorrelateOnOverlappingData) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed() + 19;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    const Points p = gaussianMixture(1500, 6, 10, 2.0, seed);
+    for (MhcaVariant variant : kVariants) {
+        const MhcaOptions o = makeOptions(variant, SubthresholdMode::Mahal, false);
+        const Linkage cpu = mhcaCpu(p.x.data(), p.n, p.d, o);
+        const Linkage gpu = mhcaCuda(p.x.data(), p.n, p.d, o);
+        double worst = 0.0;
+        const std::size_t first = firstDifference(gpu, cpu, worst);
+        const double r = pearson(pointHeights(gpu), pointHeights(cpu));
+        std::cout << "[ mhca gpu ] overlapping " << describe(o) << ": identical up to merge " << first
+                  << ", point-height Pearson " << r << "\n";
+        EXPECT_GE(r, 0.999);
+    }
+}
+
+TEST(MhcaCudaParity, IsDeterministic) {
+    CL_REQUIRE_GPU();
+    const Points p = gaussianMixture(800, 5, 8, 1.5, test::testSeed() + 23);
+    for (MhcaVariant variant : kVariants) {
+        const MhcaOptions o = makeOptions(variant, SubthresholdMode::Mahal, false);
+        const Linkage first = mhcaCuda(p.x.data(), p.n, p.d, o);
+        const Linkage second = mhcaCuda(p.x.data(), p.n, p.d, o);
+        ASSERT_EQ(first.merges.size(), second.merges.size());
+        for (std::size_t i = 0; i < first.merges.size(); ++i) {
+            ASSERT_EQ(first.merges[i].a, second.merges[i].a) << i;
+            ASSERT_EQ(first.merges[i].b, second.merges[i].b) << i;
+            ASSERT_EQ(first.merges[i].height, second.merges[i].height) << i;
+        }
+    }
+}
+
+TEST(MhcaCudaParity, TiesGoToTheFirstPairLikeTheCpu) {
+    CL_REQUIRE_GPU();
+    // A lattice: many exactly equal distances, and duplicate points (distance 0). CMD distances are
+    // bit for bit those of the CPU (d = 2: the shape powers are rounded as the host's), so ties must
+    // be broken identically. FMD sums members in another order, so exact FMD ties may break the other
+    // way and only the point-height correlation is reported.
+    Points p;
+    p.d = 2;
+    for (int i = 0; i < 12; ++i)
+        for (int j = 0; j < 10; ++j) {
+            p.x.push_back(i);
+            p.x.push_back(j);
+        }
+    for (int k = 0; k < 6; ++k) {
+        p.x.push_back(3);
+        p.x.push_back(4);
+    }
+    p.n = p.x.size() / 2;
+    for (SubthresholdMode mode : kModes) {
+        expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "lattice");
+        const MhcaOptions o = makeOptions(MhcaVariant::Full, mode, false);
+        const double r =
+            pearson(pointHeights(mhcaCuda(p.x.data(), p.n, p.d, o)), pointHeights(mhcaCpu(p.x.data(), p.n, p.d, o)));
+        std::cout << "[ mhca gpu ] lattice " << describe(o) << ": point-height Pearson " << r << "\n";
+    }
+}
+
+namespace {
+
+struct Table {
+    std::size_t n = 0, d = 0;
+    std::vector<double> values;
+};
+
+Table readTable(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot open " + path);
+    Table t;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        std::vector<double> row;
+        double v = 0;
+        while (fields >> v) row.push_back(v);
+        if (row.empty()) continue;
+        if (t.d == 0) t.d = row.size();
+        t.values.insert(t.values.end(), row.begin(), row.end());
+        ++t.n;
+    }
+    return t;
+}
+
+void expectReference(const std::string& input, const std::string& file, MhcaVariant variant, bool apriori) {
+    const Table t = readTable(test::dataPath("reference/mhca/" + input + ".txt"));
+    MhcaOptions o = makeOptions(variant, SubthresholdMode::Mahal, false);
+    if (apriori) {
+        const Table g = readTable(test::dataPath("reference/mhca/" + input + ".apriori.txt"));
+        for (double v : g.values) o.apriori.push_back(static_cast<std::int32_t>(v));
+    }
+    const Linkage expected = readLinkageCsv(test::dataPath("reference/mhca/" + file));
+    const Linkage gpu = mhcaCuda(t.values.data(), t.n, t.d, o);
+    expectSameMerges(gpu, expected, file);
+}
+
+}  // namespace
+
+TEST(MhcaCudaReference, MatchesMhclustOnTieFreeInputs) {
+    CL_REQUIRE_GPU();
+    for (const std::string input : {"engytime1000", "aggregation", "mix2000"}) {
+        expectReference(input, input + ".cmd.mahal.thr0.5.csv", MhcaVariant::Centroid, false);
+        expectReference(input, input + ".fmd.mahal.thr0.5.csv", MhcaVariant::Full, false);
+    }
+    expectReference("mix2000", "mix2000.apriori.cmd.mahal.thr0.5.csv", MhcaVariant::Centroid, true);
+    expectReference("mix2000", "mix2000.apriori.fmd.mahal.thr0.5.csv", MhcaVariant::Full, true);
+}
+
+TEST(MhcaCudaReference, FollowsTheCpuOnIrisInEveryMode) {
+    CL_REQUIRE_GPU();
+    // iris has duplicate points: among exact ties the order may differ where a distance is not bit for
+    // bit the CPU's, so the point heights must correlate as the CPU's do with R's (>= 0.9999).
+    const Table t = readTable(test::dataPath("reference/mhca/iris.txt"));
+    for (MhcaVariant variant : kVariants)
+        for (SubthresholdMode mode : kModes)
+            for (bool normalize : {false, true}) {
+                const MhcaOptions o = makeOptions(variant, mode, normalize);
+                const Linkage cpu = mhcaCpu(t.values.data(), t.n, t.d, o);
+                const Linkage gpu = mhcaCuda(t.values.data(), t.n, t.d, o);
+                double worst = 0.0;
+                const std::size_t first = firstDifference(gpu, cpu, worst);
+                const double r = pearson(pointHeights(gpu), pointHeights(cpu));
+                std::cout << "[ mhca gpu ] iris " << describe(o) << ": identical up to merge " << first << " of "
+                          << cpu.merges.size() << ", point-height Pearson " << r << "\n";
+                EXPECT_GE(r, 0.9999);
+            }
+}
+
+TEST(MhcaCudaInput, RejectsWhatTheCpuRejects) {
+    CL_REQUIRE_GPU();
+    const std::vector<double> x = {0, 1, 2, 3, 4, 5};
+    const MhcaOptions good = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
+    EXPECT_THROW(mhcaCuda(x.data(), 1, 2, good), InvalidInput);
+    EXPECT_THROW(mhcaCuda(x.data(), 3, 0, good), InvalidInput);
+    std::vector<double> nan = x;
+    nan[3] = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_THROW(mhcaCuda(nan.data(), 3, 2, good), NonFiniteInput);
+    MhcaOptions bad = good;
+    bad.threshold = 0.0;
+    EXPECT_THROW(mhcaCuda(x.data(), 3, 2, bad), InvalidInput);
+    bad.threshold = 1.5;
+    EXPECT_THROW(mhcaCuda(x.data(), 3, 2, bad), InvalidInput);
+    bad = good;
+    bad.apriori = {1, 1};
+    EXPECT_THROW(mhcaCuda(x.data(), 3, 2, bad), InvalidInput);
+    const Linkage two = mhcaCuda(x.data(), 2, 2, good);
+    ASSERT_EQ(two.merges.size(), 1u);
+    EXPECT_DOUBLE_EQ(two.merges[0].height, std::sqrt(8.0));
+}
+
+TEST(MhcaCudaInput, CancelledBeforeStartThrowsCancelled) {
+    CL_REQUIRE_GPU();
+    const Points p = gaussianMixture(300, 3, 3, 5.0, 5);
+    JobControl control;
+    control.cancel();
+    EXPECT_THROW(
+        mhcaCuda(p.x.data(), p.n, p.d, makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false), &control),
+        Cancelled);
+}
+
+/// Timing of one run on cytometry-like data, for profiling (run explicitly; sizes from the environment:
+/// CLUSTERLENS_MHCA_N points, CLUSTERLENS_MHCA_VARIANT full|centroid).
+TEST(MhcaCudaTiming, DISABLED_CytometryLike) {
+    CL_REQUIRE_GPU();
+    SyntheticOptions s;
+    s.n = std::getenv("CLUSTERLENS_MHCA_N") ? std::strtoull(std::getenv("CLUSTERLENS_MHCA_N"), nullptr, 10) : 44000;
+    s.d = 14;
+    const std::string variant =
+        std::getenv("CLUSTERLENS_MHCA_VARIANT") ? std::getenv("CLUSTERLENS_MHCA_VARIANT") : "centroid";
+    const std::vector<double> x = makeCytometryLike(s).valuesAsDouble();
+    const MhcaOptions o = makeOptions(parseMhcaVariant(variant), SubthresholdMode::Mahal, false);
+    const auto start = std::chrono::steady_clock::now();
+    const Linkage l = mhcaCuda(x.data(), s.n, s.d, o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "[ mhca gpu ] timing " << variant << " " << s.n << "x" << s.d << ": " << seconds << " s, last height "
+              << l.merges.back().height << "\n";
+}
+
+#endif  // CLUSTERLENS_HAVE_CUDA
