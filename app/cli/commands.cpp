@@ -11,6 +11,9 @@ const std::vector<Command>& commands() {
          "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] --out LINKAGE.csv"},
         {"heights", runHeights, "heights LINKAGE.csv --out HEIGHTS.csv"},
         {"kmeans", runKMeans, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
+        {"dpc", runDpc,
+         "dpc INPUT [--dc X | --dc-percent 2 [--dc-method exact|sampled]] [--kernel cutoff|gaussian] --out DPC.csv\n"
+         "          [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]"},
         {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
         {"export", runExport, "export INPUT [--labels LABELS.csv [--label-name NAME]] --out OUT.fcs|OUT.csv"},
         {"compare-heights", runCompareHeights, "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--json]"},

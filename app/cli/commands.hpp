@@ -16,6 +16,7 @@ int runHeights(const Arguments& args);
 int runKMeans(const Arguments& args);
 int runCompareHeights(const Arguments& args);
 int runExport(const Arguments& args);
+int runDpc(const Arguments& args);
 #ifdef CLUSTERLENS_HAVE_PLOT
 int runPlot(const Arguments& args);
 #endif

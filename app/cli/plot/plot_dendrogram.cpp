@@ -1,0 +1,55 @@
+// clusterlens-cli plot dendrogram LINKAGE.csv [--cut-k K] [--log] [--title TEXT]
+//                                 --out FIG.svg|pdf|png [--width W --height H --dpi D]
+// The dendrogram figure of the GUI's export (views/dendrogram/dendrogram_figure.hpp), headless:
+// the whole tree, clusters of a cut into K coloured, heights on a linear or (--log) logarithmic
+// axis. The title defaults to the linkage file's name.
+
+#include <QFileInfo>
+#include <QString>
+
+#include <cstdio>
+#include <memory>
+
+#include "args.hpp"
+#include "clusterlens/hca/linkage.hpp"
+#include "dendrogram/dendrogram_cut.hpp"
+#include "dendrogram/dendrogram_figure.hpp"
+#include "dendrogram/dendrogram_layout.hpp"
+#include "plot/plot_options.hpp"
+#include "plot/plot_registry.hpp"
+
+namespace clusterlens::cli {
+
+namespace {
+
+int runPlotDendrogram(const std::vector<std::string>& argv) {
+    Args args(argv, {"--log"}, with(kPlotValued, {"--cut-k", "--title"}));
+    args.expectPositional({"LINKAGE.csv"});
+    const std::string out = args.required("--out");
+    const views::FigureExportOptions options = plotExportOptions(args, 900, 560);
+    const std::string& path = args.positional()[0];
+    const Linkage linkage = readLinkageCsv(path);
+    const auto layout = std::make_shared<const views::DendrogramLayout>(views::buildDendrogramLayout(linkage));
+
+    views::DendrogramFigureOptions figure;
+    figure.title = args.has("--title") ? QString::fromStdString(args.value("--title"))
+                                       : QFileInfo(QString::fromStdString(path)).completeBaseName();
+    figure.logHeights = args.flag("--log");
+    if (args.has("--cut-k")) {
+        const std::uint64_t k = args.count("--cut-k", 1);
+        if (k < 1 || k > linkage.leafCount)
+            throw UsageError("--cut-k must lie in 1.." + std::to_string(linkage.leafCount) + ", got " +
+                             args.value("--cut-k"));
+        figure.cut = std::make_shared<const views::DendrogramCut>(views::cutIntoClusters(*layout, static_cast<int>(k)));
+    }
+    views::exportFigure(views::DendrogramFigure(layout, std::move(figure)), QString::fromStdString(out), options);
+    std::printf("%s: %zu leaves, %zu inversions\n", out.c_str(), layout->leafCount, layout->inversionCount);
+    return 0;
+}
+
+const PlotRegistrar registrar{
+    {"dendrogram", "LINKAGE.csv [--cut-k K] [--log] [--title TEXT] --out FIG.svg|pdf|png", runPlotDendrogram}};
+
+}  // namespace
+
+}  // namespace clusterlens::cli

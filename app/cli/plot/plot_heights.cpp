@@ -1,0 +1,47 @@
+// clusterlens-cli plot heights LINKAGE_A.csv LINKAGE_B.csv --out FIG.svg|pdf|png [--width --height --dpi]
+//                              [--equal-axes]
+// The point-height comparison figure of the GUI (views/compare/heights_figure.hpp), headless.
+// --equal-axes gives both axes one range (heights in the same unit), as the GUI's checkbox does.
+
+#include <QFileInfo>
+#include <QString>
+
+#include <cstdio>
+#include <memory>
+
+#include "args.hpp"
+#include "clusterlens/hca/linkage.hpp"
+#include "compare/heights_comparison.hpp"
+#include "compare/heights_figure.hpp"
+#include "plot/plot_options.hpp"
+#include "plot/plot_registry.hpp"
+
+namespace clusterlens::cli {
+
+namespace {
+
+int runPlotHeights(const std::vector<std::string>& argv) {
+    Args args(argv, {"--equal-axes"}, kPlotValued);
+    args.expectPositional({"LINKAGE_A.csv", "LINKAGE_B.csv"});
+    const std::string out = args.required("--out");
+    const views::FigureExportOptions options = plotExportOptions(args, 640, 600);
+    const std::string& pathA = args.positional()[0];
+    const std::string& pathB = args.positional()[1];
+    const Linkage a = readLinkageCsv(pathA);
+    const Linkage b = readLinkageCsv(pathB);
+    // The file names (without folder and extension) name the clusterings on the axes.
+    const auto comparison = std::make_shared<const views::HeightsComparison>(
+        views::compareHeights(a, b, QFileInfo(QString::fromStdString(pathA)).completeBaseName(),
+                              QFileInfo(QString::fromStdString(pathB)).completeBaseName()));
+    views::exportFigure(views::HeightsFigure(comparison, args.flag("--equal-axes")), QString::fromStdString(out),
+                        options);
+    std::printf("%s: %zu points, %s\n", out.c_str(), comparison->pointCount(),
+                 qPrintable(views::correlationText(*comparison)));
+    return 0;
+}
+
+const PlotRegistrar registrar{{"heights", "LINKAGE_A.csv LINKAGE_B.csv --out FIG.svg|pdf|png [--equal-axes]", runPlotHeights}};
+
+}  // namespace
+
+}  // namespace clusterlens::cli

@@ -1,0 +1,194 @@
+// Density-peaks clustering benchmark cases: rho + delta at 1M x 14 and 500K x 57 (cytometry-like
+// data, Gaussian kernel; also the cutoff kernel) with dc given, with the exact and with the sampled
+// 2 % percentile; birch1 (100K x 2, sipu battery) end to end by brute force (no spatial index: the
+// GPU needs a few ms per pass there, see docs); CPU twins on 20K points (their time grows as n²:
+// multiply by (N / 20K)² to extrapolate); the O(n) re-assignment after a peak change at 1M points.
+// Every run also prints its stage times (CUDA events on the GPU) to stderr as "[dpc stages]".
+// birch1 is read from $CLUSTERLENS_DATA_DIR or ../shared/data (the case is left out when missing).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench_registry.hpp"
+#include "clusterlens/cluster/density_peaks.hpp"
+#include "clusterlens/io/read_dataset.hpp"
+
+#ifdef CLUSTERLENS_HAVE_CUDA
+#include "clusterlens/cluster/density_peaks_cuda.hpp"
+#endif
+
+namespace {
+
+using clusterlens::DensityPeaksOptions;
+using clusterlens::DensityPeaksResult;
+using clusterlens::bench::BenchCase;
+using clusterlens::bench::cytometryData;
+using clusterlens::bench::Registry;
+using clusterlens::bench::shortCount;
+
+enum class DcMode { Given, Exact, Sampled, GivenCutoff };
+
+/// The 2 % percentile of 10^6 random pairwise distances: the dc handed to the "dc given" cases.
+double sampledDc(const clusterlens::Dataset& data) {
+    static std::map<const clusterlens::Dataset*, double> cache;
+    const auto it = cache.find(&data);
+    if (it != cache.end()) return it->second;
+    std::mt19937_64 rng(7);
+    std::vector<double> sample(1000000);
+    for (double& s : sample) {
+        const std::size_t i = rng() % data.n;
+        std::size_t j = rng() % (data.n - 1);
+        if (j >= i) ++j;
+        double e = 0.0;
+        for (std::size_t k = 0; k < data.d; ++k) {
+            const double diff = static_cast<double>(data.at(i, k)) - static_cast<double>(data.at(j, k));
+            e += diff * diff;
+        }
+        s = e;
+    }
+    const auto nth = sample.begin() + static_cast<std::ptrdiff_t>(sample.size() / 50);
+    std::nth_element(sample.begin(), nth, sample.end());
+    return cache[&data] = std::sqrt(*nth);
+}
+
+DensityPeaksOptions optionsFor(const clusterlens::Dataset& data, DcMode mode) {
+    DensityPeaksOptions o;
+    o.kernel = mode == DcMode::GivenCutoff ? clusterlens::DensityKernel::Cutoff : clusterlens::DensityKernel::Gaussian;
+    if (mode == DcMode::Given || mode == DcMode::GivenCutoff) o.dc = sampledDc(data);
+    o.exactPercentile = mode != DcMode::Sampled;
+    return o;
+}
+
+void printStages(const std::string& workload, const std::string& backend, const DensityPeaksResult& r) {
+    std::fprintf(stderr, "\n[dpc stages] %s [%s]: dc %.4f s (%s, %d passes), rho %.4f s, delta %.4f s\n",
+                 workload.c_str(), backend.c_str(), r.secondsDc, r.dc.method.c_str(), r.dc.passes, r.secondsRho,
+                 r.secondsDelta);
+}
+
+using Runner = DensityPeaksResult (*)(const float*, std::size_t, std::size_t, const DensityPeaksOptions&,
+                                      clusterlens::JobControl*);
+
+struct Shape {
+    std::size_t n;
+    std::size_t d;
+};
+
+void addCase(Registry& registry, const std::string& workload, const std::string& backend, Runner runner,
+             const clusterlens::Dataset* (*data)(), Shape shape, DcMode mode, int warmUp, int maxRepeat) {
+    registry.add(BenchCase{workload, backend, shape.n, shape.d,
+                           [=] {
+                               const clusterlens::Dataset& x = *data();
+                               printStages(workload, backend,
+                                           runner(x.values.data(), x.n, x.d, optionsFor(x, mode), nullptr));
+                           },
+                           [=] {
+                               const clusterlens::Dataset& x = *data();
+                               sampledDc(x);
+                           },
+                           warmUp, maxRepeat});
+}
+
+template <std::size_t N, std::size_t D>
+const clusterlens::Dataset* cytometry() {
+    return &cytometryData(N, D);
+}
+
+std::string dataDirectory() {
+    const char* env = std::getenv("CLUSTERLENS_DATA_DIR");
+    return env ? env : "../shared/data";
+}
+
+const clusterlens::Dataset* birch1() {
+    static const clusterlens::Dataset data =
+        clusterlens::readDataset(dataDirectory() + "/benchmarks/sipu/birch1.data.gz");
+    return &data;
+}
+
+/// A decision graph of n points with the structure of a real one (a density order, each point
+/// linked to an earlier point of it) for the re-assignment timing.
+const DensityPeaksResult& syntheticResult(std::size_t n) {
+    static std::map<std::size_t, DensityPeaksResult> cache;
+    auto it = cache.find(n);
+    if (it != cache.end()) return it->second;
+    std::mt19937_64 rng(3);
+    DensityPeaksResult r;
+    r.densityOrder.resize(n);
+    std::iota(r.densityOrder.begin(), r.densityOrder.end(), std::int64_t{0});
+    std::shuffle(r.densityOrder.begin(), r.densityOrder.end(), rng);
+    r.rho.resize(n);
+    r.delta.resize(n);
+    r.gamma.resize(n);
+    r.nearestHigher.resize(n);
+    for (std::size_t p = 0; p < n; ++p) {
+        const auto i = static_cast<std::size_t>(r.densityOrder[p]);
+        r.rho[i] = static_cast<double>(n - p);
+        r.nearestHigher[i] = p == 0 ? -1 : r.densityOrder[rng() % p];
+        r.delta[i] = static_cast<double>(rng() % 1000 + 1);
+        r.gamma[i] = r.rho[i] * r.delta[i];
+    }
+    return cache.emplace(n, std::move(r)).first->second;
+}
+
+void addReassignment(Registry& registry, std::size_t n, std::size_t peaks) {
+    const std::string count = shortCount(n);
+    registry.add(BenchCase{"dpc reassign " + count + " (" + std::to_string(peaks) + " peaks)", "cpu", n, 0,
+                           [n, peaks] {
+                               const DensityPeaksResult& r = syntheticResult(n);
+                               std::vector<std::int64_t> chosen(r.densityOrder.begin(),
+                                                                r.densityOrder.begin() + static_cast<long>(peaks));
+                               clusterlens::assignFromPeaks(r, chosen);
+                           },
+                           [n] { syntheticResult(n); }, 2, 0});
+    registry.add(BenchCase{"dpc peaks top-" + std::to_string(peaks) + " " + count, "cpu", n, 0,
+                           [n, peaks] { clusterlens::peaksTopK(syntheticResult(n), peaks); },
+                           [n] { syntheticResult(n); }, 2, 0});
+}
+
+const clusterlens::bench::Registrar registrar([](Registry& registry) {
+    const Shape small{20000, 14};
+    const Shape smallWide{20000, 57};
+    const Shape birch{100000, 2};
+#ifdef CLUSTERLENS_HAVE_CUDA
+    const Shape large{1000000, 14};
+    const Shape wide{500000, 57};
+    const Runner gpu = &clusterlens::densityPeaksCuda;
+    addCase(registry, "dpc rho+delta 1Mx14 (dc given)", "cuda", gpu, &cytometry<1000000, 14>, large, DcMode::Given, 1,
+            3);
+    addCase(registry, "dpc exact-dc+rho+delta 1Mx14", "cuda", gpu, &cytometry<1000000, 14>, large, DcMode::Exact, 1, 3);
+    addCase(registry, "dpc sampled-dc+rho+delta 1Mx14", "cuda", gpu, &cytometry<1000000, 14>, large, DcMode::Sampled, 1,
+            3);
+    addCase(registry, "dpc rho+delta 500Kx57 (dc given)", "cuda", gpu, &cytometry<500000, 57>, wide, DcMode::Given, 1,
+            3);
+    addCase(registry, "dpc exact-dc+rho+delta 500Kx57", "cuda", gpu, &cytometry<500000, 57>, wide, DcMode::Exact, 1, 3);
+    addCase(registry, "dpc cutoff rho+delta 1Mx14 (dc given)", "cuda", gpu, &cytometry<1000000, 14>, large,
+            DcMode::GivenCutoff, 1, 3);
+    addCase(registry, "dpc cutoff rho+delta 500Kx57 (dc given)", "cuda", gpu, &cytometry<500000, 57>, wide,
+            DcMode::GivenCutoff, 1, 3);
+    addCase(registry, "dpc rho+delta 20Kx14 (dc given)", "cuda", gpu, &cytometry<20000, 14>, small, DcMode::Given, 1,
+            0);
+    addCase(registry, "dpc rho+delta 20Kx57 (dc given)", "cuda", gpu, &cytometry<20000, 57>, smallWide, DcMode::Given,
+            1, 0);
+#endif
+    const Runner cpu = &clusterlens::densityPeaksCpu;
+    addCase(registry, "dpc rho+delta 20Kx14 (dc given)", "cpu", cpu, &cytometry<20000, 14>, small, DcMode::Given, 0, 3);
+    addCase(registry, "dpc rho+delta 20Kx57 (dc given)", "cpu", cpu, &cytometry<20000, 57>, smallWide, DcMode::Given, 0,
+            3);
+    if (std::filesystem::exists(dataDirectory() + "/benchmarks/sipu/birch1.data.gz")) {
+#ifdef CLUSTERLENS_HAVE_CUDA
+        addCase(registry, "dpc birch1 100Kx2 exact-dc, brute force", "cuda", gpu, &birch1, birch, DcMode::Exact, 1, 0);
+#endif
+        addCase(registry, "dpc birch1 100Kx2 exact-dc, brute force", "cpu", cpu, &birch1, birch, DcMode::Exact, 0, 1);
+    }
+    addReassignment(registry, 1000000, 20);
+    addReassignment(registry, 1000000, 200);
+});
+
+}  // namespace

@@ -1,0 +1,37 @@
+#pragma once
+// Work schedule of the GPU density-peaks passes: which block handles which tile pairs, in which order
+// the blocks are launched, and where the launches are cut into batches (a cancel is honoured between
+// batches). Plain C++ so that it can be reasoned about and tested without a device.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace clusterlens::dpc {
+
+/// One block's work: row tile `tile` paired with the tiles first..last (inclusive). `slot` numbers
+/// the unit globally; the units of one row tile have consecutive slots (slotBegin).
+struct TileUnit {
+    std::int32_t tile;
+    std::int32_t first;
+    std::int32_t last;
+    std::int32_t slot;
+};
+
+struct TileSchedule {
+    std::vector<TileUnit> units;            ///< in launch order: longest first
+    std::vector<std::int32_t> slotBegin;    ///< tileCount + 1 offsets: slots of row tile t
+    std::vector<std::size_t> batchEnd;      ///< exclusive end (index into units) of each batch
+    std::vector<std::uint64_t> batchTiles;  ///< tile pairs in each batch
+    std::uint64_t totalTiles = 0;
+    std::int32_t slots = 0;
+};
+
+/// The pairs of tiles (I, J) with J >= I (upper; rho and the dc passes) or J <= I (lower; delta) over
+/// tileCount tiles. A row tile's range is split into at most a few units when that is needed to give
+/// every resident block about four units; units are launched longest first, so blocks finish
+/// together. Batches are whole waves of `residentBlocks` units whose summed longest-unit lengths
+/// reach `batchSteps` tile steps (about 50 ms of work).
+TileSchedule makeTileSchedule(std::int32_t tileCount, bool lower, std::size_t residentBlocks, double batchSteps);
+
+}  // namespace clusterlens::dpc

@@ -1,0 +1,440 @@
+// Host side of the GPU density-peaks clustering (Rodriguez & Laio 2014; GPU layout after CUDA-DP,
+// Ge et al. 2017, without its n x n matrix): the device data, the schedule of tile pairs over the
+// blocks, the batches between which a cancel is honoured, and the dc / rho / delta stages.
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "clusterlens/cluster/density_peaks_cuda.hpp"
+#include "clusterlens/errors.hpp"
+#include "cpu/density_peaks_math.hpp"
+#include "cpu/density_peaks_schedule.hpp"
+#include "cpu/density_peaks_select.hpp"
+#include "cpu/thread_pool.hpp"
+#include "cuda/kernels/density_peaks_delta_kernels.cuh"
+#include "cuda/kernels/density_peaks_kernels.cuh"
+#include "cuda/kernels/density_peaks_window_kernels.cuh"
+#include "cuda/util/cuda_check.cuh"
+#include "cuda/util/device_buffer.cuh"
+
+namespace clusterlens {
+namespace {
+
+using cuda::DeviceBuffer;
+using cuda::DpcTiles;
+using cuda::kDpcThreads;
+using cuda::kDpcTile;
+using dpc::TileSchedule;
+
+constexpr double kLog2E = 1.4426950408889634;
+constexpr double kBatchSeconds = 0.05;   // work per launch batch: a cancel lands within ~2 batches
+constexpr double kExactRowsBelow = 1.0;  // Gaussian rows with rho < 1 are recomputed in double
+
+float floatBelow(double v) {
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) > v) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+    return f;
+}
+
+float floatAbove(double v) {
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+    return f;
+}
+
+unsigned gridFor(std::size_t items, unsigned threads) {
+    return static_cast<unsigned>((items + threads - 1) / threads);
+}
+
+class CudaEvent {
+public:
+    explicit CudaEvent(unsigned flags = cudaEventDefault) { CL_CUDA_TRY(cudaEventCreateWithFlags(&m_event, flags)); }
+    ~CudaEvent() { cudaEventDestroy(m_event); }
+    CudaEvent(const CudaEvent&) = delete;
+    CudaEvent& operator=(const CudaEvent&) = delete;
+    cudaEvent_t get() const { return m_event; }
+
+private:
+    cudaEvent_t m_event{};
+};
+
+/// Device time between consecutive marks on the stream (CUDA events).
+class StageClock {
+public:
+    StageClock() { mark(); }
+    void mark() {
+        m_events.push_back(std::make_unique<CudaEvent>());
+        CL_CUDA_TRY(cudaEventRecord(m_events.back()->get(), cudaStreamPerThread));
+    }
+    std::vector<double> seconds() const {
+        CL_CUDA_TRY(cudaEventSynchronize(m_events.back()->get()));
+        std::vector<double> out;
+        for (std::size_t i = 1; i < m_events.size(); ++i) {
+            float ms = 0.0f;
+            CL_CUDA_TRY(cudaEventElapsedTime(&ms, m_events[i - 1]->get(), m_events[i]->get()));
+            out.push_back(static_cast<double>(ms) * 1e-3);
+        }
+        return out;
+    }
+
+private:
+    std::vector<std::unique_ptr<CudaEvent>> m_events;
+};
+
+/// Launches a schedule batch by batch, keeping one batch queued ahead; between batches it reports
+/// progress and honours a cancel.
+class BatchRunner {
+public:
+    explicit BatchRunner(JobControl* control) : m_control(control) {}
+
+    template <class Launch>
+    void run(const TileSchedule& schedule, double from, double to, Launch&& launch) {
+        const cudaStream_t stream = cudaStreamPerThread;
+        DeviceBuffer<cuda::DpcUnit> d_units(schedule.units.size(), stream);
+        d_units.copyFromHost(schedule.units.data(), schedule.units.size());
+        CudaEvent done[2] = {CudaEvent(cudaEventDisableTiming), CudaEvent(cudaEventDisableTiming)};
+        std::size_t begin = 0;
+        std::uint64_t finished = 0;
+        for (std::size_t b = 0; b < schedule.batchEnd.size(); ++b) {
+            const std::size_t end = schedule.batchEnd[b];
+            launch(d_units.data(), static_cast<int>(begin), static_cast<int>(end - begin));
+            CL_CUDA_CHECK_LAUNCH();
+            CL_CUDA_TRY(cudaEventRecord(done[b & 1].get(), stream));
+            begin = end;
+            if (b == 0) continue;
+            CL_CUDA_TRY(cudaEventSynchronize(done[(b - 1) & 1].get()));
+            finished += schedule.batchTiles[b - 1];
+            report(from, to, finished, schedule.totalTiles);
+        }
+        CL_CUDA_TRY(cudaStreamSynchronize(stream));
+        report(from, to, schedule.totalTiles, schedule.totalTiles);
+    }
+
+private:
+    void report(double from, double to, std::uint64_t finished, std::uint64_t total) const {
+        if (!m_control) return;
+        m_control->setProgress(from + (to - from) * static_cast<double>(finished) / static_cast<double>(total));
+        m_control->checkCancelled();
+    }
+
+    JobControl* m_control;
+};
+
+/// Per-feature means (double, rounded to float): the origin of the centred copy.
+std::vector<float> featureMeans(const float* x, std::size_t n, std::size_t d) {
+    std::vector<double> sum(d, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < d; ++k) sum[k] += static_cast<double>(x[i * d + k]);
+    std::vector<float> mean(d);
+    for (std::size_t k = 0; k < d; ++k) mean[k] = static_cast<float>(sum[k] / static_cast<double>(n));
+    return mean;
+}
+
+/// Everything one densityPeaksCuda call keeps on the device: the points as tiles (original values
+/// for exact distances and the Gaussian sums, mean-centred values and their norms for the
+/// dot-product passes), rho, the density order and the results.
+class DpcDevice {
+public:
+    DpcDevice(const float* x, std::size_t n, std::size_t d, JobControl* control)
+        : m_n(static_cast<int>(n)),
+          m_d(static_cast<int>(d)),
+          m_dPad(static_cast<int>(d + (d & 1))),
+          m_tileCount(static_cast<int>((n + kDpcTile - 1) / kDpcTile)),
+          m_runner(control) {
+        int device = 0;
+        CL_CUDA_TRY(cudaGetDevice(&device));
+        CL_CUDA_TRY(cudaDeviceGetAttribute(&m_smCount, cudaDevAttrMultiProcessorCount, device));
+        CL_CUDA_TRY(cudaDeviceGetAttribute(&m_clockKhz, cudaDevAttrClockRate, device));
+        const cudaStream_t stream = cudaStreamPerThread;
+        d_points = DeviceBuffer<float>(n * d, stream);
+        d_points.copyFromHost(x, n * d);
+        const float* d_x = d_points.data();
+        const std::vector<float> mean = featureMeans(x, n, d);
+        DeviceBuffer<float> d_mean(d, stream);
+        d_mean.copyFromHost(mean.data(), d);
+        d_tiles = DeviceBuffer<float>(tileFloats(), stream);
+        d_centred = DeviceBuffer<float>(tileFloats(), stream);
+        cuda::dpcBuildTilesKernel<<<gridFor(tileFloats(), 256), 256, 0, stream>>>(d_x, m_n, m_d, m_dPad, m_tileCount,
+                                                                                  nullptr, d_tiles.data());
+        CL_CUDA_CHECK_LAUNCH();
+        cuda::dpcBuildTilesKernel<<<gridFor(tileFloats(), 256), 256, 0, stream>>>(d_x, m_n, m_d, m_dPad, m_tileCount,
+                                                                                  d_mean.data(), d_centred.data());
+        CL_CUDA_CHECK_LAUNCH();
+        d_norms = DeviceBuffer<float>(paddedPoints(), stream);
+        cuda::dpcNormsKernel<<<gridFor(paddedPoints(), 256), 256, 0, stream>>>(centred(), d_norms.data());
+        CL_CUDA_CHECK_LAUNCH();
+        d_rho = DeviceBuffer<double>(n, stream);
+        d_order = DeviceBuffer<int>(n, stream);
+    }
+
+    DpcTiles tiles() const { return DpcTiles{d_tiles.data(), m_n, m_d, m_dPad, m_tileCount}; }
+    DpcTiles centred() const { return DpcTiles{d_centred.data(), m_n, m_d, m_dPad, m_tileCount}; }
+    cuda::DpcGuard guard(const float* norms) const { return cuda::DpcGuard{norms, cuda::dpcGuardKappa(m_d)}; }
+
+    /// One exact dc-selection pass (dpc::PairWindowPass).
+    dpc::PairWindowCounts window(const dpc::PairWindow& w) {
+        const cudaStream_t stream = cudaStreamPerThread;
+        DeviceBuffer<unsigned long long> d_counts(3, stream);
+        DeviceBuffer<unsigned long long> d_hist(std::max<std::size_t>(w.bins, 1), stream);
+        CL_CUDA_TRY(cudaMemsetAsync(d_counts.data(), 0, d_counts.bytes(), stream));
+        CL_CUDA_TRY(cudaMemsetAsync(d_hist.data(), 0, d_hist.bytes(), stream));
+        if (w.collect && d_values.size() < w.capacity) d_values = DeviceBuffer<double>(w.capacity, stream);
+        cuda::DpcWindowParams params{centred(),
+                                     tiles(),
+                                     d_points.data(),
+                                     guard(d_norms.data()),
+                                     floatBelow(w.lo),
+                                     floatAbove(w.lo),
+                                     floatBelow(w.hi),
+                                     floatAbove(w.hi),
+                                     w.lo,
+                                     w.hi,
+                                     static_cast<int>(w.bins),
+                                     static_cast<double>(w.bins) / (w.hi - w.lo),
+                                     static_cast<float>(static_cast<double>(w.bins) / (w.hi - w.lo)),
+                                     w.collect ? 1 : 0,
+                                     static_cast<unsigned long long>(w.capacity),
+                                     d_counts.data(),
+                                     d_hist.data(),
+                                     d_values.data()};
+        const std::size_t shared = sharedBytes(cuda::kDpcMaxBins * sizeof(unsigned int));
+        const TileSchedule schedule = makeSchedule(cuda::dpcWindowKernel, shared, false, m_dPad + 10.0);
+        const double from = std::min(m_progress, 0.25);
+        m_runner.run(schedule, from, from + 0.05, [&](const cuda::DpcUnit* d_units, int offset, int count) {
+            cuda::dpcWindowKernel<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units,
+                                                                                                 offset);
+        });
+        m_progress += 0.05;
+        std::vector<unsigned long long> counts(3);
+        d_counts.copyToHost(counts.data(), counts.size());
+        dpc::PairWindowCounts out;
+        out.below = counts[0];
+        out.inside = counts[1];
+        out.hist.assign(w.bins, 0);
+        if (w.bins) d_hist.copyToHost(reinterpret_cast<unsigned long long*>(out.hist.data()), w.bins);
+        out.overflow = w.collect && counts[2] > w.capacity;
+        if (w.collect && !out.overflow) {
+            out.values.resize(counts[2]);
+            if (counts[2]) d_values.copyToHost(out.values.data(), counts[2]);
+        }
+        return out;
+    }
+
+    void rho(DensityKernel kernel, double dc) {
+        const cudaStream_t stream = cudaStreamPerThread;
+        const std::size_t n = static_cast<std::size_t>(m_n);
+        DeviceBuffer<unsigned long long> d_acc(n, stream);
+        CL_CUDA_TRY(cudaMemsetAsync(d_acc.data(), 0, d_acc.bytes(), stream));
+        const double dc2 = dc * dc;
+        const double threshold = dpc::cutoffSquaredThreshold(dc);
+        const int shift = 62 - static_cast<int>(std::ceil(std::log2(static_cast<double>(n))));
+        const cuda::DpcRhoParams params{tiles(),
+                                        d_points.data(),
+                                        centred(),
+                                        guard(d_norms.data()),
+                                        static_cast<float>(std::max(-static_cast<double>(FLT_MAX), -kLog2E / dc2)),
+                                        floatBelow(threshold),
+                                        floatAbove(threshold),
+                                        threshold,
+                                        std::ldexp(1.0, shift),
+                                        d_acc.data()};
+        const std::size_t shared =
+            sharedBytes(kDpcTile * (kDpcThreads / 32) * sizeof(float) + kDpcThreads * 8 * sizeof(double));
+        const auto launch = [&](auto kernelFunction, double pairOps) {
+            const TileSchedule schedule = makeSchedule(kernelFunction, shared, false, pairOps);
+            m_runner.run(schedule, 0.3, 0.55, [&](const cuda::DpcUnit* d_units, int offset, int count) {
+                kernelFunction<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units, offset);
+            });
+        };
+        const bool gaussian = kernel == DensityKernel::Gaussian;
+        if (gaussian)
+            launch(cuda::dpcRhoKernel<true>, 2.0 * m_dPad + 6.0);
+        else
+            launch(cuda::dpcRhoKernel<false>, m_dPad + 12.0);
+        DeviceBuffer<int> d_rows(n, stream);
+        DeviceBuffer<int> d_rowCount(1, stream);
+        CL_CUDA_TRY(cudaMemsetAsync(d_rowCount.data(), 0, sizeof(int), stream));
+        cuda::dpcRhoFromFixedKernel<<<gridFor(n, 256), 256, 0, stream>>>(d_acc.data(), m_n, std::ldexp(1.0, -shift),
+                                                                         gaussian ? kExactRowsBelow : 0.0, d_rho.data(),
+                                                                         d_rows.data(), d_rowCount.data());
+        CL_CUDA_CHECK_LAUNCH();
+        if (!gaussian) return;
+        int rows = 0;
+        d_rowCount.copyToHost(&rows, 1);
+        if (rows > 0) {
+            cuda::dpcGaussianRowsKernel<<<static_cast<unsigned>(rows), kDpcThreads, 0, stream>>>(
+                tiles(), d_rows.data(), 1.0 / dc2, d_rho.data());
+            CL_CUDA_CHECK_LAUNCH();
+        }
+    }
+
+    /// The density order: a stable radix sort of the indices by descending rho.
+    void order() {
+        const cudaStream_t stream = cudaStreamPerThread;
+        const std::size_t n = static_cast<std::size_t>(m_n);
+        DeviceBuffer<unsigned long long> d_keys(n, stream);
+        DeviceBuffer<unsigned long long> d_sortedKeys(n, stream);
+        DeviceBuffer<int> d_index(n, stream);
+        cuda::dpcOrderKeysKernel<<<gridFor(n, 256), 256, 0, stream>>>(d_rho.data(), m_n, d_keys.data(), d_index.data());
+        CL_CUDA_CHECK_LAUNCH();
+        std::size_t tempBytes = 0;
+        CL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, tempBytes, d_keys.data(), d_sortedKeys.data(),
+                                                    d_index.data(), d_order.data(), m_n, 0, 64, stream));
+        DeviceBuffer<unsigned char> d_temp(std::max<std::size_t>(tempBytes, 1), stream);
+        CL_CUDA_TRY(cub::DeviceRadixSort::SortPairs(d_temp.data(), tempBytes, d_keys.data(), d_sortedKeys.data(),
+                                                    d_index.data(), d_order.data(), m_n, 0, 64, stream));
+    }
+
+    void delta() {
+        const cudaStream_t stream = cudaStreamPerThread;
+        const std::size_t n = static_cast<std::size_t>(m_n);
+        DeviceBuffer<float> d_sortedCentred(tileFloats(), stream);
+        DeviceBuffer<float> d_sortedNorms(paddedPoints(), stream);
+        DeviceBuffer<float> d_sortedPoints(n * static_cast<std::size_t>(m_d), stream);
+        cuda::dpcPermuteRowsKernel<<<gridFor(n * static_cast<std::size_t>(m_d), 256), 256, 0, stream>>>(
+            d_points.data(), d_order.data(), m_n, m_d, d_sortedPoints.data());
+        CL_CUDA_CHECK_LAUNCH();
+        cuda::dpcPermuteTilesKernel<<<gridFor(tileFloats(), 256), 256, 0, stream>>>(centred(), d_order.data(),
+                                                                                    d_sortedCentred.data());
+        CL_CUDA_CHECK_LAUNCH();
+        cuda::dpcPermuteNormsKernel<<<gridFor(paddedPoints(), 256), 256, 0, stream>>>(
+            d_norms.data(), d_order.data(), m_n, static_cast<int>(paddedPoints()), d_sortedNorms.data());
+        CL_CUDA_CHECK_LAUNCH();
+        const std::size_t shared = sharedBytes(kDpcThreads * 8 * (sizeof(double) + sizeof(int)));
+        const TileSchedule schedule = makeSchedule(cuda::dpcDeltaKernel, shared, true, m_dPad + 4.0);
+        DeviceBuffer<double> d_partE(static_cast<std::size_t>(schedule.slots) * kDpcTile, stream);
+        DeviceBuffer<int> d_partJ(static_cast<std::size_t>(schedule.slots) * kDpcTile, stream);
+        const cuda::DpcDeltaParams params{DpcTiles{d_sortedCentred.data(), m_n, m_d, m_dPad, m_tileCount},
+                                          DpcTiles{nullptr, m_n, m_d, m_dPad, m_tileCount},
+                                          d_sortedPoints.data(),
+                                          guard(d_sortedNorms.data()),
+                                          d_order.data(),
+                                          d_partE.data(),
+                                          d_partJ.data()};
+        m_runner.run(schedule, 0.6, 1.0, [&](const cuda::DpcUnit* d_units, int offset, int count) {
+            cuda::dpcDeltaKernel<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units,
+                                                                                                offset);
+        });
+        DeviceBuffer<int> d_slotBegin(schedule.slotBegin.size(), stream);
+        d_slotBegin.copyFromHost(schedule.slotBegin.data(), schedule.slotBegin.size());
+        d_delta = DeviceBuffer<double>(n, stream);
+        d_nearest = DeviceBuffer<int>(n, stream);
+        cuda::dpcDeltaMergeKernel<<<gridFor(n, 256), 256, 0, stream>>>(
+            d_partE.data(), d_partJ.data(), d_slotBegin.data(), d_order.data(), m_n, d_delta.data(), d_nearest.data());
+        CL_CUDA_CHECK_LAUNCH();
+        d_farthest = DeviceBuffer<unsigned long long>(1, stream);
+        CL_CUDA_TRY(cudaMemsetAsync(d_farthest.data(), 0, sizeof(unsigned long long), stream));
+        cuda::dpcFarthestKernel<<<gridFor(n, 256), 256, 0, stream>>>(d_points.data(), m_n, m_d, d_order.data(),
+                                                                     d_farthest.data());
+        CL_CUDA_CHECK_LAUNCH();
+    }
+
+    void download(DensityPeaksResult& result) const {
+        const std::size_t n = static_cast<std::size_t>(m_n);
+        result.rho.resize(n);
+        d_rho.copyToHost(result.rho.data(), n);
+        result.delta.resize(n);
+        d_delta.copyToHost(result.delta.data(), n);
+        std::vector<int> buffer(n);
+        d_nearest.copyToHost(buffer.data(), n);
+        result.nearestHigher.assign(buffer.begin(), buffer.end());
+        d_order.copyToHost(buffer.data(), n);
+        result.densityOrder.assign(buffer.begin(), buffer.end());
+        unsigned long long farthest = 0;
+        d_farthest.copyToHost(&farthest, 1);
+        const auto top = static_cast<std::size_t>(result.densityOrder[0]);
+        double farthestE = 0.0;
+        std::memcpy(&farthestE, &farthest, sizeof farthestE);
+        result.delta[top] = std::sqrt(farthestE);
+        result.nearestHigher[top] = -1;
+    }
+
+    void setProgress(double fraction) { m_progress = fraction; }
+
+private:
+    std::size_t tileFloats() const {
+        return static_cast<std::size_t>(m_tileCount) * static_cast<std::size_t>(m_dPad) * kDpcTile;
+    }
+    std::size_t paddedPoints() const { return static_cast<std::size_t>(m_tileCount) * kDpcTile; }
+    std::size_t sharedBytes(std::size_t extra) const {
+        return static_cast<std::size_t>(cuda::dpcEngineSharedFloats(m_dPad)) * sizeof(float) + extra;
+    }
+
+    /// The schedule for a tile kernel: its occupancy gives the resident blocks; a batch is about
+    /// kBatchSeconds of tile steps at 128 float lanes per multiprocessor and `pairOps` operations
+    /// per pair.
+    template <class Kernel>
+    TileSchedule makeSchedule(Kernel kernel, std::size_t shared, bool lower, double pairOps) const {
+        CL_CUDA_TRY(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+        int perSm = 0;
+        CL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kDpcThreads, shared));
+        if (perSm < 1) throw CudaError("density peaks: the tile kernel does not fit on this GPU");
+        const double stepSeconds = kDpcTile * kDpcTile * pairOps * perSm / (128.0 * m_clockKhz * 1e3);
+        return dpc::makeTileSchedule(m_tileCount, lower, static_cast<std::size_t>(perSm) * m_smCount,
+                                     kBatchSeconds / stepSeconds);
+    }
+
+    int m_n, m_d, m_dPad, m_tileCount;
+    int m_smCount = 1;
+    int m_clockKhz = 1000000;
+    BatchRunner m_runner;
+    double m_progress = 0.0;
+    DeviceBuffer<float> d_points;
+    DeviceBuffer<float> d_tiles;
+    DeviceBuffer<float> d_centred;
+    DeviceBuffer<float> d_norms;
+    DeviceBuffer<double> d_rho;
+    DeviceBuffer<int> d_order;
+    DeviceBuffer<double> d_delta;
+    DeviceBuffer<int> d_nearest;
+    DeviceBuffer<unsigned long long> d_farthest;
+    DeviceBuffer<double> d_values;
+};
+
+}  // namespace
+
+DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
+                                    JobControl* control) {
+    cpu::ThreadPool pool;
+    dpc::validateInput(x, n, d, options);
+    if (n >= static_cast<std::size_t>(std::numeric_limits<int>::max()) - kDpcTile)
+        throw InvalidInput("density peaks on the GPU handles fewer than 2^31 points; use --backend cpu or --subsample");
+    if (d > 65536) throw InvalidInput("density peaks on the GPU handles at most 65536 features");
+    if (dpc::squaredDistanceUpperBound(x, n, d) > 1e37)
+        throw InvalidInput(
+            "density peaks on the GPU: the coordinates are so large that squared distances overflow "
+            "single precision; rescale the data or use --backend cpu");
+    if (control) control->checkCancelled();
+
+    StageClock clock;
+    DpcDevice device(x, n, d, control);
+    DensityPeaksResult result;
+    result.kernel = options.kernel;
+    result.dc = dpc::chooseDc(x, n, d, options, pool, [&](const dpc::PairWindow& w) { return device.window(w); });
+    clock.mark();
+    device.setProgress(0.3);
+    device.rho(options.kernel, result.dc.value);
+    device.order();
+    clock.mark();
+    device.delta();
+    clock.mark();
+    device.download(result);
+    dpc::computeGamma(result);
+    const std::vector<double> seconds = clock.seconds();
+    result.secondsDc = seconds[0];
+    result.secondsRho = seconds[1];
+    result.secondsDelta = seconds[2];
+    if (control) control->setProgress(1.0);
+    return result;
+}
+
+}  // namespace clusterlens
