@@ -65,6 +65,18 @@ QImage Palette::colormapImage(int size) {
     return image;
 }
 
+QColor Palette::linkColor() {
+    return QColor(0x50, 0x50, 0x50);
+}
+
+QColor Palette::inversionColor() {
+    return QColor(0xe0, 0x00, 0x90);
+}
+
+QColor Palette::selectionColor() {
+    return QColor(0x00, 0x00, 0x00);
+}
+
 QImage Palette::categoricalImage() {
     const auto& colors = buildCategorical();
     QImage image(static_cast<int>(colors.size()), 1, QImage::Format_RGBA8888);

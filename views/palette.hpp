@@ -26,6 +26,13 @@ public:
     static QImage colormapImage(int size = 256);
     /// The categorical colours as an RGBA8888 image of categoricalColors().size() x 1.
     static QImage categoricalImage();
+
+    /// Dendrogram links that belong to no cluster (above the cut, or no cut).
+    static QColor linkColor();
+    /// Non-monotonic merges (a link going down): stands apart from every categorical colour.
+    static QColor inversionColor();
+    /// Selected points where a view highlights rather than fades (dendrogram subtrees and leaves).
+    static QColor selectionColor();
 };
 
 }  // namespace clusterlens::views

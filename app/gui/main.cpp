@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QOpenGLWidget>
 #include <QPainter>
 #include <QPixmap>
 #include <QTimer>
@@ -10,33 +11,62 @@
 #include <cstdio>
 
 #include "dataset_session.hpp"
+#include "dendrogram/clustering_panel.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
 #include "main_window.hpp"
 #include "opengl_setup.hpp"
 #include "scatter/scatter_widget.hpp"
 
 namespace {
 
+/// Saves the window to `file` and quits (exit code 1 when it cannot be written).
+void saveScreenshot(clusterlens::gui::MainWindow& window, const QString& file) {
+    // QWidget::grab() renders a QOpenGLWidget without what paintGL() paints with QPainter (the
+    // painter is redirected while grabbing), so each visible GL view's own framebuffer, axes
+    // included, is drawn over its place.
+    QPixmap shot = window.grab();
+    {
+        QPainter painter(&shot);
+        for (QOpenGLWidget* view : window.findChildren<QOpenGLWidget*>())
+            if (view->isVisible()) painter.drawImage(view->mapTo(&window, QPoint(0, 0)), view->grabFramebuffer());
+    }
+    const bool saved = shot.save(file);
+    std::fprintf(stderr, "%s %s\n", saved ? "saved" : "could not save", qPrintable(file));
+    QApplication::exit(saved ? 0 : 1);
+}
+
 /// --screenshot FILE (for documentation and CI): saves the window once the data is on screen,
-/// then quits; exit code 1 when the dataset cannot be read, 2 on timeout.
-void scheduleScreenshot(clusterlens::gui::MainWindow& window, const QString& file) {
+/// then quits; exit code 1 when the dataset cannot be read or clustering fails, 2 on timeout.
+/// With --cluster METHOD the data is first clustered (mahalanobis or a classic linkage), the tree
+/// cut into --cut-k clusters, and the window saved once the cut colours the views.
+void scheduleScreenshot(clusterlens::gui::MainWindow& window, const QString& file, const QString& cluster, int cutK) {
+    using clusterlens::views::ClusteringPanel;
     using clusterlens::views::DatasetSession;
+    using clusterlens::views::DendrogramPanel;
     using clusterlens::views::ScatterWidget;
-    QObject::connect(window.scatter(), &ScatterWidget::dataDrawn, &window, [&window, file] {
-        // One more event-loop turn lets docks and status bar settle before the grab.
-        QTimer::singleShot(500, &window, [&window, file] {
-            // QWidget::grab() renders a QOpenGLWidget without what paintGL() paints with QPainter
-            // (the painter is redirected while grabbing), so the scatter's own framebuffer,
-            // axes included, is drawn over its place.
-            QPixmap shot = window.grab();
-            {
-                QPainter painter(&shot);
-                painter.drawImage(window.scatter()->mapTo(&window, QPoint(0, 0)), window.scatter()->grabFramebuffer());
-            }
-            const bool saved = shot.save(file);
-            std::fprintf(stderr, "%s %s\n", saved ? "saved" : "could not save", qPrintable(file));
-            QApplication::exit(saved ? 0 : 1);
+    // A few event-loop turns let docks, status bar and recoloured views settle before the grab.
+    const auto shootSoon = [&window, file](int delayMs) {
+        QTimer::singleShot(delayMs, &window, [&window, file] { saveScreenshot(window, file); });
+    };
+    if (cluster.isEmpty()) {
+        QObject::connect(window.scatter(), &ScatterWidget::dataDrawn, &window, [shootSoon] { shootSoon(500); });
+    } else {
+        QObject::connect(
+            window.scatter(), &ScatterWidget::dataDrawn, &window,
+            [&window, cluster] {
+                window.clusteringPanel()->setLinkage(cluster);
+                window.clusteringPanel()->run();
+            },
+            Qt::SingleShotConnection);
+        QObject::connect(window.dendrogramPanel(), &DendrogramPanel::treeShown, &window,
+                         [&window, cutK] { window.dendrogramPanel()->setClusterCount(cutK); });
+        QObject::connect(window.dendrogramPanel(), &DendrogramPanel::cutApplied, &window,
+                         [shootSoon] { shootSoon(1500); }, Qt::SingleShotConnection);
+        QObject::connect(window.clusteringPanel(), &ClusteringPanel::failed, &window, [](const QString& message) {
+            std::fprintf(stderr, "%s\n", qPrintable(message));
+            QApplication::exit(1);
         });
-    });
+    }
     QObject::connect(window.session(), &DatasetSession::loadFailed, &window,
                      [](const QString&, const QString& message) {
                          std::fprintf(stderr, "%s\n", qPrintable(message));
@@ -71,14 +101,29 @@ int main(int argc, char* argv[]) {
                                   QStringLiteral("Save the window to FILE once the data is drawn, then quit."),
                                   QStringLiteral("FILE"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption cluster(QStringLiteral("cluster"),
+                               QStringLiteral("With --screenshot: cluster the data with METHOD first (mahalanobis, "
+                                              "average, ward, ...)."),
+                               QStringLiteral("METHOD"));
+    cluster.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption cutK(QStringLiteral("cut-k"), QStringLiteral("With --cluster: clusters of the cut shown."),
+                            QStringLiteral("K"), QStringLiteral("5"));
+    cutK.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(demo);
     parser.addOption(screenshot);
+    parser.addOption(cluster);
+    parser.addOption(cutK);
     parser.process(app);
 
     clusterlens::gui::MainWindow window;
     if (parser.isSet(screenshot)) {
-        window.resize(1440, 900);
-        scheduleScreenshot(window, QFileInfo(parser.value(screenshot)).absoluteFilePath());
+        // A clustered screenshot shows the tree and the views it colours: the whole screen of Xvfb.
+        if (parser.isSet(cluster))
+            window.resize(1600, 1000);
+        else
+            window.resize(1440, 900);
+        scheduleScreenshot(window, QFileInfo(parser.value(screenshot)).absoluteFilePath(), parser.value(cluster),
+                           parser.value(cutK).toInt());
     }
     window.show();
     const QStringList files = parser.positionalArguments();

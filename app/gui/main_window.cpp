@@ -48,6 +48,9 @@ MainWindow::MainWindow(QWidget* parent)
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
 
     buildDocks();
+    buildCompareDocks();
+    buildDendrogramDock();
+    buildDpcDock();
     buildMenus();
     connectSession();
     connectPanel();

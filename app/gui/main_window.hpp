@@ -9,8 +9,13 @@ class QMessageBox;
 
 namespace clusterlens::views {
 class AnalysisSession;
+class ClusteringPanel;
 class DatasetPanel;
 class DatasetSession;
+class DendrogramPanel;
+class DpcPanel;
+class FlatComparisonView;
+class HeightsView;
 class JobRunner;
 class JobsPanel;
 class LogPanel;
@@ -42,6 +47,15 @@ public:
     views::DatasetPanel* datasetPanel() const { return m_datasetPanel; }
     views::LogPanel* logPanel() const { return m_logPanel; }
     views::JobsPanel* jobsPanel() const { return m_jobsPanel; }
+    /// Point-height comparison of two hierarchical clusterings (main_window_compare.cpp).
+    views::HeightsView* heightsView() const { return m_heightsView; }
+    /// Comparison of two flat clusterings (main_window_compare.cpp).
+    views::FlatComparisonView* flatComparisonView() const { return m_flatView; }
+    /// Dendrogram view and the clustering that feeds it (main_window_dendrogram.cpp).
+    views::DendrogramPanel* dendrogramPanel() const { return m_dendrogramPanel; }
+    views::ClusteringPanel* clusteringPanel() const { return m_clusteringPanel; }
+    /// Density peaks: decision graph and peak picking (main_window_dpc.cpp).
+    views::DpcPanel* dpcPanel() const { return m_dpcPanel; }
     /// The message box of the last failed load (null before one failed).
     QMessageBox* lastErrorBox() const { return m_errorBox; }
 
@@ -52,6 +66,9 @@ protected:
 
 private:
     void buildDocks();
+    void buildCompareDocks();
+    void buildDendrogramDock();
+    void buildDpcDock();
     void buildMenus();
     void connectSession();
     void connectPanel();
@@ -75,6 +92,11 @@ private:
     views::DatasetPanel* m_datasetPanel = nullptr;
     views::JobsPanel* m_jobsPanel = nullptr;
     views::LogPanel* m_logPanel = nullptr;
+    views::HeightsView* m_heightsView = nullptr;
+    views::FlatComparisonView* m_flatView = nullptr;
+    views::DendrogramPanel* m_dendrogramPanel = nullptr;
+    views::ClusteringPanel* m_clusteringPanel = nullptr;
+    views::DpcPanel* m_dpcPanel = nullptr;
     RecentFiles* m_recent = nullptr;
     QMessageBox* m_errorBox = nullptr;
     QLabel* m_shapeLabel;

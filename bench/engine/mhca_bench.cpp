@@ -2,6 +2,7 @@
 // 200K x 14 and the full variant (FMD) at 44K x 14 on the GPU, threshold 0.5, mahal sub-threshold
 // mode, on the cached cytometry-like data (12 populations + 3 % noise, seed 1).
 
+#include <cstdint>
 #include <map>
 #include <utility>
 #include <vector>
@@ -10,11 +11,13 @@
 #include "clusterlens/hca/mhca.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
+#include "clusterlens/cluster/kmeans_cuda.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
 #endif
 
 namespace clusterlens::bench {
 
+#ifdef CLUSTERLENS_HAVE_CUDA
 namespace {
 
 /// The cytometry-like points in double precision (MHCA's input), converted once per shape.
@@ -33,7 +36,42 @@ MhcaOptions mhcaOptions(MhcaVariant variant) {
     return options;
 }
 
+/// Apriori groups from GPU k-means (K groups, seed 1) as MHCA group ids 1..K (0 means "no group").
+const std::vector<std::int32_t>& kmeansGroups(std::size_t n, std::size_t d, std::size_t k) {
+    static std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int32_t>> cache;
+    auto it = cache.find({n, d});
+    if (it == cache.end()) {
+        KMeansOptions options;
+        options.k = k;
+        options.seed = 1;
+        options.maxIterations = 100;
+        std::vector<std::int32_t> groups = kmeansCuda(cytometryData(n, d).values.data(), n, d, options).labels;
+        for (std::int32_t& g : groups) ++g;
+        it = cache.emplace(std::make_pair(n, d), std::move(groups)).first;
+    }
+    return it->second;
+}
+
+/// MHCA CMD with 1000 k-means apriori groups (the 1M x 20 case, and 1M x 39 for peak memory).
+void addAprioriCases(Registry& registry) {
+    for (const std::size_t d : {std::size_t{20}, std::size_t{39}}) {
+        const std::size_t n = 1000000, k = 1000;
+        registry.add(BenchCase{"mhca cmd apriori kmeans1000 " + shortCount(n) + "x" + std::to_string(d), "cuda", n, d,
+                               [n, d, k] {
+                                   MhcaOptions options = mhcaOptions(MhcaVariant::Centroid);
+                                   options.apriori = kmeansGroups(n, d, k);
+                                   mhcaCuda(doubleData(n, d).data(), n, d, options);
+                               },
+                               [n, d, k] {
+                                   doubleData(n, d);
+                                   kmeansGroups(n, d, k);
+                               },
+                               0, 1});
+    }
+}
+
 }  // namespace
+#endif
 
 /// Registers the MHCA cases (GPU only: the CPU reference needs hours at these sizes).
 void benchMhca(Registry& registry) {
@@ -56,6 +94,7 @@ void benchMhca(Registry& registry) {
                                [n, d, variant] { mhcaCuda(doubleData(n, d).data(), n, d, mhcaOptions(variant)); },
                                [n, d] { doubleData(n, d); }, shape.warmUp, shape.maxRepeat});
     }
+    addAprioriCases(registry);
 #else
     (void)registry;
 #endif

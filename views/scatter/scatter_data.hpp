@@ -47,6 +47,9 @@ struct ScatterData {
     ColourMode mode = ColourMode::Density;
     int densityBins = 0;           ///< histogram bins per axis (density mode)
     std::vector<int> labelValues;  ///< distinct labels present, ascending (labels mode)
+    /// The coordinates are log10 of the plotted quantity: ticks go to powers of ten and are
+    /// labelled with the quantity itself (set by views that plot on log axes).
+    bool xLog = false, yLog = false;
 
     double toDataX(double u) const { return xMin + u * (xMax - xMin); }
     double toDataY(double v) const { return yMin + v * (yMax - yMin); }

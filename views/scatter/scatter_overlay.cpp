@@ -1,8 +1,10 @@
 // QPainter part of ScatterWidget::paintGL(): frame, ticks, tick labels and axis titles around the
-// GL-drawn plot area, or a message when there is nothing to draw.
+// GL-drawn plot area, the optional diagonal, or a message when there is nothing to draw.
 
 #include <QLinearGradient>
 #include <QPainter>
+
+#include <cmath>
 
 #include "palette.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -13,10 +15,29 @@ namespace {
 
 const QColor kAxisColor(0x40, 0x40, 0x40);
 const QColor kGridColor(0x00, 0x00, 0x00, 22);
+const QColor kDiagonalColor(0xd0, 0x30, 0x30);
 constexpr int kTickLength = 5;
 constexpr int kMaxLegendLabels = 12;
 
+/// Ticks of a log10 axis: whole decades (every k-th when many), so labels read 0.01, 1, 100.
+std::vector<double> decadeTicks(double lo, double hi, int maxTicks) {
+    const double first = std::ceil(lo), last = std::floor(hi);
+    if (last < first) return niceTicks(lo, hi, maxTicks);
+    const double every = std::max(1.0, std::ceil((last - first + 1) / std::max(1, maxTicks)));
+    std::vector<double> ticks;
+    for (double t = first; t <= last; t += every) ticks.push_back(t);
+    return ticks;
+}
+
+QString tickLabel(double t, double step, bool log) {
+    if (!log) return formatTick(t, step);
+    const double value = std::pow(10.0, t);
+    return std::abs(t - std::round(t)) < 1e-9 ? QString::number(value, 'g', 3) : formatTick(t, step);
+}
+
 }  // namespace
+
+void ScatterWidget::paintOverlay(QPainter&) const {}
 
 void ScatterWidget::paintMessage(QPainter& painter, const QString& text) const {
     painter.setPen(QColor(0x60, 0x60, 0x60));
@@ -31,8 +52,8 @@ void ScatterWidget::paintAxes(QPainter& painter) const {
     const int maxXTicks =
         std::max(2, static_cast<int>(plot.width() / (metrics.horizontalAdvance(QStringLiteral("-888.88")) + 24)));
     const int maxYTicks = std::max(2, static_cast<int>(plot.height() / (2.5 * metrics.height())));
-    const std::vector<double> xTicks = niceTicks(xLo, xHi, maxXTicks);
-    const std::vector<double> yTicks = niceTicks(yLo, yHi, maxYTicks);
+    const std::vector<double> xTicks = m_data->xLog ? decadeTicks(xLo, xHi, maxXTicks) : niceTicks(xLo, xHi, maxXTicks);
+    const std::vector<double> yTicks = m_data->yLog ? decadeTicks(yLo, yHi, maxYTicks) : niceTicks(yLo, yHi, maxYTicks);
     const double xStep = xTicks.size() > 1 ? xTicks[1] - xTicks[0] : xHi - xLo;
     const double yStep = yTicks.size() > 1 ? yTicks[1] - yTicks[0] : yHi - yLo;
 
@@ -43,7 +64,7 @@ void ScatterWidget::paintAxes(QPainter& painter) const {
         painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
         painter.setPen(kAxisColor);
         painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kTickLength));
-        const QString label = formatTick(t, xStep);
+        const QString label = tickLabel(t, xStep, m_data->xLog);
         const double w = metrics.horizontalAdvance(label);
         painter.drawText(QPointF(px - w / 2, plot.bottom() + kTickLength + metrics.ascent() + 2), label);
     }
@@ -53,7 +74,7 @@ void ScatterWidget::paintAxes(QPainter& painter) const {
         painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
         painter.setPen(kAxisColor);
         painter.drawLine(QPointF(plot.left() - kTickLength, py), QPointF(plot.left(), py));
-        const QString label = formatTick(t, yStep);
+        const QString label = tickLabel(t, yStep, m_data->yLog);
         const double w = metrics.horizontalAdvance(label);
         painter.drawText(QPointF(plot.left() - kTickLength - 3 - w, py + metrics.ascent() / 2.0 - 1), label);
     }
@@ -80,6 +101,19 @@ void ScatterWidget::paintAxes(QPainter& painter) const {
             plot.adjusted(6, 4, -6, -4), Qt::AlignTop | Qt::AlignRight,
             tr("%1 points with non-finite coordinates not shown").arg(m_data->datasetSize - m_data->pointCount));
     }
+}
+
+void ScatterWidget::paintDiagonal(QPainter& painter) const {
+    // y = x across the visible window: from the larger lower bound to the smaller upper bound.
+    const double lo = std::max(m_data->toDataX(m_view.x0()), m_data->toDataY(m_view.y0()));
+    const double hi = std::min(m_data->toDataX(m_view.x1()), m_data->toDataY(m_view.y1()));
+    if (!(lo < hi)) return;
+    painter.save();
+    painter.setClipRect(plotRect());
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(kDiagonalColor, 1.5, Qt::DashLine));
+    painter.drawLine(mapFromData(lo, lo), mapFromData(hi, hi));
+    painter.restore();
 }
 
 void ScatterWidget::paintLegend(QPainter& painter) const {

@@ -152,6 +152,18 @@ void ScatterWidget::selectInRect(const QRectF& widgetRect) {
     applySelection(std::move(rows), true);
 }
 
+void ScatterWidget::setDiagonalVisible(bool visible) {
+    if (visible == m_diagonal) return;
+    m_diagonal = visible;
+    update();
+}
+
+void ScatterWidget::setLegendVisible(bool visible) {
+    if (visible == m_legend) return;
+    m_legend = visible;
+    update();
+}
+
 void ScatterWidget::resetView() {
     m_view.reset();
     m_settled = false;
@@ -298,7 +310,9 @@ void ScatterWidget::paintGL() {
                      tr("Open a dataset: File \u2192 Open, drop a file here, or File \u2192 Open demo dataset."));
     else {
         paintAxes(painter);
-        paintLegend(painter);
+        if (m_diagonal) paintDiagonal(painter);
+        if (m_legend) paintLegend(painter);
+        paintOverlay(painter);
     }
     if (m_drag == Drag::Select) {
         painter.setPen(QPen(QColor(0x20, 0x60, 0xc0), 1.0, Qt::DashLine));

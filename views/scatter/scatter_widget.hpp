@@ -48,6 +48,14 @@ public:
     void zoomAt(QPointF widgetPos, double factor);
     const ViewWindow& viewWindow() const { return m_view; }
 
+    /// Draws the line y = x (data coordinates) over the points: the reference of plots that put
+    /// two measurements of the same points against each other. Off by default.
+    void setDiagonalVisible(bool visible);
+    bool isDiagonalVisible() const { return m_diagonal; }
+    /// The colour legend in the top right corner; on by default. Views whose interesting points
+    /// lie there (the peaks of a decision graph) turn it off and show the colours elsewhere.
+    void setLegendVisible(bool visible);
+
     /// The plot area inside the widget (logical pixels); axes and labels lie outside it.
     QRectF plotRect() const;
     /// Data coordinates -> widget position (logical pixels).
@@ -75,6 +83,10 @@ Q_SIGNALS:
     void dataDrawn();
 
 protected:
+    /// Painted over the points, the axes and the legend, clipped to nothing (views that build on
+    /// the scatter draw their own marks here, e.g. threshold lines). Does nothing by default.
+    virtual void paintOverlay(QPainter& painter) const;
+
     void initializeGL() override;
     void resizeGL(int w, int h) override;
     void paintGL() override;
@@ -96,6 +108,7 @@ private:
     void invalidateLayer();
     void paintAxes(QPainter& painter) const;
     void paintLegend(QPainter& painter) const;
+    void paintDiagonal(QPainter& painter) const;
     void paintMessage(QPainter& painter, const QString& text) const;
     void selectInRect(const QRectF& widgetRect);
     void applySelection(QList<qsizetype> rows, bool notify);
@@ -116,6 +129,8 @@ private:
     bool m_drawnPending = false;    // current data not yet on screen
     bool m_drewData = false;        // the last paintGL() showed all of the current data
     bool m_settled = false;         // ... and at full resolution for the current view
+    bool m_diagonal = false;        // overlay the line y = x
+    bool m_legend = true;           // draw the colour legend
     Drag m_drag = Drag::None;
     QPointF m_dragStart;
     QPointF m_dragLast;

@@ -8,8 +8,10 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "args.hpp"
+#include "clusterlens/errors.hpp"
 #include "clusterlens/hca/linkage.hpp"
 #include "compare/heights_comparison.hpp"
 #include "compare/heights_figure.hpp"
@@ -25,10 +27,16 @@ int runPlotHeights(const std::vector<std::string>& argv) {
     args.expectPositional({"LINKAGE_A.csv", "LINKAGE_B.csv"});
     const std::string out = args.required("--out");
     const views::FigureExportOptions options = plotExportOptions(args, 640, 600);
+    const QString suffix = QFileInfo(QString::fromStdString(out)).suffix().toLower();
+    if (suffix != QLatin1String("svg") && suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
+        throw UsageError("--out must end in .svg, .pdf or .png (got '" + out + "')");
     const std::string& pathA = args.positional()[0];
     const std::string& pathB = args.positional()[1];
     const Linkage a = readLinkageCsv(pathA);
     const Linkage b = readLinkageCsv(pathB);
+    if (a.leafCount != b.leafCount)
+        throw InvalidInput(pathB + ": clusters " + std::to_string(b.leafCount) + " points but " + pathA + " clusters " +
+                           std::to_string(a.leafCount));
     // The file names (without folder and extension) name the clusterings on the axes.
     const auto comparison = std::make_shared<const views::HeightsComparison>(
         views::compareHeights(a, b, QFileInfo(QString::fromStdString(pathA)).completeBaseName(),

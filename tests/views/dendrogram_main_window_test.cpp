@@ -1,0 +1,120 @@
+// The dendrogram in the real main window: the clustering panel runs a job whose tree appears in
+// the dendrogram, a cut recolours the data scatter through the analysis session, a clicked subtree
+// is selected in the scatter and a selection made in the scatter highlights its leaves.
+
+#include <QSignalSpy>
+
+#include <algorithm>
+
+#include "analysis_session.hpp"
+#include "dataset_session.hpp"
+#include "dendrogram/clustering_panel.hpp"
+#include "dendrogram/dendrogram_layout.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
+#include "dendrogram/dendrogram_widget.hpp"
+#include "gui_test_main.hpp"
+#include "main_window.hpp"
+#include "scatter/scatter_widget.hpp"
+
+using namespace clusterlens;
+using namespace clusterlens::views;
+using clusterlens::gui::MainWindow;
+
+namespace {
+
+constexpr int kTimeoutMs = 90'000;
+
+}  // namespace
+
+class DendrogramMainWindowTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void clusteringJobShowsItsTree();
+    void cutRecoloursTheScatter();
+    void clickedSubtreeIsSelectedInTheScatter();
+    void scatterSelectionHighlightsTheLeaves();
+
+private:
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void DendrogramMainWindowTest::initTestCase() {
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1400, 900);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QSignalSpy drawn(m_window->scatter(), &ScatterWidget::dataDrawn);
+    m_window->openDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(drawn.count() > 0, kTimeoutMs);
+}
+
+void DendrogramMainWindowTest::cleanupTestCase() {
+    m_window.reset();
+}
+
+void DendrogramMainWindowTest::clusteringJobShowsItsTree() {
+    ClusteringPanel* clustering = m_window->clusteringPanel();
+    DendrogramPanel* dendrogram = m_window->dendrogramPanel();
+    QSignalSpy shown(dendrogram, &DendrogramPanel::treeShown);
+    QSignalSpy failed(clustering, &ClusteringPanel::failed);
+    clustering->setLinkage(QStringLiteral("single"));
+    clustering->setBackend(Backend::Cpu);
+    QCOMPARE(clustering->resultName(), QStringLiteral("single linkage"));
+    clustering->run();
+    QVERIFY(clustering->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0 || failed.count() > 0, kTimeoutMs);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+    QCOMPARE(shown.at(0).at(0).toString(), QStringLiteral("single linkage"));
+    const auto linkage = m_window->analysis()->linkage(QStringLiteral("single linkage"));
+    QVERIFY(linkage);
+    QCOMPARE(linkage->leafCount, m_window->session()->current()->n);
+    QVERIFY(m_window->analysis()->linkageDescription(QStringLiteral("single linkage")).contains(QStringLiteral("cpu")));
+    QCOMPARE(dendrogram->layout()->leafCount, std::size_t{6052});
+    QSignalSpy drawn(dendrogram->widget(), &DendrogramWidget::contentDrawn);
+    QTRY_VERIFY_WITH_TIMEOUT(drawn.count() > 0 || dendrogram->widget()->geometryBuilds() > 0, kTimeoutMs);
+}
+
+void DendrogramMainWindowTest::cutRecoloursTheScatter() {
+    DendrogramPanel* dendrogram = m_window->dendrogramPanel();
+    QVERIFY(dendrogram->layout());
+    QSignalSpy recoloured(m_window->scatter(), &ScatterWidget::dataDrawn);
+    dendrogram->setClusterCount(4);
+    QCOMPARE(m_window->analysis()->colouring(), QStringLiteral("cut of single linkage (k=4)"));
+    QTRY_VERIFY_WITH_TIMEOUT(recoloured.count() > 0, kTimeoutMs);
+    const auto data = m_window->scatter()->data();
+    QCOMPARE(data->mode, ColourMode::Labels);
+    QCOMPARE(data->labelValues, (std::vector<int>{0, 1, 2, 3}));
+}
+
+void DendrogramMainWindowTest::clickedSubtreeIsSelectedInTheScatter() {
+    DendrogramWidget* widget = m_window->dendrogramPanel()->widget();
+    const auto& layout = *widget->tree();
+    // The larger child of the root: clicked on its bar.
+    const std::size_t rootRow = layout.row(layout.root());
+    std::int32_t child = layout.left[rootRow];
+    if (layout.size[static_cast<std::size_t>(layout.right[rootRow])] > layout.size[static_cast<std::size_t>(child)])
+        child = layout.right[rootRow];
+    QSignalSpy selected(m_window->scatter(), &ScatterWidget::selectionChanged);
+    Q_EMIT widget->subtreeClicked(child);
+    QTRY_VERIFY_WITH_TIMEOUT(selected.count() > 0, kTimeoutMs);
+    const std::vector<std::int64_t> leaves = subtreeLeaves(layout, child);
+    const QList<qsizetype>& rows = m_window->scatter()->selection();
+    QCOMPARE(static_cast<std::size_t>(rows.size()), leaves.size());
+    QVERIFY(std::equal(rows.begin(), rows.end(), leaves.begin()));
+    QCOMPARE(widget->selectedLeafCount(), leaves.size());
+}
+
+void DendrogramMainWindowTest::scatterSelectionHighlightsTheLeaves() {
+    DendrogramWidget* widget = m_window->dendrogramPanel()->widget();
+    const QList<qsizetype> rows = {3, 17, 250, 6000};
+    m_window->scatter()->setSelection(rows);
+    QCOMPARE(m_window->analysis()->selection()->size(), std::size_t{4});
+    QCOMPARE(widget->selectedLeafCount(), std::size_t{4});
+    m_window->scatter()->clearSelection();
+    QCOMPARE(widget->selectedLeafCount(), std::size_t{0});
+}
+
+CLUSTERLENS_GUI_TEST_MAIN(DendrogramMainWindowTest)
+#include "dendrogram_main_window_test.moc"

@@ -1,0 +1,302 @@
+// The density-peaks page on three well separated blobs: the DPC job fills the decision graph, a
+// rectangle dragged around the three peaks gives three clusters (one per blob) that become the
+// session's colouring; undo/redo restore the peak choices; threshold lines and top-K pick the same
+// peaks; the figure exports as SVG (paths and text), PDF (page size) and PNG (pixel size); labels
+// and DPC.csv round-trip.
+
+#include <QFile>
+#include <QImage>
+#include <QMouseEvent>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+
+#include "analysis_session.hpp"
+#include "clusterlens/io/labels.hpp"
+#include "dpc/decision_graph.hpp"
+#include "dpc/dpc_csv.hpp"
+#include "dpc/dpc_panel.hpp"
+#include "dpc/gamma_plot.hpp"
+#include "dpc/peak_choice.hpp"
+#include "dpc/peak_table_model.hpp"
+#include "gui_test_main.hpp"
+#include "jobs/job_runner.hpp"
+
+using namespace clusterlens;
+using namespace clusterlens::views;
+
+namespace {
+
+constexpr int kJobTimeoutMs = 60'000;
+constexpr std::size_t kPerBlob = 120;
+constexpr std::uint64_t kSeed = 20240611;
+
+/// Three Gaussian blobs (sd 0.5) centred 9 to 10 units apart; truth[i] = blob of point i.
+std::shared_ptr<const Dataset> threeBlobs(std::vector<int>& truth) {
+    std::printf("three blobs, seed %llu\n", static_cast<unsigned long long>(kSeed));
+    std::mt19937_64 random(kSeed);
+    std::normal_distribution<double> normal(0.0, 0.5);
+    const double centres[3][2] = {{0.0, 0.0}, {10.0, 0.0}, {5.0, 9.0}};
+    auto data = std::make_shared<Dataset>();
+    data->n = 3 * kPerBlob;
+    data->d = 2;
+    data->features = {"x", "y"};
+    for (std::size_t i = 0; i < data->n; ++i) {
+        const int blob = static_cast<int>(i % 3);
+        truth.push_back(blob);
+        data->values.push_back(static_cast<float>(centres[blob][0] + normal(random)));
+        data->values.push_back(static_cast<float>(centres[blob][1] + normal(random)));
+    }
+    return data;
+}
+
+void sendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons) {
+    QMouseEvent event(type, pos, w->mapToGlobal(pos), button, buttons, Qt::NoModifier);
+    QApplication::sendEvent(w, &event);
+}
+
+/// Each blob is exactly one cluster and the clusters are distinct.
+bool matchesBlobs(const LabelVector& labels, const std::vector<int>& truth) {
+    std::map<int, int> clusterOfBlob;
+    std::set<int> used;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        auto [it, inserted] = clusterOfBlob.emplace(truth[i], labels[i]);
+        if (!inserted && it->second != labels[i]) return false;
+        if (inserted && !used.insert(labels[i]).second) return false;
+    }
+    return clusterOfBlob.size() == 3;
+}
+
+std::vector<std::int64_t> sorted(std::vector<std::int64_t> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+}  // namespace
+
+class DpcDecisionGraphTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase() { delete m_panel; }
+    void rectangleAroundThePeaksGivesTheThreeBlobs();
+    void undoAndRedoRestoreThePeaks();
+    void thresholdLinesPickTheSamePeaks();
+    void topKAndTheKneePickTheSamePeaks();
+    void haloRunsAsAJobAndKeepsTheClusters();
+    void figureExportsParse();
+    void labelsAndTableExportsRoundTrip();
+    void cancelIsANormalOutcome();
+
+private:
+    std::vector<std::int64_t> expectedPeaks() const;
+
+    QTemporaryDir m_dir;
+    std::vector<int> m_truth;
+    std::shared_ptr<const Dataset> m_data;
+    JobRunner* m_runner = nullptr;
+    AnalysisSession* m_analysis = nullptr;
+    DpcPanel* m_panel = nullptr;
+};
+
+void DpcDecisionGraphTest::initTestCase() {
+    m_data = threeBlobs(m_truth);
+    m_runner = new JobRunner(this);
+    m_analysis = new AnalysisSession(this);
+    m_panel = new DpcPanel(m_runner, m_analysis);
+    m_panel->resize(1200, 900);
+    m_panel->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_panel));
+    m_panel->setDataSource(m_data, {QStringLiteral("x"), QStringLiteral("y")});
+    DensityPeaksOptions options;
+    options.kernel = DensityKernel::Gaussian;
+    options.dcPercent = 2.0;
+    m_panel->setOptions(options, Backend::Cpu);
+    QSignalSpy shown(m_panel, &DpcPanel::resultShown);
+    QSignalSpy drawn(m_panel->graph(), &ScatterWidget::dataDrawn);
+    m_panel->run();
+    QVERIFY(m_panel->isRunning());
+    QVERIFY(shown.wait(kJobTimeoutMs));
+    QVERIFY(m_panel->lastRun());
+    QCOMPARE(m_panel->lastRun()->result->rho.size(), m_data->n);
+    QVERIFY(drawn.count() > 0 || drawn.wait(kJobTimeoutMs));
+    QCOMPARE(m_panel->gammaPlot()->suggestedCount(), std::size_t{3});
+}
+
+std::vector<std::int64_t> DpcDecisionGraphTest::expectedPeaks() const {
+    return sorted(peaksTopK(*m_panel->lastRun()->result, 3));
+}
+
+void DpcDecisionGraphTest::rectangleAroundThePeaksGivesTheThreeBlobs() {
+    const DensityPeaksResult& r = *m_panel->lastRun()->result;
+    const std::vector<std::int64_t> peaks = expectedPeaks();
+    // From just below-left of the lowest peak to the top right corner of the plot.
+    DecisionGraph* graph = m_panel->graph();
+    QPointF lowest(1e9, -1e9);
+    for (std::int64_t p : peaks) {
+        const QPointF at = graph->positionOf(r.rho[static_cast<std::size_t>(p)], r.delta[static_cast<std::size_t>(p)]);
+        lowest.setX(std::min(lowest.x(), at.x()));
+        lowest.setY(std::max(lowest.y(), at.y()));
+    }
+    const QPointF from = lowest + QPointF(-4, 4), to = graph->plotRect().topRight() + QPointF(-1, 1);
+    const QString before = m_analysis->colouring();
+    QSignalSpy applied(m_panel, &DpcPanel::labelsApplied);
+    sendMouse(graph, QEvent::MouseButtonPress, from, Qt::RightButton, Qt::RightButton);
+    sendMouse(graph, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::RightButton);
+    sendMouse(graph, QEvent::MouseMove, to, Qt::NoButton, Qt::RightButton);
+    sendMouse(graph, QEvent::MouseButtonRelease, to, Qt::RightButton, Qt::NoButton);
+    QCOMPARE(applied.count(), 1);
+    QCOMPARE(sorted(m_panel->peakChoice()->peaks()), peaks);
+    const auto labels = m_panel->currentLabels();
+    QVERIFY(labels);
+    QVERIFY(matchesBlobs(*labels, m_truth));
+    QCOMPARE(m_analysis->colouring(), QStringLiteral("DPC (k=3)"));
+    QVERIFY(m_analysis->colouring() != before);
+    QCOMPARE(*m_analysis->colouringLabels(), *labels);
+    QCOMPARE(m_panel->tableModel()->rowCount(), 3);
+    QVERIFY(graph->selection().isEmpty());  // the rectangle became peaks, not a lasting selection
+}
+
+void DpcDecisionGraphTest::undoAndRedoRestoreThePeaks() {
+    PeakChoice* choice = m_panel->peakChoice();
+    const std::vector<std::int64_t> three = sorted(choice->peaks());
+    m_panel->applyTopK(2);
+    QCOMPARE(choice->peaks().size(), std::size_t{2});
+    QCOMPARE(m_analysis->colouring(), QStringLiteral("DPC (k=2)"));
+    choice->undoStack()->undo();
+    QCOMPARE(sorted(choice->peaks()), three);
+    QCOMPARE(m_analysis->colouring(), QStringLiteral("DPC (k=3)"));
+    choice->undoStack()->redo();
+    QCOMPARE(choice->peaks().size(), std::size_t{2});
+    choice->undoStack()->undo();
+    choice->undoStack()->undo();  // back to before the rectangle: no peaks
+    QVERIFY(choice->peaks().empty());
+    QVERIFY(!choice->labels());
+    choice->undoStack()->redo();
+    QCOMPARE(sorted(choice->peaks()), three);
+}
+
+void DpcDecisionGraphTest::thresholdLinesPickTheSamePeaks() {
+    const DensityPeaksResult& r = *m_panel->lastRun()->result;
+    const std::vector<std::int64_t> peaks = expectedPeaks();
+    double rhoMin = 1e300, deltaMin = 1e300;
+    for (std::int64_t p : peaks) {
+        rhoMin = std::min(rhoMin, r.rho[static_cast<std::size_t>(p)]);
+        deltaMin = std::min(deltaMin, r.delta[static_cast<std::size_t>(p)]);
+    }
+    m_panel->applyTopK(1);
+    m_panel->applyThresholds(0.5 * rhoMin, 0.5 * deltaMin);
+    QCOMPARE(sorted(m_panel->peakChoice()->peaks()), peaks);
+    QVERIFY(m_panel->graph()->thresholds().has_value());
+    QVERIFY(matchesBlobs(*m_panel->currentLabels(), m_truth));
+
+    // Dragging the delta line far up leaves only the densest peak; the drag is one undo step.
+    DecisionGraph* graph = m_panel->graph();
+    const int steps = m_panel->peakChoice()->undoStack()->count();
+    const QPointF line = graph->positionOf(0.5 * rhoMin, 0.5 * deltaMin);
+    const QPointF grab(graph->plotRect().center().x(), line.y());
+    std::vector<double> deltas = r.delta;
+    std::sort(deltas.begin(), deltas.end(), std::greater<>());
+    const QPointF drop(grab.x(), graph->positionOf(0.0, 0.5 * (deltas[0] + deltas[1])).y());
+    sendMouse(graph, QEvent::MouseButtonPress, grab, Qt::LeftButton, Qt::LeftButton);
+    sendMouse(graph, QEvent::MouseMove, drop, Qt::NoButton, Qt::LeftButton);
+    sendMouse(graph, QEvent::MouseButtonRelease, drop, Qt::LeftButton, Qt::NoButton);
+    QVERIFY(graph->thresholds()->y() > 0.5 * deltaMin);
+    QCOMPARE(m_panel->peakChoice()->peaks().size(), std::size_t{1});
+    QCOMPARE(m_panel->peakChoice()->undoStack()->count(), steps);  // merged with the threshold command
+}
+
+void DpcDecisionGraphTest::topKAndTheKneePickTheSamePeaks() {
+    GammaPlot* gamma = m_panel->gammaPlot();
+    QSignalSpy requested(gamma, &GammaPlot::topKRequested);
+    const QPointF atRank3(gamma->xOfRank(3), gamma->height() / 2.0);
+    sendMouse(gamma, QEvent::MouseButtonPress, atRank3, Qt::LeftButton, Qt::LeftButton);
+    QCOMPARE(requested.count(), 1);
+    QCOMPARE(requested.first().first().value<std::size_t>(), std::size_t{3});
+    QCOMPARE(sorted(m_panel->peakChoice()->peaks()), expectedPeaks());
+    QVERIFY(!m_panel->graph()->thresholds().has_value());
+    QVERIFY(matchesBlobs(*m_panel->currentLabels(), m_truth));
+}
+
+void DpcDecisionGraphTest::haloRunsAsAJobAndKeepsTheClusters() {
+    QSignalSpy applied(m_panel, &DpcPanel::labelsApplied);
+    m_panel->setHaloEnabled(true);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->labelingName() == QStringLiteral("DPC (k=3, halo)"), kJobTimeoutMs);
+    const auto labels = m_panel->currentLabels();
+    QCOMPARE(*m_analysis->colouringLabels(), *labels);
+    // Far apart blobs have no border pairs within dc: nothing becomes noise.
+    QCOMPARE(std::count(labels->begin(), labels->end(), -1), 0);
+    m_panel->setHaloEnabled(false);
+    QCOMPARE(m_panel->labelingName(), QStringLiteral("DPC (k=3)"));
+}
+
+void DpcDecisionGraphTest::figureExportsParse() {
+    m_panel->setLogAxes(true, true);
+    const QString svgPath = m_dir.filePath(QStringLiteral("decision.svg"));
+    m_panel->exportFigure(svgPath, {QSize(640, 560), 96});
+    QFile svg(svgPath);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&svg);
+    int paths = 0, texts = 0;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == QLatin1String("path")) ++paths;
+        if (xml.isStartElement() && xml.name() == QLatin1String("text")) ++texts;
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY(paths > 0);
+    QVERIFY(texts > 0);
+
+    const QString pdfPath = m_dir.filePath(QStringLiteral("decision.pdf"));
+    m_panel->exportFigure(pdfPath, {QSize(500, 400), 96});
+    QFile pdf(pdfPath);
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    const QString content = QString::fromLatin1(pdf.readAll());
+    const auto box = QRegularExpression(QStringLiteral("/MediaBox \\[\\s*0\\s+0\\s+([\\d.]+)\\s+([\\d.]+)\\s*\\]")).match(content);
+    QVERIFY(box.hasMatch());
+    QCOMPARE(qRound(box.captured(1).toDouble()), 500);
+    QCOMPARE(qRound(box.captured(2).toDouble()), 400);
+
+    const QString pngPath = m_dir.filePath(QStringLiteral("decision.png"));
+    m_panel->exportFigure(pngPath, {QSize(900, 700), 150});
+    const QImage png(pngPath);
+    QCOMPARE(png.size(), QSize(900, 700));
+    m_panel->setLogAxes(false, false);
+}
+
+void DpcDecisionGraphTest::labelsAndTableExportsRoundTrip() {
+    const QString labelsPath = m_dir.filePath(QStringLiteral("labels.csv"));
+    m_panel->exportLabels(labelsPath);
+    QCOMPARE(readLabels(labelsPath.toStdString(), m_data->n), *m_panel->currentLabels());
+    const QString tablePath = m_dir.filePath(QStringLiteral("DPC.csv"));
+    m_panel->exportTable(tablePath);
+    const DensityPeaksResult back = readDpcCsv(tablePath.toStdString());
+    const DensityPeaksResult& r = *m_panel->lastRun()->result;
+    QCOMPARE(back.rho, r.rho);
+    QCOMPARE(back.delta, r.delta);
+    QCOMPARE(back.nearestHigher, r.nearestHigher);
+    QCOMPARE(back.densityOrder, r.densityOrder);
+    QCOMPARE(assignFromPeaks(back, peaksTopK(back, 3)), assignFromPeaks(r, peaksTopK(r, 3)));
+}
+
+void DpcDecisionGraphTest::cancelIsANormalOutcome() {
+    QSignalSpy failed(m_panel, &DpcPanel::failed);
+    m_panel->run();
+    QVERIFY(m_panel->isRunning());
+    m_panel->cancel();
+    QVERIFY(!m_panel->isRunning());
+    QCOMPARE(failed.count(), 0);
+    m_runner->waitForWorkers();
+    QVERIFY(m_panel->lastRun());  // the previous result stays on the graph
+}
+
+CLUSTERLENS_GUI_TEST_MAIN(DpcDecisionGraphTest)
+#include "dpc_decision_graph_test.moc"

@@ -1,0 +1,268 @@
+#include "compare/contingency_figure.hpp"
+
+#include <QCoreApplication>
+#include <QImage>
+#include <QLinearGradient>
+#include <QLocale>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+#include "palette.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+const QColor kTextColor(0x30, 0x30, 0x30);
+const QColor kGridLineColor(0xe4, 0xe4, 0xe4);
+const QColor kMatchedColor(0x20, 0x20, 0x20);
+const QColor kHighlightColor(0xe0, 0x30, 0x30);
+constexpr double kBarWidth = 14;
+constexpr double kRightMargin = 96;  // colour bar, its ticks and its title
+
+QString tr(const char* text) { return QCoreApplication::translate("ContingencyFigure", text); }
+
+QFont figureFont(int pixels, bool bold = false) {
+    QFont font;
+    font.setPixelSize(pixels);
+    font.setBold(bold);
+    return font;
+}
+
+QString shortLabel(std::int32_t label) { return label < 0 ? tr("noise") : QString::number(label); }
+
+/// Every step-th label is drawn, so labels of `extent` pixels never overlap in cells of `cell`.
+std::size_t labelStep(double extent, double cell) {
+    return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(extent / std::max(cell, 1e-9))));
+}
+
+}  // namespace
+
+ContingencyFigure::ContingencyFigure(std::shared_ptr<const FlatComparison> comparison)
+    : m_comparison(std::move(comparison)) {}
+
+QColor ContingencyFigure::cellColor(double rowShare, std::int64_t count) {
+    // Dark for a large share, so the eye goes to where a cluster went, and faded towards white for
+    // small shares, so a few stray points do not draw it; white where nothing went.
+    if (count <= 0) return Qt::white;
+    const double share = std::clamp(rowShare, 0.0, 1.0);
+    const QColor hue = Palette::colormap(1.0 - share);
+    const double weight = 0.3 + 0.7 * share;
+    const auto mix = [weight](int channel) { return static_cast<int>(std::lround(255.0 + weight * (channel - 255.0))); };
+    return QColor(mix(hue.red()), mix(hue.green()), mix(hue.blue()));
+}
+
+double ContingencyFigure::rowLabelWidth() const {
+    const QFontMetricsF metrics(figureFont(10));
+    double width = metrics.horizontalAdvance(QStringLiteral("00"));
+    for (std::size_t r = 0; r < m_comparison->rows(); ++r)
+        width = std::max(width, metrics.horizontalAdvance(shortLabel(m_comparison->labelOfRow(r))));
+    return width;
+}
+
+QRectF ContingencyFigure::gridRect(const QRectF& area) const {
+    const QFontMetricsF title(figureFont(14, true)), text(figureFont(11)), small(figureFont(10));
+    const double top = 8 + title.height() + 4 + text.height() + 12 + text.height() + 4 + small.height() + 6;
+    const double left = 8 + text.height() + 8 + rowLabelWidth() + 6;
+    const double bottom = small.height() + 16;
+    const double width = std::max(10.0, area.width() - left - kRightMargin);
+    const double height = std::max(10.0, area.height() - top - bottom);
+    // Cells at most 1.5 times wider than high (or higher than wide), centred in the free space.
+    const double cols = static_cast<double>(std::max<std::size_t>(1, m_comparison->cols()));
+    const double rows = static_cast<double>(std::max<std::size_t>(1, m_comparison->rows()));
+    const double cellW = std::min(width / cols, 1.5 * height / rows);
+    const double cellH = std::min(height / rows, 1.5 * cellW);
+    return QRectF(area.left() + left + (width - cellW * cols) / 2, area.top() + top, cellW * cols, cellH * rows);
+}
+
+QRectF ContingencyFigure::cellRect(const QRectF& area, int row, int col) const {
+    const QRectF grid = gridRect(area);
+    const double w = grid.width() / static_cast<double>(m_comparison->cols());
+    const double h = grid.height() / static_cast<double>(m_comparison->rows());
+    return QRectF(grid.left() + col * w, grid.top() + row * h, w, h);
+}
+
+HeatmapCell ContingencyFigure::cellAt(const QRectF& area, QPointF pos) const {
+    const QRectF grid = gridRect(area);
+    if (!grid.contains(pos) || m_comparison->rows() == 0 || m_comparison->cols() == 0) return {};
+    const int col = static_cast<int>((pos.x() - grid.left()) / grid.width() * static_cast<double>(m_comparison->cols()));
+    const int row = static_cast<int>((pos.y() - grid.top()) / grid.height() * static_cast<double>(m_comparison->rows()));
+    return {std::min(row, static_cast<int>(m_comparison->rows()) - 1),
+            std::min(col, static_cast<int>(m_comparison->cols()) - 1)};
+}
+
+void ContingencyFigure::paint(QPainter& painter, const QRectF& area) const {
+    painter.save();
+    painter.fillRect(area, Qt::white);
+    paintTitle(painter, area);
+    if (m_comparison->rows() > 0 && m_comparison->cols() > 0) {
+        const QRectF grid = gridRect(area);
+        if (m_comparison->rows() * m_comparison->cols() > vectorCellLimit)
+            paintCellImage(painter, grid);
+        else
+            paintCells(painter, grid);
+        paintLabels(painter, grid);
+        paintColourBar(painter, area, grid);
+    }
+    painter.restore();
+}
+
+void ContingencyFigure::paintTitle(QPainter& painter, const QRectF& area) const {
+    const QFont titleFont = figureFont(14, true), textFont = figureFont(11);
+    const QFontMetricsF title(titleFont), text(textFont);
+    const QRectF line1(area.left() + 8, area.top() + 8, area.width() - 16, title.height());
+    painter.setPen(kTextColor);
+    painter.setFont(titleFont);
+    painter.drawText(line1, Qt::AlignHCenter | Qt::AlignVCenter,
+                     title.elidedText(tr("Clusters of %1 vs %2").arg(m_comparison->nameA, m_comparison->nameB),
+                                      Qt::ElideMiddle, line1.width()));
+    painter.setFont(textFont);
+    painter.drawText(QRectF(line1.left(), line1.bottom() + 4, line1.width(), text.height()),
+                     Qt::AlignHCenter | Qt::AlignVCenter,
+                     tr("%1 \u00b7 N = %2")
+                         .arg(scoresText(*m_comparison), QLocale().toString(static_cast<qlonglong>(m_comparison->table.n))));
+}
+
+void ContingencyFigure::paintCells(QPainter& painter, const QRectF& grid) const {
+    const FlatComparison& c = *m_comparison;
+    const double w = grid.width() / static_cast<double>(c.cols()), h = grid.height() / static_cast<double>(c.rows());
+    painter.setPen(Qt::NoPen);
+    for (std::size_t r = 0; r < c.rows(); ++r)
+        for (std::size_t k = 0; k < c.cols(); ++k)
+            painter.fillRect(QRectF(grid.left() + static_cast<double>(k) * w, grid.top() + static_cast<double>(r) * h, w, h),
+                             cellColor(c.rowShareAt(r, k), c.countAt(r, k)));
+    if (w >= 6 && h >= 6) {
+        painter.setPen(QPen(kGridLineColor, 1.0));
+        for (std::size_t k = 1; k < c.cols(); ++k) {
+            const double x = grid.left() + static_cast<double>(k) * w;
+            painter.drawLine(QPointF(x, grid.top()), QPointF(x, grid.bottom()));
+        }
+        for (std::size_t r = 1; r < c.rows(); ++r) {
+            const double y = grid.top() + static_cast<double>(r) * h;
+            painter.drawLine(QPointF(grid.left(), y), QPointF(grid.right(), y));
+        }
+    }
+    paintCounts(painter, grid);
+    // The matched pairs' outlines as one path: one element in vector outputs however many pairs.
+    QPainterPath matched;
+    for (std::size_t i = 0; i < c.matchedCount; ++i)
+        matched.addRect(QRectF(grid.left() + static_cast<double>(i) * w, grid.top() + static_cast<double>(i) * h, w, h));
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(kMatchedColor, std::min(2.0, std::max(0.5, std::min(w, h) / 8))));
+    painter.drawPath(matched);
+    if (m_highlight.isValid() && static_cast<std::size_t>(m_highlight.row) < c.rows() &&
+        static_cast<std::size_t>(m_highlight.col) < c.cols()) {
+        painter.setPen(QPen(kHighlightColor, 2.5));
+        painter.drawRect(QRectF(grid.left() + m_highlight.col * w, grid.top() + m_highlight.row * h, w, h));
+    }
+    painter.setPen(QPen(kTextColor, 1.0));
+    painter.drawRect(grid);
+}
+
+void ContingencyFigure::paintCellImage(QPainter& painter, const QRectF& grid) const {
+    const FlatComparison& c = *m_comparison;
+    QImage image(static_cast<int>(c.cols()), static_cast<int>(c.rows()), QImage::Format_RGB32);
+    for (std::size_t r = 0; r < c.rows(); ++r) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(r)));
+        for (std::size_t k = 0; k < c.cols(); ++k) line[k] = cellColor(c.rowShareAt(r, k), c.countAt(r, k)).rgb();
+    }
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter.drawImage(grid, image);
+    painter.setPen(QPen(kTextColor, 1.0));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(grid);
+}
+
+void ContingencyFigure::paintCounts(QPainter& painter, const QRectF& grid) const {
+    const FlatComparison& c = *m_comparison;
+    const QFont font = figureFont(10);
+    const QFontMetricsF metrics(font);
+    const double w = grid.width() / static_cast<double>(c.cols()), h = grid.height() / static_cast<double>(c.rows());
+    if (h < metrics.height() + 2) return;
+    painter.setFont(font);
+    for (std::size_t r = 0; r < c.rows(); ++r)
+        for (std::size_t k = 0; k < c.cols(); ++k) {
+            const std::int64_t count = c.countAt(r, k);
+            if (count == 0) continue;
+            const QString text = QString::number(count);
+            if (metrics.horizontalAdvance(text) + 4 > w) continue;
+            const QColor fill = cellColor(c.rowShareAt(r, k), count);
+            painter.setPen(fill.lightness() < 128 ? Qt::white : Qt::black);
+            painter.drawText(QRectF(grid.left() + static_cast<double>(k) * w, grid.top() + static_cast<double>(r) * h, w, h),
+                             Qt::AlignCenter, text);
+        }
+}
+
+void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const {
+    const FlatComparison& c = *m_comparison;
+    const QFont small = figureFont(10), bold = figureFont(11, true);
+    const QFontMetricsF metrics(small), boldMetrics(bold);
+    const double w = grid.width() / static_cast<double>(c.cols()), h = grid.height() / static_cast<double>(c.rows());
+    painter.setPen(kTextColor);
+    painter.setFont(small);
+    const std::size_t rowStep = labelStep(metrics.height(), h);
+    for (std::size_t r = 0; r < c.rows(); r += rowStep)
+        painter.drawText(QRectF(grid.left() - 6 - rowLabelWidth(), grid.top() + static_cast<double>(r) * h,
+                                rowLabelWidth(), h),
+                         Qt::AlignRight | Qt::AlignVCenter, shortLabel(c.labelOfRow(r)));
+    double widest = metrics.horizontalAdvance(QStringLiteral("00"));
+    for (std::size_t k = 0; k < c.cols(); ++k)
+        widest = std::max(widest, metrics.horizontalAdvance(shortLabel(c.labelOfCol(k))));
+    const std::size_t colStep = labelStep(widest + 6, w);
+    for (std::size_t k = 0; k < c.cols(); k += colStep)
+        painter.drawText(QRectF(grid.left() + static_cast<double>(k) * w - (colStep > 1 ? widest : 0),
+                                grid.top() - metrics.height() - 4, w + (colStep > 1 ? 2 * widest : 0), metrics.height()),
+                         Qt::AlignHCenter | Qt::AlignBottom, shortLabel(c.labelOfCol(k)));
+
+    painter.setFont(bold);
+    const QRectF bTitle(grid.left(), grid.top() - metrics.height() - 8 - boldMetrics.height(), grid.width(),
+                        boldMetrics.height());
+    painter.drawText(bTitle, Qt::AlignHCenter | Qt::AlignVCenter,
+                     boldMetrics.elidedText(tr("B: %1 (columns)").arg(c.nameB), Qt::ElideMiddle, bTitle.width()));
+    painter.save();
+    painter.translate(grid.left() - 6 - rowLabelWidth() - 8 - boldMetrics.height(), grid.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-grid.height() / 2, 0, grid.height(), boldMetrics.height()), Qt::AlignCenter,
+                     boldMetrics.elidedText(tr("A: %1 (rows)").arg(c.nameA), Qt::ElideMiddle, grid.height()));
+    painter.restore();
+
+    painter.setFont(small);
+    painter.drawText(QRectF(grid.left(), grid.bottom() + 6, std::max(grid.width(), 320.0), metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     QCoreApplication::translate("ContingencyFigure", "Outlined: %n matched pair(s) on the diagonal", nullptr,
+                                                 static_cast<int>(c.matchedCount)));
+}
+
+void ContingencyFigure::paintColourBar(QPainter& painter, const QRectF& area, const QRectF& grid) const {
+    const QFont small = figureFont(10);
+    const QFontMetricsF metrics(small);
+    const double height = std::min(grid.height(), 220.0);
+    const QRectF bar(grid.right() + 14, grid.top(), kBarWidth, height - metrics.height() - 8);
+    QLinearGradient gradient(bar.topLeft(), bar.bottomLeft());
+    for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, cellColor(1.0 - i / 8.0, 1));
+    painter.fillRect(bar, gradient);
+    painter.setPen(QPen(kTextColor, 1.0));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(bar);
+    painter.setFont(small);
+    const double x = bar.right() + 4;
+    painter.drawText(QPointF(x, bar.top() + metrics.ascent() / 2), QStringLiteral("100 %"));
+    painter.drawText(QPointF(x, bar.center().y() + metrics.ascent() / 2 - 1), QStringLiteral("50 %"));
+    painter.drawText(QPointF(x, bar.bottom() + metrics.ascent() / 2 - 2), QStringLiteral("> 0"));
+    const QRectF none(bar.left(), bar.bottom() + 6, kBarWidth, metrics.height());
+    painter.drawRect(none);
+    painter.drawText(QPointF(x, none.center().y() + metrics.ascent() / 2 - 1), tr("none"));
+    painter.save();
+    painter.translate(std::min(area.right() - 4, x + metrics.horizontalAdvance(QStringLiteral("100 %")) + 6 +
+                                                    metrics.height()),
+                      bar.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-bar.height() / 2 - 40, -metrics.height(), bar.height() + 80, metrics.height()),
+                     Qt::AlignCenter, tr("share of the row's cluster"));
+    painter.restore();
+}
+
+}  // namespace clusterlens::views

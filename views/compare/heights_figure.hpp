@@ -1,0 +1,46 @@
+#pragma once
+// The publication figure of a point-height comparison: heights in A (x) against heights in B (y)
+// with axes, the diagonal y = x, and the Pearson and Spearman correlations in the title. Up to
+// vectorPointLimit points are drawn one by one (vector output); larger comparisons are drawn as a
+// density image inside the vector frame, so a figure of 10^6 points stays small and fast. The
+// GUI's export and `clusterlens-cli plot heights` both paint this figure.
+
+#include <QImage>
+
+#include <memory>
+
+#include "compare/heights_comparison.hpp"
+#include "figure/figure.hpp"
+
+namespace clusterlens::views {
+
+class HeightsFigure : public Figure {
+public:
+    static constexpr std::size_t vectorPointLimit = 50'000;
+
+    /// `equalAxes`: one range on both axes (heights in the same unit), else each axis its own range.
+    explicit HeightsFigure(std::shared_ptr<const HeightsComparison> comparison, bool equalAxes = false);
+
+    void paint(QPainter& painter, const QRectF& area) const override;
+    QSize defaultSize() const override { return {640, 600}; }
+
+    /// The plot frame inside `area`; axes, titles and tick labels lie outside it.
+    QRectF plotRect(const QRectF& area) const;
+    /// Position of the point with heights (a, b) inside `plot`.
+    QPointF mapToPlot(double a, double b, const QRectF& plot) const;
+    /// True when the points are drawn as a density image.
+    bool drawsDensityImage() const { return m_comparison->pointCount() > vectorPointLimit; }
+
+private:
+    void paintTitle(QPainter& painter, const QRectF& area) const;
+    void paintAxes(QPainter& painter, const QRectF& plot) const;
+    void paintPoints(QPainter& painter, const QRectF& plot) const;
+    void paintDensityImage(QPainter& painter, const QRectF& plot) const;
+    void paintDiagonal(QPainter& painter, const QRectF& plot) const;
+    void paintLegend(QPainter& painter, const QRectF& plot) const;
+
+    std::shared_ptr<const HeightsComparison> m_comparison;
+    HeightsRange m_range;  // heights range widened by a small margin
+};
+
+}  // namespace clusterlens::views

@@ -1,0 +1,279 @@
+#include "compare/heights_view.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <exception>
+
+#include "analysis_session.hpp"
+#include "clusterlens/errors.hpp"
+#include "compare/export_path.hpp"
+#include "compare/heights_figure.hpp"
+#include "jobs/job_runner.hpp"
+#include "scatter/scatter_widget.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+const QString kSlot = QStringLiteral("compare-heights");
+
+QComboBox* linkageChoice(QWidget* parent) {
+    auto* box = new QComboBox(parent);
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(14);
+    return box;
+}
+
+}  // namespace
+
+HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* parent)
+    : QWidget(parent),
+      m_runner(runner),
+      m_session(session),
+      m_choiceA(linkageChoice(this)),
+      m_choiceB(linkageChoice(this)),
+      m_import(new QToolButton(this)),
+      m_equal(new QCheckBox(tr("Same range on both axes"), this)),
+      m_export(new QToolButton(this)),
+      m_stats(new QLabel(this)),
+      m_scatter(new ScatterWidget(this)) {
+    m_import->setText(tr("Import linkage\u2026"));
+    m_import->setToolTip(tr("Add a linkage CSV (a,b,height,size) of the same points to the session"));
+    m_export->setText(tr("Export figure\u2026"));
+    m_export->setEnabled(false);
+    m_equal->setToolTip(tr("Use one range on both axes when the heights share a unit (e.g. GPU vs CPU MHCA)"));
+    m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stats->setWordWrap(true);
+    m_scatter->setDiagonalVisible(true);
+
+    auto* choices = new QHBoxLayout;
+    choices->addWidget(new QLabel(tr("A:"), this));
+    choices->addWidget(m_choiceA, 1);
+    choices->addWidget(new QLabel(tr("B:"), this));
+    choices->addWidget(m_choiceB, 1);
+    choices->addWidget(m_import);
+    auto* stats = new QHBoxLayout;
+    stats->addWidget(m_stats, 1);
+    stats->addWidget(m_equal);
+    stats->addWidget(m_export);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(choices);
+    layout->addLayout(stats);
+    layout->addWidget(m_scatter, 1);
+
+    m_recomputeSoon.setSingleShot(true);
+    m_recomputeSoon.setInterval(0);
+    connect(&m_recomputeSoon, &QTimer::timeout, this, [this] { recompute(); });
+    connect(m_session, &AnalysisSession::linkagesChanged, this, &HeightsView::refreshChoices);
+    connect(m_session, &AnalysisSession::selectionChanged, this, &HeightsView::onSessionSelection);
+    connect(m_choiceA, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(m_choiceB, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(m_equal, &QCheckBox::toggled, this, &HeightsView::setEqualAxes);
+    connect(m_scatter, &ScatterWidget::selectionChanged, this, &HeightsView::onScatterSelection);
+    connect(m_import, &QToolButton::clicked, this, &HeightsView::chooseImport);
+    connect(m_export, &QToolButton::clicked, this, &HeightsView::chooseExport);
+    refreshChoices();
+}
+
+QString HeightsView::linkageA() const { return m_choiceA->currentText(); }
+QString HeightsView::linkageB() const { return m_choiceB->currentText(); }
+
+void HeightsView::setLinkages(const QString& nameA, const QString& nameB) {
+    const QSignalBlocker blockA(m_choiceA), blockB(m_choiceB);
+    if (m_choiceA->findText(nameA) >= 0) m_choiceA->setCurrentText(nameA);
+    if (m_choiceB->findText(nameB) >= 0) m_choiceB->setCurrentText(nameB);
+    recompute();
+}
+
+void HeightsView::setEqualAxes(bool equal) {
+    if (equal == m_equalAxes) return;
+    m_equalAxes = equal;
+    const QSignalBlocker block(m_equal);
+    m_equal->setChecked(equal);
+    replot();
+}
+
+void HeightsView::refreshChoices() {
+    const QStringList names = m_session->linkageNames();
+    const QString a = linkageA(), b = linkageB();
+    {
+        const QSignalBlocker blockA(m_choiceA), blockB(m_choiceB);
+        for (QComboBox* box : {m_choiceA, m_choiceB}) {
+            box->clear();
+            for (const QString& name : names) box->addItem(name);
+            for (int i = 0; i < box->count(); ++i)
+                box->setItemData(i, m_session->linkageDescription(names[i]), Qt::ToolTipRole);
+        }
+        const int indexA = std::max<int>(0, names.indexOf(a));
+        int indexB = names.indexOf(b);
+        // B shows A's linkage only while nothing else exists: a second one becomes B when it arrives.
+        if (indexB < 0 || (indexB == indexA && names.size() > 1)) indexB = indexA == 0 ? 1 : 0;
+        m_choiceA->setCurrentIndex(names.isEmpty() ? -1 : indexA);
+        m_choiceB->setCurrentIndex(names.size() > 1 ? indexB : indexA);
+    }
+    // Results often arrive several at a time (a file's ground truth, a batch of cuts): compare
+    // once they are all in, on the next turn of the event loop.
+    m_recomputeSoon.start();
+}
+
+void HeightsView::recompute(bool force) {
+    const auto a = m_session->linkage(linkageA()), b = m_session->linkage(linkageB());
+    if (!a || !b) {
+        clearPlot(tr("Compute hierarchical clusterings (or import a linkage CSV) to compare the heights of "
+                     "every point in two of them."));
+        return;
+    }
+    if (!force && a == m_linkageA && b == m_linkageB) return;
+    m_linkageA = a;
+    m_linkageB = b;
+    m_pending = true;
+    const QString nameA = linkageA(), nameB = linkageB();
+    const bool equal = m_equalAxes;
+    m_stats->setText(tr("Computing point heights\u2026"));
+    m_runner->start<Plot>(
+        this, kSlot, tr("Point heights: %1 vs %2").arg(nameA, nameB),
+        [a, b, nameA, nameB, equal](JobControl& control) {
+            auto comparison = std::make_shared<const HeightsComparison>(compareHeights(*a, *b, nameA, nameB, &control));
+            auto scatter = std::make_shared<const ScatterData>(heightsScatter(*comparison, equal, &control));
+            return Plot{std::move(comparison), std::move(scatter)};
+        },
+        [this](const JobOutcome<Plot>& outcome) {
+            m_pending = false;
+            if (outcome.state == JobState::Finished) return display(*outcome.result);
+            m_linkageA.reset();  // choosing the same pair again retries
+            m_linkageB.reset();
+            if (outcome.state == JobState::Failed) {
+                clearPlot(outcome.message);
+                Q_EMIT failed(outcome.message);
+            }
+        });
+}
+
+void HeightsView::replot() {
+    if (m_pending || !m_comparison) return recompute(true);
+    const auto comparison = m_comparison;
+    const bool equal = m_equalAxes;
+    m_runner->start<Plot>(
+        this, kSlot, tr("Point heights plot"),
+        [comparison, equal](JobControl& control) {
+            return Plot{comparison, std::make_shared<const ScatterData>(heightsScatter(*comparison, equal, &control))};
+        },
+        [this](const JobOutcome<Plot>& outcome) {
+            if (outcome.state == JobState::Finished) display(*outcome.result);
+        });
+}
+
+void HeightsView::display(const Plot& plot) {
+    m_comparison = plot.comparison;
+    m_syncing = true;
+    m_scatter->setData(plot.scatter);
+    applySessionSelection();
+    m_syncing = false;
+    m_stats->setText(statsText());
+    m_stats->setToolTip(tr("A: %1\nB: %2")
+                            .arg(m_session->linkageDescription(m_comparison->nameA),
+                                 m_session->linkageDescription(m_comparison->nameB)));
+    m_export->setEnabled(true);
+    Q_EMIT comparisonReady();
+}
+
+void HeightsView::clearPlot(const QString& message) {
+    m_runner->cancelSlot(kSlot);
+    m_pending = false;
+    m_comparison.reset();
+    m_linkageA.reset();
+    m_linkageB.reset();
+    m_syncing = true;
+    m_scatter->setData(nullptr);
+    m_syncing = false;
+    m_stats->setText(message);
+    m_stats->setToolTip({});
+    m_export->setEnabled(false);
+}
+
+QString HeightsView::statsText() const {
+    if (!m_comparison) return m_stats->text();
+    QString text = tr("%1 \u00b7 N = %2")
+                       .arg(correlationText(*m_comparison),
+                            QLocale().toString(static_cast<qulonglong>(m_comparison->pointCount())));
+    const HeightsRange r = heightsRange(*m_comparison, m_equalAxes);
+    if (!(std::max(r.xMin, r.yMin) < std::min(r.xMax, r.yMax)))
+        text += tr(" \u00b7 the diagonal y = x lies outside the plot");
+    return text;
+}
+
+void HeightsView::onScatterSelection() {
+    if (m_syncing) return;
+    const auto& rows = m_scatter->selection();
+    m_session->setSelection(std::make_shared<const IndexVector>(rows.begin(), rows.end()), this);
+}
+
+void HeightsView::onSessionSelection(const QObject* origin) {
+    if (origin == this || !m_scatter->data()) return;
+    m_syncing = true;
+    applySessionSelection();
+    m_syncing = false;
+}
+
+void HeightsView::applySessionSelection() {
+    const auto selection = m_session->selection();
+    m_scatter->setSelection(QList<qsizetype>(selection->begin(), selection->end()));
+}
+
+void HeightsView::importLinkage(const QString& path) {
+    const std::size_t expected = m_datasetSize;
+    m_runner->start<Linkage>(
+        this, QStringLiteral("import-linkage"), tr("Import linkage %1").arg(QFileInfo(path).fileName()),
+        [file = path.toStdString()](JobControl&) { return readLinkageCsv(file); },
+        [this, path, expected](const JobOutcome<Linkage>& outcome) {
+            if (outcome.state == JobState::Failed) return report(outcome.message);
+            if (outcome.state != JobState::Finished) return;
+            if (expected != 0 && outcome.result->leafCount != expected)
+                return report(tr("%1 clusters %2 points, but the dataset has %3: a linkage must cluster the "
+                                 "points of the open dataset.")
+                                  .arg(path, QLocale().toString(static_cast<qulonglong>(outcome.result->leafCount)),
+                                       QLocale().toString(static_cast<qulonglong>(expected))));
+            const QString name = tr("imported: %1").arg(QFileInfo(path).fileName());
+            m_session->addLinkage(name, outcome.result, tr("imported from %1").arg(path));
+            setLinkages(linkageA(), name);
+        });
+}
+
+void HeightsView::report(const QString& message) {
+    m_stats->setText(message);
+    Q_EMIT failed(message);
+}
+
+void HeightsView::exportFigure(const QString& path, const FigureExportOptions& options) const {
+    if (!m_comparison) throw InvalidInput("There is no point-height comparison to export.");
+    views::exportFigure(HeightsFigure(m_comparison, m_equalAxes), path, options);
+}
+
+void HeightsView::chooseImport() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import linkage"), QString(),
+                                                      tr("Linkage CSV (*.csv);;All files (*)"));
+    if (!path.isEmpty()) importLinkage(path);
+}
+
+void HeightsView::chooseExport() {
+    const QString path = askFigurePath(this, tr("Export point-height figure"), QStringLiteral("point_heights.svg"));
+    if (path.isEmpty()) return;
+    try {
+        exportFigure(path);
+    } catch (const std::exception& error) {
+        showExportError(this, QString::fromStdString(error.what()));
+    }
+}
+
+}  // namespace clusterlens::views

@@ -1,0 +1,121 @@
+// ClusteringPanel: the form. One row per engine option, with the CLI's spelling in the tooltips
+// so a setting found in the GUI can be reproduced with `clusterlens-cli hca`.
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include "dendrogram/clustering_panel.hpp"
+
+namespace clusterlens::views {
+
+void ClusteringPanel::buildForm() {
+    m_linkage = new QComboBox(this);
+    m_linkage->addItem(tr("Mahalanobis (MHCA)"), QStringLiteral("mahalanobis"));
+    for (const char* method : {"single", "complete", "average", "weighted", "centroid", "median", "ward"})
+        m_linkage->addItem(tr("%1 (Euclidean)").arg(QLatin1String(method)), QLatin1String(method));
+    m_linkage->setToolTip(tr("--linkage. Classic linkages other than single keep an N\u00d7N distance matrix "
+                             "(at most 65,536 points)."));
+
+    m_variant = new QComboBox(this);
+    m_variant->addItem(tr("full (FMD)"), QStringLiteral("full"));
+    m_variant->addItem(tr("centroid (CMD, quick)"), QStringLiteral("centroid"));
+    m_variant->setToolTip(tr("--variant: distance of clusters from all their members, or from their centroids."));
+
+    m_threshold = new QDoubleSpinBox(this);
+    m_threshold->setRange(0.001, 1.0);
+    m_threshold->setDecimals(3);
+    m_threshold->setSingleStep(0.05);
+    m_threshold->setValue(0.5);
+    m_threshold->setToolTip(tr("--threshold: relative cluster size from which the pure Mahalanobis distance is used."));
+
+    m_subthreshold = new QComboBox(this);
+    for (const char* mode : {"mahal", "mahal0", "euclid", "euclid-mahal"}) m_subthreshold->addItem(QLatin1String(mode), QLatin1String(mode));
+    m_subthreshold->setToolTip(tr("--subthreshold: shape used for clusters below the threshold size."));
+
+    m_normalize = new QCheckBox(tr("Normalize covariances to unit determinant"), this);
+    m_normalize->setToolTip(tr("--normalize"));
+
+    m_apriori = new QComboBox(this);
+    m_apriori->addItem(tr("none"));
+    m_apriori->addItem(tr("from a file"));
+    m_apriori->addItem(tr("from k-means"));
+    m_apriori->setToolTip(tr("--apriori FILE or --apriori-kmeans K: groups clustered first, then merged as clusters."));
+    m_aprioriOptions = new QStackedWidget(this);
+    m_aprioriOptions->addWidget(new QWidget(m_aprioriOptions));
+    auto* filePage = new QWidget(m_aprioriOptions);
+    auto* fileRow = new QHBoxLayout(filePage);
+    fileRow->setContentsMargins(0, 0, 0, 0);
+    m_aprioriFile = new QLineEdit(filePage);
+    m_aprioriFile->setPlaceholderText(tr("one group id per point, 0 = no group"));
+    auto* browse = new QPushButton(tr("Browse\u2026"), filePage);
+    connect(browse, &QPushButton::clicked, this, &ClusteringPanel::chooseAprioriFile);
+    fileRow->addWidget(m_aprioriFile, 1);
+    fileRow->addWidget(browse);
+    m_aprioriOptions->addWidget(filePage);
+    auto* kmeansPage = new QWidget(m_aprioriOptions);
+    auto* kmeansRow = new QHBoxLayout(kmeansPage);
+    kmeansRow->setContentsMargins(0, 0, 0, 0);
+    m_kmeansK = new QSpinBox(kmeansPage);
+    m_kmeansK->setRange(1, 100000);
+    m_kmeansK->setValue(50);
+    m_kmeansK->setPrefix(tr("K = "));
+    m_kmeansSeed = new QSpinBox(kmeansPage);
+    m_kmeansSeed->setRange(0, 2'000'000'000);
+    m_kmeansSeed->setValue(1);
+    m_kmeansSeed->setPrefix(tr("seed "));
+    kmeansRow->addWidget(m_kmeansK);
+    kmeansRow->addWidget(m_kmeansSeed);
+    m_aprioriOptions->addWidget(kmeansPage);
+
+    m_backend = new QComboBox(this);
+    m_backend->addItem(tr("auto"), static_cast<int>(Backend::Auto));
+    m_backend->addItem(tr("cpu"), static_cast<int>(Backend::Cpu));
+    m_backend->addItem(tr("cuda"), static_cast<int>(Backend::Cuda));
+    m_backend->setToolTip(tr("--backend: auto uses the GPU when a CUDA device is present."));
+
+    m_featuresLabel = new QLabel(this);
+    m_featuresLabel->setWordWrap(true);
+    m_runButton = new QPushButton(tr("Run clustering"), this);
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    connect(m_runButton, &QPushButton::clicked, this, &ClusteringPanel::run);
+    connect(m_cancelButton, &QPushButton::clicked, this, &ClusteringPanel::cancel);
+    connect(m_linkage, &QComboBox::currentIndexChanged, this, &ClusteringPanel::updateEnabled);
+    connect(m_apriori, &QComboBox::currentIndexChanged, this, &ClusteringPanel::updateEnabled);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Linkage"), m_linkage);
+    form->addRow(tr("Variant"), m_variant);
+    form->addRow(tr("Threshold"), m_threshold);
+    form->addRow(tr("Sub-threshold"), m_subthreshold);
+    form->addRow(QString(), m_normalize);
+    form->addRow(tr("A-priori groups"), m_apriori);
+    form->addRow(QString(), m_aprioriOptions);
+    form->addRow(tr("Backend"), m_backend);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton, 1);
+    buttons->addWidget(m_cancelButton);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_featuresLabel);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addStretch(1);
+}
+
+}  // namespace clusterlens::views

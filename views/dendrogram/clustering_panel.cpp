@@ -1,0 +1,211 @@
+#include "dendrogram/clustering_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTimer>
+
+#include <string>
+
+#include "analysis_session.hpp"
+#include "clusterlens/errors.hpp"
+#include "clusterlens/io/labels.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+constexpr int kPollMs = 100;
+enum AprioriChoice { NoApriori, AprioriFile, AprioriKMeans };
+
+struct ClusteringResult {
+    std::shared_ptr<const Linkage> linkage;
+    QString backend;
+};
+
+/// The rows of `data` restricted to `columns`, in that order (the clustering sees only them).
+Dataset selectColumns(const Dataset& data, const std::vector<std::size_t>& columns) {
+    Dataset subset;
+    subset.n = data.n;
+    subset.d = columns.size();
+    subset.values.resize(subset.n * subset.d);
+    if (!data.exact.empty()) subset.exact.resize(subset.n * subset.d);
+    for (std::size_t i = 0; i < data.n; ++i)
+        for (std::size_t j = 0; j < columns.size(); ++j) {
+            subset.values[i * subset.d + j] = data.values[i * data.d + columns[j]];
+            if (!data.exact.empty()) subset.exact[i * subset.d + j] = data.exact[i * data.d + columns[j]];
+        }
+    for (std::size_t c : columns) subset.features.push_back(data.features[c]);
+    subset.provenance = data.provenance;
+    return subset;
+}
+
+}  // namespace
+
+ClusteringPanel::ClusteringPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent)
+    : QWidget(parent), m_runner(runner), m_analysis(analysis) {
+    buildForm();
+    auto* timer = new QTimer(this);
+    timer->setInterval(kPollMs);
+    connect(timer, &QTimer::timeout, this, &ClusteringPanel::pollProgress);
+    timer->start();
+    updateEnabled();
+}
+
+void ClusteringPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures) {
+    if (dataset != m_dataset && isRunning()) cancel();
+    m_dataset = std::move(dataset);
+    m_features = activeFeatures;
+    updateEnabled();
+}
+
+void ClusteringPanel::setLinkage(const QString& name) {
+    const int index = m_linkage->findData(name);
+    if (index >= 0) m_linkage->setCurrentIndex(index);
+}
+
+void ClusteringPanel::setBackend(Backend backend) {
+    m_backend->setCurrentIndex(m_backend->findData(static_cast<int>(backend)));
+}
+
+HcaRequest ClusteringPanel::request() const {
+    HcaRequest request;
+    const QString linkage = m_linkage->currentData().toString();
+    request.mahalanobis = linkage == QLatin1String("mahalanobis");
+    if (!request.mahalanobis) request.method = parseLinkageMethod(linkage.toStdString());
+    request.mhca.variant = parseMhcaVariant(m_variant->currentData().toString().toStdString());
+    request.mhca.threshold = m_threshold->value();
+    request.mhca.subthreshold = parseSubthresholdMode(m_subthreshold->currentData().toString().toStdString());
+    request.mhca.normalize = m_normalize->isChecked();
+    if (request.mahalanobis && m_apriori->currentIndex() == AprioriKMeans) {
+        request.aprioriKMeans = static_cast<std::size_t>(m_kmeansK->value());
+        request.seed = static_cast<std::uint64_t>(m_kmeansSeed->value());
+    }
+    return request;
+}
+
+QString ClusteringPanel::resultName() const {
+    const HcaRequest r = request();
+    QString base = r.mahalanobis ? tr("MHCA %1, threshold %2")
+                                       .arg(QString::fromLatin1(mhcaVariantName(r.mhca.variant)))
+                                       .arg(r.mhca.threshold)
+                                 : tr("%1 linkage").arg(QString::fromStdString(linkageMethodName(r.method)));
+    if (!m_analysis->linkage(base)) return base;
+    for (int copy = 2;; ++copy) {
+        const QString name = QStringLiteral("%1 (%2)").arg(base).arg(copy);
+        if (!m_analysis->linkage(name)) return name;
+    }
+}
+
+QString ClusteringPanel::describe(const HcaRequest& r, const QString& backend) const {
+    QStringList parts;
+    if (r.mahalanobis) {
+        parts << tr("MHCA %1").arg(r.mhca.variant == MhcaVariant::Full ? QStringLiteral("FMD") : QStringLiteral("CMD"))
+              << tr("threshold %1").arg(r.mhca.threshold)
+              << tr("sub-threshold %1").arg(QString::fromLatin1(subthresholdModeName(r.mhca.subthreshold)));
+        if (r.mhca.normalize) parts << tr("normalized");
+        if (r.aprioriKMeans > 0) parts << tr("a-priori k-means K=%1 seed %2").arg(r.aprioriKMeans).arg(r.seed);
+        if (m_apriori->currentIndex() == AprioriFile)
+            parts << tr("a-priori groups from %1").arg(QFileInfo(m_aprioriFile->text()).fileName());
+    } else {
+        parts << tr("%1 linkage (Euclidean)").arg(QString::fromStdString(linkageMethodName(r.method)));
+    }
+    parts << (m_features.size() == 1 ? tr("1 feature: %1") : tr("%1 features: %2").arg(m_features.size()))
+                 .arg(m_features.join(QStringLiteral(", ")));
+    parts << backend;
+    return parts.join(QStringLiteral("; "));
+}
+
+void ClusteringPanel::run() {
+    if (!m_dataset || m_features.isEmpty() || isRunning()) return;
+    std::vector<std::size_t> columns;
+    for (const QString& name : m_features) {
+        const long column = m_dataset->featureIndex(name.toStdString());
+        if (column >= 0) columns.push_back(static_cast<std::size_t>(column));
+    }
+    const HcaRequest request = this->request();
+    const bool fromFile = request.mahalanobis && m_apriori->currentIndex() == AprioriFile;
+    const std::string aprioriPath = fromFile ? m_aprioriFile->text().toStdString() : std::string();
+    if (fromFile && aprioriPath.empty()) {
+        m_status->setText(tr("Choose the a-priori group file first."));
+        return;
+    }
+    const auto backend = static_cast<Backend>(m_backend->currentData().toInt());
+    const QString name = resultName();
+    const auto dataset = m_dataset;
+    auto work = [dataset, columns, request, aprioriPath, backend](JobControl& control) {
+        const Dataset subset = selectColumns(*dataset, columns);
+        HcaRequest r = request;
+        if (!aprioriPath.empty()) r.mhca.apriori = readLabels(aprioriPath, subset.n);
+        if (subset.n < 2) throw InvalidInput("clustering needs at least 2 points");
+        const Backend resolved = resolveBackend(backend);
+        auto linkage = std::make_shared<const Linkage>(runHca(subset, r, resolved, &control));
+        return ClusteringResult{std::move(linkage), QString::fromStdString(backendDescription(hcaBackend(r, resolved)))};
+    };
+    m_status->setText(tr("Clustering %1 points\u2026").arg(m_dataset->n));
+    m_progress->setValue(0);
+    m_job = m_runner->start<ClusteringResult>(
+        this, QStringLiteral("hca"), tr("Clustering: %1").arg(name), std::move(work),
+        [this, name, request](const JobOutcome<ClusteringResult>& outcome) {
+            m_job = 0;
+            updateEnabled();
+            if (outcome.state == JobState::Cancelled) {
+                m_status->setText(tr("Cancelled."));
+                return;
+            }
+            if (outcome.state == JobState::Failed) {
+                m_status->setText(tr("Failed: %1").arg(outcome.message));
+                Q_EMIT failed(outcome.message);
+                return;
+            }
+            m_progress->setValue(m_progress->maximum());
+            m_analysis->addLinkage(name, outcome.result->linkage, describe(request, outcome.result->backend));
+            const std::size_t inversions = outcome.result->linkage->nonMonotonicCount();
+            m_status->setText(inversions > 0 ? tr("Done: %1 (%2 decreasing merge heights).").arg(name).arg(inversions)
+                                             : tr("Done: %1.").arg(name));
+            Q_EMIT linkageAdded(name);
+        });
+    updateEnabled();
+}
+
+void ClusteringPanel::cancel() {
+    if (m_job != 0) m_runner->cancel(m_job);
+}
+
+void ClusteringPanel::pollProgress() {
+    if (m_job == 0 || !m_runner->isRunning(m_job)) return;
+    m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
+    m_status->setText(tr("Clustering\u2026 %1 s").arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
+}
+
+void ClusteringPanel::chooseAprioriFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("A-priori groups"), m_aprioriFile->text(),
+                                                      tr("Labels (*.csv *.txt);;All files (*)"));
+    if (!path.isEmpty()) m_aprioriFile->setText(path);
+}
+
+void ClusteringPanel::updateEnabled() {
+    const bool mhca = m_linkage->currentData().toString() == QLatin1String("mahalanobis");
+    for (QWidget* w : {static_cast<QWidget*>(m_variant), static_cast<QWidget*>(m_threshold),
+                       static_cast<QWidget*>(m_subthreshold), static_cast<QWidget*>(m_normalize),
+                       static_cast<QWidget*>(m_apriori), static_cast<QWidget*>(m_aprioriOptions)})
+        w->setEnabled(mhca);
+    m_aprioriOptions->setCurrentIndex(m_apriori->currentIndex());
+    const bool ready = m_dataset && !m_features.isEmpty();
+    m_runButton->setEnabled(ready && !isRunning());
+    m_cancelButton->setEnabled(isRunning());
+    if (!m_dataset)
+        m_featuresLabel->setText(tr("No dataset loaded."));
+    else
+        m_featuresLabel->setText(tr("%1 points \u00d7 %2 active features").arg(m_dataset->n).arg(m_features.size()));
+}
+
+}  // namespace clusterlens::views

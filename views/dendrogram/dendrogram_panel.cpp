@@ -1,0 +1,262 @@
+#include "dendrogram/dendrogram_panel.hpp"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <utility>
+
+#include "analysis_session.hpp"
+#include "clusterlens/hca/fix_monotonic.hpp"
+#include "dendrogram/cluster_table_model.hpp"
+#include "dendrogram/dendrogram_figure.hpp"
+#include "dendrogram/dendrogram_widget.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+constexpr int kMaxClusters = 10'000;  // a cluster table row each
+constexpr std::size_t kCachedLayouts = 3;
+
+struct CutResult {
+    std::shared_ptr<const DendrogramCut> cut;
+    std::shared_ptr<const ClusterTable> table;
+};
+
+CutResult computeCut(const DendrogramLayout& layout, int k, const FeatureSelection& features, JobControl* control) {
+    auto cut = std::make_shared<const DendrogramCut>(cutIntoClusters(layout, k));
+    auto table = std::make_shared<const ClusterTable>(summarizeCut(layout, *cut, features, control));
+    return {std::move(cut), std::move(table)};
+}
+
+}  // namespace
+
+DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent)
+    : QWidget(parent),
+      m_runner(runner),
+      m_analysis(analysis),
+      m_widget(new DendrogramWidget(this)),
+      m_tableModel(new ClusterTableModel(this)) {
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_tableModel);
+    proxy->setSortRole(Qt::UserRole);
+    m_table = new QTableView(this);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->sortByColumn(ClusterTableModel::ClusterColumn, Qt::AscendingOrder);
+    // The header and three clusters stay visible however small the dock gets.
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              3 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
+    connect(m_table, &QTableView::clicked, this, [this, proxy](const QModelIndex& index) {
+        selectSubtree(m_tableModel->rootOf(proxy->mapToSource(index).row()));
+    });
+    connect(m_table, &QTableView::doubleClicked, this, [this, proxy](const QModelIndex& index) {
+        m_widget->zoomToSubtree(m_tableModel->rootOf(proxy->mapToSource(index).row()));
+    });
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_widget);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(buildToolbar());
+    layout->addWidget(splitter, 1);
+
+    connect(m_widget, &DendrogramWidget::subtreeClicked, this, &DendrogramPanel::selectSubtree);
+    connect(m_widget, &DendrogramWidget::selectionCleared, this, [this] { selectSubtree(-1); });
+    connect(m_widget, &DendrogramWidget::cutHeightChosen, this, [this](double height) {
+        if (m_layout) setClusterCount(std::min(clustersAtHeight(*m_layout, height), kMaxClusters));
+    });
+    connect(m_analysis, &AnalysisSession::linkagesChanged, this, &DendrogramPanel::refreshLinkages);
+    connect(m_analysis, &AnalysisSession::selectionChanged, this, &DendrogramPanel::onSessionSelection);
+    refreshLinkages();
+    updateInfo();
+}
+
+DendrogramPanel::~DendrogramPanel() = default;
+
+void DendrogramPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures) {
+    m_dataset = std::move(dataset);
+    m_features = selectFeatures(m_dataset, activeFeatures);
+    m_widget->setFeatures(m_features);
+    m_widget->setPointNames(m_dataset && !m_dataset->pointNames.empty()
+                                ? std::shared_ptr<const std::vector<std::string>>(m_dataset, &m_dataset->pointNames)
+                                : nullptr);
+    // The table's means follow the active features.
+    if (m_cut) applyCut(m_cut->k);
+    updateInfo();
+}
+
+void DendrogramPanel::refreshLinkages() {
+    const QStringList names = m_analysis->linkageNames();
+    m_updating = true;
+    m_linkages->clear();
+    m_linkages->addItems(names);
+    m_linkages->setCurrentIndex(static_cast<int>(names.indexOf(m_linkageName)));
+    m_updating = false;
+    if (!m_linkageName.isEmpty() && m_analysis->linkage(m_linkageName) != m_linkage) {
+        // The shown tree left the session (a new dataset) or was replaced under the same name.
+        if (m_analysis->linkage(m_linkageName))
+            showLinkage(m_linkageName);
+        else
+            applyLayout(QString(), nullptr);
+    }
+}
+
+void DendrogramPanel::showLinkage(const QString& name) {
+    auto linkage = m_analysis->linkage(name);
+    if (!linkage) return;
+    m_linkageName = name;
+    m_linkage = linkage;
+    m_updating = true;
+    m_linkages->setCurrentIndex(static_cast<int>(m_analysis->linkageNames().indexOf(name)));
+    m_updating = false;
+    for (auto it = m_layouts.begin(); it != m_layouts.end();)
+        it = it->second.first.expired() ? m_layouts.erase(it) : std::next(it);
+    if (auto cached = m_layouts.find(linkage.get()); cached != m_layouts.end())
+        return applyLayout(name, cached->second.second);
+    if (linkage->leafCount <= inlineLimit) {
+        try {
+            return applyLayout(name, std::make_shared<const DendrogramLayout>(buildDendrogramLayout(*linkage)));
+        } catch (const std::exception& error) {
+            Q_EMIT message(tr("Dendrogram of %1: %2").arg(name, QString::fromUtf8(error.what())), true);
+            return;
+        }
+    }
+    m_info->setText(tr("Laying out %1 leaves\u2026").arg(QLocale().toString(static_cast<qulonglong>(linkage->leafCount))));
+    m_runner->start<DendrogramLayout>(
+        this, QStringLiteral("dendrogram-layout"), tr("Dendrogram layout: %1").arg(name),
+        [linkage](JobControl& control) { return buildDendrogramLayout(*linkage, &control); },
+        [this, name, linkage](const JobOutcome<DendrogramLayout>& outcome) {
+            if (outcome.state == JobState::Finished && m_linkage == linkage) applyLayout(name, outcome.result);
+            updateInfo();
+        });
+}
+
+void DendrogramPanel::applyLayout(const QString& name, std::shared_ptr<const DendrogramLayout> layout) {
+    if (layout && m_linkage) {
+        if (m_layouts.size() >= kCachedLayouts) m_layouts.erase(m_layouts.begin());
+        m_layouts[m_linkage.get()] = {m_linkage, layout};
+    }
+    if (!layout) {
+        m_linkageName.clear();
+        m_linkage.reset();
+    }
+    m_layout = std::move(layout);
+    m_cut.reset();
+    m_cutLabeling.clear();
+    m_tableModel->setTable(nullptr);
+    m_runner->cancelSlot(QStringLiteral("dendrogram-cut"));
+    m_widget->setTree(m_layout);
+    m_updating = true;
+    m_clusters->setRange(1, m_layout ? static_cast<int>(std::min<std::size_t>(m_layout->leafCount, kMaxClusters)) : 1);
+    m_clusters->setValue(1);
+    m_updating = false;
+    if (m_layout && treeFitsData()) onSessionSelection(nullptr);
+    updateInfo();
+    if (m_layout) Q_EMIT treeShown(name);
+}
+
+int DendrogramPanel::clusterCount() const {
+    return m_clusters->value();
+}
+
+void DendrogramPanel::setClusterCount(int k) {
+    m_clusters->setValue(k);
+}
+
+void DendrogramPanel::setLogHeights(bool logarithmic) {
+    m_heightScale->setCurrentIndex(logarithmic ? 1 : 0);
+}
+
+void DendrogramPanel::applyCut(int k) {
+    if (!m_layout) return;
+    m_runner->cancelSlot(QStringLiteral("dendrogram-cut"));
+    if (k <= 1) return showCut(nullptr, nullptr);
+    if (m_layout->leafCount <= inlineLimit) {
+        CutResult result = computeCut(*m_layout, k, m_features, nullptr);
+        return showCut(std::move(result.cut), std::move(result.table));
+    }
+    const auto layout = m_layout;
+    const FeatureSelection features = m_features;
+    m_runner->start<CutResult>(
+        this, QStringLiteral("dendrogram-cut"), tr("Dendrogram cut (k = %1)").arg(k),
+        [layout, k, features](JobControl& control) { return computeCut(*layout, k, features, &control); },
+        [this, layout](const JobOutcome<CutResult>& outcome) {
+            if (outcome.state == JobState::Finished && layout == m_layout) showCut(outcome.result->cut, outcome.result->table);
+        });
+}
+
+void DendrogramPanel::showCut(std::shared_ptr<const DendrogramCut> cut, std::shared_ptr<const ClusterTable> table) {
+    m_cut = std::move(cut);
+    m_widget->setCut(m_cut);
+    m_tableModel->setTable(std::move(table));
+    m_cutLabeling.clear();
+    if (m_cut && treeFitsData()) {
+        m_cutLabeling = tr("cut of %1 (k=%2)").arg(m_linkageName).arg(m_cut->k);
+        // The labels stay inside the shared cut: the session holds them without a copy.
+        m_analysis->addLabeling(m_cutLabeling, std::shared_ptr<const LabelVector>(m_cut, &m_cut->labels));
+        m_analysis->setColouring(m_cutLabeling);
+    }
+    updateInfo();
+    if (m_cut) Q_EMIT cutApplied(m_cut->k);
+}
+
+void DendrogramPanel::selectSubtree(std::int32_t node) {
+    if (!m_layout) return;
+    auto leaves = std::make_shared<IndexVector>(node >= 0 ? subtreeLeaves(*m_layout, node) : IndexVector());
+    m_widget->setSelectedLeaves(*leaves);
+    if (treeFitsData()) m_analysis->setSelection(std::move(leaves), m_widget);
+    updateInfo();
+}
+
+void DendrogramPanel::onSessionSelection(const QObject* origin) {
+    if (origin == m_widget || !m_layout || !treeFitsData()) return;
+    m_widget->setSelectedLeaves(*m_analysis->selection());
+    updateInfo();
+}
+
+bool DendrogramPanel::treeFitsData() const {
+    return m_layout && m_dataset && m_dataset->n == m_layout->leafCount;
+}
+
+void DendrogramPanel::fixHeights() {
+    if (!m_linkage) return;
+    const QString name = tr("%1 (monotonic)").arg(m_linkageName);
+    auto fixed = std::make_shared<const Linkage>(fixNonMonotonic(*m_linkage, MonotonicFix::Eps));
+    m_analysis->addLinkage(name, std::move(fixed),
+                           tr("%1 with decreasing heights raised as mhca's fixNonMonotHca (eps); for display only")
+                               .arg(m_linkageName));
+    showLinkage(name);
+}
+
+void DendrogramPanel::updateInfo() {
+    m_fix->setVisible(m_layout && m_layout->inversionCount > 0);
+    if (!m_layout) {
+        m_info->clear();
+        return;
+    }
+    // Inversions are flagged on the plot itself; here only what the plot cannot say.
+    if (m_dataset && !treeFitsData())
+        m_info->setText(tr("%1 leaves \u2260 %2 points: not linked to the data").arg(m_layout->leafCount).arg(m_dataset->n));
+    else
+        m_info->clear();
+    const QString description = m_analysis->linkageDescription(m_linkageName);
+    m_linkages->setToolTip(description.isEmpty() ? tr("Hierarchical clusterings of the current dataset") : description);
+}
+
+}  // namespace clusterlens::views

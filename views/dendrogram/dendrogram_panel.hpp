@@ -1,0 +1,120 @@
+#pragma once
+// Dock content of the dendrogram view: which tree (the AnalysisSession's linkages or an imported
+// linkage CSV), linear or log heights, the number of clusters of the cut, inversion warning and
+// fix, exports; the interactive DendrogramWidget; the table of the cut's clusters.
+// It keeps the tree linked with the rest of the application through the AnalysisSession: a cut
+// becomes a labeling ("cut of <linkage> (k=5)") that colours every view, a clicked subtree becomes
+// the selection, and a selection made elsewhere highlights its leaves. Layouts of large trees and
+// cuts of large trees run as jobs.
+
+#include <QStringList>
+#include <QWidget>
+
+#include <map>
+#include <memory>
+
+#include "clusterlens/dataset.hpp"
+#include "dendrogram/dendrogram_clusters.hpp"
+#include "dendrogram/dendrogram_cut.hpp"
+#include "dendrogram/dendrogram_layout.hpp"
+#include "figure/figure.hpp"
+#include "jobs/job_runner.hpp"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QToolButton;
+
+namespace clusterlens::views {
+
+class AnalysisSession;
+class ClusterTableModel;
+class DendrogramFigure;
+class DendrogramWidget;
+
+class DendrogramPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// Trees up to this many leaves are laid out and cut on the GUI thread (milliseconds).
+    static constexpr std::size_t inlineLimit = 50'000;
+
+    DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent = nullptr);
+    ~DendrogramPanel() override;
+
+    /// The dataset whose points the leaves are, and the features whose means are shown.
+    void setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures);
+    /// Shows the AnalysisSession's linkage `name` (laid out as a job when large).
+    void showLinkage(const QString& name);
+    /// Reads a linkage CSV (a,b,height,size) as a job, adds it to the session and shows it.
+    void importLinkage(const QString& path);
+    /// Cuts the shown tree into k clusters (1: no cut).
+    void setClusterCount(int k);
+    void setLogHeights(bool logarithmic);
+
+    DendrogramWidget* widget() const { return m_widget; }
+    ClusterTableModel* clusterTable() const { return m_tableModel; }
+    QString currentLinkage() const { return m_linkageName; }
+    const std::shared_ptr<const DendrogramLayout>& layout() const { return m_layout; }
+    const std::shared_ptr<const DendrogramCut>& cut() const { return m_cut; }
+    /// The labeling the current cut was stored as in the AnalysisSession (empty when none).
+    const QString& cutLabeling() const { return m_cutLabeling; }
+    int clusterCount() const;
+
+    /// The figure of what is shown: the whole tree, or only the leaves in view.
+    std::unique_ptr<DendrogramFigure> figure(bool currentViewOnly) const;
+    /// Exports: figure (format by extension), Newick, labels CSV of the cut, linkage CSV. Figures
+    /// are written at once (errors go to message()); the others run as jobs (errors reach the job
+    /// runner's jobFinished).
+    void exportFigureTo(const QString& path, const FigureExportOptions& options, bool currentViewOnly);
+    void exportNewickTo(const QString& path);
+    void exportLabelsTo(const QString& path);
+    void exportLinkageTo(const QString& path);
+
+Q_SIGNALS:
+    /// The tree of `name` is laid out and on screen.
+    void treeShown(const QString& name);
+    /// A cut into k clusters is shown (and, when the tree fits the dataset, colours every view).
+    void cutApplied(int k);
+    /// Something for the log: an export written, a tree imported, a failure outside a job.
+    void message(const QString& text, bool error);
+
+private:
+    QWidget* buildToolbar();
+    QToolButton* buildExportButton();
+    void refreshLinkages();
+    void applyLayout(const QString& name, std::shared_ptr<const DendrogramLayout> layout);
+    void applyCut(int k);
+    void showCut(std::shared_ptr<const DendrogramCut> cut, std::shared_ptr<const ClusterTable> table);
+    void selectSubtree(std::int32_t node);
+    void onSessionSelection(const QObject* origin);
+    void fixHeights();
+    bool treeFitsData() const;
+    void updateInfo();
+    void chooseFigureExport();
+    void chooseFileExport(const QString& title, const QString& filter, void (DendrogramPanel::*exporter)(const QString&));
+
+    JobRunner* m_runner;
+    AnalysisSession* m_analysis;
+    DendrogramWidget* m_widget;
+    ClusterTableModel* m_tableModel;
+    QTableView* m_table = nullptr;
+    QComboBox* m_linkages = nullptr;
+    QComboBox* m_heightScale = nullptr;
+    QSpinBox* m_clusters = nullptr;
+    QLabel* m_info = nullptr;
+    QPushButton* m_fix = nullptr;
+    std::shared_ptr<const Dataset> m_dataset;
+    FeatureSelection m_features;
+    QString m_linkageName;
+    std::shared_ptr<const Linkage> m_linkage;
+    std::shared_ptr<const DendrogramLayout> m_layout;
+    std::shared_ptr<const DendrogramCut> m_cut;
+    QString m_cutLabeling;
+    // Layouts already built, by linkage: switching trees back and forth costs nothing.
+    std::map<const Linkage*, std::pair<std::weak_ptr<const Linkage>, std::shared_ptr<const DendrogramLayout>>> m_layouts;
+    bool m_updating = false;
+};
+
+}  // namespace clusterlens::views

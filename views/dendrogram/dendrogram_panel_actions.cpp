@@ -1,0 +1,208 @@
+// DendrogramPanel: the toolbar, importing a linkage CSV and the exports (figure, Newick, labels
+// of the cut, linkage CSV).
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "analysis_session.hpp"
+#include "clusterlens/errors.hpp"
+#include "clusterlens/hca/linkage.hpp"
+#include "clusterlens/io/labels.hpp"
+#include "dendrogram/dendrogram_figure.hpp"
+#include "dendrogram/dendrogram_newick.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
+#include "dendrogram/dendrogram_widget.hpp"
+#include "dendrogram/figure_export_dialog.hpp"
+
+namespace clusterlens::views {
+
+QWidget* DendrogramPanel::buildToolbar() {
+    auto* bar = new QWidget(this);
+    m_linkages = new QComboBox(bar);
+    m_linkages->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_linkages->setMinimumContentsLength(12);
+    m_linkages->setPlaceholderText(tr("no tree"));
+    m_linkages->setToolTip(tr("Hierarchical clusterings of the current dataset"));
+    connect(m_linkages, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        if (!m_updating && !name.isEmpty() && name != m_linkageName) showLinkage(name);
+    });
+    auto* import = new QPushButton(tr("Import\u2026"), bar);
+    import->setToolTip(tr("Read a linkage CSV (a,b,height,size; scipy convention)"));
+    connect(import, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import linkage"), QString(),
+                                                          tr("Linkage CSV (*.csv);;All files (*)"));
+        if (!path.isEmpty()) importLinkage(path);
+    });
+    m_clusters = new QSpinBox(bar);
+    m_clusters->setRange(1, 1);
+    m_clusters->setPrefix(tr("k = "));
+    m_clusters->setSpecialValueText(tr("no cut"));
+    m_clusters->setKeyboardTracking(false);
+    m_clusters->setToolTip(tr("Number of clusters of the cut (or drag the cut line)"));
+    connect(m_clusters, &QSpinBox::valueChanged, this, [this](int k) {
+        if (!m_updating) applyCut(k);
+    });
+    m_heightScale = new QComboBox(bar);
+    m_heightScale->addItems({tr("linear heights"), tr("log heights")});
+    connect(m_heightScale, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_widget->setLogHeights(index == 1); });
+    m_info = new QLabel(bar);
+    m_info->setTextFormat(Qt::PlainText);
+    m_fix = new QPushButton(tr("Fix heights"), bar);
+    m_fix->setToolTip(tr("Add a copy whose decreasing heights are raised as mhca's fixNonMonotHca does "
+                         "(for display; the heights then no longer describe the data)"));
+    connect(m_fix, &QPushButton::clicked, this, &DendrogramPanel::fixHeights);
+
+    // Two rows: which tree and what to do with it; how it is cut and drawn.
+    auto* tree = new QHBoxLayout;
+    tree->addWidget(m_linkages, 1);
+    tree->addWidget(import);
+    tree->addWidget(buildExportButton());
+    auto* cut = new QHBoxLayout;
+    cut->addWidget(m_clusters);
+    cut->addWidget(m_heightScale);
+    cut->addWidget(m_info, 1);
+    cut->addWidget(m_fix);
+    auto* rows = new QVBoxLayout(bar);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->addLayout(tree);
+    rows->addLayout(cut);
+    return bar;
+}
+
+QToolButton* DendrogramPanel::buildExportButton() {
+    auto* button = new QToolButton(this);
+    button->setText(tr("Export"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(button);
+    menu->addAction(tr("Figure (SVG, PDF, PNG)\u2026"), this, &DendrogramPanel::chooseFigureExport);
+    menu->addAction(tr("Newick tree\u2026"), this, [this] {
+        chooseFileExport(tr("Export Newick"), tr("Newick (*.nwk *.newick *.tree)"), &DendrogramPanel::exportNewickTo);
+    });
+    QAction* labels = menu->addAction(tr("Labels of the cut (CSV)\u2026"), this, [this] {
+        chooseFileExport(tr("Export labels"), tr("Labels CSV (*.csv)"), &DendrogramPanel::exportLabelsTo);
+    });
+    menu->addAction(tr("Linkage (CSV)\u2026"), this, [this] {
+        chooseFileExport(tr("Export linkage"), tr("Linkage CSV (*.csv)"), &DendrogramPanel::exportLinkageTo);
+    });
+    connect(menu, &QMenu::aboutToShow, this, [this, labels, menu] {
+        for (QAction* action : menu->actions()) action->setEnabled(m_layout != nullptr);
+        labels->setEnabled(m_cut != nullptr);
+    });
+    button->setMenu(menu);
+    return button;
+}
+
+void DendrogramPanel::importLinkage(const QString& path) {
+    const std::string file = path.toStdString();
+    m_runner->start<Linkage>(
+        this, QStringLiteral("dendrogram-import"), tr("Import %1").arg(QFileInfo(path).fileName()),
+        [file](JobControl&) { return readLinkageCsv(file); },
+        [this, path](const JobOutcome<Linkage>& outcome) {
+            if (outcome.state != JobState::Finished) return;
+            QString name = tr("imported: %1").arg(QFileInfo(path).fileName());
+            for (int copy = 2; m_analysis->linkage(name); ++copy)
+                name = tr("imported: %1 (%2)").arg(QFileInfo(path).fileName()).arg(copy);
+            m_analysis->addLinkage(name, outcome.result, tr("imported from %1").arg(QDir::toNativeSeparators(path)));
+            Q_EMIT message(tr("Imported %1: %2 leaves").arg(path).arg(outcome.result->leafCount), false);
+            showLinkage(name);
+        });
+}
+
+std::unique_ptr<DendrogramFigure> DendrogramPanel::figure(bool currentViewOnly) const {
+    if (!m_layout) return nullptr;
+    DendrogramFigureOptions options;
+    options.title = m_linkageName;
+    options.logHeights = m_widget->logHeights();
+    if (currentViewOnly) {
+        options.x0 = m_widget->view().x0();
+        options.x1 = m_widget->view().x1();
+    }
+    options.cut = m_cut;
+    options.collapsed = m_widget->collapsedFlags();
+    if (m_dataset && !m_dataset->pointNames.empty() && treeFitsData())
+        options.pointNames = std::shared_ptr<const std::vector<std::string>>(m_dataset, &m_dataset->pointNames);
+    return std::make_unique<DendrogramFigure>(m_layout, std::move(options));
+}
+
+void DendrogramPanel::exportFigureTo(const QString& path, const FigureExportOptions& options, bool currentViewOnly) {
+    const auto shown = figure(currentViewOnly);
+    if (!shown) return;
+    try {
+        exportFigure(*shown, path, options);
+        Q_EMIT message(tr("Wrote %1").arg(path), false);
+    } catch (const std::exception& error) {
+        Q_EMIT message(tr("Export failed: %1").arg(QString::fromUtf8(error.what())), true);
+    }
+}
+
+namespace {
+
+// Runs a file export as a job of its own slot, so a second export of another kind never cancels
+// a file being written. A failure reaches the log through the job runner.
+template <class Write>
+void startExport(JobRunner* runner, DendrogramPanel* panel, const QString& slot, const QString& path, Write write) {
+    runner->start<bool>(
+        panel, slot, QObject::tr("Export %1").arg(QFileInfo(path).fileName()),
+        [write](JobControl& control) {
+            write(control);
+            return true;
+        },
+        [panel, path](const JobOutcome<bool>& outcome) {
+            if (outcome.state == JobState::Finished) Q_EMIT panel->message(QObject::tr("Wrote %1").arg(path), false);
+        });
+}
+
+}  // namespace
+
+void DendrogramPanel::exportNewickTo(const QString& path) {
+    if (!m_layout) return;
+    const auto layout = m_layout;
+    const auto dataset = treeFitsData() ? m_dataset : nullptr;
+    const std::string file = path.toStdString();
+    startExport(m_runner, this, QStringLiteral("export-newick"), path, [layout, dataset, file](JobControl& control) {
+        const bool named = dataset && !dataset->pointNames.empty();
+        writeNewickFile(file, *layout, named ? &dataset->pointNames : nullptr, &control);
+    });
+}
+
+void DendrogramPanel::exportLabelsTo(const QString& path) {
+    if (!m_cut) return;
+    const auto cut = m_cut;
+    const std::string file = path.toStdString();
+    startExport(m_runner, this, QStringLiteral("export-labels"), path,
+                [cut, file](JobControl&) { writeLabelsCsv(file, cut->labels); });
+}
+
+void DendrogramPanel::exportLinkageTo(const QString& path) {
+    if (!m_linkage) return;
+    const auto linkage = m_linkage;
+    const std::string file = path.toStdString();
+    startExport(m_runner, this, QStringLiteral("export-linkage"), path,
+                [linkage, file](JobControl&) { writeLinkageCsv(file, *linkage); });
+}
+
+void DendrogramPanel::chooseFigureExport() {
+    const auto shown = figure(false);
+    if (!shown) return;
+    FigureExportDialog dialog(QDir::home().filePath(QStringLiteral("dendrogram.svg")), shown->defaultSize(), this);
+    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
+    exportFigureTo(dialog.path(), dialog.options(), dialog.currentViewOnly());
+}
+
+void DendrogramPanel::chooseFileExport(const QString& title, const QString& filter,
+                                       void (DendrogramPanel::*exporter)(const QString&)) {
+    const QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
+    if (!path.isEmpty()) (this->*exporter)(path);
+}
+
+}  // namespace clusterlens::views

@@ -1,0 +1,307 @@
+#include "dpc/dpc_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+
+#include <algorithm>
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/io/labels.hpp"
+#include "dpc/decision_figure.hpp"
+#include "dpc/decision_graph.hpp"
+#include "dpc/dpc_csv.hpp"
+#include "dpc/gamma_plot.hpp"
+#include "dpc/peak_choice.hpp"
+#include "dpc/peak_table_model.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+constexpr int kPollMs = 100;
+const QString kJobSlot = QStringLiteral("dpc");
+const QString kHaloSlot = QStringLiteral("dpc-halo");
+
+}  // namespace
+
+DpcPanel::DpcPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent)
+    : QWidget(parent), m_runner(runner), m_analysis(analysis), m_choice(new PeakChoice(this)),
+      m_table(new PeakTableModel(this)) {
+    buildForm();
+    connectForm();
+    auto* timer = new QTimer(this);
+    timer->setInterval(kPollMs);
+    connect(timer, &QTimer::timeout, this, &DpcPanel::pollProgress);
+    timer->start();
+    updateEnabled();
+}
+
+DpcPanel::~DpcPanel() = default;
+
+void DpcPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures) {
+    if (dataset != m_dataset) {
+        m_runner->cancelSlot(kJobSlot);
+        m_runner->cancelSlot(kHaloSlot);
+        m_job = 0;
+        m_run.reset();
+        m_shownLabels.reset();
+        m_labelingName.clear();
+        m_choice->setResult(nullptr);
+        m_gamma->setResult(nullptr);
+        m_status->clear();
+    }
+    m_dataset = std::move(dataset);
+    m_features = activeFeatures;
+    updateEnabled();
+}
+
+DensityPeaksOptions DpcPanel::options() const {
+    DensityPeaksOptions o;
+    o.kernel = static_cast<DensityKernel>(m_kernel->currentData().toInt());
+    if (m_dcMode->currentIndex() == 1) o.dc = m_dcValue->value();
+    o.dcPercent = m_dcPercent->value();
+    o.exactPercentile = m_dcMethod->currentData().toBool();
+    return o;
+}
+
+void DpcPanel::setOptions(const DensityPeaksOptions& o, Backend backend) {
+    m_kernel->setCurrentIndex(m_kernel->findData(static_cast<int>(o.kernel)));
+    m_dcMode->setCurrentIndex(o.dc ? 1 : 0);
+    if (o.dc) m_dcValue->setValue(*o.dc);
+    m_dcPercent->setValue(o.dcPercent);
+    m_dcMethod->setCurrentIndex(m_dcMethod->findData(o.exactPercentile));
+    m_backend->setCurrentIndex(m_backend->findData(static_cast<int>(backend)));
+}
+
+void DpcPanel::run() {
+    if (!m_dataset || m_features.isEmpty() || isRunning()) return;
+    DpcRequest request;
+    request.dataset = m_dataset;
+    for (const QString& name : m_features) {
+        const long column = m_dataset->featureIndex(name.toStdString());
+        if (column >= 0) request.columns.push_back(static_cast<std::size_t>(column));
+    }
+    request.options = options();
+    request.backend = static_cast<Backend>(m_backend->currentData().toInt());
+    m_status->setText(tr("Computing \u03c1 and \u03b4 for %1 points\u2026").arg(m_dataset->n));
+    m_progress->setValue(0);
+    m_job = m_runner->start<DpcRun>(
+        this, kJobSlot, tr("Density peaks: %1 points").arg(m_dataset->n),
+        [request](JobControl& control) { return runDpc(request, control); },
+        [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
+    updateEnabled();
+}
+
+void DpcPanel::cancel() {
+    if (m_job != 0) m_runner->cancel(m_job);
+}
+
+void DpcPanel::onFinished(const JobOutcome<DpcRun>& outcome) {
+    m_job = 0;
+    updateEnabled();
+    if (outcome.state == JobState::Cancelled) {
+        m_status->setText(tr("Cancelled."));
+        m_progress->setValue(0);
+        return;
+    }
+    if (outcome.state == JobState::Failed) {
+        m_status->setText(tr("Failed: %1").arg(outcome.message));
+        Q_EMIT failed(outcome.message);
+        return;
+    }
+    m_progress->setValue(m_progress->maximum());
+    m_run = outcome.result;
+    m_shownLabels.reset();
+    m_status->setText(runDescription());
+    m_gamma->setResult(m_run->result);
+    m_topK->setMaximum(static_cast<int>(std::min<std::size_t>(m_run->result->rho.size(), 1'000'000)));
+    placeDefaultThresholds();
+    m_choice->setResult(m_run->result);
+    updateEnabled();
+    Q_EMIT resultShown();
+}
+
+QString DpcPanel::runDescription() const {
+    if (!m_run) return {};
+    const DensityPeaksResult& r = *m_run->result;
+    return tr("%1, %2 kernel; %3; %4 s (dc %5 s, \u03c1 %6 s, \u03b4 %7 s)")
+        .arg(describeDc(r.dc), r.kernel == DensityKernel::Gaussian ? tr("Gaussian") : tr("cutoff"), m_run->backend)
+        .arg(r.secondsDc + r.secondsRho + r.secondsDelta, 0, 'f', 2)
+        .arg(r.secondsDc, 0, 'f', 2)
+        .arg(r.secondsRho, 0, 'f', 2)
+        .arg(r.secondsDelta, 0, 'f', 2);
+}
+
+void DpcPanel::placeDefaultThresholds() {
+    // Lines just inside the knee's peaks, so turning them on picks the suggested peaks.
+    const DensityPeaksResult& r = *m_run->result;
+    const std::vector<std::int64_t> top = peaksTopK(r, std::max<std::size_t>(1, m_gamma->suggestedCount()));
+    double rho = r.rho[static_cast<std::size_t>(top.front())], delta = r.delta[static_cast<std::size_t>(top.front())];
+    for (std::int64_t p : top) {
+        rho = std::min(rho, r.rho[static_cast<std::size_t>(p)]);
+        delta = std::min(delta, r.delta[static_cast<std::size_t>(p)]);
+    }
+    const QSignalBlocker blockRho(m_rhoMin), blockDelta(m_deltaMin);
+    m_rhoMin->setValue(0.9 * rho);
+    m_deltaMin->setValue(0.9 * delta);
+}
+
+void DpcPanel::applyThresholds(double rhoMin, double deltaMin) {
+    if (!m_run) return;
+    {
+        const QSignalBlocker blockCheck(m_useThresholds), blockRho(m_rhoMin), blockDelta(m_deltaMin);
+        m_useThresholds->setChecked(true);
+        m_rhoMin->setValue(rhoMin);
+        m_deltaMin->setValue(deltaMin);
+    }
+    m_graph->setThresholds(QPointF(rhoMin, deltaMin));
+    m_choice->chooseByThresholds(rhoMin, deltaMin);
+}
+
+void DpcPanel::applyTopK(std::size_t k) {
+    if (!m_run) return;
+    m_useThresholds->setChecked(false);
+    m_topK->setValue(static_cast<int>(k));
+    m_choice->chooseTopK(k);
+}
+
+void DpcPanel::setLogAxes(bool logRho, bool logDelta) {
+    const QSignalBlocker blockRho(m_logRho), blockDelta(m_logDelta);
+    m_logRho->setChecked(logRho);
+    m_logDelta->setChecked(logDelta);
+    showGraph();
+}
+
+void DpcPanel::setHaloEnabled(bool enabled) { m_halo->setChecked(enabled); }
+
+void DpcPanel::showGraph() {
+    if (!m_run) {
+        m_graph->showResult(nullptr, {}, nullptr, {}, false);
+        return;
+    }
+    const DecisionScale scale = DecisionScale::of(*m_run->result, m_logRho->isChecked(), m_logDelta->isChecked());
+    m_graph->showResult(m_run->result, scale, m_shownLabels, m_choice->peaks(), true);
+}
+
+void DpcPanel::onPeaksChanged() {
+    m_runner->cancelSlot(kHaloSlot);
+    const auto labels = m_choice->labels();
+    const std::size_t k = m_choice->peaks().size();
+    m_gamma->setCurrentCount(k);
+    if (!labels) {
+        m_shownLabels.reset();
+        m_table->setPeaks(*m_choice, nullptr);
+        m_pickStatus->setText(m_run ? tr("No peaks chosen.") : QString());
+        showGraph();
+        return;
+    }
+    m_pickStatus->setText(tr("%1 clusters; re-assigned in %2 ms.").arg(k).arg(m_choice->lastAssignMs(), 0, 'f', 2));
+    publish(labels, tr("DPC (k=%1)").arg(k));
+    if (m_halo->isChecked()) startHalo();
+}
+
+void DpcPanel::startHalo() {
+    const auto run = m_run;
+    const auto labels = m_choice->labels();
+    const QString name = tr("DPC (k=%1, halo)").arg(m_choice->peaks().size());
+    m_pickStatus->setText(m_pickStatus->text() + QLatin1Char(' ') + tr("Computing the halo\u2026"));
+    m_runner->start<LabelVector>(
+        this, kHaloSlot, tr("Density peaks halo: %1 points").arg(labels->size()),
+        [run, labels](JobControl&) { return runHalo(*run, *labels); },
+        [this, name](const JobOutcome<LabelVector>& outcome) {
+            if (outcome.state == JobState::Failed) Q_EMIT message(tr("Halo failed: %1").arg(outcome.message), true);
+            if (outcome.state != JobState::Finished) return;
+            const auto noise = std::count(outcome.result->begin(), outcome.result->end(), -1);
+            m_pickStatus->setText(tr("%1 clusters; %2 border points marked as noise.")
+                                      .arg(m_choice->peaks().size())
+                                      .arg(noise));
+            publish(outcome.result, name);
+        });
+}
+
+void DpcPanel::publish(std::shared_ptr<const LabelVector> labels, const QString& name) {
+    m_shownLabels = labels;
+    m_labelingName = name;
+    m_table->setPeaks(*m_choice, labels);
+    showGraph();
+    // Replacing the labeling that already colours the views recolours them once, not twice.
+    const bool colouring = m_analysis->colouring() == name;
+    m_analysis->addLabeling(name, std::move(labels));
+    if (!colouring) m_analysis->setColouring(name);
+    Q_EMIT labelsApplied(name);
+}
+
+std::unique_ptr<DecisionFigure> DpcPanel::figure() const {
+    if (!m_run) throw InvalidInput("Run density peaks before exporting the decision graph.");
+    DecisionFigureOptions o;
+    o.subtitle = describeDc(m_run->result->dc);
+    o.labels = m_shownLabels;
+    o.peaks = m_choice->peaks();
+    if (m_useThresholds->isChecked()) o.thresholds = QPointF(m_rhoMin->value(), m_deltaMin->value());
+    o.logRho = m_logRho->isChecked();
+    o.logDelta = m_logDelta->isChecked();
+    return std::make_unique<DecisionFigure>(m_run->result, std::move(o));
+}
+
+void DpcPanel::exportFigure(const QString& path, const FigureExportOptions& options) const {
+    views::exportFigure(*figure(), path, options);
+}
+
+void DpcPanel::exportLabels(const QString& path) const {
+    if (!m_shownLabels) throw InvalidInput(path.toStdString() + ": choose peaks before exporting labels");
+    writeLabelsCsv(path.toStdString(), *m_shownLabels);
+}
+
+void DpcPanel::exportTable(const QString& path) const {
+    if (!m_run) throw InvalidInput(path.toStdString() + ": run density peaks before exporting DPC.csv");
+    writeDpcCsv(path.toStdString(), *m_run->result);
+}
+
+void DpcPanel::chooseExport(int kind) {
+    static const QString filters[] = {tr("Figures (*.svg *.pdf *.png)"), tr("Labels (*.csv)"), tr("DPC table (*.csv)")};
+    static const QString names[] = {QStringLiteral("decision.svg"), QStringLiteral("labels.csv"),
+                                    QStringLiteral("DPC.csv")};
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), names[kind], filters[kind]);
+    if (path.isEmpty()) return;
+    try {
+        if (kind == 0) exportFigure(path);
+        else if (kind == 1) exportLabels(path);
+        else exportTable(path);
+        Q_EMIT message(tr("Wrote %1").arg(path), false);
+    } catch (const Error& e) {
+        Q_EMIT message(QString::fromStdString(e.what()), true);
+    }
+}
+
+void DpcPanel::pollProgress() {
+    if (m_job == 0 || !m_runner->isRunning(m_job)) return;
+    m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
+    m_status->setText(tr("Computing \u03c1 and \u03b4\u2026 %1 s").arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
+}
+
+void DpcPanel::updateEnabled() {
+    const bool ready = m_dataset && !m_features.isEmpty();
+    m_runButton->setEnabled(ready && !isRunning());
+    m_cancelButton->setEnabled(isRunning());
+    m_dcValue->setEnabled(m_dcMode->currentIndex() == 1);
+    m_dcPercent->setEnabled(m_dcMode->currentIndex() == 0);
+    m_dcMethod->setEnabled(m_dcMode->currentIndex() == 0);
+    const bool haveRun = m_run != nullptr;
+    for (QWidget* w : {static_cast<QWidget*>(m_useThresholds), static_cast<QWidget*>(m_rhoMin),
+                       static_cast<QWidget*>(m_deltaMin), static_cast<QWidget*>(m_topK),
+                       static_cast<QWidget*>(m_topKButton), static_cast<QWidget*>(m_kneeButton), m_exportRow})
+        w->setEnabled(haveRun);
+    if (!m_dataset)
+        m_featuresLabel->setText(tr("No dataset loaded."));
+    else
+        m_featuresLabel->setText(tr("%1 points \u00d7 %2 active features").arg(m_dataset->n).arg(m_features.size()));
+}
+
+}  // namespace clusterlens::views
