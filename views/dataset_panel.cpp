@@ -307,4 +307,11 @@ QString DatasetPanel::yName() const {
     return QString::fromStdString(m_dataset->features[a.y]);
 }
 
+void DatasetPanel::setColourMode(ColourMode mode) {
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    m_colour->setCurrentIndex(m_colour->findData(static_cast<int>(mode)));
+    m_updating = wasUpdating;
+}
+
 }  // namespace clusterlens::views

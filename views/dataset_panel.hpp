@@ -33,6 +33,8 @@ public:
     void setLabelsAvailable(bool available, const QString& source);
     void setPreferredAxes(const QString& x, const QString& y);
     void setPreferredActiveFeatures(const QStringList& names);
+    /// Shows `mode` without emitting colourModeChanged() (the colouring was chosen elsewhere).
+    void setColourMode(ColourMode mode);
     /// Shows `choice` without emitting transformChanged().
     void setTransform(const TransformChoice& choice);
 

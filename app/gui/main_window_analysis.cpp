@@ -3,7 +3,10 @@
 
 #include <QList>
 
+#include <algorithm>
+
 #include "analysis_session.hpp"
+#include "dataset_panel.hpp"
 #include "dataset_session.hpp"
 #include "main_window.hpp"
 #include "scatter/scatter_controller.hpp"
@@ -15,6 +18,9 @@ using namespace clusterlens::views;
 
 void MainWindow::connectAnalysis() {
     connect(m_scatter, &ScatterWidget::selectionChanged, this, [this](const QList<qsizetype>& rows) {
+        // The scatter also reports selections it was given from the session: do not echo them back.
+        const auto current = m_analysis->selection();
+        if (std::equal(rows.begin(), rows.end(), current->begin(), current->end())) return;
         auto indices = std::make_shared<IndexVector>(rows.begin(), rows.end());
         m_analysis->setSelection(std::move(indices), m_scatter);
     });
@@ -26,7 +32,10 @@ void MainWindow::connectAnalysis() {
     connect(m_analysis, &AnalysisSession::colouringChanged, this, [this](const QString& name) {
         const auto labels = m_analysis->labeling(name);
         m_scatterController->setLabels(labels);
-        if (labels) m_scatterController->setColourMode(ColourMode::Labels);
+        if (!labels) return;
+        m_scatterController->setColourMode(ColourMode::Labels);
+        m_datasetPanel->setLabelsAvailable(true, name);
+        m_datasetPanel->setColourMode(ColourMode::Labels);
     });
 }
 

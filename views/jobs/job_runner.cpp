@@ -1,5 +1,7 @@
 #include "jobs/job_runner.hpp"
 
+#include <memory>
+
 #include <QMetaType>
 #include <QThread>
 
@@ -58,7 +60,12 @@ JobId JobRunner::launch(QObject* receiver, const QString& slot, const QString& n
 
     QtConcurrent::run(&m_pool, [control, w = std::move(work)] {
         return runGuarded(w, *control);
-    }).then(this, [this, id](RawOutcome outcome) { complete(id, std::move(outcome)); });
+    }).then(this, [this, id](RawOutcome outcome) {
+        // Qt 6.4 runs the continuation at once when the work finished before then() attached it,
+        // i.e. inside start(); queue the delivery so results always arrive from the event loop.
+        auto shared = std::make_shared<RawOutcome>(std::move(outcome));
+        QMetaObject::invokeMethod(this, [this, id, shared] { complete(id, std::move(*shared)); }, Qt::QueuedConnection);
+    });
     return id;
 }
 
