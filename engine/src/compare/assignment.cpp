@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "clusterlens/errors.hpp"
 
@@ -96,13 +97,15 @@ std::vector<std::int64_t> greedyAssignment(const std::vector<double>& cost, std:
     const std::size_t k = std::max(rows, cols);
     if (k == 0) return {};
     const std::vector<double> c = padToSquare(cost, rows, cols, k);
-    std::vector<std::uint32_t> order(k * k);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return c[x] < c[y]; });
+    // Sorting (value, index) pairs directly keeps the sort cache-friendly; ties fall to the smaller
+    // index, i.e. to (row, col) order.
+    std::vector<std::pair<double, std::uint64_t>> order(k * k);
+    for (std::size_t e = 0; e < k * k; ++e) order[e] = {c[e], e};
+    std::sort(order.begin(), order.end());
     std::vector<char> rowCovered(k, 0), colCovered(k, 0);
     std::vector<std::int64_t> square(k, -1);
     std::size_t assigned = 0;
-    for (std::uint32_t e : order) {
+    for (const auto& [value, e] : order) {
         const std::size_t i = e / k, j = e % k;
         if (rowCovered[i] || colCovered[j]) continue;
         rowCovered[i] = colCovered[j] = 1;
