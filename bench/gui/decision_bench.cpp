@@ -23,6 +23,7 @@
 
 #include "dpc/decision_graph.hpp"
 #include "dpc/peak_choice.hpp"
+#include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 
 using namespace clusterlens;
@@ -53,19 +54,12 @@ std::shared_ptr<const DensityPeaksResult> randomDecisionGraph(std::size_t n, std
     return r;
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-double percentile(std::vector<double> v, double p) {
-    std::sort(v.begin(), v.end());
-    return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
-}
-
-double msSince(const QElapsedTimer& clock) { return static_cast<double>(clock.nsecsElapsed()) / 1e6; }
+double median(const std::vector<double>& v) { return clusterlens::bench::percentile(v, 0.5); }
 
 }  // namespace
+
+using clusterlens::bench::msSince;
+using clusterlens::bench::percentile;
 
 int main(int argc, char* argv[]) {
     setUpOpenGl(false);

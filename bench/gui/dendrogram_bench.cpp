@@ -24,6 +24,7 @@
 #include "clusterlens/hca/linkage.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
+#include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 
 using namespace clusterlens;
@@ -95,22 +96,11 @@ Linkage randomTree(std::size_t n, std::mt19937_64& rng) {
     return withSizes(n, std::move(merges));
 }
 
-double percentile(std::vector<double> v, double p) {
-    std::sort(v.begin(), v.end());
-    const double pos = p * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(pos);
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
-
-double waitForFrame(DendrogramWidget& widget, QElapsedTimer& clock) {
-    QEventLoop loop;
-    QObject::connect(&widget, &QOpenGLWidget::frameSwapped, &loop, &QEventLoop::quit);
-    loop.exec();
-    return static_cast<double>(clock.nsecsElapsed()) / 1e6;
-}
-
 }  // namespace
+
+using clusterlens::bench::msSince;
+using clusterlens::bench::percentile;
+using clusterlens::bench::waitForFrame;
 
 int main(int argc, char* argv[]) {
     setUpOpenGl(false);

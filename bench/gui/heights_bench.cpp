@@ -20,6 +20,7 @@
 #include "analysis_session.hpp"
 #include "compare/heights_view.hpp"
 #include "jobs/job_runner.hpp"
+#include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 #include "scatter/scatter_widget.hpp"
 
@@ -52,17 +53,11 @@ Linkage randomTree(std::size_t n, std::mt19937_64& rng) {
     return linkage;
 }
 
-double percentile(std::vector<double> v, double p) {
-    std::sort(v.begin(), v.end());
-    const double pos = p * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(pos);
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
-
-double msSince(const QElapsedTimer& clock) { return static_cast<double>(clock.nsecsElapsed()) / 1e6; }
-
 }  // namespace
+
+using clusterlens::bench::msSince;
+using clusterlens::bench::percentile;
+using clusterlens::bench::waitForFrame;
 
 int main(int argc, char* argv[]) {
     setUpOpenGl(false);

@@ -17,6 +17,7 @@
 #include <random>
 #include <vector>
 
+#include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 #include "scatter/scatter_data.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -51,23 +52,11 @@ std::shared_ptr<const Dataset> randomPoints(std::size_t n, std::uint64_t seed) {
     return d;
 }
 
-double percentile(std::vector<double> v, double p) {
-    std::sort(v.begin(), v.end());
-    const double pos = p * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(pos);
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
-
-/// Runs the event loop until the widget swapped a frame; returns the milliseconds that took.
-double waitForFrame(ScatterWidget& widget, QElapsedTimer& clock) {
-    QEventLoop loop;
-    QObject::connect(&widget, &QOpenGLWidget::frameSwapped, &loop, &QEventLoop::quit);
-    loop.exec();
-    return static_cast<double>(clock.nsecsElapsed()) / 1e6;
-}
-
 }  // namespace
+
+using clusterlens::bench::msSince;
+using clusterlens::bench::percentile;
+using clusterlens::bench::waitForFrame;
 
 int main(int argc, char* argv[]) {
     setUpOpenGl(false);
