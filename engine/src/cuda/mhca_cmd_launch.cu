@@ -8,28 +8,6 @@
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
-namespace {
-
-template <typename Run>
-void byDimension(int d, Run&& run) {
-    switch (dimensionInstance(d)) {
-        case 4:
-            run(std::integral_constant<int, 4>{});
-            break;
-        case 8:
-            run(std::integral_constant<int, 8>{});
-            break;
-        case 16:
-            run(std::integral_constant<int, 16>{});
-            break;
-        default:
-            run(std::integral_constant<int, 0>{});
-            break;
-    }
-}
-
-}  // namespace
-
 void launchCentroidNewDistances(const MhcaView& v, std::size_t rowBytes, cudaStream_t stream) {
     const unsigned blocks = static_cast<unsigned>(std::max(1, (v.listLen + kListThreads - 1) / kListThreads));
     byDimension(v.cfg.d, [&](auto instance) {

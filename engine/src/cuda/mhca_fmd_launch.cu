@@ -8,28 +8,6 @@
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
-namespace {
-
-template <typename Run>
-void byDimension(int d, Run&& run) {
-    switch (dimensionInstance(d)) {
-        case 4:
-            run(std::integral_constant<int, 4>{});
-            break;
-        case 8:
-            run(std::integral_constant<int, 8>{});
-            break;
-        case 16:
-            run(std::integral_constant<int, 16>{});
-            break;
-        default:
-            run(std::integral_constant<int, 0>{});
-            break;
-    }
-}
-
-}  // namespace
-
 void launchFmdMove(const MhcaView& v, int* temp, int blocks, cudaStream_t stream) {
     const unsigned grid = static_cast<unsigned>(std::max(1, blocks));
     fmdRotateKernel<<<grid, kListThreads, 0, stream>>>(v, temp);

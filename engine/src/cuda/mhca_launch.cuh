@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 
 #include "cuda/mhca_types.cuh"
 
@@ -19,6 +20,25 @@ constexpr int kShapeThreads = 256;
 /// Instance of the dimension-templated kernels: 4, 8 or 16 (registers), 0 (any d).
 inline int dimensionInstance(int d) {
     return d <= 4 ? 4 : d <= 8 ? 8 : d <= 16 ? 16 : 0;
+}
+
+/// Calls run(std::integral_constant<int, K>{}) with the kernel instance K for dimension d.
+template <typename Run>
+void byDimension(int d, Run&& run) {
+    switch (dimensionInstance(d)) {
+        case 4:
+            run(std::integral_constant<int, 4>{});
+            break;
+        case 8:
+            run(std::integral_constant<int, 8>{});
+            break;
+        case 16:
+            run(std::integral_constant<int, 16>{});
+            break;
+        default:
+            run(std::integral_constant<int, 0>{});
+            break;
+    }
 }
 
 /// Shared memory of the shape kernel for d and staged member rows (0 when it does not fit and the

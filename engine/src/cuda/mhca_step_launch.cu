@@ -41,20 +41,7 @@ void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool large
                 <<<blocks, kNearestThreads, shared, stream>>>(v, rowBegin, rowEnd, tileRows);
         }
     };
-    switch (dimensionInstance(v.cfg.d)) {
-        case 4:
-            run(std::integral_constant<int, 4>{});
-            break;
-        case 8:
-            run(std::integral_constant<int, 8>{});
-            break;
-        case 16:
-            run(std::integral_constant<int, 16>{});
-            break;
-        default:
-            run(std::integral_constant<int, 0>{});
-            break;
-    }
+    byDimension(v.cfg.d, run);
     CL_CUDA_CHECK_LAUNCH();
 }
 
