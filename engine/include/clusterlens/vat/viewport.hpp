@@ -1,0 +1,59 @@
+#pragma once
+// Rendering a window of the (never stored) VAT/iVAT matrix at screen resolution.
+
+#include <cstddef>
+#include <vector>
+
+#include "clusterlens/job_control.hpp"
+#include "clusterlens/vat/metric.hpp"
+#include "clusterlens/vat/range_max.hpp"
+#include "clusterlens/vat/vat.hpp"
+
+namespace clusterlens {
+
+enum class VatImageKind { Vat, Ivat };
+
+/// How a pixel that covers a block of positions gets its value (VAT only; iVAT always uses the
+/// representatives): the distance of the block's representative points, or the mean of the distances
+/// over an evenly spaced sample of up to 4×4 position pairs of the block.
+enum class VatPixelMode { Representative, BlockMean };
+
+/// A window of ordered positions, half-open and fractional so zoom is continuous: pixel (x, y) of a
+/// width×height image covers rows [row0 + y·h, row0 + (y+1)·h) and columns [col0 + x·w, col0 + (x+1)·w)
+/// with h = (row1-row0)/height, w = (col1-col0)/width. Its representative position on an axis is
+/// floor of the block centre, clamped to [0, n-1]. Image row 0 is the top (smallest row position).
+struct VatViewport {
+    double row0 = 0.0, row1 = 0.0, col0 = 0.0, col1 = 0.0;
+    int width = 0, height = 0;
+    VatImageKind kind = VatImageKind::Vat;
+    VatPixelMode mode = VatPixelMode::Representative;
+};
+
+/// Throws InvalidInput naming the field when a viewport is empty, inverted, outside [0, n] or larger
+/// than 16384 pixels on a side.
+void validateViewport(const VatViewport& viewport, std::size_t n);
+
+/// What the renderers read: points copied into VAT order (n x d, float) and the iVAT range-max table.
+/// Memory: n·d floats + the table. Built in O(N·D + N log N).
+struct VatRenderSource {
+    std::size_t n = 0;
+    std::size_t d = 0;
+    Metric metric = Metric::Euclidean;
+    std::vector<float> ordered;  ///< row k = point order[k]
+    RangeMaxTable ivat;
+};
+
+VatRenderSource makeVatRenderSource(const VatResult& vat, const float* x, std::size_t d);
+
+/// Renders the viewport into out (width·height floats, row-major, top row first), values are
+/// distances in the metric (pixel distances in float; the iVAT table values rounded to float).
+/// Multithreaded over image rows; O(width·height·D) (VAT) or O(width·height) (iVAT).
+void renderVatViewportCpu(const VatRenderSource& source, const VatViewport& viewport, float* out,
+                          JobControl* control = nullptr);
+
+/// Lower and upper value at the given percentiles (0..100) of an image, for contrast clipping;
+/// ignores non-finite values; O(P) with nth_element on a copy (P = pixel count).
+std::pair<float, float> imagePercentiles(const float* pixels, std::size_t count, double lowPercent,
+                                         double highPercent);
+
+} // namespace clusterlens
