@@ -1,7 +1,6 @@
 // CUDA–OpenGL interop for the VAT view: register a GL pixel buffer, map it for one frame, let the
 // engine's viewport kernel write into it, unmap. The texture upload that follows stays on the GPU.
 
-#include <GL/gl.h>
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
 
@@ -31,9 +30,8 @@ bool glInteropUsable(std::string* reason) {
     const cudaError_t status = cudaGLGetDevices(&glDeviceCount, glDevices, 4, cudaGLDeviceListAll);
     if (status != cudaSuccess || glDeviceCount == 0) {
         cudaGetLastError();
-        const char* vendor = reinterpret_cast<const char*>(glGetString(GL_VENDOR));
-        say(std::string("OpenGL runs on ") + (vendor ? vendor : "an unknown driver") +
-            ", not on the CUDA device: frames are rendered by CUDA into host memory and uploaded");
+        say("the OpenGL context is not on the CUDA device (e.g. Mesa): frames are rendered into host memory "
+            "and uploaded");
         return false;
     }
     int current = 0;
