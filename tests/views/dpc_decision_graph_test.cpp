@@ -13,6 +13,7 @@
 #include <QXmlStreamReader>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -58,8 +59,9 @@ std::shared_ptr<const Dataset> threeBlobs(std::vector<int>& truth) {
     return data;
 }
 
-void sendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons) {
-    QMouseEvent event(type, pos, w->mapToGlobal(pos), button, buttons, Qt::NoModifier);
+void sendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons,
+               Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    QMouseEvent event(type, pos, w->mapToGlobal(pos), button, buttons, modifiers);
     QApplication::sendEvent(w, &event);
 }
 
@@ -88,6 +90,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase() { delete m_panel; }
     void rectangleAroundThePeaksGivesTheThreeBlobs();
+    void lassoAroundTwoPeaksPicksOnlyThem();
     void undoAndRedoRestoreThePeaks();
     void thresholdLinesPickTheSamePeaks();
     void topKAndTheKneePickTheSamePeaks();
@@ -163,6 +166,49 @@ void DpcDecisionGraphTest::rectangleAroundThePeaksGivesTheThreeBlobs() {
     QCOMPARE(*m_analysis->colouringLabels(), *labels);
     QCOMPARE(m_panel->tableModel()->rowCount(), 3);
     QVERIFY(graph->selection().isEmpty());  // the rectangle became peaks, not a lasting selection
+}
+
+void DpcDecisionGraphTest::lassoAroundTwoPeaksPicksOnlyThem() {
+    // A thin band drawn along the segment between two peaks: a polygon no rectangle could replace
+    // when the third peak lies inside the two peaks' bounding box, and never the third peak.
+    const DensityPeaksResult& r = *m_panel->lastRun()->result;
+    const std::vector<std::int64_t> peaks = expectedPeaks();
+    DecisionGraph* graph = m_panel->graph();
+    const auto at = [&](std::int64_t p) {
+        return graph->positionOf(r.rho[static_cast<std::size_t>(p)], r.delta[static_cast<std::size_t>(p)]);
+    };
+    // Of the three pairs, the one whose segment passes farthest from the remaining peak.
+    const auto segmentDistance = [](QPointF p, QPointF a, QPointF b) {
+        const QPointF ab = b - a;
+        const double t = std::clamp(QPointF::dotProduct(p - a, ab) / QPointF::dotProduct(ab, ab), 0.0, 1.0);
+        return QLineF(p, a + t * ab).length();
+    };
+    std::size_t first = 0, second = 1;
+    double clearance = -1.0;
+    for (auto [i, j, k] : {std::array<std::size_t, 3>{0, 1, 2}, {0, 2, 1}, {1, 2, 0}}) {
+        const double d = segmentDistance(at(peaks[k]), at(peaks[i]), at(peaks[j]));
+        if (d > clearance) clearance = d, first = i, second = j;
+    }
+    const double halfWidth = 5.0;
+    QVERIFY2(clearance > 3 * halfWidth, "the peaks lie on one line on screen");
+    const QPointF a = at(peaks[first]), b = at(peaks[second]);
+    const QLineF axis(a, b);
+    const QPointF along = (b - a) / axis.length();
+    const QPointF normal(-along.y(), along.x());
+    const QPointF start = a - along * 6 + normal * halfWidth;
+    const QList<QPointF> path = {start, b + along * 6 + normal * halfWidth, b + along * 6 - normal * halfWidth,
+                                 a - along * 6 - normal * halfWidth};
+    QSignalSpy applied(m_panel, &DpcPanel::labelsApplied);
+    sendMouse(graph, QEvent::MouseButtonPress, start, Qt::LeftButton, Qt::LeftButton, Qt::ControlModifier);
+    for (const QPointF& q : path.mid(1))
+        sendMouse(graph, QEvent::MouseMove, q, Qt::NoButton, Qt::LeftButton, Qt::ControlModifier);
+    sendMouse(graph, QEvent::MouseButtonRelease, path.back(), Qt::LeftButton, Qt::NoButton, Qt::ControlModifier);
+    QCOMPARE(applied.count(), 1);
+    QCOMPARE(sorted(m_panel->peakChoice()->peaks()), sorted({peaks[first], peaks[second]}));
+    QCOMPARE(m_analysis->colouring(), QStringLiteral("DPC (k=2)"));
+    QVERIFY(graph->selection().isEmpty());
+    m_panel->peakChoice()->undoStack()->undo();  // back to the three peaks of the rectangle
+    QCOMPARE(sorted(m_panel->peakChoice()->peaks()), peaks);
 }
 
 void DpcDecisionGraphTest::undoAndRedoRestoreThePeaks() {

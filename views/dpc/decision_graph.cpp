@@ -21,10 +21,10 @@ DecisionGraph::DecisionGraph(QWidget* parent) : ScatterWidget(parent) {
     setLegendVisible(false);
     setMouseTracking(true);
     connect(this, &ScatterWidget::selectionChanged, this, [this](const QList<qsizetype>& rows) {
-        // The rectangle is a gesture, not a state: it becomes the peaks, and the faded
+        // The rectangle or lasso is a gesture, not a state: it becomes the peaks, and the faded
         // "selection" look goes away (the cleared selection comes back here empty and is ignored).
         if (rows.isEmpty()) return;
-        Q_EMIT rectanglePicked(rows);
+        Q_EMIT regionPicked(rows);
         clearSelection();
     });
 }

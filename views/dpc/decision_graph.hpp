@@ -2,7 +2,7 @@
 // The decision graph on screen: rho against delta for every point, drawn by the data scatter's
 // OpenGL layers (so 10^6 points stay interactive), with the chosen peaks marked in their cluster
 // colours and the two threshold lines rho_min and delta_min. Right-drag (or shift-drag) a
-// rectangle to pick the peaks inside it; left-drag a threshold line to move it; wheel zooms,
+// rectangle, or ctrl-drag a lasso, to pick the peaks inside it; left-drag a threshold line to move it; wheel zooms,
 // left-drag elsewhere pans, as in the data scatter.
 
 #include <QList>
@@ -40,8 +40,8 @@ public:
     QPointF positionOf(double rho, double delta) const;
 
 Q_SIGNALS:
-    /// The user dragged a rectangle; `rows` are the points inside it.
-    void rectanglePicked(const QList<qsizetype>& rows);
+    /// The user dragged a rectangle or drew a lasso; `rows` are the points inside it.
+    void regionPicked(const QList<qsizetype>& rows);
     /// The user dragged a threshold line to (rhoMin, deltaMin).
     void thresholdsDragged(double rhoMin, double deltaMin);
 

@@ -94,7 +94,7 @@ QWidget* DpcPanel::buildRunBox() {
 QWidget* DpcPanel::buildPickBox() {
     auto* box = new QGroupBox(tr("Peaks"), this);
     auto* form = new QFormLayout(box);
-    auto* hint = new QLabel(tr("Right-drag a rectangle around the peaks on the graph, drag the threshold lines, "
+    auto* hint = new QLabel(tr("Right-drag a rectangle or ctrl-drag a lasso around the peaks on the graph, drag the threshold lines, "
                                "or click the \u03b3 plot at rank K."),
                             box);
     hint->setWordWrap(true);
@@ -206,9 +206,9 @@ void DpcPanel::connectForm() {
     connect(m_runButton, &QPushButton::clicked, this, &DpcPanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &DpcPanel::cancel);
     connect(m_dcMode, &QComboBox::currentIndexChanged, this, &DpcPanel::updateEnabled);
-    connect(m_graph, &DecisionGraph::rectanglePicked, this, [this](const QList<qsizetype>& rows) {
+    connect(m_graph, &DecisionGraph::regionPicked, this, [this](const QList<qsizetype>& rows) {
         m_useThresholds->setChecked(false);
-        m_choice->choose(std::vector<std::int64_t>(rows.begin(), rows.end()), tr("Rectangle (%1 points)").arg(rows.size()));
+        m_choice->choose(std::vector<std::int64_t>(rows.begin(), rows.end()), tr("Region (%1 points)").arg(rows.size()));
     });
     connect(m_graph, &DecisionGraph::thresholdsDragged, this, &DpcPanel::applyThresholds);
     const auto thresholdsEdited = [this] {

@@ -1,5 +1,5 @@
 #pragma once
-// The peaks chosen on a decision graph and the labels they give. Every choice (rectangle, top-K,
+// The peaks chosen on a decision graph and the labels they give. Every choice (rectangle or lasso, top-K,
 // thresholds) is an undoable command on one QUndoStack; applying a choice re-labels all points at
 // once with assignFromPeaks (O(n): the nearest-higher links are followed in density order).
 

@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
+#include <QLineF>
 #include <QPainter>
 #include <QWheelEvent>
 
@@ -148,6 +149,36 @@ void ScatterWidget::selectInRect(const QRectF& widgetRect) {
     for (std::size_t slot = 0; slot < m_data->pointCount; ++slot) {
         const double u = p[2 * slot], v = p[2 * slot + 1];
         if (u >= u0 && u <= u1 && v >= v0 && v <= v1) rows.push_back(static_cast<qsizetype>(m_data->indices[slot]));
+    }
+    applySelection(std::move(rows), true);
+}
+
+void ScatterWidget::selectInPolygon(const QPolygonF& widgetPolygon) {
+    if (!m_data || widgetPolygon.size() < 3) return;
+    // The polygon goes to normalised data coordinates once; the points are then tested where they live.
+    const QRectF plot = plotRect();
+    std::vector<QPointF> poly;
+    poly.reserve(static_cast<std::size_t>(widgetPolygon.size()));
+    for (const QPointF& q : widgetPolygon) poly.push_back(m_view.toNormalized(q, plot));
+    double u0 = poly[0].x(), u1 = u0, v0 = poly[0].y(), v1 = v0;
+    for (const QPointF& q : poly) {
+        u0 = std::min(u0, q.x()), u1 = std::max(u1, q.x());
+        v0 = std::min(v0, q.y()), v1 = std::max(v1, q.y());
+    }
+    QList<qsizetype> rows;
+    const auto& p = m_data->positions;
+    for (std::size_t slot = 0; slot < m_data->pointCount; ++slot) {
+        const double u = p[2 * slot], v = p[2 * slot + 1];
+        if (u < u0 || u > u1 || v < v0 || v > v1) continue;
+        // Even-odd rule: count the polygon edges that a ray to +u crosses.
+        bool inside = false;
+        for (std::size_t a = 0, b = poly.size() - 1; a < poly.size(); b = a++) {
+            const double ya = poly[a].y(), yb = poly[b].y();
+            if ((ya > v) != (yb > v) &&
+                u < poly[a].x() + (v - ya) * (poly[b].x() - poly[a].x()) / (yb - ya))
+                inside = !inside;
+        }
+        if (inside) rows.push_back(static_cast<qsizetype>(m_data->indices[slot]));
     }
     applySelection(std::move(rows), true);
 }
@@ -314,6 +345,12 @@ void ScatterWidget::paintGL() {
         if (m_legend) paintLegend(painter);
         paintOverlay(painter);
     }
+    if (m_drag == Drag::Lasso && m_lasso.size() > 1) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(QPen(QColor(0x20, 0x60, 0xc0), 1.2, Qt::DashLine));
+        painter.setBrush(QColor(0x20, 0x60, 0xc0, 40));
+        painter.drawPolygon(m_lasso);
+    }
     if (m_drag == Drag::Select) {
         painter.setPen(QPen(QColor(0x20, 0x60, 0xc0), 1.0, Qt::DashLine));
         painter.setBrush(QColor(0x20, 0x60, 0xc0, 40));
@@ -324,7 +361,11 @@ void ScatterWidget::paintGL() {
 void ScatterWidget::mousePressEvent(QMouseEvent* event) {
     const bool select = event->button() == Qt::RightButton ||
                         (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
-    if (select)
+    const bool lasso = event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier);
+    if (lasso) {
+        m_drag = Drag::Lasso;
+        m_lasso = QPolygonF({event->position()});
+    } else if (select)
         m_drag = Drag::Select;
     else if (event->button() == Qt::LeftButton)
         m_drag = Drag::Pan;
@@ -339,6 +380,11 @@ void ScatterWidget::mouseMoveEvent(QMouseEvent* event) {
         panByPixels(event->position() - m_dragLast);
     else if (m_drag == Drag::Select)
         update();
+    else if (m_drag == Drag::Lasso) {
+        // Vertices closer than a pixel add nothing but test cost.
+        if (QLineF(m_lasso.back(), event->position()).length() >= 1.0) m_lasso.append(event->position());
+        update();
+    }
     else
         return QOpenGLWidget::mouseMoveEvent(event);
     m_dragLast = event->position();
@@ -354,6 +400,15 @@ void ScatterWidget::mouseReleaseEvent(QMouseEvent* event) {
             clearSelection();
         else
             selectInRect(band);
+        update();
+    } else if (m_drag == Drag::Lasso) {
+        m_drag = Drag::None;
+        const QRectF bounds = m_lasso.boundingRect();
+        if (m_lasso.size() < 3 || (bounds.width() < kClickTolerance && bounds.height() < kClickTolerance))
+            clearSelection();
+        else
+            selectInPolygon(m_lasso);
+        m_lasso.clear();
         update();
     } else if (m_drag == Drag::Pan) {
         m_drag = Drag::None;
