@@ -97,7 +97,12 @@ int runDpc(const Arguments& argv) {
         seconds.set("assign", assignClock.seconds());
         if (args.flag("--halo")) {
             Stopwatch haloClock;
-            labels = applyHalo(data.values.data(), data.n, data.d, r, labels, r.dc.value);
+#ifdef CLUSTERLENS_HAVE_CUDA
+            if (backend == Backend::Cuda)
+                labels = applyHaloCuda(data.values.data(), data.n, data.d, r, labels, r.dc.value);
+            else
+#endif
+                labels = applyHalo(data.values.data(), data.n, data.d, r, labels, r.dc.value);
             seconds.set("halo", haloClock.seconds());
         }
         if (args.has("--labels-out")) writeLabelsCsv(args.value("--labels-out"), labels);

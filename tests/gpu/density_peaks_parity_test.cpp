@@ -162,6 +162,41 @@ TEST(DensityPeaksParity, GaussianIsReproducibleRunToRun) {
     EXPECT_EQ(a.densityOrder, b.densityOrder);
 }
 
+// The halo on the GPU takes the same border pairs as the CPU: identical labels, also on a lattice
+// where many pairs sit exactly at dc, and with several clusters per tile.
+TEST(DensityPeaksParity, HaloIsIdenticalToCpu) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed();
+    std::cout << "seed " << seed << "\n";
+    struct Case {
+        Points p;
+        std::size_t peaks;
+        const char* what;
+    };
+    const Case cases[] = {{cytometry(20000, 14, seed), 8, "cytometry-like 20K x 14, 8 peaks"},
+                          {latticePoints(3001, 2, 12, seed + 1), 5, "lattice with ties"},
+                          {cytometry(3000, 57, seed + 2), 30, "57 features, 30 peaks"},
+                          {uniformPoints(257, 3, seed + 3), 3, "tiny"}};
+    for (const Case& c : cases) {
+        const DensityPeaksResult r = densityPeaksCpu(c.p.x.data(), c.p.n, c.p.d, cutoff());
+        std::vector<std::int32_t> labels = assignFromPeaks(r, peaksTopK(r, c.peaks));
+        labels[0] = -1;  // a point already marked noise stays noise
+        const std::vector<std::int32_t> cpu = applyHalo(c.p.x.data(), c.p.n, c.p.d, r, labels, r.dc.value);
+        const std::vector<std::int32_t> gpu = applyHaloCuda(c.p.x.data(), c.p.n, c.p.d, r, labels, r.dc.value);
+        EXPECT_EQ(gpu, cpu) << c.what;
+        const auto halo = std::count(cpu.begin(), cpu.end(), -1);
+        EXPECT_GT(halo, 1) << c.what << ": no halo at all proves nothing";
+        std::cout << "[dpc halo parity] " << c.what << ": " << halo << " halo points, identical\n";
+    }
+    JobControl control;
+    control.cancel();
+    const Points p = cytometry(2000, 5, seed);
+    const DensityPeaksResult r = densityPeaksCpu(p.x.data(), p.n, p.d, cutoff());
+    const std::vector<std::int32_t> labels = assignFromPeaks(r, peaksTopK(r, 3));
+    EXPECT_THROW(applyHaloCuda(p.x.data(), p.n, p.d, r, labels, r.dc.value, &control), Cancelled);
+    EXPECT_THROW(applyHaloCuda(p.x.data(), p.n, p.d, r, labels, -1.0), InvalidInput);
+}
+
 TEST(DensityPeaksParity, GpuChecksInputAndCancel) {
     CL_REQUIRE_GPU();
     const Points p = uniformPoints(1000, 3, 1);

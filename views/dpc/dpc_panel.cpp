@@ -214,7 +214,7 @@ void DpcPanel::startHalo() {
     m_pickStatus->setText(m_pickStatus->text() + QLatin1Char(' ') + tr("Computing the halo\u2026"));
     m_runner->start<LabelVector>(
         this, kHaloSlot, tr("Density peaks halo: %1 points").arg(labels->size()),
-        [run, labels](JobControl&) { return runHalo(*run, *labels); },
+        [run, labels](JobControl& control) { return runHalo(*run, *labels, control); },
         [this, name](const JobOutcome<LabelVector>& outcome) {
             if (outcome.state == JobState::Failed) Q_EMIT message(tr("Halo failed: %1").arg(outcome.message), true);
             if (outcome.state != JobState::Finished) return;

@@ -36,10 +36,14 @@ DpcRun runDpc(const DpcRequest& request, JobControl& control) {
     return run;
 }
 
-std::vector<std::int32_t> runHalo(const DpcRun& run, const std::vector<std::int32_t>& labels) {
+std::vector<std::int32_t> runHalo(const DpcRun& run, const std::vector<std::int32_t>& labels, JobControl& control) {
     const std::vector<float> x = featureMatrix(*run.request.dataset, run.request.columns);
-    return applyHalo(x.data(), run.request.dataset->n, run.request.columns.size(), *run.result, labels,
-                     run.result->dc.value);
+    const std::size_t n = run.request.dataset->n, d = run.request.columns.size();
+#ifdef CLUSTERLENS_HAVE_CUDA
+    if (resolveBackend(run.request.backend) == Backend::Cuda)
+        return applyHaloCuda(x.data(), n, d, *run.result, labels, run.result->dc.value, &control);
+#endif
+    return applyHalo(x.data(), n, d, *run.result, labels, run.result->dc.value, &control);
 }
 
 QString describeDc(const DcChoice& dc) {

@@ -38,8 +38,9 @@ std::vector<float> featureMatrix(const Dataset& dataset, const std::vector<std::
 /// asked for or available). Throws what the engine throws (InvalidInput, NonFiniteInput, Cancelled).
 DpcRun runDpc(const DpcRequest& request, JobControl& control);
 
-/// The halo of Rodriguez & Laio on `labels` (border points become -1): one all-pairs pass on the CPU.
-std::vector<std::int32_t> runHalo(const DpcRun& run, const std::vector<std::int32_t>& labels);
+/// The halo of Rodriguez & Laio on `labels` (border points become -1): one all-pairs pass on the
+/// run's backend (the GPU pass gives the CPU's labels), cancellable.
+std::vector<std::int32_t> runHalo(const DpcRun& run, const std::vector<std::int32_t>& labels, JobControl& control);
 
 /// "dc = 0.42 (2 % quantile of pairwise distances, exact)" or "dc = 0.5 (given)", for status lines and figure titles.
 QString describeDc(const DcChoice& dc);

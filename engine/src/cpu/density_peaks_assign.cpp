@@ -98,8 +98,10 @@ std::vector<std::int32_t> assignFromPeaks(const DensityPeaksResult& result, cons
     return labels;
 }
 
-std::vector<std::int32_t> applyHalo(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
-                                    const std::vector<std::int32_t>& labels, double dc) {
+namespace dpc {
+
+std::size_t haloClusterCount(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
+                             const std::vector<std::int32_t>& labels, double dc) {
     requireComplete(result);
     if (result.rho.size() != n || labels.size() != n)
         throw InvalidInput("density peaks halo: the data, the result and the labels must describe the same " +
@@ -108,10 +110,24 @@ std::vector<std::int32_t> applyHalo(const float* x, std::size_t n, std::size_t d
     if (!std::isfinite(dc) || dc <= 0.0) throw InvalidInput("--dc: the halo needs a positive cutoff distance");
     std::int32_t clusters = 0;
     for (const std::int32_t l : labels) clusters = std::max(clusters, l + 1);
-    if (clusters == 0) return labels;
-    const auto k = static_cast<std::size_t>(clusters);
-    const double threshold = dpc::cutoffSquaredThreshold(dc);
+    return static_cast<std::size_t>(clusters);
+}
 
+std::vector<std::int32_t> haloLabels(const DensityPeaksResult& result, const std::vector<std::int32_t>& labels,
+                                     const std::vector<double>& borderRho) {
+    std::vector<std::int32_t> out = labels;
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (out[i] >= 0 && result.rho[i] < borderRho[static_cast<std::size_t>(out[i])]) out[i] = -1;
+    return out;
+}
+
+}  // namespace dpc
+
+std::vector<std::int32_t> applyHalo(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
+                                    const std::vector<std::int32_t>& labels, double dc, JobControl* control) {
+    const std::size_t k = dpc::haloClusterCount(x, n, d, result, labels, dc);
+    if (k == 0) return labels;
+    const double threshold = dpc::cutoffSquaredThreshold(dc);
     constexpr std::size_t kRows = 32;
     const std::size_t tasks = (n + kRows - 1) / kRows;
     const dpc::FeatureMajorPoints points(x, n, d);
@@ -120,6 +136,7 @@ std::vector<std::int32_t> applyHalo(const float* x, std::size_t n, std::size_t d
     pool.run(tasks, [&](std::size_t t) {
         std::vector<double>& local = border[t];
         local.assign(k, 0.0);
+        if (control && control->isCancelled()) return;
         double e[dpc::kColumnBlock];
         for (std::size_t i = t * kRows; i < std::min(n, (t + 1) * kRows); ++i) {
             if (labels[i] < 0) continue;
@@ -138,13 +155,11 @@ std::vector<std::int32_t> applyHalo(const float* x, std::size_t n, std::size_t d
             }
         }
     });
+    if (control) control->checkCancelled();
     std::vector<double> borderRho(k, 0.0);
     for (const std::vector<double>& local : border)
         for (std::size_t c = 0; c < k; ++c) borderRho[c] = std::max(borderRho[c], local[c]);
-    std::vector<std::int32_t> out = labels;
-    for (std::size_t i = 0; i < n; ++i)
-        if (out[i] >= 0 && result.rho[i] < borderRho[static_cast<std::size_t>(out[i])]) out[i] = -1;
-    return out;
+    return dpc::haloLabels(result, labels, borderRho);
 }
 
 std::size_t suggestPeakCount(const DensityPeaksResult& result) {

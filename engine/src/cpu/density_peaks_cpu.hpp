@@ -1,11 +1,23 @@
 #pragma once
-// Tiled exact pairwise distances for the CPU density-peaks passes (rho, delta, dc selection, halo).
+// Tiled exact pairwise distances for the CPU density-peaks passes (rho, delta, dc selection, halo), and
+// the halo steps that every backend shares.
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "clusterlens/cluster/density_peaks.hpp"
+
 namespace clusterlens::dpc {
+
+/// The checks every halo backend makes (sizes, data, dc > 0 naming --dc); returns the number of
+/// clusters (largest label + 1; 0 when every point is noise).
+std::size_t haloClusterCount(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
+                             const std::vector<std::int32_t>& labels, double dc);
+
+/// Labels with every point whose rho is below its cluster's border density set to -1. O(n).
+std::vector<std::int32_t> haloLabels(const DensityPeaksResult& result, const std::vector<std::int32_t>& labels,
+                                     const std::vector<double>& borderRho);
 
 /// Candidate points handled per block of columns: the squared distances of one point to a block
 /// stay in L1.

@@ -19,7 +19,9 @@
 #include "cpu/density_peaks_schedule.hpp"
 #include "cpu/density_peaks_select.hpp"
 #include "cpu/thread_pool.hpp"
+#include "cpu/density_peaks_cpu.hpp"
 #include "cuda/kernels/density_peaks_delta_kernels.cuh"
+#include "cuda/kernels/density_peaks_halo_kernels.cuh"
 #include "cuda/kernels/density_peaks_kernels.cuh"
 #include "cuda/kernels/density_peaks_window_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
@@ -359,6 +361,33 @@ public:
 
     void setProgress(double fraction) { m_progress = fraction; }
 
+    /// Border density per cluster (the halo pass): k doubles.
+    std::vector<double> haloBorders(const std::vector<std::int32_t>& labels, const std::vector<double>& rho,
+                                    std::size_t k, double dc) {
+        const cudaStream_t stream = cudaStreamPerThread;
+        const std::size_t n = static_cast<std::size_t>(m_n);
+        DeviceBuffer<int> d_labels(n, stream);
+        d_labels.copyFromHost(labels.data(), n);
+        DeviceBuffer<double> d_haloRho(n, stream);
+        d_haloRho.copyFromHost(rho.data(), n);
+        DeviceBuffer<unsigned long long> d_border(k, stream);
+        CL_CUDA_TRY(cudaMemsetAsync(d_border.data(), 0, d_border.bytes(), stream));
+        const double threshold = dpc::cutoffSquaredThreshold(dc);
+        const cuda::DpcHaloParams params{centred(),          d_points.data(),      guard(d_norms.data()),
+                                         d_labels.data(),    d_haloRho.data(),     floatBelow(threshold),
+                                         floatAbove(threshold), threshold,         d_border.data()};
+        const std::size_t shared = sharedBytes(0);
+        const TileSchedule schedule = makeSchedule(cuda::dpcHaloKernel, shared, false, m_dPad + 2.0);
+        m_runner.run(schedule, 0.0, 1.0, [&](const cuda::DpcUnit* d_units, int offset, int count) {
+            cuda::dpcHaloKernel<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units, offset);
+        });
+        std::vector<unsigned long long> bits(k);
+        d_border.copyToHost(bits.data(), k);
+        std::vector<double> border(k);
+        std::memcpy(border.data(), bits.data(), k * sizeof(double));
+        return border;
+    }
+
 private:
     std::size_t tileFloats() const {
         return static_cast<std::size_t>(m_tileCount) * static_cast<std::size_t>(m_dPad) * kDpcTile;
@@ -435,6 +464,21 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
     result.secondsDelta = seconds[2];
     if (control) control->setProgress(1.0);
     return result;
+}
+
+std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
+                                        const std::vector<std::int32_t>& labels, double dc, JobControl* control) {
+    const std::size_t k = dpc::haloClusterCount(x, n, d, result, labels, dc);
+    if (k == 0) return labels;
+    if (n >= static_cast<std::size_t>(std::numeric_limits<int>::max()) - kDpcTile)
+        throw InvalidInput("the density-peaks halo on the GPU handles fewer than 2^31 points; use --backend cpu");
+    if (dpc::squaredDistanceUpperBound(x, n, d) > 1e37)
+        throw InvalidInput(
+            "density peaks halo on the GPU: the coordinates are so large that squared distances overflow "
+            "single precision; rescale the data or use --backend cpu");
+    if (control) control->checkCancelled();
+    DpcDevice device(x, n, d, control);
+    return dpc::haloLabels(result, labels, device.haloBorders(labels, result.rho, k, dc));
 }
 
 }  // namespace clusterlens

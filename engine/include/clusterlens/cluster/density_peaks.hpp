@@ -103,9 +103,9 @@ std::vector<std::int32_t> assignFromPeaks(const DensityPeaksResult& result, cons
 /// j is in c; points whose rho is below their cluster's border density become -1 (noise). Labels -1
 /// stay -1. x, n, d as for densityPeaksCpu; `labels` from assignFromPeaks. One multithreaded tiled
 /// pass over the n(n-1)/2 pairs, O(n²·d) time, O(n + K·threads) memory.
-/// Throws InvalidInput for mismatched sizes, d = 0 or dc <= 0 (naming --dc).
+/// Throws InvalidInput for mismatched sizes, d = 0 or dc <= 0 (naming --dc), Cancelled.
 std::vector<std::int32_t> applyHalo(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
-                                    const std::vector<std::int32_t>& labels, double dc);
+                                    const std::vector<std::int32_t>& labels, double dc, JobControl* control = nullptr);
 
 /// A suggested number of peaks: gammas sorted in decreasing order g_1 >= g_2 >= ..., the K that
 /// maximises the drop log g_K - log g_{K+1} over K = 2 .. min(n - 1, max(20, sqrt n)) (smaller K on
