@@ -32,6 +32,7 @@ DensityPeaksOptions optionsFrom(const Args& args) {
     options.kernel = args.choice("--kernel", {"cutoff", "gaussian"}, "gaussian") == "cutoff" ? DensityKernel::Cutoff
                                                                                              : DensityKernel::Gaussian;
     options.seed = args.count("--seed", 1);
+    options.index = parseSpatialIndex(args.choice("--index", {"auto", "none", "grid"}, "auto"));
     return options;
 }
 
@@ -62,7 +63,7 @@ void writeDpcCsv(const std::string& path, const DensityPeaksResult& r) {
 int runDpc(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--halo"}),
               with(kCommonValued, {"--dc", "--dc-percent", "--dc-method", "--kernel", "--out", "--peaks-top", "--peaks",
-                                   "--labels-out"}));
+                                   "--labels-out", "--index"}));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
     const DensityPeaksOptions options = optionsFrom(args);
@@ -70,6 +71,8 @@ int runDpc(const Arguments& argv) {
     if ((args.has("--labels-out") || args.flag("--halo")) && !args.has("--peaks-top") && !args.has("--peaks"))
         throw UsageError("--labels-out and --halo need peaks: --peaks-top K or --peaks i,j,...");
     const Backend backend = backendFrom(args);
+    if (backend == Backend::Cuda && options.index == SpatialIndex::Grid)
+        throw UsageError("--index grid runs on the CPU; add --backend cpu (the GPU passes are all-pairs)");
     Stopwatch readClock;
     const Dataset data = loadInput(args.positional()[0], args);
     const double readSeconds = readClock.seconds();
@@ -117,6 +120,7 @@ int runDpc(const Arguments& argv) {
                                 .set("dc_method", r.dc.method)
                                 .set("dc_percent", r.dc.percent)
                                 .set("kernel", options.kernel == DensityKernel::Cutoff ? "cutoff" : "gaussian")
+                                .set("index", r.index)
                                 .set("peaks", peakJson)
                                 .set("suggested_peaks", suggestPeakCount(r))
                                 .set("backend", backendDescription(backend))

@@ -1,7 +1,7 @@
 // Density-peaks clustering benchmark cases: rho + delta at 1M x 14 and 500K x 57 (cytometry-like
 // data, Gaussian kernel; also the cutoff kernel) with dc given, with the exact and with the sampled
-// 2 % percentile; birch1 (100K x 2, sipu battery) end to end by brute force (no spatial index: the
-// GPU needs a few ms per pass there, see docs); CPU twins on 20K points (their time grows as n²:
+// 2 % percentile; birch1 (100K x 2, sipu battery) end to end by brute force, and its cutoff rho +
+// delta with and without the grid index (the index decision, see docs); CPU twins on 20K points (their time grows as n²:
 // multiply by (N / 20K)² to extrapolate); the O(n) re-assignment after a peak change at 1M points.
 // Every run also prints its stage times (CUDA events on the GPU) to stderr as "[dpc stages]".
 // birch1 is read from $CLUSTERLENS_DATA_DIR or ../shared/data (the case is left out when missing).
@@ -59,8 +59,9 @@ double sampledDc(const clusterlens::Dataset& data) {
     return cache[&data] = std::sqrt(*nth);
 }
 
-DensityPeaksOptions optionsFor(const clusterlens::Dataset& data, DcMode mode) {
+DensityPeaksOptions optionsFor(const clusterlens::Dataset& data, DcMode mode, clusterlens::SpatialIndex index) {
     DensityPeaksOptions o;
+    o.index = index;
     o.kernel = mode == DcMode::GivenCutoff ? clusterlens::DensityKernel::Cutoff : clusterlens::DensityKernel::Gaussian;
     if (mode == DcMode::Given || mode == DcMode::GivenCutoff) o.dc = sampledDc(data);
     o.exactPercentile = mode != DcMode::Sampled;
@@ -82,12 +83,13 @@ struct Shape {
 };
 
 void addCase(Registry& registry, const std::string& workload, const std::string& backend, Runner runner,
-             const clusterlens::Dataset* (*data)(), Shape shape, DcMode mode, int warmUp, int maxRepeat) {
+             const clusterlens::Dataset* (*data)(), Shape shape, DcMode mode, int warmUp, int maxRepeat,
+             clusterlens::SpatialIndex index = clusterlens::SpatialIndex::Auto) {
     registry.add(BenchCase{workload, backend, shape.n, shape.d,
                            [=] {
                                const clusterlens::Dataset& x = *data();
                                printStages(workload, backend,
-                                           runner(x.values.data(), x.n, x.d, optionsFor(x, mode), nullptr));
+                                           runner(x.values.data(), x.n, x.d, optionsFor(x, mode, index), nullptr));
                            },
                            [=] {
                                const clusterlens::Dataset& x = *data();
@@ -186,6 +188,16 @@ const clusterlens::bench::Registrar registrar([](Registry& registry) {
         addCase(registry, "dpc birch1 100Kx2 exact-dc, brute force", "cuda", gpu, &birch1, birch, DcMode::Exact, 1, 0);
 #endif
         addCase(registry, "dpc birch1 100Kx2 exact-dc, brute force", "cpu", cpu, &birch1, birch, DcMode::Exact, 0, 1);
+        // The spatial-index decision: cutoff rho + delta with dc given, all pairs against the grid.
+        using clusterlens::SpatialIndex;
+#ifdef CLUSTERLENS_HAVE_CUDA
+        addCase(registry, "dpc birch1 100Kx2 cutoff rho+delta (dc given), all pairs", "cuda", gpu, &birch1, birch,
+                DcMode::GivenCutoff, 1, 0, SpatialIndex::None);
+#endif
+        addCase(registry, "dpc birch1 100Kx2 cutoff rho+delta (dc given), all pairs", "cpu", cpu, &birch1, birch,
+                DcMode::GivenCutoff, 0, 3, SpatialIndex::None);
+        addCase(registry, "dpc birch1 100Kx2 cutoff rho+delta (dc given), grid", "cpu", cpu, &birch1, birch,
+                DcMode::GivenCutoff, 0, 0, SpatialIndex::Grid);
     }
     addReassignment(registry, 1000000, 20);
     addReassignment(registry, 1000000, 200);

@@ -199,6 +199,44 @@ TEST(DensityPeaks, EqualsNaiveDefinitionsWithDuplicatesAndLatticeTies) {
     }
 }
 
+// The grid index gives the all-pairs results bit for bit: random data in 1 to 3 features, lattices
+// with pairs exactly at dc, duplicates, a tiny dc (many cells, long ring searches) and a huge one.
+TEST(DensityPeaks, GridIndexEqualsTheNaiveDefinitions) {
+    const std::uint64_t seed = test::testSeed();
+    std::cout << "seed " << seed << "\n";
+    DensityPeaksOptions grid = withKernel(DensityKernel::Cutoff);
+    grid.index = SpatialIndex::Grid;
+    for (std::size_t d = 1; d <= 3; ++d) expectEqualsNaive(uniformPoints(900, d, seed + d), DensityKernel::Cutoff, grid);
+    expectEqualsNaive(duplicatedPoints(150, 3, 2, seed), DensityKernel::Cutoff, grid);
+    DensityPeaksOptions lattice = grid;
+    lattice.dc = 2.0;  // exactly a lattice distance
+    expectEqualsNaive(latticePoints(600, 2, 9, seed + 4), DensityKernel::Cutoff, lattice);
+    expectEqualsNaive(latticePoints(400, 3, 5, seed + 5), DensityKernel::Cutoff, lattice);
+    DensityPeaksOptions tiny = grid;
+    tiny.dc = 1e-3;
+    expectEqualsNaive(uniformPoints(800, 2, seed + 6), DensityKernel::Cutoff, tiny);
+    DensityPeaksOptions huge = grid;
+    huge.dc = 1e3;
+    expectEqualsNaive(uniformPoints(300, 3, seed + 7), DensityKernel::Cutoff, huge);
+    const Points p = uniformPoints(5000, 2, seed + 8);
+    DensityPeaksOptions automatic = withKernel(DensityKernel::Cutoff);
+    EXPECT_EQ(densityPeaksCpu(p.x.data(), p.n, p.d, automatic).index, "grid");
+    automatic.index = SpatialIndex::None;
+    EXPECT_EQ(densityPeaksCpu(p.x.data(), p.n, p.d, automatic).index, "none");
+}
+
+TEST(DensityPeaks, GridIndexRefusesWhatItCannotServe) {
+    const Points p = uniformPoints(100, 4, 1);
+    DensityPeaksOptions o = withKernel(DensityKernel::Cutoff);
+    o.index = SpatialIndex::Grid;
+    expectInvalidInputNaming([&] { densityPeaksCpu(p.x.data(), p.n, p.d, o); }, "--index");
+    const Points q = uniformPoints(100, 2, 1);
+    o.kernel = DensityKernel::Gaussian;
+    expectInvalidInputNaming([&] { densityPeaksCpu(q.x.data(), q.n, q.d, o); }, "--index");
+    expectInvalidInputNaming([] { parseSpatialIndex("kd"); }, "--index");
+    EXPECT_EQ(parseSpatialIndex("grid"), SpatialIndex::Grid);
+}
+
 TEST(DensityPeaks, ExactPercentileEqualsSortingAllPairwiseDistances) {
     const std::uint64_t seed = test::testSeed();
     std::cout << "seed " << seed << "\n";

@@ -14,6 +14,7 @@
 
 #include "clusterlens/errors.hpp"
 #include "cpu/density_peaks_cpu.hpp"
+#include "cpu/density_peaks_grid.hpp"
 #include "cpu/density_peaks_math.hpp"
 #include "cpu/density_peaks_select.hpp"
 #include "cpu/thread_pool.hpp"
@@ -178,6 +179,23 @@ DensityKernel parseDensityKernel(const std::string& text) {
     throw InvalidInput("--kernel: unknown density kernel '" + text + "' (expected cutoff or gaussian)");
 }
 
+SpatialIndex parseSpatialIndex(const std::string& text) {
+    if (text == "auto") return SpatialIndex::Auto;
+    if (text == "none") return SpatialIndex::None;
+    if (text == "grid") return SpatialIndex::Grid;
+    throw InvalidInput("--index: expected auto, none or grid, got '" + text + "'");
+}
+
+bool usesGridIndex(std::size_t n, std::size_t d, const DensityPeaksOptions& options) {
+    const bool applies = d >= 1 && d <= dpc::kGridMaxDimension && options.kernel == DensityKernel::Cutoff;
+    if (options.index == SpatialIndex::Grid && !applies)
+        throw InvalidInput("--index grid: the grid serves the cutoff kernel on 1 to 3 features (got " +
+                           std::to_string(d) + " features, " +
+                           (options.kernel == DensityKernel::Cutoff ? "cutoff" : "gaussian") + " kernel)");
+    if (options.index == SpatialIndex::Auto) return applies && n >= kGridMinPoints;
+    return options.index == SpatialIndex::Grid;
+}
+
 DensityPeaksResult densityPeaksCpu(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
                                    JobControl* control) {
     dpc::validateInput(x, n, d, options);
@@ -193,13 +211,19 @@ DensityPeaksResult densityPeaksCpu(const float* x, std::size_t n, std::size_t d,
     });
     result.secondsDc = secondsSince(start);
 
+    const bool grid = usesGridIndex(n, d, options);
+    result.index = grid ? "grid" : "none";
     start = std::chrono::steady_clock::now();
-    result.rho = computeRho(x, n, d, points, options.kernel, result.dc.value, pool, control);
+    result.rho = grid ? dpc::gridCutoffRho(x, n, d, result.dc.value, pool, control)
+                      : computeRho(x, n, d, points, options.kernel, result.dc.value, pool, control);
     result.densityOrder = densityOrder(result.rho);
     result.secondsRho = secondsSince(start);
 
     start = std::chrono::steady_clock::now();
-    computeDelta(x, n, d, result, pool, control);
+    if (grid)
+        dpc::gridDelta(x, n, d, result.dc.value, result, pool, control);
+    else
+        computeDelta(x, n, d, result, pool, control);
     dpc::computeGamma(result);
     result.secondsDelta = secondsSince(start);
     if (control) control->setProgress(1.0);

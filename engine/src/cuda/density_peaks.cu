@@ -435,6 +435,8 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
                                     JobControl* control) {
     cpu::ThreadPool pool;
     dpc::validateInput(x, n, d, options);
+    if (options.index == SpatialIndex::Grid)
+        throw InvalidInput("--index grid runs on the CPU backend; the GPU passes are all-pairs (use --backend cpu)");
     if (n >= static_cast<std::size_t>(std::numeric_limits<int>::max()) - kDpcTile)
         throw InvalidInput("density peaks on the GPU handles fewer than 2^31 points; use --backend cpu or --subsample");
     if (d > 65536) throw InvalidInput("density peaks on the GPU handles at most 65536 features");

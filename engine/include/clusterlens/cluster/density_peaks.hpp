@@ -44,6 +44,14 @@ struct DcChoice {
     int passes = 0;                 ///< all-pairs passes the exact selection needed
 };
 
+/// How rho and delta find neighbours: all pairs, or a uniform grid (exact, for 1 to 3 features and
+/// the cutoff kernel, whose support is finite). Auto takes the grid where it applies and
+/// n >= kGridMinPoints, as measured in docs/benchmarks.md (birch1).
+enum class SpatialIndex { Auto, None, Grid };
+
+/// Parses "auto" | "none" | "grid"; throws InvalidInput naming --index otherwise.
+SpatialIndex parseSpatialIndex(const std::string& text);
+
 struct DensityPeaksOptions {
     std::optional<double> dc;     ///< cutoff distance (> 0); when empty, the dcPercent percentile
     double dcPercent = 2.0;       ///< percentile of the pairwise distances, in (0, 100)
@@ -53,7 +61,15 @@ struct DensityPeaksOptions {
     /// same sample only to bracket its search. When n(n-1)/2 <= sampleSize the sampled dc is exact.
     std::size_t sampleSize = 1000000;
     std::uint64_t seed = 1;  ///< seed of the pair sample (counter-based, thread-count independent)
+    SpatialIndex index = SpatialIndex::Auto;
 };
+
+/// Points from which Auto uses the grid (below it the all-pairs passes are as fast).
+constexpr std::size_t kGridMinPoints = 4096;
+
+/// Whether rho and delta run on the grid for these options: Grid needs d <= 3 and the cutoff kernel
+/// (else InvalidInput naming --index); Auto picks it where it applies and n >= kGridMinPoints.
+bool usesGridIndex(std::size_t n, std::size_t d, const DensityPeaksOptions& options);
 
 /// rho, delta, gamma and the nearest-higher links of every point, plus the density order that makes
 /// re-labelling O(n). Memory: 36 bytes per point.
@@ -68,6 +84,7 @@ struct DensityPeaksResult {
     double secondsDc = 0.0;                   ///< time spent choosing dc
     double secondsRho = 0.0;                  ///< time spent on rho (and sorting by it)
     double secondsDelta = 0.0;                ///< time spent on delta
+    std::string index = "none";               ///< "none" (all pairs) or "grid": what rho and delta used
 };
 
 /// DPC densities and nearest-higher links for n points x d features (row-major, float), computed in
