@@ -3,6 +3,7 @@
 // nearest-neighbour array. The merge loop is in mhca_engine_run.cu.
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -60,6 +61,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
       m_d(static_cast<int>(d)),
       m_packed(static_cast<int>(d * (d + 1) / 2)),
       m_options(options) {
+    if (std::getenv("CLUSTERLENS_MHCA_PROFILE")) m_profile = std::make_unique<StageProfile>();
     int device = 0;
     CL_CUDA_TRY(cudaGetDevice(&device));
     cudaDeviceProp prop{};

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "clusterlens/hca/mhca.hpp"
@@ -102,7 +103,26 @@ private:
     void mergeStepFull();
     std::vector<MergeRecord> downloadMerges(std::size_t merges);
 
+    /// With CLUSTERLENS_MHCA_PROFILE set, device time of each CMD merge stage on every kEvery-th merge
+    /// (events around the launches, a sync on sampled merges only), printed to stderr at the end.
+    class StageProfile {
+    public:
+        static constexpr int kEvery = 64;
+        StageProfile();
+        ~StageProfile();
+        bool sampleThisMerge();
+        void mark(int k, cudaStream_t s);
+        void finish(int k, cudaStream_t s);
+
+    private:
+        cudaEvent_t m_events[6]{};
+        double m_ms[5]{};
+        int m_merge = 0;
+        int m_samples = 0;
+    };
+
     OwnedStream m_stream;  // declared first: destroyed after every buffer freed on it
+    std::unique_ptr<StageProfile> m_profile;
     const double* m_hostX;
     int m_n, m_d, m_packed;
     MhcaOptions m_options;

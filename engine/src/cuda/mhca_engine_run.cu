@@ -8,6 +8,8 @@
 // all-pairs pass of the switch to pure Mahalanobis distances).
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "cuda/mhca_engine.cuh"
@@ -47,11 +49,55 @@ std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& prog
 void MhcaEngine::mergeStepCentroid() {
     const cudaStream_t s = m_stream.get();
     const MhcaView v = view();
+    StageProfile* p = m_profile.get();
+    const bool sample = p && p->sampleThisMerge();
+    if (sample) p->mark(0, s);
     launchClosestPair(v, std::min((m_listLen + 1023) / 1024, 2 * m_sms), s);
+    if (sample) p->mark(1, s);
     launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, s);
+    if (sample) p->mark(2, s);
     launchCentroidNewDistances(v, m_rowBytes, s);
+    if (sample) p->mark(3, s);
     launchNewRowUpdate(v, s);
+    if (sample) p->mark(4, s);
     launchCentroidRescan(v, 2 * m_sms, m_targetItems, m_rowBytes, 0, s);
+    if (sample) p->finish(5, s);
+}
+
+MhcaEngine::StageProfile::StageProfile() {
+    for (cudaEvent_t& e : m_events) CL_CUDA_TRY(cudaEventCreate(&e));
+}
+
+MhcaEngine::StageProfile::~StageProfile() {
+    for (cudaEvent_t e : m_events) cudaEventDestroy(e);
+    static const char* const names[] = {"closest pair", "merge shape", "new distances", "row update", "rescan"};
+    std::fprintf(stderr, "[mhca profile] %d sampled merges (every %d-th), device time per merge:", m_samples,
+                 kEvery);
+    double total = 0.0;
+    for (double t : m_ms) total += t;
+    for (int k = 0; k < 5; ++k)
+        std::fprintf(stderr, " %s %.1f us (%.0f%%);", names[k], 1e3 * m_ms[k] / std::max(1, m_samples),
+                     total > 0 ? 100.0 * m_ms[k] / total : 0.0);
+    std::fprintf(stderr, " sum %.1f us\n", 1e3 * total / std::max(1, m_samples));
+}
+
+bool MhcaEngine::StageProfile::sampleThisMerge() {
+    return m_merge++ % kEvery == 0;
+}
+
+void MhcaEngine::StageProfile::mark(int k, cudaStream_t s) {
+    CL_CUDA_TRY(cudaEventRecord(m_events[k], s));
+}
+
+void MhcaEngine::StageProfile::finish(int k, cudaStream_t s) {
+    mark(k, s);
+    CL_CUDA_TRY(cudaEventSynchronize(m_events[k]));
+    for (int i = 0; i < k; ++i) {
+        float ms = 0.0f;
+        CL_CUDA_TRY(cudaEventElapsedTime(&ms, m_events[i], m_events[i + 1]));
+        m_ms[i] += ms;
+    }
+    ++m_samples;
 }
 
 void MhcaEngine::mergeStepFull() {
