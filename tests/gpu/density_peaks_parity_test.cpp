@@ -185,7 +185,7 @@ TEST(DensityPeaksParity, HaloIsIdenticalToCpu) {
         const std::vector<std::int32_t> gpu = applyHaloCuda(c.p.x.data(), c.p.n, c.p.d, r, labels, r.dc.value);
         EXPECT_EQ(gpu, cpu) << c.what;
         const auto halo = std::count(cpu.begin(), cpu.end(), -1);
-        EXPECT_GT(halo, 1) << c.what << ": no halo at all proves nothing";
+        EXPECT_GE(halo, 1) << c.what << ": no halo at all proves nothing";
         std::cout << "[dpc halo parity] " << c.what << ": " << halo << " halo points, identical\n";
     }
     JobControl control;
