@@ -11,8 +11,14 @@ const std::vector<Command>& commands() {
          "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] --out LINKAGE.csv"},
         {"heights", runHeights, "heights LINKAGE.csv --out HEIGHTS.csv"},
         {"kmeans", runKMeans, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
+        {"vat", runVat,
+         "vat INPUT [--metric euclidean|sqeuclidean|manhattan|cosine | --precomputed] --out ORDER.csv\n"
+         "          [--image OUT.png [--size 1024] [--ivat] [--pixel representative|mean]\n"
+         "           [--colormap grey|viridis|magma] [--reverse] [--clip 1,99] [--gamma 1]]\n"
+         "          [--cut-k K [--labels-out LABELS.csv]]"},
         {"dpc", runDpc,
-         "dpc INPUT [--dc X | --dc-percent 2 [--dc-method exact|sampled]] [--kernel cutoff|gaussian] --out DPC.csv\n"
+         "dpc INPUT [--dc X | --dc-percent 2 [--dc-method exact|sampled]] [--kernel cutoff|gaussian]\n"
+         "          [--index auto|none|grid] --out DPC.csv\n"
          "          [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]"},
         {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
         {"export", runExport, "export INPUT [--labels LABELS.csv [--label-name NAME]] --out OUT.fcs|OUT.csv"},

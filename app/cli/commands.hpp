@@ -17,6 +17,7 @@ int runKMeans(const Arguments& args);
 int runCompareHeights(const Arguments& args);
 int runExport(const Arguments& args);
 int runDpc(const Arguments& args);
+int runVat(const Arguments& args);
 #ifdef CLUSTERLENS_HAVE_PLOT
 int runPlot(const Arguments& args);
 #endif

@@ -22,7 +22,8 @@ struct MstEdge {
 /// Returns n-1 edges in the order Prim adds the vertices: start, edges[0].v, edges[1].v, ... is the
 /// Prim (VAT) order and edges[k].w the cut that added position k+1. Among equal candidate distances
 /// the smaller vertex index is taken; u is the earliest added tree vertex at the minimal distance.
-/// Time O(N^2 D), multithreaded; memory O(N) besides the input. n = 1 gives no edges.
+/// Time O(N^2 D), multithreaded; memory O(N·D) besides the input (the fringe's points copied
+/// feature-major in double, 8·(D+3)·N bytes). n = 1 gives no edges.
 /// Throws InvalidInput (n = 0, d = 0, start >= n), NonFiniteInput, Cancelled.
 std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, JobControl* control = nullptr,
                                             std::size_t start = 0);

@@ -37,13 +37,15 @@ struct VatResult {
 };
 
 /// The VAT start point per DESIGN.md: the pair (i, j), i < j, of largest distance, ties broken by the
-/// lexicographically smallest pair; returns (i, j). O(N² D) time, multithreaded, O(1) extra memory.
+/// lexicographically smallest pair; returns (i, j). O(N² D) time, multithreaded; memory 8·(D+1)·N
+/// bytes (a feature-major copy of the points in double, so the pair loop vectorises).
 /// Throws InvalidInput (n < 2, d = 0, cosine with an all-zero row), NonFiniteInput, Cancelled.
 std::pair<std::size_t, std::size_t> farthestPairCpu(const float* x, std::size_t n, std::size_t d, Metric metric,
                                                     JobControl* control = nullptr);
 
 /// Exact minimum spanning tree by Prim from `start` under any metric: edges in Prim order (smaller
-/// distance first, then the smaller vertex). O(N² D) time, multithreaded; O(N) memory besides x.
+/// distance first, then the smaller vertex). O(N² D) time, multithreaded; memory 8·(D+3)·N bytes
+/// besides x (the fringe, with its points copied feature-major in double).
 std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric,
                                             JobControl* control = nullptr, std::size_t start = 0);
 
