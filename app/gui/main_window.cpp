@@ -51,7 +51,9 @@ MainWindow::MainWindow(QWidget* parent)
     buildCompareDocks();
     buildDendrogramDock();
     buildDpcDock();
+    buildVatDock();
     buildMenus();
+    buildVatMenu();
     connectSession();
     connectPanel();
     connectJobs();

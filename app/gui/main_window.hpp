@@ -21,6 +21,7 @@ class JobsPanel;
 class LogPanel;
 class ScatterController;
 class ScatterWidget;
+class VatPanel;
 }  // namespace clusterlens::views
 
 namespace clusterlens::gui {
@@ -56,6 +57,8 @@ public:
     views::ClusteringPanel* clusteringPanel() const { return m_clusteringPanel; }
     /// Density peaks: decision graph and peak picking (main_window_dpc.cpp).
     views::DpcPanel* dpcPanel() const { return m_dpcPanel; }
+    /// VAT/iVAT image of the current dataset (main_window_vat.cpp).
+    views::VatPanel* vatPanel() const { return m_vatPanel; }
     /// The message box of the last failed load (null before one failed).
     QMessageBox* lastErrorBox() const { return m_errorBox; }
 
@@ -69,6 +72,8 @@ private:
     void buildCompareDocks();
     void buildDendrogramDock();
     void buildDpcDock();
+    void buildVatDock();
+    void buildVatMenu();
     void buildMenus();
     void connectSession();
     void connectPanel();
@@ -97,6 +102,7 @@ private:
     views::DendrogramPanel* m_dendrogramPanel = nullptr;
     views::ClusteringPanel* m_clusteringPanel = nullptr;
     views::DpcPanel* m_dpcPanel = nullptr;
+    views::VatPanel* m_vatPanel = nullptr;
     RecentFiles* m_recent = nullptr;
     QMessageBox* m_errorBox = nullptr;
     QLabel* m_shapeLabel;

@@ -1,0 +1,97 @@
+#include "vat/vat_figure.hpp"
+
+#include <QPaintDevice>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "vat/vat_frame_renderer.hpp"
+#include "vat/vat_overlay.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+constexpr double kVectorImageScale = 3.0;  // image pixels per point in PDF and SVG
+constexpr int kMaxImageSide = 8192;
+constexpr double kColourBarWidth = 16.0;
+
+}  // namespace
+
+VatFigure::VatFigure(std::shared_ptr<const VatFrameRenderer> renderer, VatFigureOptions options)
+    : m_renderer(std::move(renderer)), m_options(std::move(options)) {
+    if (m_options.window.n() == 0 && m_renderer) m_options.window.reset(m_renderer->n());
+}
+
+QRectF VatFigure::plotRect(const QRectF& area) const {
+    const double left = 84.0, top = 66.0, right = 96.0, bottom = 16.0;
+    const double side = std::max(10.0, std::min(area.width() - left - right, area.height() - top - bottom));
+    return {area.left() + left, area.top() + top, side, side};
+}
+
+void VatFigure::paint(QPainter& painter, const QRectF& area) const {
+    if (!m_renderer) return;
+    const QRectF plot = plotRect(area);
+    // One image pixel per device pixel on raster outputs; vector outputs get a fixed oversampling.
+    const bool raster = painter.device() && painter.device()->devType() == QInternal::Image;
+    const QRectF device = painter.deviceTransform().mapRect(plot);
+    const double scale = raster ? 1.0 : kVectorImageScale;
+    const int side = std::clamp(static_cast<int>(std::lround(device.width() * scale)), 1, kMaxImageSide);
+
+    const VatPixelMode mode =
+        m_options.display.kind == VatImageKind::Ivat ? VatPixelMode::Representative : m_options.display.mode;
+    VatImage image = renderVatImage(
+        *m_renderer, m_options.window.viewport(QSize(side, side), m_options.display.kind, mode), m_options.display);
+    if (m_options.levels) std::tie(image.lo, image.hi) = *m_options.levels;
+    const QImage pixels = colouriseVatImage(image, vatColourTable(m_options.display), m_options.display.gamma);
+
+    painter.save();
+    painter.fillRect(area, Qt::white);
+    QFont titleFont = painter.font();
+    titleFont.setBold(true);
+    painter.setFont(titleFont);
+    painter.setPen(Qt::black);
+    painter.drawText(QRectF(area.left(), area.top() + 6, area.width(), 20), Qt::AlignHCenter | Qt::AlignTop,
+                     m_options.title);
+    painter.restore();
+
+    painter.save();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter.drawImage(plot, pixels);
+    painter.restore();
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    paintVatAxes(painter, plot, m_options.window);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    paintVatCutBoxes(painter, plot, m_options.window, m_options.cuts);
+    painter.restore();
+    paintColourBar(painter, QRectF(plot.right() + 18, plot.top(), kColourBarWidth, plot.height()), image);
+}
+
+void VatFigure::paintColourBar(QPainter& painter, const QRectF& bar, const VatImage& image) const {
+    const std::vector<std::uint8_t> table = vatColourTable(m_options.display);
+    QImage ramp(1, 256, QImage::Format_RGB32);
+    for (int i = 0; i < 256; ++i) {
+        const auto k = static_cast<std::size_t>(3 * (255 - i));  // the largest distance on top
+        ramp.setPixel(0, i, qRgb(table[k], table[k + 1], table[k + 2]));
+    }
+    painter.save();
+    painter.drawImage(bar, ramp);
+    painter.setPen(QColor(90, 90, 90));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(bar);
+    painter.setPen(Qt::black);
+    const QFontMetricsF metrics(painter.font());
+    const double x = bar.right() + 4;
+    painter.drawText(QPointF(x, bar.top() + metrics.ascent()), QString::number(image.hi, 'g', 4));
+    painter.drawText(QPointF(x, bar.bottom()), QString::number(image.lo, 'g', 4));
+    painter.translate(x + metrics.height(), bar.center().y());
+    painter.rotate(90);
+    const QString label = QStringLiteral("%1 distance").arg(vatKindName(m_options.display.kind));
+    painter.drawText(QPointF(-metrics.horizontalAdvance(label) / 2, 0), label);
+    painter.restore();
+}
+
+}  // namespace clusterlens::views

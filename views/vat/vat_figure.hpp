@@ -1,0 +1,49 @@
+#pragma once
+// The VAT/iVAT image as a publication figure: title, the image re-rendered at the output's own
+// resolution (a PNG of any size gets a pixel of the matrix per pixel of the file, a PDF or SVG a
+// sharp image three times its size in points), position ticks, the cluster boxes of the cuts with
+// their labels, and a colour bar with the contrast levels. Painting renders the image, so exports
+// run as jobs.
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "figure/figure.hpp"
+#include "vat/vat_image.hpp"
+#include "vat/vat_window.hpp"
+
+namespace clusterlens::views {
+
+class VatFrameRenderer;
+
+struct VatFigureOptions {
+    QString title;
+    VatDisplay display;
+    VatWindow window;               ///< the part of the matrix shown (the whole matrix by default)
+    std::vector<std::size_t> cuts;  ///< cluster boundaries, positions ascending
+    /// Levels to colour with instead of the rendered image's percentiles (the view's held levels).
+    std::optional<std::pair<float, float>> levels;
+};
+
+class VatFigure : public Figure {
+public:
+    VatFigure(std::shared_ptr<const VatFrameRenderer> renderer, VatFigureOptions options);
+
+    void paint(QPainter& painter, const QRectF& area) const override;
+    QSize defaultSize() const override { return {760, 680}; }
+
+    /// Where the image goes inside `area`.
+    QRectF plotRect(const QRectF& area) const;
+
+private:
+    void paintColourBar(QPainter& painter, const QRectF& bar, const VatImage& image) const;
+
+    std::shared_ptr<const VatFrameRenderer> m_renderer;
+    VatFigureOptions m_options;
+};
+
+}  // namespace clusterlens::views

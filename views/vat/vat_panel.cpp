@@ -1,0 +1,286 @@
+#include "vat/vat_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "clusterlens/errors.hpp"
+#include "vat/vat_figure.hpp"
+#include "vat/vat_frame_renderer.hpp"
+#include "vat/vat_order_csv.hpp"
+#include "vat/vat_widget.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+constexpr int kPollMs = 100;
+const QString kJobSlot = QStringLiteral("vat");
+const QString kCutSlot = QStringLiteral("vat-cut");
+
+struct CutResult {
+    std::shared_ptr<const LabelVector> labels;
+    std::vector<std::size_t> boundaries;
+};
+
+CutResult cutOrder(const VatResult& vat, int k) {
+    const auto clusters = static_cast<std::size_t>(k);
+    const std::vector<int> labels = labelsFromLargestCuts(vat, clusters);
+    return {std::make_shared<const LabelVector>(labels.begin(), labels.end()), largestCutPositions(vat, clusters)};
+}
+
+}  // namespace
+
+VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent)
+    : QWidget(parent), m_runner(runner), m_analysis(analysis), m_widget(new VatWidget(this)) {
+    m_hover = new QLabel(this);
+    m_hover->setTextFormat(Qt::PlainText);
+    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(buildComputeRow());
+    layout->addWidget(buildDisplayRow());
+    layout->addWidget(m_widget, 1);
+    layout->addWidget(m_hover);
+
+    connect(m_widget, &VatWidget::hoverChanged, this,
+            [this](QString text) { m_hover->setText(text.replace(QLatin1Char('\n'), QStringLiteral("; "))); });
+    connect(m_widget, &VatWidget::renderPathChanged, this, &VatPanel::renderPathChanged);
+    connect(m_widget, &VatWidget::renderFailed, this,
+            [this](const QString& text) { Q_EMIT message(tr("VAT image: %1").arg(text), true); });
+    connect(m_widget, &VatWidget::blockSelected, this, &VatPanel::onBlockSelected);
+    connect(m_widget, &VatWidget::selectionCleared, this, [this] {
+        if (runFitsData()) m_analysis->setSelection(nullptr, m_widget);
+    });
+    connect(m_analysis, &AnalysisSession::selectionChanged, this, &VatPanel::onSessionSelection);
+    connect(m_analysis, &AnalysisSession::colouringChanged, this, &VatPanel::onColouring);
+    auto* timer = new QTimer(this);
+    timer->setInterval(kPollMs);
+    connect(timer, &QTimer::timeout, this, &VatPanel::pollProgress);
+    timer->start();
+    updateEnabled();
+}
+
+VatPanel::~VatPanel() = default;
+
+void VatPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures) {
+    if (dataset != m_dataset) {
+        m_runner->cancelSlot(kJobSlot);
+        m_runner->cancelSlot(kCutSlot);
+        m_job = 0;
+        m_run.reset();
+        m_cutLabeling.clear();
+        m_widget->setRun(nullptr);
+        m_status->clear();
+    }
+    m_dataset = std::move(dataset);
+    m_features = activeFeatures;
+    updateEnabled();
+}
+
+void VatPanel::run() {
+    if (!m_dataset || m_features.isEmpty() || isRunning()) return;
+    VatRequest request;
+    request.dataset = m_dataset;
+    for (const QString& name : m_features) {
+        const long column = m_dataset->featureIndex(name.toStdString());
+        if (column >= 0) request.columns.push_back(static_cast<std::size_t>(column));
+    }
+    request.metric = static_cast<Metric>(m_metric->currentData().toInt());
+    request.backend = static_cast<Backend>(m_backend->currentData().toInt());
+    const QString points = QLocale().toString(static_cast<qulonglong>(m_dataset->n));
+    m_status->setText(tr("Computing the VAT order of %1 points\u2026").arg(points));
+    m_progress->setValue(0);
+    m_job = m_runner->start<VatRun>(
+        this, kJobSlot, tr("VAT order: %1 points (%2)").arg(points, QString::fromLatin1(metricName(request.metric))),
+        [request](JobControl& control) { return runVat(request, control); },
+        [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
+    updateEnabled();
+}
+
+void VatPanel::cancel() {
+    if (m_job != 0) m_runner->cancel(m_job);
+}
+
+void VatPanel::onFinished(const JobOutcome<VatRun>& outcome) {
+    m_job = 0;
+    updateEnabled();
+    if (outcome.state == JobState::Cancelled) {
+        m_status->setText(tr("Cancelled."));
+        m_progress->setValue(0);
+        return;
+    }
+    if (outcome.state == JobState::Failed) {
+        m_status->setText(tr("Failed: %1").arg(outcome.message));
+        Q_EMIT failed(outcome.message);
+        return;
+    }
+    m_progress->setValue(m_progress->maximum());
+    m_run = outcome.result;
+    m_cutLabeling.clear();
+    m_widget->setRun(m_run);
+    {
+        const QSignalBlocker block(m_clusters);
+        m_clusters->setRange(1, static_cast<int>(std::min<std::size_t>(m_run->n(), 1000)));
+        m_clusters->setValue(1);
+    }
+    onColouring();
+    onSessionSelection(nullptr);
+    const VatResult& vat = *m_run->vat;
+    m_status->setText(tr("%1 points, %2; %3; order %4 s, render data %5 s; starts at point %6.")
+                          .arg(QLocale().toString(static_cast<qulonglong>(vat.n)),
+                               QString::fromLatin1(metricName(vat.metric)), m_run->backend)
+                          .arg(vat.secondsTree + vat.secondsOrder, 0, 'f', 2)
+                          .arg(m_run->secondsSource, 0, 'f', 2)
+                          .arg(vat.start));
+    updateEnabled();
+    Q_EMIT resultShown();
+}
+
+void VatPanel::setClusterCount(int k) {
+    m_clusters->setValue(k);
+}
+
+int VatPanel::clusterCount() const {
+    return m_clusters->value();
+}
+
+void VatPanel::applyCut(int k) {
+    if (!m_run) return;
+    m_runner->cancelSlot(kCutSlot);
+    if (k <= 1) return showCut(nullptr, {}, 1);
+    if (m_run->n() <= inlineLimit) {
+        try {
+            CutResult cut = cutOrder(*m_run->vat, k);
+            return showCut(std::move(cut.labels), std::move(cut.boundaries), k);
+        } catch (const Error& error) {
+            Q_EMIT message(tr("VAT cuts: %1").arg(QString::fromUtf8(error.what())), true);
+            return;
+        }
+    }
+    const auto run = m_run;
+    m_runner->start<CutResult>(
+        this, kCutSlot, tr("VAT cuts (k = %1)").arg(k), [run, k](JobControl&) { return cutOrder(*run->vat, k); },
+        [this, run, k](const JobOutcome<CutResult>& outcome) {
+            if (outcome.state == JobState::Finished && run == m_run)
+                showCut(outcome.result->labels, outcome.result->boundaries, k);
+        });
+}
+
+void VatPanel::showCut(std::shared_ptr<const LabelVector> labels, std::vector<std::size_t> boundaries, int k) {
+    m_widget->setCutBoundaries(std::move(boundaries));
+    m_cutLabeling.clear();
+    if (!labels || !runFitsData()) return;
+    m_cutLabeling = tr("VAT cuts (k=%1)").arg(k);
+    // Replacing the labeling that already colours the views recolours them once, not twice.
+    const bool colouring = m_analysis->colouring() == m_cutLabeling;
+    m_analysis->addLabeling(m_cutLabeling, std::move(labels));
+    if (!colouring) m_analysis->setColouring(m_cutLabeling);
+    Q_EMIT cutApplied(m_cutLabeling);
+}
+
+void VatPanel::onBlockSelected(qint64 first, qint64 last) {
+    if (!runFitsData()) return;
+    auto indices = std::make_shared<const IndexVector>(
+        indicesAtPositions(*m_run->vat, static_cast<std::size_t>(first), static_cast<std::size_t>(last)));
+    m_analysis->setSelection(std::move(indices), m_widget);
+}
+
+void VatPanel::onSessionSelection(const QObject* origin) {
+    if (!runFitsData()) return;
+    m_widget->setMarkedPositions(nullptr);
+    if (origin == m_widget) return;  // the widget shows its own block
+    m_widget->clearSelectedBlock();
+    const auto selection = m_analysis->selection();
+    if (selection && !selection->empty())
+        m_widget->setMarkedPositions(
+            std::make_shared<const std::vector<std::int64_t>>(positionsOfIndices(m_run->rank, *selection)));
+}
+
+void VatPanel::onColouring() {
+    if (runFitsData()) m_widget->setLabels(m_analysis->colouringLabels());
+}
+
+bool VatPanel::runFitsData() const {
+    return m_run && m_dataset && m_dataset->n == m_run->n();
+}
+
+QString VatPanel::title() const {
+    if (!m_run) return {};
+    return tr("%1 of %2 points (%3, %4 features)")
+        .arg(vatKindName(display().kind), QLocale().toString(static_cast<qulonglong>(m_run->n())),
+             QString::fromLatin1(metricName(m_run->vat->metric)))
+        .arg(m_run->request.columns.size());
+}
+
+std::unique_ptr<VatFigure> VatPanel::figure(bool currentViewOnly) const {
+    if (!m_run) throw InvalidInput("Compute the VAT image before exporting it.");
+    VatFigureOptions options;
+    options.title = title();
+    options.display = display();
+    if (currentViewOnly)
+        options.window = m_widget->window();
+    else
+        options.window.reset(m_run->n());
+    options.cuts = m_widget->cutBoundaries();
+    if (m_holdLevels->isChecked()) options.levels = m_widget->levels();
+    return std::make_unique<VatFigure>(m_run->renderer, std::move(options));
+}
+
+void VatPanel::exportFigureTo(const QString& path, const FigureExportOptions& options, bool currentViewOnly) {
+    std::shared_ptr<const VatFigure> shown;
+    try {
+        shown = figure(currentViewOnly);
+    } catch (const Error& error) {
+        Q_EMIT message(QString::fromUtf8(error.what()), true);
+        return;
+    }
+    m_runner->start<bool>(
+        this, QStringLiteral("vat-export-figure"), tr("Export %1").arg(path),
+        [shown, path, options](JobControl&) {
+            views::exportFigure(*shown, path, options);
+            return true;
+        },
+        [this, path](const JobOutcome<bool>& outcome) {
+            if (outcome.state != JobState::Finished) return;
+            Q_EMIT message(tr("Wrote %1").arg(path), false);
+            Q_EMIT exported(path);
+        });
+}
+
+void VatPanel::exportOrderTo(const QString& path) {
+    if (!m_run) {
+        Q_EMIT message(tr("Compute the VAT image before exporting ORDER.csv."), true);
+        return;
+    }
+    const auto vat = m_run->vat;
+    const std::string file = path.toStdString();
+    m_runner->start<bool>(
+        this, QStringLiteral("vat-export-order"), tr("Export %1").arg(path),
+        [vat, file](JobControl& control) {
+            writeVatOrderCsv(file, *vat, &control);
+            return true;
+        },
+        [this, path](const JobOutcome<bool>& outcome) {
+            if (outcome.state != JobState::Finished) return;
+            Q_EMIT message(tr("Wrote %1").arg(path), false);
+            Q_EMIT exported(path);
+        });
+}
+
+void VatPanel::pollProgress() {
+    if (m_job == 0 || !m_runner->isRunning(m_job)) return;
+    m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
+    m_status->setText(tr("Computing the VAT order\u2026 %1 s")
+                          .arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
+}
+
+}  // namespace clusterlens::views

@@ -1,0 +1,229 @@
+// Widgets of the VAT page and the display options they hold; the behaviour is in vat_panel.cpp.
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "vat/vat_export_dialog.hpp"
+#include "vat/vat_figure.hpp"
+#include "vat/vat_panel.hpp"
+#include "vat/vat_widget.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+QDoubleSpinBox* percentBox(QWidget* parent, double low, double high, double value) {
+    auto* box = new QDoubleSpinBox(parent);
+    box->setRange(low, high);
+    box->setDecimals(1);
+    box->setSingleStep(0.5);
+    box->setValue(value);
+    box->setSuffix(QStringLiteral(" %"));
+    box->setKeyboardTracking(false);
+    return box;
+}
+
+}  // namespace
+
+QWidget* VatPanel::buildComputeRow() {
+    auto* box = new QWidget(this);
+    m_metric = new QComboBox(box);
+    for (Metric metric : {Metric::Euclidean, Metric::SqEuclidean, Metric::Manhattan, Metric::Cosine})
+        m_metric->addItem(QString::fromLatin1(metricName(metric)), static_cast<int>(metric));
+    m_metric->setToolTip(tr("Dissimilarity of two points over the active features"));
+    m_backend = new QComboBox(box);
+    m_backend->addItem(tr("Auto"), static_cast<int>(Backend::Auto));
+    m_backend->addItem(tr("CPU"), static_cast<int>(Backend::Cpu));
+    m_backend->addItem(tr("CUDA"), static_cast<int>(Backend::Cuda));
+    m_runButton = new QPushButton(tr("Compute"), box);
+    m_runButton->setToolTip(
+        tr("VAT order of the active features: farthest pair, exact minimum spanning tree, Prim order"));
+    m_cancelButton = new QPushButton(tr("Cancel"), box);
+    m_progress = new QProgressBar(box);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumWidth(120);
+    m_status = new QLabel(box);
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    connect(m_runButton, &QPushButton::clicked, this, &VatPanel::run);
+    connect(m_cancelButton, &QPushButton::clicked, this, &VatPanel::cancel);
+
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Metric"), box));
+    row->addWidget(m_metric);
+    row->addWidget(new QLabel(tr("Backend"), box));
+    row->addWidget(m_backend);
+    row->addWidget(m_runButton);
+    row->addWidget(m_cancelButton);
+    row->addWidget(m_progress);
+    row->addStretch(1);
+    auto* rows = new QVBoxLayout(box);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->addLayout(row);
+    rows->addWidget(m_status);
+    return box;
+}
+
+QWidget* VatPanel::buildDisplayRow() {
+    auto* box = new QWidget(this);
+    m_kind = new QComboBox(box);
+    m_kind->addItem(tr("iVAT (minimax path distance)"), static_cast<int>(VatImageKind::Ivat));
+    m_kind->addItem(tr("VAT (distance)"), static_cast<int>(VatImageKind::Vat));
+    m_mode = new QComboBox(box);
+    m_mode->addItem(tr("representative pixels"), static_cast<int>(VatPixelMode::Representative));
+    m_mode->addItem(tr("block mean pixels"), static_cast<int>(VatPixelMode::BlockMean));
+    m_mode->setToolTip(
+        tr("VAT only: a pixel covering many positions shows the distance of its centre points "
+           "or the mean over a 4\u00d74 sample of its block"));
+    m_colormap = new QComboBox(box);
+    m_colormap->addItem(tr("grey"), static_cast<int>(Colormap::Grey));
+    m_colormap->addItem(tr("viridis"), static_cast<int>(Colormap::Viridis));
+    m_colormap->addItem(tr("magma"), static_cast<int>(Colormap::Magma));
+    m_reversed = new QCheckBox(tr("reversed"), box);
+    m_gamma = new QDoubleSpinBox(box);
+    m_gamma->setRange(0.1, 10.0);
+    m_gamma->setSingleStep(0.1);
+    m_gamma->setValue(1.0);
+    m_gamma->setPrefix(tr("\u03b3 "));
+    m_gamma->setKeyboardTracking(false);
+    m_lowPercent = percentBox(box, 0.0, 49.0, 0.0);
+    m_highPercent = percentBox(box, 51.0, 100.0, 99.0);
+    m_lowPercent->setToolTip(tr("Distances below this percentile of the image get the first colour"));
+    m_highPercent->setToolTip(tr("Distances above this percentile of the image get the last colour"));
+    m_holdLevels = new QCheckBox(tr("hold contrast"), box);
+    m_holdLevels->setToolTip(tr("Keep the contrast levels of the image shown now while zooming and panning"));
+    m_clusters = new QSpinBox(box);
+    m_clusters->setRange(1, 1);
+    m_clusters->setPrefix(tr("k = "));
+    m_clusters->setSpecialValueText(tr("no cuts"));
+    m_clusters->setKeyboardTracking(false);
+    m_clusters->setToolTip(tr("Clusters from the k\u22121 largest cuts of the order (single linkage), as clusiVAT"));
+    m_export = buildExportButton();
+
+    for (QComboBox* combo : {m_kind, m_mode, m_colormap})
+        connect(combo, &QComboBox::currentIndexChanged, this, &VatPanel::onDisplayChanged);
+    connect(m_reversed, &QCheckBox::toggled, this, &VatPanel::onDisplayChanged);
+    for (QDoubleSpinBox* spin : {m_gamma, m_lowPercent, m_highPercent})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &VatPanel::onDisplayChanged);
+    connect(m_holdLevels, &QCheckBox::toggled, m_widget, &VatWidget::setHoldLevels);
+    connect(m_clusters, &QSpinBox::valueChanged, this, [this](int k) { applyCut(k); });
+
+    auto* image = new QHBoxLayout;
+    image->addWidget(m_kind);
+    image->addWidget(m_mode);
+    image->addWidget(m_clusters);
+    image->addStretch(1);
+    image->addWidget(m_export);
+    auto* colour = new QHBoxLayout;
+    colour->addWidget(m_colormap);
+    colour->addWidget(m_reversed);
+    colour->addWidget(m_gamma);
+    colour->addWidget(new QLabel(tr("clip"), box));
+    colour->addWidget(m_lowPercent);
+    colour->addWidget(new QLabel(QStringLiteral("\u2013"), box));
+    colour->addWidget(m_highPercent);
+    colour->addWidget(m_holdLevels);
+    colour->addStretch(1);
+    auto* rows = new QVBoxLayout(box);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->addLayout(image);
+    rows->addLayout(colour);
+    return box;
+}
+
+QToolButton* VatPanel::buildExportButton() {
+    auto* button = new QToolButton(this);
+    button->setText(tr("Export"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(button);
+    menu->addAction(tr("Image (PNG, PDF, SVG)\u2026"), this, &VatPanel::chooseFigureExport);
+    menu->addAction(tr("Order (ORDER.csv)\u2026"), this, &VatPanel::chooseOrderExport);
+    button->setMenu(menu);
+    return button;
+}
+
+void VatPanel::setMetric(Metric metric) {
+    m_metric->setCurrentIndex(m_metric->findData(static_cast<int>(metric)));
+}
+
+void VatPanel::setBackend(Backend backend) {
+    m_backend->setCurrentIndex(m_backend->findData(static_cast<int>(backend)));
+}
+
+void VatPanel::setImageKind(VatImageKind kind) {
+    m_kind->setCurrentIndex(m_kind->findData(static_cast<int>(kind)));
+}
+
+VatDisplay VatPanel::display() const {
+    VatDisplay d;
+    d.kind = static_cast<VatImageKind>(m_kind->currentData().toInt());
+    d.mode = static_cast<VatPixelMode>(m_mode->currentData().toInt());
+    d.colormap = static_cast<Colormap>(m_colormap->currentData().toInt());
+    d.reversed = m_reversed->isChecked();
+    d.gamma = m_gamma->value();
+    d.lowPercent = m_lowPercent->value();
+    d.highPercent = m_highPercent->value();
+    return d;
+}
+
+void VatPanel::setDisplay(const VatDisplay& d) {
+    {
+        m_updating = true;
+        m_kind->setCurrentIndex(m_kind->findData(static_cast<int>(d.kind)));
+        m_mode->setCurrentIndex(m_mode->findData(static_cast<int>(d.mode)));
+        m_colormap->setCurrentIndex(m_colormap->findData(static_cast<int>(d.colormap)));
+        m_reversed->setChecked(d.reversed);
+        m_gamma->setValue(d.gamma);
+        m_lowPercent->setValue(d.lowPercent);
+        m_highPercent->setValue(d.highPercent);
+        m_updating = false;
+    }
+    onDisplayChanged();
+}
+
+void VatPanel::onDisplayChanged() {
+    if (m_updating) return;
+    m_mode->setEnabled(m_kind->currentData().toInt() == static_cast<int>(VatImageKind::Vat));
+    m_widget->setDisplay(display());
+}
+
+void VatPanel::updateEnabled() {
+    const bool ready = m_dataset && !m_features.isEmpty();
+    m_runButton->setEnabled(ready && !isRunning());
+    m_cancelButton->setEnabled(isRunning());
+    m_metric->setEnabled(!isRunning());
+    m_backend->setEnabled(!isRunning());
+    const bool haveRun = m_run != nullptr;
+    for (QWidget* w : {static_cast<QWidget*>(m_clusters), static_cast<QWidget*>(m_export)}) w->setEnabled(haveRun);
+    if (!m_dataset)
+        m_status->setText(tr("No dataset loaded."));
+    else if (!haveRun && !isRunning())
+        m_status->setText(tr("%1 points \u00d7 %2 active features").arg(m_dataset->n).arg(m_features.size()));
+}
+
+void VatPanel::chooseFigureExport() {
+    if (!m_run) return;
+    VatExportDialog dialog(QDir::home().filePath(QStringLiteral("vat.png")), QSize(760, 680), this);
+    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
+    exportFigureTo(dialog.path(), dialog.options(), dialog.currentViewOnly());
+}
+
+void VatPanel::chooseOrderExport() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export VAT order"), QStringLiteral("ORDER.csv"),
+                                                      tr("ORDER.csv (*.csv)"));
+    if (!path.isEmpty()) exportOrderTo(path);
+}
+
+}  // namespace clusterlens::views

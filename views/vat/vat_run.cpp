@@ -1,0 +1,70 @@
+#include "vat/vat_run.hpp"
+
+#include <QElapsedTimer>
+
+#include <algorithm>
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/vat/viewport.hpp"
+#include "dpc/dpc_run.hpp"
+#include "vat/vat_frame_renderer.hpp"
+
+namespace clusterlens::views {
+
+VatRun runVat(const VatRequest& request, JobControl& control) {
+    if (!request.dataset) throw InvalidInput("Open a dataset before computing the VAT image.");
+    if (request.columns.empty()) throw InvalidInput("The VAT image needs at least one active feature.");
+    const std::vector<float> x = featureMatrix(*request.dataset, request.columns);
+    const std::size_t n = request.dataset->n, d = request.columns.size();
+    const Backend backend = resolveBackend(request.backend);
+
+    VatRun run;
+    run.request = request;
+    run.backend = QString::fromStdString(backendDescription(backend));
+    VatOptions options;
+    options.metric = request.metric;
+    options.backend = backend;
+    auto vat = std::make_shared<VatResult>(computeVat(x.data(), n, d, options, &control));
+    if (!vat->backend.empty()) run.backend = QString::fromStdString(vat->backend);
+    control.checkCancelled();
+
+    QElapsedTimer clock;
+    clock.start();
+    auto source = std::make_shared<const VatRenderSource>(makeVatRenderSource(*vat, x.data(), d));
+    control.checkCancelled();
+    run.renderer = VatFrameRenderer::create(std::move(source), backend == Backend::Cuda);
+    run.rank.assign(n, 0);
+    for (std::size_t p = 0; p < vat->order.size(); ++p)
+        run.rank[static_cast<std::size_t>(vat->order[p])] = static_cast<std::int64_t>(p);
+    run.secondsSource = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+    run.vat = std::move(vat);
+    return run;
+}
+
+std::vector<std::int64_t> indicesAtPositions(const VatResult& vat, std::size_t first, std::size_t last) {
+    if (vat.order.empty() || first > last) return {};
+    last = std::min(last, vat.order.size() - 1);
+    std::vector<std::int64_t> indices(vat.order.begin() + static_cast<std::ptrdiff_t>(first),
+                                      vat.order.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+    std::sort(indices.begin(), indices.end());
+    return indices;
+}
+
+std::vector<std::int64_t> positionsOfIndices(const std::vector<std::int64_t>& rank,
+                                             const std::vector<std::int64_t>& indices) {
+    std::vector<std::uint8_t> marked(rank.size(), 0);
+    std::size_t count = 0;
+    for (std::int64_t i : indices) {
+        if (i < 0 || static_cast<std::size_t>(i) >= rank.size()) continue;
+        std::uint8_t& flag = marked[static_cast<std::size_t>(rank[static_cast<std::size_t>(i)])];
+        count += flag ? 0 : 1;
+        flag = 1;
+    }
+    std::vector<std::int64_t> positions;
+    positions.reserve(count);
+    for (std::size_t p = 0; p < marked.size(); ++p)
+        if (marked[p]) positions.push_back(static_cast<std::int64_t>(p));
+    return positions;
+}
+
+}  // namespace clusterlens::views
