@@ -202,6 +202,50 @@ TEST(MhcaCudaParity, EqualsCpuOnLargerSetsWithListCompaction) {
                  makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false), "seed " + std::to_string(seed + 1));
 }
 
+/// Sets an environment variable for the lifetime of a scope (the engine reads it when it starts).
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : m_name(name) {
+        const char* old = std::getenv(name);
+        if (old) m_old = old;
+        m_had = old != nullptr;
+        ::setenv(name, value, 1);
+    }
+    ~ScopedEnv() {
+        if (m_had) {
+            ::setenv(m_name, m_old.c_str(), 1);
+        } else {
+            ::unsetenv(m_name);
+        }
+    }
+
+private:
+    const char* m_name;
+    std::string m_old;
+    bool m_had = false;
+};
+
+TEST(MhcaCudaParity, EqualsCpuAtCytometryDimensionWithCompaction) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed() + 23;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    const Points p = gaussianMixture(3000, 14, 10, 30.0, seed);
+    for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::EuclidMahal})
+        expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "d 14 seed " + std::to_string(seed));
+}
+
+TEST(MhcaCudaParity, PerStageKernelsEqualCpuToo) {
+    CL_REQUIRE_GPU();
+    // CMD runs as one persistent kernel where the device allows it; the per-stage kernels stay the
+    // fallback (d > 16, no cooperative launch) and are forced here.
+    const ScopedEnv perStage("CLUSTERLENS_MHCA_PERSISTENT", "0");
+    const std::uint64_t seed = test::testSeed() + 29;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    const Points p = gaussianMixture(2500, 5, 8, 20.0, seed);
+    for (SubthresholdMode mode : kModes)
+        expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false, 0.2), "per-stage seed " + std::to_string(seed));
+}
+
 TEST(MhcaCudaParity, EqualsCpuInEveryDimensionPath) {
     CL_REQUIRE_GPU();
     const std::uint64_t seed = test::testSeed() + 13;

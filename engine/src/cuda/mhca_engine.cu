@@ -104,6 +104,11 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     m_tiles = (m_n + 255) / 256;
     // FMD rows evaluated per batch: the per-row sums take 2 * rows * n doubles (at most ~0.5 GiB).
     m_fmdRowsCap = static_cast<int>(std::clamp<std::size_t>((std::size_t{32} << 20) / n, 16, 256));
+    // CMD runs as one persistent kernel where it can (CLUSTERLENS_MHCA_PERSISTENT=0 keeps the per-stage
+    // kernels, for comparisons).
+    const char* persistent = std::getenv("CLUSTERLENS_MHCA_PERSISTENT");
+    if (!full && !(persistent && std::string(persistent) == "0"))
+        m_persistent = planPersistentCmd(m_d, m_cfg.memberCap, m_sms);
     allocate();
     configureKernelLimits(m_shapeBytes);
 }
@@ -123,7 +128,8 @@ void MhcaEngine::allocate() {
     const std::size_t needed =
         n * d * 8 * 2 + n * (7 * 4 + 3) + members * 4 + n * (3 * p + 5) * 8 + (full ? 4 * n * 4 : 0) + 3 * n * 4 +
         m_compactBytes + n * (4 * 4 + 8) + n * 4 + partials * sizeof(RowTop) + (n + 2) * 4 + n * (8 + 2 * 4 + 2 * 8) +
-        (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 : 0) + shapeWork;
+        (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 : 0) + shapeWork +
+        (m_persistent.maxBlocks > 0 ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * 1024 : 0);
     std::size_t freeBytes = 0, totalBytes = 0;
     CL_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
     const std::string what = "MHCA of " + std::to_string(m_n) + " points x " + std::to_string(m_d) +
@@ -184,10 +190,25 @@ void MhcaEngine::allocate() {
         d_partials = DeviceBuffer<RowTop>(partials, s);
         d_counters = DeviceBuffer<unsigned int>(n + 2, s);
         if (shapeWork) d_shapeWork = DeviceBuffer<double>(shapeWork / sizeof(double) + 1, s);
+        if (m_persistent.maxBlocks > 0) {
+            const std::size_t blocks = static_cast<std::size_t>(m_persistent.maxBlocks);
+            d_blockPart = DeviceBuffer<RowTop>(blocks, s);
+            d_aPart = DeviceBuffer<RowTop>(blocks, s);
+            d_rowPart = DeviceBuffer<RowTop>(blocks * kRescanRowsPerPass, s);
+            d_minPart = DeviceBuffer<double>(blocks, s);
+            d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
+            d_rowFinal = DeviceBuffer<Candidate>(n, s);
+            d_status = DeviceBuffer<int>(2, s);
+            d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots, s);
+        }
     } catch (const OutOfDeviceMemory&) {
         throw OutOfDeviceMemory(what + " and the device could not provide it (" + gib(freeBytes) + " were free)");
     }
     CL_CUDA_TRY(cudaMemsetAsync(d_counters.data(), 0, d_counters.bytes(), s));
+    if (m_persistent.maxBlocks > 0) {
+        CL_CUDA_TRY(cudaMemsetAsync(d_rowCounter.data(), 0, d_rowCounter.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), s));
+    }
     CL_CUDA_TRY(cudaMemsetAsync(d_scatter.data(), 0, d_scatter.bytes(), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_mergeCount.data(), 0, sizeof(int), s));

@@ -11,6 +11,7 @@
 
 #include "clusterlens/hca/mhca.hpp"
 #include "clusterlens/job_control.hpp"
+#include "cuda/mhca_launch.cuh"
 #include "cuda/mhca_types.cuh"
 #include "cuda/util/device_buffer.cuh"
 
@@ -101,6 +102,13 @@ private:
     void fmdRescans(int rowCount, int mode);
     void mergeStepCentroid();
     void mergeStepFull();
+    /// CMD through the persistent kernel: batches of merges between compactions and progress checks.
+    std::vector<MergeRecord> runPersistent(std::size_t merges, MergeProgress& progress);
+    /// One launch of at most `merges` merges; returns the merges completed and whether it stopped at a
+    /// switch step (then finished here by the per-stage kernels).
+    std::size_t persistentBatch(int merges, bool& switched);
+    void finishSwitchStep();
+    void printPersistentProfile();
     std::vector<MergeRecord> downloadMerges(std::size_t merges);
 
     /// With CLUSTERLENS_MHCA_PROFILE set, device time of each CMD merge stage on every kEvery-th merge
@@ -138,6 +146,7 @@ private:
     int m_fmdRowsCap = 16;
     int m_tiles = 0;
     std::vector<int> m_initialPerm;
+    PersistentShape m_persistent;  // maxBlocks == 0: the per-stage kernels run CMD
 
     DeviceBuffer<double> d_x;
     DeviceBuffer<int> d_size, d_pos, d_id, d_birth, d_group, d_nn, d_members;
@@ -157,6 +166,12 @@ private:
     DeviceBuffer<double> d_newDist, d_extreme, d_shiftAmount, d_shiftMaxBefore;
     DeviceBuffer<int> d_shiftCount, d_shiftTime, d_shiftGroup;
     DeviceBuffer<double> d_h1, d_tileParts, d_h2, d_shapeWork;
+    DeviceBuffer<RowTop> d_blockPart, d_aPart, d_rowPart;
+    DeviceBuffer<double> d_minPart;
+    DeviceBuffer<unsigned int> d_rowCounter;
+    DeviceBuffer<Candidate> d_rowFinal;
+    DeviceBuffer<int> d_status;
+    DeviceBuffer<unsigned long long> d_persistentProfile;
 };
 
 }  // namespace clusterlens::cuda::mhca

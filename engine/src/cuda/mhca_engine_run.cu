@@ -1,6 +1,9 @@
 // The MHCA merge loop on the device (thesis section 2.4.2 with the kernel groups of 2.5).
 //
-// CMD: five launches per merge (closest pair + bookkeeping, new cluster shape, its distances + the key
+// CMD, where the device allows it (d <= 16, cooperative launch): one persistent kernel runs batches of
+// merges (mhca_persistent_kernels.cuh); the host only compacts the visited list between batches, checks
+// for cancellation and finishes the rare switch step with the per-stage kernels. Otherwise CMD takes
+// five launches per merge (closest pair + bookkeeping, new cluster shape, its distances + the key
 // shift, its row + the updates of the others, rescans) with no host synchronisation; the host only
 // knows how many clusters are alive and compacts the visited list when half of it died. FMD: the
 // merged cluster's member block is moved, its row evaluated from the members, and the step record
@@ -25,6 +28,7 @@ constexpr std::size_t kCheckEvery = 1024;
 }  // namespace
 
 std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& progress) {
+    if (!m_cfg.full && m_persistent.maxBlocks > 0) return runPersistent(merges, progress);
     const cudaStream_t s = m_stream.get();
     std::size_t reported = 0;
     for (std::size_t m = 0; m < merges; ++m) {
@@ -44,6 +48,92 @@ std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& prog
     }
     CL_CUDA_TRY(cudaStreamSynchronize(s));
     return downloadMerges(merges);
+}
+
+std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProgress& progress) {
+    const cudaStream_t s = m_stream.get();
+    std::size_t done = 0;
+    while (done < merges) {
+        compactIfSparse();
+        // A batch ends where the list would be compacted (half of it dead) and at each progress check.
+        std::size_t batch = std::min(merges - done, kCheckEvery);
+        if (m_listLen >= 2048)
+            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - m_listLen / 2)));
+        bool switched = false;
+        const std::size_t completed = persistentBatch(static_cast<int>(batch), switched);
+        done += completed;
+        m_live -= static_cast<int>(completed);
+        if (switched) {
+            finishSwitchStep();
+            ++done;
+            --m_live;
+        }
+        progress.check();
+        progress.advance(completed + (switched ? 1 : 0));
+        if (completed == 0 && !switched) break;  // no finite pair was left: downloadMerges reports it
+    }
+    CL_CUDA_TRY(cudaStreamSynchronize(s));
+    if (m_profile) printPersistentProfile();
+    return downloadMerges(merges);
+}
+
+std::size_t MhcaEngine::persistentBatch(int merges, bool& switched) {
+    const cudaStream_t s = m_stream.get();
+    CL_CUDA_TRY(cudaMemsetAsync(d_status.data(), 0, d_status.bytes(), s));
+    // The kernel keeps the rescan list empty between its merges; a switch step finished by the
+    // per-stage kernels leaves its rows there.
+    CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
+    PersistentArgs args{};
+    args.merges = merges;
+    args.stageRows = m_persistent.stageRows;
+    args.areaDoubles = m_persistent.areaDoubles;
+    args.blockPart = d_blockPart.data();
+    args.aPart = d_aPart.data();
+    args.minPart = d_minPart.data();
+    args.rowPart = d_rowPart.data();
+    args.rowCounter = d_rowCounter.data();
+    args.rowFinal = d_rowFinal.data();
+    args.status = d_status.data();
+    args.profile = m_profile ? d_persistentProfile.data() : nullptr;
+    launchCmdPersistent(view(), args, persistentBlocks(m_persistent, m_listLen), m_persistent.sharedBytes, s);
+    int status[2] = {0, 0};
+    CL_CUDA_TRY(cudaMemcpyAsync(status, d_status.data(), sizeof(status), cudaMemcpyDeviceToHost, s));
+    CL_CUDA_TRY(cudaStreamSynchronize(s));
+    switched = status[1] != 0;
+    return static_cast<std::size_t>(std::max(0, status[0]));
+}
+
+void MhcaEngine::finishSwitchStep() {
+    // The kernel wrote the step's plan and shape; the all-pairs part of the switch is the per-stage one.
+    const cudaStream_t s = m_stream.get();
+    const MhcaView v = view();
+    launchCentroidNewDistances(v, m_rowBytes, s);
+    launchNewRowUpdate(v, s);
+    launchCentroidRescan(v, 2 * m_sms, m_targetItems, m_rowBytes, 0, s);
+}
+
+void MhcaEngine::printPersistentProfile() {
+    unsigned long long sums[kPersistentProfileSlots] = {};
+    d_persistentProfile.copyToHost(sums, kPersistentProfileSlots);
+    int shifts = 0;
+    d_shiftCount.copyToHost(&shifts, 1);
+    const double merges = static_cast<double>(std::max<unsigned long long>(1, sums[9]));
+    static const char* const names[] = {"closest pair + plan", "merge shape", "new distances", "barrier",
+                                        "row update", "barrier", "rescans", "rescan barriers"};
+    std::fprintf(stderr, "[mhca profile] persistent kernel, %llu merges, device time per merge (block 0):", sums[9]);
+    double total = 0.0;
+    for (int k = 0; k < 8; ++k) total += static_cast<double>(sums[k]);
+    for (int k = 0; k < 8; ++k)
+        std::fprintf(stderr, " %s %.1f us (%.0f%%);", names[k], 1e-3 * static_cast<double>(sums[k]) / merges,
+                     total > 0 ? 100.0 * static_cast<double>(sums[k]) / total : 0.0);
+    std::fprintf(stderr,
+                 " sum %.1f us; rescanned rows per merge %.2f; bare grid barrier %.2f us; key shifts %d; shape: "
+                 "member sums %.1f us, factorisations %.1f us, rest %.1f us\n",
+                 1e-3 * total / merges, static_cast<double>(sums[8]) / merges,
+                 1e-3 * static_cast<double>(sums[10]) / static_cast<double>(std::max<unsigned long long>(1, sums[11])),
+                 shifts, 1e-3 * static_cast<double>(sums[12]) / merges, 1e-3 * static_cast<double>(sums[13]) / merges,
+                 1e-3 * static_cast<double>(sums[14]) / merges);
+    CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), m_stream.get()));
 }
 
 void MhcaEngine::mergeStepCentroid() {
@@ -70,6 +160,7 @@ MhcaEngine::StageProfile::StageProfile() {
 
 MhcaEngine::StageProfile::~StageProfile() {
     for (cudaEvent_t e : m_events) cudaEventDestroy(e);
+    if (m_samples == 0) return;  // the persistent kernel ran CMD (it prints its own profile)
     static const char* const names[] = {"closest pair", "merge shape", "new distances", "row update", "rescan"};
     std::fprintf(stderr, "[mhca profile] %d sampled merges (every %d-th), device time per merge:", m_samples,
                  kEvery);

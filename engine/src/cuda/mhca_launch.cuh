@@ -75,6 +75,21 @@ void launchFmdFinalize(const MhcaView& v, const FmdBatch& batch, int blocks, int
 /// The shift decided by an all-pairs smallest-key pass.
 void launchApplyShift(const MhcaView& v, cudaStream_t stream);
 
+/// Launch shape of the persistent CMD kernel for a dimension; maxBlocks == 0: it cannot run here
+/// (d > 16, no cooperative launch, or its shared memory does not fit), use the per-stage kernels.
+struct PersistentShape {
+    int maxBlocks = 0;  ///< one per multiprocessor (co-resident: a cooperative launch needs that)
+    int stageRows = 0;
+    int areaDoubles = 0;
+    std::size_t sharedBytes = 0;
+};
+PersistentShape planPersistentCmd(int d, int memberCap, int sms);
+/// Blocks of a launch over a visited list of listLen entries (about one entry per thread).
+int persistentBlocks(const PersistentShape& shape, int listLen);
+/// CMD: up to args.merges merge steps in one cooperative launch (mhca_persistent_kernels.cuh).
+void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int blocks, std::size_t sharedBytes,
+                         cudaStream_t stream);
+
 /// Keeps the live slots of `in` (ascending) in `out`; `temp` from compactTempBytes.
 std::size_t compactTempBytes(int n);
 void launchCompact(const int* in, int* out, int count, const unsigned char* alive, void* temp, std::size_t tempBytes,

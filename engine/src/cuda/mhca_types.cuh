@@ -152,6 +152,32 @@ struct FmdBatch {
     double* h2;         ///< [row][chunk][list index]: Σ over the row's members of m(x, cluster)
 };
 
+/// Threads of a block of the persistent CMD kernel (mhca_persistent_kernels.cuh), one block per
+/// multiprocessor at most.
+constexpr int kPersistentThreads = 512;
+/// Rescanned rows per pass of the persistent kernel (partials rowPart[i * blocks + block]).
+constexpr int kRescanRowsPerPass = 16;
+/// Entries of its phase profile (nanosecond sums of block 0): closest pair + plan, shape, new
+/// distances, barrier S3, row update, barrier S4, rescans, their barriers; then the rescanned rows,
+/// the merges timed, the time and count of bare barriers, and the shape's member sums, factorisations
+/// and rest.
+constexpr int kPersistentProfileSlots = 15;
+
+/// Scratch and outcome of one launch of the persistent CMD kernel.
+struct PersistentArgs {
+    int merges;                   ///< merges to run in this launch
+    int stageRows;                ///< member rows the shape area stages
+    int areaDoubles;              ///< ShapeLayout{d, stageRows}.doubles()
+    RowTop* blockPart;            ///< [blocks] best candidate of each block's range (RowTop.best)
+    RowTop* aPart;                ///< [blocks] the merged row's partial best over each range
+    double* minPart;              ///< [blocks] smallest new key of each range
+    RowTop* rowPart;              ///< [kRescanRowsPerPass * blocks] rescan partials
+    unsigned int* rowCounter;     ///< [kRescanRowsPerPass] arrivals, zero between uses
+    Candidate* rowFinal;          ///< [n] the rescanned rows' candidates for the next closest pair
+    int* status;                  ///< [0] merges completed, [1] stopped at a switch step (plan written)
+    unsigned long long* profile;  ///< kPersistentProfileSlots sums, or null
+};
+
 struct MhcaView {
     MhcaConfig cfg;
     MhcaSlots s;

@@ -1,7 +1,7 @@
 #pragma once
-// The shape Σ'^-1 of one cluster by one block (thesis 2.5.3, with Cholesky instead of the thesis's
-// cublasSmatinvBatched): Cholesky factor, determinant powers and inverse in the operation order of
-// mhcaCpu (mhca_linalg.cpp: dpotrf2 with reference BLAS, dtrti2 + dlauu2), so that the factorisation
+// The shape Σ'^-1 of one cluster (thesis 2.5.3, with Cholesky instead of the thesis's
+// cublasSmatinvBatched; by a team of threads, the triangular inverse by one warp): Cholesky factor,
+// determinant powers and inverse in the operation order of mhcaCpu (mhca_linalg.cpp: dpotrf2 with reference BLAS, dtrti2 + dlauu2), so that the factorisation
 // of a singular covariance fails or succeeds exactly as on the host.
 
 #include <cuda_runtime.h>
@@ -10,6 +10,25 @@
 #include "cuda/kernels/mhca_device.cuh"
 
 namespace clusterlens::cuda::mhca {
+
+/// The threads that shape a cluster: the whole block (barrier 0: __syncthreads) or its first `nt`
+/// threads, a multiple of 32, synchronised by the named barrier `barrier` while the others work on.
+struct ShapeTeam {
+    int tid;
+    int nt;
+    int barrier;
+    __device__ __forceinline__ void sync() const {
+        if (barrier == 0) {
+            __syncthreads();
+        } else {
+            asm volatile("bar.sync %0, %1;" ::"r"(barrier), "r"(nt) : "memory");
+        }
+    }
+};
+
+__device__ __forceinline__ ShapeTeam wholeBlock() {
+    return ShapeTeam{static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x), 0};
+}
 
 /// Double-double arithmetic (error-free products by fused multiply-add) for shapePower.
 struct DoubleDouble {
@@ -66,28 +85,41 @@ __device__ inline double shapePower(double x, int p, bool negative) {
     return z;
 }
 
-/// Cholesky factorisation of the p x p row-major `a` in place (lower triangle), by the whole block,
-/// in the operation order of mhca_linalg.cpp's choleskyInPlace. Block-uniform result.
-__device__ inline bool choleskyBlock(double* a, int p, int* s_flag) {
+/// Cholesky factorisation of the p x p row-major `a` (lower triangle), by the team, in the operation
+/// order of mhca_linalg.cpp's choleskyInPlace, with one barrier per column: every thread takes the
+/// pivot's root and reciprocal itself and scales the two column entries its trailing entry needs
+/// (the values the host stores), and column k goes to the unused upper triangle and the root to
+/// `roots` (p doubles) until the end, since step k still reads them below the diagonal. The upper
+/// triangle of `a` is overwritten. Team-uniform result.
+__device__ inline bool choleskyTeam(double* a, double* roots, int p, const ShapeTeam& team) {
     for (int k = 0; k < p; ++k) {
-        if (threadIdx.x == 0) {
-            const double pivot = a[k * p + k];
-            *s_flag = pivot > 0.0;
-            if (pivot > 0.0) a[k * p + k] = sqrt(pivot);
+        const double pivot = a[k * p + k];
+        if (!(pivot > 0.0)) return false;
+        const double root = sqrt(pivot);
+        const double reciprocal = 1.0 / root;
+        const int m = p - k - 1;
+        // t < m*m: trailing entry (i, j), k < j <= i; then the m column entries (i, k).
+        for (int t = team.tid; t < m * m + m; t += team.nt) {
+            if (t < m * m) {
+                const int i = k + 1 + t / m, j = k + 1 + t % m;
+                if (j > i) continue;
+                const double ljk = dmul(reciprocal, a[j * p + k]);
+                const double lik = dmul(reciprocal, a[i * p + k]);
+                a[i * p + j] = dsub(a[i * p + j], dmul(ljk, lik));
+            } else {
+                const int i = k + 1 + (t - m * m);
+                a[k * p + i] = dmul(reciprocal, a[i * p + k]);
+            }
         }
-        __syncthreads();
-        if (!*s_flag) return false;
-        const double reciprocal = 1.0 / a[k * p + k];
-        for (int i = k + 1 + static_cast<int>(threadIdx.x); i < p; i += static_cast<int>(blockDim.x))
-            a[i * p + k] = dmul(reciprocal, a[i * p + k]);
-        __syncthreads();
-        const int m = p - k - 1;  // trailing block, lower triangle: (i, j), k < j <= i
-        for (int t = static_cast<int>(threadIdx.x); t < m * m; t += static_cast<int>(blockDim.x)) {
-            const int i = k + 1 + t / m, j = k + 1 + t % m;
-            if (j <= i) a[i * p + j] = dsub(a[i * p + j], dmul(a[j * p + k], a[i * p + k]));
-        }
-        __syncthreads();
+        if (team.tid == 0) roots[k] = root;
+        team.sync();
     }
+    for (int t = team.tid; t < p * p; t += team.nt) {
+        const int i = t / p, k = t % p;
+        if (k < i) a[i * p + k] = a[k * p + i];
+        if (k == i) a[i * p + i] = roots[i];
+    }
+    team.sync();
     return true;
 }
 
@@ -98,27 +130,36 @@ __device__ __forceinline__ double diagonalProduct(const double* a, int p) {
     return product;
 }
 
-/// From the Cholesky factor L (lower triangle of a) to (L·Lᵀ)^-1 in both triangles of `out`
-/// (LAPACK dpotri: dtrti2 then dlauu2, mhca_linalg.cpp's inverseFromCholesky). `a` is overwritten
-/// by L^-1; `col` is p doubles of scratch. Every entry follows the same operations as on the host.
-__device__ inline void inverseFromCholeskyBlock(double* a, double* out, double* col, int p) {
-    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+/// First half of LAPACK dpotri (dtrti2, mhca_linalg.cpp's inverseFromCholesky): the Cholesky factor L
+/// in the lower triangle of `a` becomes L^-1, by the 32 lanes of one warp; `col` and `rec` are p
+/// doubles of scratch. dtrti2 replaces each diagonal entry by its reciprocal as it reaches it, and
+/// only later columns read them, so all reciprocals are taken at once up front (off the chain of
+/// dependent columns). Every entry follows the same operations as on the host.
+__device__ inline void triangularInverseWarp(double* a, double* col, double* rec, int p) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    for (int i = lane; i < p; i += 32) rec[i] = 1.0 / a[i * p + i];
+    __syncwarp();
     for (int jj = p - 1; jj >= 0; --jj) {
-        for (int i = jj + 1 + tid; i < p; i += nt) col[i] = a[i * p + jj];
-        __syncthreads();
-        const double diag = 1.0 / a[jj * p + jj];
-        const double scale = -diag;
-        for (int i = jj + 1 + tid; i < p; i += nt) {
+        for (int i = jj + 1 + lane; i < p; i += 32) col[i] = a[i * p + jj];
+        __syncwarp();
+        const double scale = -rec[jj];
+        for (int i = jj + 1 + lane; i < p; i += 32) {
             double v = col[i];
-            if (v != 0.0) v = dmul(v, a[i * p + i]);
+            if (v != 0.0) v = dmul(v, rec[i]);
             for (int c = i - 1; c > jj; --c)
                 if (col[c] != 0.0) v = dadd(v, dmul(col[c], a[i * p + c]));
             a[i * p + jj] = dmul(scale, v);
         }
-        __syncthreads();
-        if (tid == 0) a[jj * p + jj] = diag;
-        __syncthreads();
+        __syncwarp();
     }
+    for (int i = lane; i < p; i += 32) a[i * p + i] = rec[i];
+    __syncwarp();
+}
+
+/// Second half of dpotri (dlauu2): (L^-1)ᵀ L^-1 from L^-1 in the lower triangle of `a` into both
+/// triangles of `out`, by the team; ends with its barrier.
+__device__ inline void inverseProductBlock(const double* a, double* out, int p, const ShapeTeam& team) {
+    const int tid = team.tid, nt = team.nt;
     for (int t = tid; t < p * p; t += nt) {
         const int i = t / p, j = t % p;
         if (j > i) continue;
@@ -140,7 +181,7 @@ __device__ inline void inverseFromCholeskyBlock(double* a, double* out, double* 
         out[i * p + j] = v;
         out[j * p + i] = v;
     }
-    __syncthreads();
+    team.sync();
 }
 
 }  // namespace clusterlens::cuda::mhca

@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/kernels/mhca_device.cuh"
-#include "cuda/kernels/mhca_linalg.cuh"
+#include "cuda/kernels/mhca_merge_device.cuh"
 
 namespace clusterlens::cuda::mhca {
 
@@ -88,82 +88,6 @@ __global__ void nearestPointKernel(MhcaView v, int rowBegin, int rowEnd, int til
     }
 }
 
-/// Thread 0 of the last block: mhclust.c's bookkeeping of the merge of rows a = best.slot and
-/// b = nn[a] (mhca_agglomerate.cpp's mergeStep / shapeOfUnion): the record (height maxDistX - key),
-/// the weight and the count of clusters at the threshold, the distance mode of the new cluster, and
-/// the switch to pure Mahalanobis distances once every cluster of the group reached the threshold
-/// (then every live cluster of the group gets the new mode and the stamp of this step).
-__device__ inline void decideMerge(const MhcaView& v, Candidate best) {
-    Step st{};
-    *v.w.rescanCount = 0;
-    if (best.slot < 0) {
-        st.valid = 0;
-        *v.w.step = st;
-        return;
-    }
-    const int a = best.slot, b = v.s.nn[a];
-    const int g = v.s.group[a];
-    GroupState gs = v.w.groups[g];
-    const int sizeA = v.s.size[a], sizeB = v.s.size[b], sizeC = sizeA + sizeB;
-    double weight = fmin(1.0, static_cast<double>(sizeC) / (static_cast<double>(v.cfg.nFull) * v.cfg.threshold));
-    if (sizeC == 2) weight = 0.0;
-    if (weight == 1.0) {
-        const double w1 = v.s.weight[a], w2 = v.s.weight[b];
-        if (w1 + w2 == 2.0) {
-            --gs.fullCount;
-        } else if (w1 < 1.0 && w2 < 1.0) {
-            ++gs.fullCount;
-        }
-    }
-    const bool subthreshold = gs.fullCount < gs.clusterCount - 1;
-    int mode = (v.cfg.normalize || subthreshold) ? kModeScaled : kModeRaw;
-    if (subthreshold && v.cfg.subthreshold == 2) mode = kModeIdentity;
-    gs.clusterCount -= 1;
-    st.switchNow = gs.fullCount == gs.clusterCount && !gs.switched;
-    const int m = *v.w.mergeCount;
-    if (st.switchNow) {
-        gs.switched = 1;
-        mode = v.cfg.postSwitchMode;
-        for (int t = 0; t < v.listLen; ++t) {
-            const int o = v.list[t];
-            if (!v.s.alive[o] || v.s.group[o] != g) continue;
-            v.s.mode[o] = static_cast<signed char>(mode);
-            v.s.birth[o] = m;
-        }
-    }
-    v.w.groups[g] = gs;
-
-    const int idA = v.s.id[a], idB = v.s.id[b];
-    v.w.outA[m] = min(idA, idB);
-    v.w.outB[m] = max(idA, idB);
-    v.w.outHeight[m] = dsub(gs.maxDist, best.key);
-    v.w.outSize[m] = sizeC;
-    v.w.outGroup[m] = g;
-    *v.w.mergeCount = m + 1;
-
-    v.s.size[a] = sizeC;
-    v.s.id[a] = v.cfg.firstNewId + m;
-    v.s.birth[a] = m;
-    v.s.mode[a] = static_cast<signed char>(mode);
-    v.s.weight[a] = weight;
-    v.s.alive[b] = 0;
-    v.s.nn[b] = -1;
-
-    st.a = a;
-    st.b = b;
-    st.sizeA = sizeA;
-    st.sizeB = sizeB;
-    st.merge = m;
-    st.group = g;
-    st.valid = 1;
-    if (v.cfg.full) {
-        st.startA = v.s.start[a];
-        st.startB = v.s.start[b];
-    }
-    st.weight = weight;
-    *v.w.step = st;
-}
-
 /// Minimum retrieval (thesis 2.5.4) over the visited slots, grid-wide: each block reduces a
 /// grid-stride share, the last block to finish reduces the block results in block order and decides
 /// the merge (largest key, first position on ties: BLAS idamax over mhca's packed keys). Uses
@@ -190,102 +114,9 @@ __global__ void closestPairKernel(MhcaView v) {
     all = blockTop(all, s_warp);
     if (threadIdx.x == 0) {
         v.w.counters[0] = 0;
-        decideMerge(v, all.best);
+        const int nnOfBest = all.best.slot >= 0 ? v.s.nn[all.best.slot] : -1;
+        commitMerge(v, planMerge(v, all.best, nnOfBest, *v.w.mergeCount), true);
     }
-}
-
-/// Shared-memory layout of mergeShapeKernel (doubles): cov, factor, inverse (p*p each), muA, muB,
-/// means, column (p each), then the staged member rows (stageRows * p) when they fit.
-struct ShapeLayout {
-    int p;
-    int stageRows;
-    __host__ __device__ size_t doubles() const {
-        return 3 * static_cast<size_t>(p) * p + 4 * static_cast<size_t>(p) + static_cast<size_t>(stageRows) * p;
-    }
-};
-
-/// The member list of the merged cluster in mhclust.c's order (first cluster's, then second's).
-__device__ inline const int* mergedMembers(const MhcaView& v, const Step& st) {
-    if (v.cfg.full) return v.s.perm + v.s.start[st.a];
-    return v.s.members + static_cast<size_t>(st.a) * v.cfg.memberCap;
-}
-
-/// Scatter matrix Σ (x - mean)(x - mean)ᵀ and covariance (÷ (r - 1)) of the merged cluster: from its
-/// members as mhca_linalg.cpp's sampleCovariance while it has at most memberCap members, otherwise
-/// by the pairwise update of the two scatter matrices (Chan, Golub, LeVeque 1979).
-__device__ inline void mergedCovariance(const MhcaView& v, const Step& st, double* cov, const double* muA,
-                                        const double* muB, double* means, double* rows, int stageRows) {
-    const int p = v.cfg.d, n = v.cfg.n, sizeC = st.sizeA + st.sizeB;
-    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
-    const double divisor = static_cast<double>(sizeC) - 1.0;
-    if (sizeC <= v.cfg.memberCap) {
-        const int* members = mergedMembers(v, st);
-        const bool staged = sizeC <= stageRows;
-        if (staged) {
-            for (int t = tid; t < sizeC * p; t += nt) rows[t] = v.x[static_cast<size_t>(members[t / p]) * p + t % p];
-            __syncthreads();
-        }
-        auto value = [&](int k, int j) {
-            return staged ? rows[k * p + j] : v.x[static_cast<size_t>(members[k]) * p + j];
-        };
-        for (int j = tid; j < p; j += nt) {
-            double sum = 0.0;
-            for (int k = 0; k < sizeC; ++k) sum = dadd(sum, value(k, j));
-            means[j] = sum / static_cast<double>(sizeC);
-        }
-        __syncthreads();
-        for (int t = tid; t < p * p; t += nt) {
-            const int i = t / p, j = t % p;
-            if (j < i) continue;
-            double sum = 0.0;
-            for (int k = 0; k < sizeC; ++k)
-                sum = dadd(sum, dmul(dsub(value(k, i), means[i]), dsub(value(k, j), means[j])));
-            v.s.scatter[static_cast<size_t>(packedIndex(j, i)) * n + st.a] = sum;
-            cov[i * p + j] = cov[j * p + i] = sum / divisor;
-        }
-    } else {
-        const double factor =
-            static_cast<double>(st.sizeA) * static_cast<double>(st.sizeB) / static_cast<double>(sizeC);
-        for (int t = tid; t < p * p; t += nt) {
-            const int i = t / p, j = t % p;
-            if (j < i) continue;
-            const size_t e = static_cast<size_t>(packedIndex(j, i)) * n;
-            const double sum =
-                v.s.scatter[e + st.a] + v.s.scatter[e + st.b] + (muA[i] - muB[i]) * (muA[j] - muB[j]) * factor;
-            v.s.scatter[e + st.a] = sum;
-            cov[i * p + j] = cov[j * p + i] = sum / divisor;
-        }
-    }
-    __syncthreads();
-}
-
-/// mhca_linalg.cpp's clusterShape (determinant from the Cholesky factor) by the whole block: Σ'^-1
-/// into `inverse` and nmf returned; false means the identity (and nmf 1). `cov` is overwritten.
-__device__ inline bool clusterShapeBlock(const MhcaView& v, double weight, double* cov, double* factor, double* inverse,
-                                         double* column, double& nmf, int* s_flag) {
-    const int p = v.cfg.d, sub = v.cfg.subthreshold;
-    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
-    const bool shaped = sub == 0 || sub == 1 || weight == 1.0;
-    if (!shaped) return false;
-    double mf = 1.0;
-    if (sub != 1 && weight < 1.0) {  // with weight 1 mhcaCpu computes mf too but never uses it
-        for (int t = tid; t < p * p; t += nt) factor[t] = cov[t];
-        __syncthreads();
-        if (choleskyBlock(factor, p, s_flag)) mf = shapePower(diagonalProduct(factor, p), p, false);
-        __syncthreads();
-    }
-    if (weight < 1.0) {
-        const double shrink = dmul(1.0 - weight, mf);
-        for (int t = tid; t < p * p; t += nt) {
-            const int i = t / p, j = t % p;
-            cov[t] = dadd(dmul(weight, cov[t]), dmul(shrink, i == j ? 1.0 : 0.0));
-        }
-        __syncthreads();
-    }
-    if (!choleskyBlock(cov, p, s_flag)) return false;
-    nmf = shapePower(diagonalProduct(cov, p), p, true);
-    inverseFromCholeskyBlock(cov, inverse, column, p);
-    return true;
 }
 
 /// Thesis 2.5.2 / 2.5.3 for the merged cluster of the step, by one block: member list (CMD), mean
@@ -295,60 +126,16 @@ __global__ void mergeShapeKernel(MhcaView v, ShapeLayout layout, double* g_work)
     extern __shared__ double s_dyn[];
     __shared__ int s_flag;
     __shared__ Step s_step;
+    __shared__ ShapeResult s_result;
+    __shared__ double s_value;
     if (threadIdx.x == 0) s_step = *v.w.step;
     __syncthreads();
     const Step st = s_step;
     if (!st.valid) return;
-    const int p = v.cfg.d, n = v.cfg.n, a = st.a, b = st.b, sizeC = st.sizeA + st.sizeB;
-    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
-    double* base = g_work ? g_work : s_dyn;
-    double* cov = base;
-    double* factor = cov + p * p;
-    double* inverse = factor + p * p;
-    double* muA = inverse + p * p;
-    double* muB = muA + p;
-    double* means = muB + p;
-    double* column = means + p;
-    double* rows = column + p;
-
-    for (int k = tid; k < p; k += nt) {
-        muA[k] = v.s.mu[static_cast<size_t>(k) * n + a];
-        muB[k] = v.s.mu[static_cast<size_t>(k) * n + b];
-    }
-    if (!v.cfg.full && sizeC <= v.cfg.memberCap) {
-        int* target = v.s.members + static_cast<size_t>(a) * v.cfg.memberCap + st.sizeA;
-        const int* source = v.s.members + static_cast<size_t>(b) * v.cfg.memberCap;
-        for (int t = tid; t < st.sizeB; t += nt) target[t] = source[t];
-    }
+    const ShapeArea area = shapeArea(g_work ? g_work : s_dyn, layout.p, layout.stageRows);
+    mergedShapeBlock(v, st, area, &s_result, &s_flag, &s_value, wholeBlock(), false);
     __syncthreads();
-    mergedCovariance(v, st, cov, muA, muB, means, rows, layout.stageRows);
-
-    double nmf = 1.0;
-    bool shaped = false;
-    if (sizeC > 2) shaped = clusterShapeBlock(v, st.weight, cov, factor, inverse, column, nmf, &s_flag);
-
-    // mhca_clusters.cpp's setShape: Σ'^-1, Σ'^-1 / nmf entry by entry, identity test.
-    if (tid == 0) s_flag = shaped ? (nmf == 1.0) : 1;
-    __syncthreads();
-    if (shaped) {
-        for (int t = tid; t < p * p; t += nt) {
-            const int i = t / p, j = t % p;
-            if (inverse[t] != (i == j ? 1.0 : 0.0)) s_flag = 0;
-            if (j > i) continue;
-            const size_t e = static_cast<size_t>(packedIndex(i, j)) * n + a;
-            v.s.metric[e] = inverse[t];
-            v.s.scaled[e] = inverse[t] / nmf;
-        }
-    }
-    for (int k = tid; k < p; k += nt) {
-        const double s1 = static_cast<double>(st.sizeA), s2 = static_cast<double>(st.sizeB);
-        v.s.mu[static_cast<size_t>(k) * n + a] = dadd(dmul(s1, muA[k]), dmul(s2, muB[k])) / dadd(s1, s2);
-    }
-    __syncthreads();
-    if (tid == 0) {
-        v.s.nmf[a] = shaped ? nmf : 1.0;
-        v.s.identity[a] = static_cast<signed char>(s_flag);
-    }
+    writeMergedShape(v, st, area, s_result);
 }
 
 /// Writes the initial clusters of a run that starts from clusters into their slots (one block per

@@ -1,0 +1,371 @@
+#pragma once
+// __device__ parts of one MHCA merge step shared by the per-stage kernels (mhca_step_kernels.cuh) and
+// the persistent CMD kernel (mhca_persistent_kernels.cuh): mhclust.c's bookkeeping of the chosen merge
+// split into a read-only plan and its commit, and the merged cluster's mean, scatter matrix and shape
+// Σ'^-1 (thesis 2.5.2 / 2.5.3) computed by one block into a work area and written to its slot apart.
+// The split lets every block of a persistent grid plan and shape the merge redundantly, from the same
+// global state, while only one block writes it back after a grid barrier.
+
+#include <cuda_runtime.h>
+
+#include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_linalg.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+__device__ __forceinline__ unsigned long long globalNanoseconds() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/// Everything decided about one merge before anything is written.
+struct MergePlan {
+    Step st;
+    GroupState gs;  ///< the group's state after the merge
+    int mode;       ///< distance mode of the merged cluster
+    int idLow;
+    int idHigh;
+    double height;
+};
+
+/// mhclust.c's bookkeeping of the merge of rows a = best.slot and b = nnOfBest (mhca_agglomerate.cpp's
+/// mergeStep / shapeOfUnion), reading only: the record (height maxDistX - key), the weight and the
+/// count of clusters at the threshold, the distance mode of the new cluster, and whether every cluster
+/// of the group reached the threshold now (the switch to pure Mahalanobis distances). `m` is the
+/// merge index within the run. Single thread.
+__device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnOfBest, int m) {
+    MergePlan plan{};
+    if (best.slot < 0) return plan;  // st.valid == 0
+    const int a = best.slot, b = nnOfBest;
+    const int g = v.s.group[a];
+    GroupState gs = v.w.groups[g];
+    const int sizeA = v.s.size[a], sizeB = v.s.size[b], sizeC = sizeA + sizeB;
+    const double w1 = v.s.weight[a], w2 = v.s.weight[b];
+    const int idA = v.s.id[a], idB = v.s.id[b];
+    double weight = fmin(1.0, static_cast<double>(sizeC) / (static_cast<double>(v.cfg.nFull) * v.cfg.threshold));
+    if (sizeC == 2) weight = 0.0;
+    if (weight == 1.0) {
+        if (w1 + w2 == 2.0) {
+            --gs.fullCount;
+        } else if (w1 < 1.0 && w2 < 1.0) {
+            ++gs.fullCount;
+        }
+    }
+    const bool subthreshold = gs.fullCount < gs.clusterCount - 1;
+    int mode = (v.cfg.normalize || subthreshold) ? kModeScaled : kModeRaw;
+    if (subthreshold && v.cfg.subthreshold == 2) mode = kModeIdentity;
+    gs.clusterCount -= 1;
+    plan.st.switchNow = gs.fullCount == gs.clusterCount && !gs.switched;
+    if (plan.st.switchNow) {
+        gs.switched = 1;
+        mode = v.cfg.postSwitchMode;
+    }
+    plan.gs = gs;
+    plan.mode = mode;
+    plan.idLow = min(idA, idB);
+    plan.idHigh = max(idA, idB);
+    plan.height = dsub(gs.maxDist, best.key);
+    plan.st.a = a;
+    plan.st.b = b;
+    plan.st.sizeA = sizeA;
+    plan.st.sizeB = sizeB;
+    plan.st.merge = m;
+    plan.st.group = g;
+    plan.st.valid = 1;
+    if (v.cfg.full) {
+        plan.st.startA = v.s.start[a];
+        plan.st.startB = v.s.start[b];
+    }
+    plan.st.weight = weight;
+    return plan;
+}
+
+/// Writes a plan (single thread): the merge record, the group state, slot a's bookkeeping, b's death,
+/// on the switch every live cluster of the group's new mode and stamp; the step record last.
+/// `resetRescans` empties the rescan list (the per-stage kernels; the persistent kernel keeps its own
+/// timing of that reset).
+__device__ inline void commitMerge(const MhcaView& v, const MergePlan& plan, bool resetRescans) {
+    const Step& st = plan.st;
+    if (resetRescans) *v.w.rescanCount = 0;
+    if (!st.valid) {
+        *v.w.step = st;
+        return;
+    }
+    const int a = st.a, b = st.b, g = st.group, m = st.merge;
+    if (st.switchNow) {
+        for (int t = 0; t < v.listLen; ++t) {
+            const int o = v.list[t];
+            if (!v.s.alive[o] || v.s.group[o] != g) continue;
+            v.s.mode[o] = static_cast<signed char>(plan.mode);
+            v.s.birth[o] = m;
+        }
+    }
+    v.w.groups[g] = plan.gs;
+    v.w.outA[m] = plan.idLow;
+    v.w.outB[m] = plan.idHigh;
+    v.w.outHeight[m] = plan.height;
+    v.w.outSize[m] = st.sizeA + st.sizeB;
+    v.w.outGroup[m] = g;
+    *v.w.mergeCount = m + 1;
+    v.s.size[a] = st.sizeA + st.sizeB;
+    v.s.id[a] = v.cfg.firstNewId + m;
+    v.s.birth[a] = m;
+    v.s.mode[a] = static_cast<signed char>(plan.mode);
+    v.s.weight[a] = st.weight;
+    v.s.alive[b] = 0;
+    v.s.nn[b] = -1;
+    *v.w.step = st;
+}
+
+/// Work area of the merged shape (doubles): cov, factor, inverse (p*p each), muA, muB, means, column,
+/// newMu (p each), scatter (packed), then the staged member rows (stageRows * p) when they fit.
+struct ShapeLayout {
+    int p;
+    int stageRows;
+    __host__ __device__ size_t doubles() const {
+        return 3 * static_cast<size_t>(p) * p + 5 * static_cast<size_t>(p) +
+               static_cast<size_t>(p) * (p + 1) / 2 + static_cast<size_t>(stageRows) * p;
+    }
+};
+
+/// Pointers into a ShapeLayout area, and the block-uniform results of mergedShapeBlock.
+struct ShapeArea {
+    double* cov;
+    double* factor;
+    double* inverse;
+    double* muA;
+    double* muB;
+    double* means;
+    double* column;
+    double* newMu;
+    double* scatter;  ///< packed: the merged cluster's Σ (x - mean)(x - mean)ᵀ
+    double* rows;
+    int stageRows;
+};
+
+__device__ inline ShapeArea shapeArea(double* base, int p, int stageRows) {
+    ShapeArea s;
+    s.cov = base;
+    s.factor = s.cov + p * p;
+    s.inverse = s.factor + p * p;
+    s.muA = s.inverse + p * p;
+    s.muB = s.muA + p;
+    s.means = s.muB + p;
+    s.column = s.means + p;
+    s.newMu = s.column + p;
+    s.scatter = s.newMu + p;
+    s.rows = s.scatter + p * (p + 1) / 2;
+    s.stageRows = stageRows;
+    return s;
+}
+
+/// Member k of the merged cluster in mhclust.c's order (first cluster's, then second's). CMD reads the
+/// two lists as they were before the merge (the merged list is written by writeMergedShape).
+__device__ __forceinline__ int mergedMember(const MhcaView& v, const Step& st, int k) {
+    if (v.cfg.full) return v.s.perm[v.s.start[st.a] + k];
+    const size_t cap = static_cast<size_t>(v.cfg.memberCap);
+    return k < st.sizeA ? v.s.members[static_cast<size_t>(st.a) * cap + k]
+                        : v.s.members[static_cast<size_t>(st.b) * cap + (k - st.sizeA)];
+}
+
+/// Scatter matrix Σ (x - mean)(x - mean)ᵀ and covariance (÷ (r - 1)) of the merged cluster: from its
+/// members as mhca_linalg.cpp's sampleCovariance while it has at most memberCap members, otherwise
+/// by the pairwise update of the two scatter matrices (Chan, Golub, LeVeque 1979). Into the area.
+__device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const ShapeArea& s, const ShapeTeam& team) {
+    const int p = v.cfg.d, n = v.cfg.n, sizeC = st.sizeA + st.sizeB;
+    const int tid = team.tid, nt = team.nt;
+    const double divisor = static_cast<double>(sizeC) - 1.0;
+    double* cov = s.cov;
+    if (sizeC <= v.cfg.memberCap) {
+        const bool staged = sizeC <= s.stageRows;
+        if (staged) {
+            // Member indices, then coordinates: every load of a thread in flight before the first use.
+            constexpr int kUnroll = 8;
+            const int total = sizeC * p;
+            for (int base = tid; base < total; base += kUnroll * nt) {
+                int member[kUnroll];
+                double value[kUnroll];
+#pragma unroll
+                for (int u = 0; u < kUnroll; ++u) {
+                    const int t = base + u * nt;
+                    member[u] = t < total ? mergedMember(v, st, t / p) : 0;
+                }
+#pragma unroll
+                for (int u = 0; u < kUnroll; ++u) {
+                    const int t = base + u * nt;
+                    value[u] = t < total ? v.x[static_cast<size_t>(member[u]) * p + t % p] : 0.0;
+                }
+#pragma unroll
+                for (int u = 0; u < kUnroll; ++u)
+                    if (base + u * nt < total) s.rows[base + u * nt] = value[u];
+            }
+        }
+        team.sync();  // the staged rows, and muA and muB
+        auto value = [&](int k, int j) {
+            return staged ? s.rows[k * p + j] : v.x[static_cast<size_t>(mergedMember(v, st, k)) * p + j];
+        };
+        for (int j = tid; j < p; j += nt) {
+            double sum = 0.0;
+#pragma unroll 8
+            for (int k = 0; k < sizeC; ++k) sum = dadd(sum, value(k, j));
+            s.means[j] = sum / static_cast<double>(sizeC);
+        }
+        team.sync();
+        for (int t = tid; t < p * p; t += nt) {
+            const int i = t / p, j = t % p;
+            if (j < i) continue;
+            const double meanI = s.means[i], meanJ = s.means[j];
+            double sum = 0.0;
+#pragma unroll 8
+            for (int k = 0; k < sizeC; ++k) sum = dadd(sum, dmul(dsub(value(k, i), meanI), dsub(value(k, j), meanJ)));
+            s.scatter[packedIndex(j, i)] = sum;
+            cov[i * p + j] = cov[j * p + i] = sum / divisor;
+        }
+    } else {
+        const double factor =
+            static_cast<double>(st.sizeA) * static_cast<double>(st.sizeB) / static_cast<double>(sizeC);
+        team.sync();  // muA and muB
+        for (int t = tid; t < p * p; t += nt) {
+            const int i = t / p, j = t % p;
+            if (j < i) continue;
+            const size_t e = static_cast<size_t>(packedIndex(j, i)) * n;
+            const double sum = v.s.scatter[e + st.a] + v.s.scatter[e + st.b] +
+                               (s.muA[i] - s.muB[i]) * (s.muA[j] - s.muB[j]) * factor;
+            s.scatter[packedIndex(j, i)] = sum;
+            cov[i * p + j] = cov[j * p + i] = sum / divisor;
+        }
+    }
+    team.sync();
+}
+
+/// mhca_linalg.cpp's clusterShape (determinant from the Cholesky factor) by the team (the triangular
+/// inverse by its first warp): Σ'^-1 into `inverse` and nmf returned; false means the identity (and
+/// nmf 1). `cov` and `factor` are overwritten; `column` and `scratch` are p doubles each; s_value: one
+/// shared double.
+__device__ inline bool clusterShapeBlock(const MhcaView& v, double weight, double* cov, double* factor, double* inverse,
+                                         double* column, double* scratch, double& nmf, int* s_flag, double* s_value,
+                                         const ShapeTeam& team) {
+    const int p = v.cfg.d, sub = v.cfg.subthreshold;
+    const int tid = team.tid, nt = team.nt;
+    const bool shaped = sub == 0 || sub == 1 || weight == 1.0;
+    if (!shaped) return false;
+    double mf = 1.0;
+    if (sub != 1 && weight < 1.0) {  // with weight 1 mhcaCpu computes mf too but never uses it
+        for (int t = tid; t < p * p; t += nt) factor[t] = cov[t];
+        team.sync();
+        if (choleskyTeam(factor, column, p, team)) mf = shapePower(diagonalProduct(factor, p), p, false);
+    }
+    if (weight < 1.0) {
+        const double shrink = dmul(1.0 - weight, mf);
+        for (int t = tid; t < p * p; t += nt) {
+            const int i = t / p, j = t % p;
+            cov[t] = dadd(dmul(weight, cov[t]), dmul(shrink, i == j ? 1.0 : 0.0));
+        }
+        team.sync();
+    }
+    if (!choleskyTeam(cov, column, p, team)) return false;
+    if (tid < 32) {
+        if (tid == 0) *s_value = shapePower(diagonalProduct(cov, p), p, true);
+        triangularInverseWarp(cov, column, scratch, p);
+    }
+    team.sync();
+    nmf = *s_value;
+    inverseProductBlock(cov, inverse, p, team);
+    return true;
+}
+
+/// The means of a and b into the area and the merged mean (mhclust.c's size-weighted update) into
+/// area.newMu, by threads tid of nt; the caller's next barrier publishes them.
+__device__ inline void mergedMean(const MhcaView& v, const Step& st, const ShapeArea& s, int tid, int nt) {
+    const int p = v.cfg.d, n = v.cfg.n;
+    for (int k = tid; k < p; k += nt) {
+        const double muA = v.s.mu[static_cast<size_t>(k) * n + st.a];
+        const double muB = v.s.mu[static_cast<size_t>(k) * n + st.b];
+        const double s1 = static_cast<double>(st.sizeA), s2 = static_cast<double>(st.sizeB);
+        s.muA[k] = muA;
+        s.muB[k] = muB;
+        s.newMu[k] = dadd(dmul(s1, muA), dmul(s2, muB)) / dadd(s1, s2);
+    }
+}
+
+/// Block-uniform outcome of mergedShapeBlock.
+struct ShapeResult {
+    double nmf;
+    int shaped;    ///< Σ'^-1 is in area.inverse
+    int identity;  ///< mhca_clusters.cpp's setShape: Σ'^-1 == I exactly and nmf == 1
+};
+
+/// Thesis 2.5.2 / 2.5.3 for the merged cluster of the step, by the team, without writing global
+/// memory: mean (mergedMean, unless meansReady: the caller ran it and a barrier since), scatter matrix,
+/// covariance, Σ'^-1 and the identity test into the area; the outcome into *out (shared). Ends with the
+/// team's barrier. `profile` (thread 0 of one
+/// block, or null): nanoseconds of member sums, factorisations and the rest added to profile[0 .. 2].
+__device__ inline void mergedShapeBlock(const MhcaView& v, const Step& st, const ShapeArea& s, ShapeResult* out,
+                                        int* s_flag, double* s_value, const ShapeTeam& team, bool meansReady,
+                                        unsigned long long* profile = nullptr) {
+    const int p = v.cfg.d, sizeC = st.sizeA + st.sizeB;
+    const int tid = team.tid, nt = team.nt;
+    unsigned long long stamp = profile ? globalNanoseconds() : 0ull;
+    auto lap = [&](int slot) {
+        if (!profile) return;
+        const unsigned long long now = globalNanoseconds();
+        profile[slot] += now - stamp;
+        stamp = now;
+    };
+    if (!meansReady) mergedMean(v, st, s, team.tid, team.nt);
+    mergedCovariance(v, st, s, team);  // its first barrier publishes muA and muB
+    lap(0);
+    double nmf = 1.0;
+    bool shaped = false;
+    if (sizeC > 2)
+        shaped = clusterShapeBlock(v, st.weight, s.cov, s.factor, s.inverse, s.column, s.means, nmf, s_flag, s_value,
+                                   team);
+    team.sync();  // every thread read *s_flag
+    lap(1);
+    if (tid == 0) *s_flag = shaped ? (nmf == 1.0) : 1;
+    team.sync();
+    if (shaped) {
+        for (int t = tid; t < p * p; t += nt) {
+            const int i = t / p, j = t % p;
+            if (s.inverse[t] != (i == j ? 1.0 : 0.0)) *s_flag = 0;
+        }
+    }
+    team.sync();
+    if (tid == 0) {
+        out->nmf = shaped ? nmf : 1.0;
+        out->shaped = shaped ? 1 : 0;
+        out->identity = *s_flag;
+    }
+    team.sync();
+    lap(2);
+}
+
+/// Writes the merged shape of mergedShapeBlock into slot a (the whole block): member list (CMD, while
+/// it fits), mean, scatter, Σ'^-1 and Σ'^-1 / nmf entry by entry, nmf and the identity flag.
+__device__ inline void writeMergedShape(const MhcaView& v, const Step& st, const ShapeArea& s, const ShapeResult& r) {
+    const int p = v.cfg.d, n = v.cfg.n, a = st.a;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    if (!v.cfg.full && st.sizeA + st.sizeB <= v.cfg.memberCap) {
+        int* target = v.s.members + static_cast<size_t>(a) * v.cfg.memberCap + st.sizeA;
+        const int* source = v.s.members + static_cast<size_t>(st.b) * v.cfg.memberCap;
+        for (int t = tid; t < st.sizeB; t += nt) target[t] = source[t];
+    }
+    for (int t = tid; t < p * p; t += nt) {
+        const int i = t / p, j = t % p;
+        if (j > i) continue;
+        const size_t e = static_cast<size_t>(packedIndex(i, j)) * n + a;
+        v.s.scatter[e] = s.scatter[packedIndex(i, j)];
+        if (r.shaped) {
+            v.s.metric[e] = s.inverse[t];
+            v.s.scaled[e] = s.inverse[t] / r.nmf;
+        }
+    }
+    for (int k = tid; k < p; k += nt) v.s.mu[static_cast<size_t>(k) * n + a] = s.newMu[k];
+    if (tid == 0) {
+        v.s.nmf[a] = r.nmf;
+        v.s.identity[a] = static_cast<signed char>(r.identity);
+    }
+}
+
+}  // namespace clusterlens::cuda::mhca

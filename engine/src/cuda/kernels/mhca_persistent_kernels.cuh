@@ -1,0 +1,519 @@
+#pragma once
+// The CMD merge loop as one persistent cooperative kernel (thesis section 2.4.2 and the kernel groups of
+// 2.5, fused): the per-stage kernels of mhca_step/cmd_kernels.cuh spend most of a merge on launch gaps
+// and on single-thread chains of dependent global loads, far above the merge's memory floor. Here a
+// grid of at most one block per multiprocessor runs many merges, separated by grid barriers:
+//
+//   closest pair   every block reduces the block minima published before the last barrier, the merged
+//                  row's new best and the rescanned rows' results (a few KB, no 44K-key scan)
+//   plan + shape   every block plans the merge and shapes the merged cluster itself, in shared memory,
+//                  from the unchanged global state (no barrier, no round trip), with 4 of its warps;
+//                  the other 12 stream the other clusters' metrics meanwhile (their side of each
+//                  distance needs only the merged mean), which hides the shape's sequential chain
+//   new distances  the merged cluster's side over the entries it owns; block minima    -> barrier S3
+//   commit         block 0 writes the plan, the shape and the key shift (nobody reads them before S4)
+//   row update     each block over its entries: earlier rows offered the merged cluster, rescan marks,
+//                  the merged row's partial best and the range's best key for the next merge -> S4
+//   rescans        only when rows were marked: each block against its entries, per row the last block
+//                  to arrive reduces the row                                            -> barrier
+//
+// so a merge costs two grid barriers (three with rescans) plus the work, and the entries each block
+// owns (chunks of blockDim.x dealt round-robin) stay fixed for the whole launch (the host compacts the list between launches). The arithmetic is the
+// per-stage kernels' (shared __device__ functions), so merges stay those of mhcaCpu. A merge that
+// switches to pure Mahalanobis distances (once per group) stops the kernel after its plan and shape
+// are written; the host finishes that step with the per-stage kernels and starts a new launch.
+// Memory: the cluster arrays of MhcaView plus O(blocks · rows per rescan pass) partials; a merge reads
+// each live cluster's mean and metric once (and the later ones once per rescanned row): O(K·d²).
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_merge_device.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+/// The list entries a thread visits: warp-sized chunks of the list dealt round-robin to the blocks
+/// (chunk c to block c mod blocks), and a block's chunks in turn to a set of its warps. Any fixed
+/// dealing would do; this one spreads dead entries and the later partners of a rescanned row (a
+/// suffix of the list) evenly over the grid.
+struct OwnedEntries {
+    int first;
+    int end;
+    int stride;
+};
+
+/// The entries of this thread when warps [warp0, warp0 + warpCount) of every block share the list.
+__device__ __forceinline__ OwnedEntries ownedEntries(int listLen, int warp0, int warpCount) {
+    const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31u);
+    if (warp < warp0 || warp >= warp0 + warpCount) return OwnedEntries{listLen, listLen, 1};
+    const int blocks = static_cast<int>(gridDim.x);
+    return OwnedEntries{((warp - warp0) * blocks + static_cast<int>(blockIdx.x)) * 32 + lane, listLen,
+                        warpCount * blocks * 32};
+}
+
+/// The distance of the merged (or rescanned) cluster, staged in shared memory, to cluster o, out of
+/// line so that the logic around it does not raise the kernel's register count.
+template <int MAXD>
+__device__ __noinline__ double stagedDistance(const double* muC, MetricRef mC, const double* muO, MetricRef mO,
+                                              int n, int d) {
+    return centroidDistance<MAXD>(muC, 1, mC, muO, static_cast<size_t>(n), mO, d);
+}
+
+__device__ __forceinline__ Candidate shflCandidate(const Candidate& c, int offset) {
+    Candidate o;
+    o.key = __shfl_down_sync(0xffffffffu, c.key, offset);
+    o.pos = __shfl_down_sync(0xffffffffu, c.pos, offset);
+    o.slot = __shfl_down_sync(0xffffffffu, c.slot, offset);
+    return o;
+}
+
+/// Warp 0: the first candidate (candidateBefore) among parts[0 .. count).best, finals[0 .. finalCount)
+/// and `extra`, into *out; every thread of the block calls and sees *out afterwards.
+__device__ inline void closestCandidate(const RowTop* parts, int count, const Candidate* finals, int finalCount,
+                                        Candidate extra, Candidate* out) {
+    if (threadIdx.x < 32) {
+        const int lane = static_cast<int>(threadIdx.x);
+        Candidate c = lane == 0 ? extra : noCandidate();
+        for (int i = lane; i < count; i += 32) {
+            Candidate x;
+            x.key = __ldcg(&parts[i].best.key);
+            x.pos = __ldcg(&parts[i].best.pos);
+            x.slot = __ldcg(&parts[i].best.slot);
+            if (candidateBefore(x, c)) c = x;
+        }
+        for (int i = lane; i < finalCount; i += 32) {
+            Candidate x;
+            x.key = __ldcg(&finals[i].key);
+            x.pos = __ldcg(&finals[i].pos);
+            x.slot = __ldcg(&finals[i].slot);
+            if (candidateBefore(x, c)) c = x;
+        }
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            const Candidate o = shflCandidate(c, offset);
+            if (candidateBefore(o, c)) c = o;
+        }
+        if (lane == 0) *out = c;
+    }
+    __syncthreads();
+}
+
+/// Warp 0: combineTop over parts[0 .. count) into *out (seen by every thread afterwards).
+__device__ inline void combinedTop(const RowTop* parts, int count, RowTop* out) {
+    if (threadIdx.x < 32) {
+        RowTop t = noTop();
+        for (int i = static_cast<int>(threadIdx.x); i < count; i += 32) t = combineTop(t, loadTop(&parts[i]));
+        t = warpTop(t);
+        if (threadIdx.x == 0) *out = t;
+    }
+    __syncthreads();
+}
+
+/// Warp 0: the smallest of values[0 .. count) and 0 (finishSmallest's rule) into *out.
+__device__ inline void smallestValue(const double* values, int count, double* out) {
+    if (threadIdx.x < 32) {
+        double all = 0.0;
+        for (int i = static_cast<int>(threadIdx.x); i < count; i += 32) {
+            const double p = __ldcg(&values[i]);
+            if (p < all) all = p;
+        }
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            const double o = __shfl_down_sync(0xffffffffu, all, offset);
+            if (o < all) all = o;
+        }
+        if (threadIdx.x == 0) *out = all;
+    }
+    __syncthreads();
+}
+
+/// The row candidate of the closest-pair order (closestPairKernel's: nnKey, pos, slot; none without nn).
+__device__ __forceinline__ Candidate rowCandidate(double key, int pos, int slot, int nn) {
+    Candidate c = noCandidate();
+    if (nn >= 0) {
+        c.key = key;
+        c.pos = pos;
+        c.slot = slot;
+    }
+    return c;
+}
+
+/// One side of a CMD distance (centroidDistance's form of r = μo - μc with the metric m), out of line so
+/// that the logic around it does not raise the kernel's register count.
+template <int MAXD>
+__device__ __noinline__ double sideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
+    double r[MAXD];
+#pragma unroll
+    for (int k = 0; k < MAXD; ++k) r[k] = k < d ? dsub(muO[static_cast<size_t>(k) * n], muC[k]) : 0.0;
+    return quadraticForm<MAXD>(m, r, d);
+}
+
+/// The shift log in shared memory while it is short (keyOf reads it for every pair of a rescan).
+constexpr int kShiftCache = 32;
+struct ShiftCache {
+    int count;
+    int time[kShiftCache];
+    int group[kShiftCache];
+    double amount[kShiftCache];
+    double maxBefore[kShiftCache];
+};
+
+/// keyOf with the log from the cache (count <= kShiftCache) and the group's maxDistX given.
+__device__ inline double keyOfCached(const ShiftCache& c, double maxDistG, double d, int stamp, int g) {
+    int lo = 0, hi = c.count;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (c.time[mid] < stamp) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    int k = lo;
+    while (k < c.count && c.group[k] != g) ++k;
+    if (k == c.count) return dsub(maxDistG, d);
+    double key = dsub(c.maxBefore[k], d);
+    for (; k < c.count; ++k)
+        if (c.group[k] == g) key = dsub(key, c.amount[k]);
+    return key;
+}
+
+/// Rescanned rows [first, first + count) (count <= kRescanRowsPerPass <= warps of the block) against
+/// the block's range (centroidRescanKernel's keys), all rows staged at once: each thread offers its
+/// entries to every row, warp i reduces row i, and the last block to publish row i reduces it across
+/// blocks and writes its neighbour and its closest-pair candidate. s_rows: count * (d + 2 * packed)
+/// doubles; s_rowWarp: kRescanRowsPerPass * 32 partials.
+template <int MAXD>
+__device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, int first, int count, OwnedEntries own,
+                                  double* s_rows, RowTop* s_rowWarp, ShiftCache* s_shifts) {
+    const int n = v.cfg.n, d = v.cfg.d, packed = v.cfg.packed, rowDoubles = d + 2 * packed;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    const int lane = tid & 31, warp = tid >> 5, warps = nt >> 5;
+    const int blocks = static_cast<int>(gridDim.x), blk = static_cast<int>(blockIdx.x);
+    __syncthreads();  // the shape area (which s_rows reuses) is no longer read
+    const int shifts = *v.w.shiftCount;
+    const bool cached = shifts <= kShiftCache;
+    if (cached && tid < shifts) {
+        s_shifts->time[tid] = v.w.shiftTime[tid];
+        s_shifts->group[tid] = v.w.shiftGroup[tid];
+        s_shifts->amount[tid] = v.w.shiftAmount[tid];
+        s_shifts->maxBefore[tid] = v.w.shiftMaxBefore[tid];
+    }
+    if (tid == 0) s_shifts->count = shifts;
+    for (int e = tid; e < count * rowDoubles; e += nt) {
+        const int i = e / rowDoubles, q = e % rowDoubles;
+        const int r = v.w.rescanRows[first + i];
+        const size_t slot = static_cast<size_t>(r);
+        s_rows[e] = q < d ? v.s.mu[static_cast<size_t>(q) * n + slot]
+                          : (q < d + packed ? v.s.metric[static_cast<size_t>(q - d) * n + slot]
+                                            : v.s.scaled[static_cast<size_t>(q - d - packed) * n + slot]);
+    }
+    __syncthreads();
+    for (int i = 0; i < count; ++i) {
+        const int r = v.w.rescanRows[first + i];
+        const double* row = s_rows + i * rowDoubles;
+        const bool identityR = v.s.identity[r] != 0;
+        const int posR = v.s.pos[r], groupR = v.s.group[r], birthR = v.s.birth[r], modeR = v.s.mode[r];
+        const double maxDistR = v.w.groups[groupR].maxDist;
+        RowTop top = noTop();
+        for (int t = own.first; t < own.end; t += own.stride) {
+            const int j = v.list[t];
+            if (!v.s.alive[j] || v.s.group[j] != groupR || v.s.pos[j] <= posR) continue;
+            const int birthJ = v.s.birth[j];
+            const int pairMode = birthR >= birthJ ? modeR : v.s.mode[j];
+            MetricRef mR;
+            mR.m = (identityR || pairMode == kModeIdentity) ? nullptr
+                                                             : (pairMode == kModeScaled ? row + d + packed : row + d);
+            mR.stride = 1;
+            const double dist = stagedDistance<MAXD>(row, mR, v.s.mu + j, slotMetric(v, j, pairMode), n, d);
+            Candidate cand;
+            const int stamp = max(birthR, birthJ);
+            cand.key = cached ? keyOfCached(*s_shifts, maxDistR, dist, stamp, groupR) : keyOf(v, dist, stamp, groupR);
+            cand.pos = v.s.pos[j];
+            cand.slot = j;
+            offerTop(top, cand);
+        }
+        top = warpTop(top);
+        if (lane == 0) s_rowWarp[i * 32 + warp] = top;
+    }
+    __syncthreads();
+    for (int i = warp; i < count; i += warps) {
+        RowTop part = lane < warps ? s_rowWarp[i * 32 + lane] : noTop();
+        part = warpTop(part);
+        int last = 0;
+        if (lane == 0) {
+            pa.rowPart[i * blocks + blk] = part;
+            __threadfence();
+            last = atomicAdd(&pa.rowCounter[i], 1u) == static_cast<unsigned>(blocks - 1);
+        }
+        if (!__shfl_sync(0xffffffffu, last, 0)) continue;
+        RowTop all = noTop();
+        for (int q = lane; q < blocks; q += 32) all = combineTop(all, loadTop(&pa.rowPart[i * blocks + q]));
+        all = warpTop(all);
+        if (lane == 0) {
+            const int r = v.w.rescanRows[first + i];
+            pa.rowCounter[i] = 0;
+            const double key = all.best.slot < 0 ? kNoKey : all.best.key;
+            v.s.nn[r] = all.best.slot;
+            v.s.nnKey[r] = key;
+            v.s.nnBefore[r] = all.second;
+            pa.rowFinal[first + i] = rowCandidate(key, v.s.pos[r], r, all.best.slot);
+        }
+    }
+}
+
+/// First half of the merged cluster's new distances, while the shape team factorises: the other side's
+/// forms (μa - μo)ᵀ Σ'_o^-1 (μa - μo) of the block's entries (`own` of the non-shape warps) into newDist.
+template <int MAXD>
+__device__ inline void otherSideForms(const MhcaView& v, const Step& st, int modeC, const double* muC,
+                                      OwnedEntries own) {
+    for (int t = own.first; t < own.end; t += own.stride) {
+        const int o = v.list[t];
+        if (o == st.a || o == st.b || !v.s.alive[o] || v.s.group[o] != st.group) continue;
+        v.w.newDist[t] = sideForm<MAXD>(muC, v.s.mu + o, v.cfg.n, slotMetric(v, o, modeC), v.cfg.d);
+    }
+}
+
+/// Second half: the merged cluster's own form, the distance ½(m(μo, A) + m(μa, O)) as centroidDistance
+/// gives it, into newDist; the block's smallest key.
+template <int MAXD>
+__device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, const double* muC, MetricRef mC,
+                                             double maxDist, OwnedEntries own) {
+    double smallest = 0.0;
+    for (int t = own.first; t < own.end; t += own.stride) {
+        const int o = v.list[t];
+        if (o == st.a || o == st.b || !v.s.alive[o] || v.s.group[o] != st.group) continue;
+        const double qO = v.w.newDist[t];
+        const double qC = sideForm<MAXD>(muC, v.s.mu + o, v.cfg.n, mC, v.cfg.d);
+        const double dist = (sqrt(qC) + sqrt(qO)) / 2.0;
+        v.w.newDist[t] = dist;
+        const double key = dsub(maxDist, dist);
+        if (key < smallest) smallest = key;
+    }
+    return smallest;
+}
+
+/// newRowUpdateKernel over the block's range (the step's shift given by `st`), plus the range's best
+/// closest-pair candidate among the rows that keep their neighbour (not a, b or a rescanned row).
+__device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, double maxDist, int posA, OwnedEntries own,
+                                        RowTop& topA, Candidate& best) {
+    for (int t = own.first; t < own.end; t += own.stride) {
+        const int o = v.list[t];
+        if (o == st.a || o == st.b || !v.s.alive[o]) continue;
+        const int nnO = v.s.nn[o];
+        if (v.s.group[o] != st.group) {
+            const Candidate c = rowCandidate(v.s.nnKey[o], v.s.pos[o], o, nnO);
+            if (candidateBefore(c, best)) best = c;
+            continue;
+        }
+        bool stale = false;
+        if (st.shifted && nnO >= 0) {
+            const double key = dsub(v.s.nnKey[o], st.shiftAmount);
+            v.s.nnKey[o] = key;
+            double bound = v.s.nnBefore[o];
+            if (bound != kNoKey) {
+                bound = dsub(bound, st.shiftAmount);
+                v.s.nnBefore[o] = bound;
+            }
+            stale = bound == key;
+        }
+        const double dist = v.w.newDist[t];
+        const double key = st.shifted ? dsub(dsub(st.maxBefore, dist), st.shiftAmount) : dsub(maxDist, dist);
+        const int posO = v.s.pos[o];
+        if (posO > posA) {
+            Candidate c;
+            c.key = key;
+            c.pos = posO;
+            c.slot = o;
+            offerTop(topA, c);
+            if (nnO == st.b) stale = true;
+        } else if (!stale && !offerNewCluster(v, st, o, key, posA)) {
+            stale = true;
+        }
+        if (stale) {
+            appendRescan(v, o);
+        } else {
+            const Candidate c = rowCandidate(v.s.nnKey[o], posO, o, v.s.nn[o]);
+            if (candidateBefore(c, best)) best = c;
+        }
+    }
+}
+
+/// The merged cluster's metric in its mode, packed, from the shape area (writeMergedShape's values).
+__device__ inline void stageMergedMetric(const MhcaView& v, const ShapeArea& area, const ShapeResult& r, int mode,
+                                         double* metC) {
+    const int p = v.cfg.d, tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    for (int t = tid; t < p * p; t += nt) {
+        const int i = t / p, j = t % p;
+        if (j > i) continue;
+        metC[packedIndex(i, j)] = mode == kModeScaled ? area.inverse[t] / r.nmf : area.inverse[t];
+    }
+    __syncthreads();
+}
+
+/// Threads of the shape team (warps 0-3, named barrier 1); the other warps stream metrics meanwhile.
+constexpr int kShapeTeamThreads = 128;
+
+/// Up to pa.merges CMD merges (see the file comment). Launch cooperatively, at most one block per
+/// multiprocessor. Dynamic shared memory: (pa.areaDoubles + packed) doubles.
+template <int MAXD>
+__global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(MhcaView v, PersistentArgs pa) {
+    namespace cg = cooperative_groups;
+    cg::grid_group grid = cg::this_grid();
+    extern __shared__ double s_dyn[];
+    __shared__ RowTop s_warp[32];
+    __shared__ double s_min[32];
+    __shared__ int s_flag;
+    __shared__ MergePlan s_plan;
+    __shared__ ShapeResult s_shape;
+    __shared__ Candidate s_best;
+    __shared__ RowTop s_aRow;
+    __shared__ double s_smallest;
+    __shared__ double s_value;
+    __shared__ int s_rows;
+    __shared__ RowTop s_rowWarp[kRescanRowsPerPass * 32];
+    __shared__ ShiftCache s_shifts;
+    const int tid = static_cast<int>(threadIdx.x), blk = static_cast<int>(blockIdx.x);
+    const int blocks = static_cast<int>(gridDim.x);
+    const int warps = static_cast<int>(blockDim.x >> 5);
+    const OwnedEntries own = ownedEntries(v.listLen, 0, warps);
+    const ShapeArea area = shapeArea(s_dyn, v.cfg.d, pa.stageRows);
+    double* metC = s_dyn + pa.areaDoubles;
+    const bool timed = pa.profile != nullptr && blk == 0 && tid == 0;
+    unsigned long long stamp = timed ? globalNanoseconds() : 0ull;
+    auto lap = [&](int slot) {
+        if (!timed) return;
+        const unsigned long long now = globalNanoseconds();
+        pa.profile[slot] += now - stamp;
+        stamp = now;
+    };
+    if (pa.profile != nullptr) {  // the bare cost of a grid barrier, for the profile
+        for (int k = 0; k < 32; ++k) grid.sync();
+        if (timed) {
+            pa.profile[11] += 32ull;
+            lap(10);
+        }
+    }
+
+    {  // the range's best candidate from the state the launch starts from
+        RowTop top = noTop();
+        for (int t = own.first; t < own.end; t += own.stride) {
+            const int slot = v.list[t];
+            if (!v.s.alive[slot]) continue;
+            const Candidate c = rowCandidate(v.s.nnKey[slot], v.s.pos[slot], slot, v.s.nn[slot]);
+            if (candidateBefore(c, top.best)) top.best = c;
+        }
+        top = blockTop(top, s_warp);
+        if (tid == 0) pa.blockPart[blk] = top;
+    }
+    int m = *v.w.mergeCount;  // read by every block before the first barrier; written after S3 only
+    int prevRows = 0, prevA = -1, prevANn = -1;
+    Candidate aCand = noCandidate();
+    grid.sync();
+    int done = 0;
+    for (; done < pa.merges; ++done) {
+        closestCandidate(pa.blockPart, blocks, pa.rowFinal, prevRows, aCand, &s_best);
+        if (tid == 0) {
+            // All blocks read the last merge's rescan count before the barrier that ended its rescans.
+            if (blk == 0 && prevRows > 0) *v.w.rescanCount = 0;
+            const Candidate best = s_best;
+            const int nnBest = best.slot < 0 ? -1 : (best.slot == prevA ? prevANn : v.s.nn[best.slot]);
+            s_plan = planMerge(v, best, nnBest, m);
+        }
+        __syncthreads();
+        const Step planned = s_plan.st;
+        if (!planned.valid) break;
+        lap(0);
+        const int modeC = s_plan.mode;
+        mergedMean(v, planned, area, tid, static_cast<int>(blockDim.x));
+        __syncthreads();
+        // The shape team factorises while the other warps stream the other clusters' metrics.
+        if (tid < kShapeTeamThreads) {
+            mergedShapeBlock(v, planned, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, kShapeTeamThreads, 1},
+                             true, timed ? pa.profile + 12 : nullptr);
+        } else if (!planned.switchNow) {
+            otherSideForms<MAXD>(v, planned, modeC, area.newMu,
+                                 ownedEntries(v.listLen, kShapeTeamThreads / 32, warps - kShapeTeamThreads / 32));
+        }
+        __syncthreads();
+        lap(1);
+        if (planned.switchNow) {
+            grid.sync();  // every block planned from the state before this merge
+            if (blk == 0) {
+                if (tid == 0) {
+                    commitMerge(v, s_plan, true);
+                    pa.status[1] = 1;
+                }
+                writeMergedShape(v, planned, area, s_shape);
+            }
+            break;
+        }
+
+        const bool identityC = modeC == kModeIdentity || s_shape.identity;
+        if (!identityC) stageMergedMetric(v, area, s_shape, modeC, metC);
+        const MetricRef mC{identityC ? nullptr : metC, 1};
+        const double maxDist = v.w.groups[planned.group].maxDist;
+        double smallest = newDistancesOfRange<MAXD>(v, planned, area.newMu, mC, maxDist, own);
+        smallest = blockMinValue(smallest, s_min);
+        if (tid == 0) pa.minPart[blk] = smallest;
+        lap(2);
+        grid.sync();  // S3
+        lap(3);
+
+        smallestValue(pa.minPart, blocks, &s_smallest);
+        Step st = planned;
+        st.shifted = s_smallest < 0.0 ? 1 : 0;
+        st.shiftAmount = s_smallest;
+        st.maxBefore = maxDist;
+        if (blk == 0) {  // nobody reads what the merge changes before S4
+            if (tid == 0) {
+                commitMerge(v, s_plan, false);
+                recordShift(v, s_smallest);
+            }
+            writeMergedShape(v, planned, area, s_shape);
+        }
+        const int posA = v.s.pos[st.a];
+        RowTop topA = noTop(), range = noTop();
+        rowUpdateOfRange(v, st, maxDist, posA, own, topA, range.best);
+        topA = blockTop(topA, s_warp);
+        if (tid == 0) pa.aPart[blk] = topA;
+        range = blockTop(range, s_warp);
+        if (tid == 0) pa.blockPart[blk] = range;
+        lap(4);
+        grid.sync();  // S4
+        lap(5);
+
+        combinedTop(pa.aPart, blocks, &s_aRow);
+        if (tid == 0) {
+            s_rows = *reinterpret_cast<volatile int*>(v.w.rescanCount);
+            if (blk == 0) {
+                v.s.nn[st.a] = s_aRow.best.slot;
+                v.s.nnKey[st.a] = s_aRow.best.slot < 0 ? kNoKey : s_aRow.best.key;
+                v.s.nnBefore[st.a] = s_aRow.second;
+            }
+        }
+        __syncthreads();
+        prevA = st.a;
+        prevANn = s_aRow.best.slot;
+        aCand = rowCandidate(s_aRow.best.key, posA, st.a, prevANn);
+        prevRows = s_rows;
+        ++m;
+        for (int first = 0; first < prevRows; first += kRescanRowsPerPass) {
+            rescanPass<MAXD>(v, pa, first, min(kRescanRowsPerPass, prevRows - first), own, s_dyn, s_rowWarp,
+                             &s_shifts);
+            lap(6);
+            grid.sync();
+            lap(7);
+        }
+        lap(6);
+        if (timed) {
+            pa.profile[8] += static_cast<unsigned long long>(prevRows);
+            pa.profile[9] += 1ull;
+        }
+    }
+    if (blk == 0 && tid == 0) {
+        if (prevRows > 0) *v.w.rescanCount = 0;  // every block read it before the last barrier
+        pa.status[0] = done;
+    }
+}
+
+}  // namespace clusterlens::cuda::mhca

@@ -1,0 +1,79 @@
+// Launcher of the persistent CMD kernel: its shared-memory layout, occupancy check and cooperative
+// launch (a grid barrier needs every block resident, which cudaLaunchCooperativeKernel guarantees).
+
+#include <algorithm>
+#include <type_traits>
+
+#include "cuda/kernels/mhca_persistent_kernels.cuh"
+#include "cuda/mhca_launch.cuh"
+#include "cuda/util/cuda_check.cuh"
+
+namespace clusterlens::cuda::mhca {
+namespace {
+
+/// Shared memory the persistent kernel asks for at most (the shape area with its staged member rows
+/// and the merged metric); the rest of the multiprocessor's shared memory stays L1.
+constexpr std::size_t kPersistentSharedBudget = 96 * 1024;
+/// Its static shared memory (reduction scratch, plan, results), kept out of the budget.
+constexpr std::size_t kPersistentStaticReserve = 16 * 1024;
+
+}  // namespace
+
+PersistentShape planPersistentCmd(int d, int memberCap, int sms) {
+    PersistentShape shape;
+    if (dimensionInstance(d) == 0) return shape;
+    int device = 0, cooperative = 0, optIn = 0;
+    CL_CUDA_TRY(cudaGetDevice(&device));
+    CL_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    CL_CUDA_TRY(cudaDeviceGetAttribute(&optIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    if (!cooperative) return shape;
+    const std::size_t budget =
+        std::min<std::size_t>(static_cast<std::size_t>(optIn), kPersistentSharedBudget) - kPersistentStaticReserve;
+    const std::size_t packed = static_cast<std::size_t>(d) * (d + 1) / 2;
+    const std::size_t fixed =
+        std::max<std::size_t>(ShapeLayout{d, 0}.doubles(), kRescanRowsPerPass * (d + 2 * packed)) + packed;
+    if (fixed * sizeof(double) > budget) return shape;
+    const std::size_t fit = (budget / sizeof(double) - fixed) / static_cast<std::size_t>(d);
+    shape.stageRows = static_cast<int>(std::min<std::size_t>(fit, static_cast<std::size_t>(memberCap)));
+    // The rescan passes stage their rows where the shape area was.
+    shape.areaDoubles = static_cast<int>(std::max<std::size_t>(ShapeLayout{d, shape.stageRows}.doubles(),
+                                                               kRescanRowsPerPass * (d + 2 * packed)));
+    shape.sharedBytes = (static_cast<std::size_t>(shape.areaDoubles) + packed) * sizeof(double);
+    int perSm = 0;
+    byDimension(d, [&](auto instance) {
+        constexpr int kMaxD = decltype(instance)::value;
+        if constexpr (kMaxD > 0) {
+            CL_CUDA_TRY(cudaFuncSetAttribute(cmdPersistentKernel<kMaxD>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(shape.sharedBytes)));
+            CL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, cmdPersistentKernel<kMaxD>,
+                                                                      kPersistentThreads, shape.sharedBytes));
+        }
+    });
+    shape.maxBlocks = perSm >= 1 ? std::max(1, sms) : 0;
+    return shape;
+}
+
+int persistentBlocks(const PersistentShape& shape, int listLen) {
+    // Every multiprocessor once the list has half a block's entries for each: the merge reads each
+    // cluster's metric, and a block's share of the memory bandwidth is what bounds it.
+    return std::clamp((listLen + kPersistentThreads / 2 - 1) / (kPersistentThreads / 2), 1,
+                      std::max(1, shape.maxBlocks));
+}
+
+void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int blocks, std::size_t sharedBytes,
+                         cudaStream_t stream) {
+    MhcaView view = v;
+    PersistentArgs persistent = args;
+    void* params[] = {&view, &persistent};
+    byDimension(v.cfg.d, [&](auto instance) {
+        constexpr int kMaxD = decltype(instance)::value;
+        if constexpr (kMaxD > 0) {
+            CL_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&cmdPersistentKernel<kMaxD>),
+                                                    dim3(static_cast<unsigned>(blocks)), dim3(kPersistentThreads),
+                                                    params, sharedBytes, stream));
+        }
+    });
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace clusterlens::cuda::mhca
