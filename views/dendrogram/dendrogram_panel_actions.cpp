@@ -21,7 +21,7 @@
 #include "dendrogram/dendrogram_newick.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
-#include "dendrogram/figure_export_dialog.hpp"
+#include "figure/figure_export_dialog.hpp"
 
 namespace clusterlens::views {
 
@@ -194,7 +194,11 @@ void DendrogramPanel::exportLinkageTo(const QString& path) {
 void DendrogramPanel::chooseFigureExport() {
     const auto shown = figure(false);
     if (!shown) return;
-    FigureExportDialog dialog(QDir::home().filePath(QStringLiteral("dendrogram.svg")), shown->defaultSize(), this);
+    const FigureExportTexts texts{tr("Export figure"), tr("Only the leaves in view"),
+                                  tr("PNG only: text and lines are scaled by dpi / 96 at the same pixel size."),
+                                  tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)")};
+    FigureExportDialog dialog(QDir::home().filePath(QStringLiteral("dendrogram.svg")), shown->defaultSize(), texts,
+                              this);
     if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
     exportFigureTo(dialog.path(), dialog.options(), dialog.currentViewOnly());
 }

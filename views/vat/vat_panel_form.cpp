@@ -14,7 +14,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "vat/vat_export_dialog.hpp"
+#include "figure/figure_export_dialog.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_panel.hpp"
 #include "vat/vat_widget.hpp"
@@ -215,7 +215,11 @@ void VatPanel::updateEnabled() {
 
 void VatPanel::chooseFigureExport() {
     if (!m_run) return;
-    VatExportDialog dialog(QDir::home().filePath(QStringLiteral("vat.png")), QSize(760, 680), this);
+    const FigureExportTexts texts{tr("Export VAT image"), tr("Only the part in view"),
+                                  tr("PNG only: text and lines are scaled by dpi / 96; the image keeps one matrix "
+                                     "pixel per file pixel."),
+                                  tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"), 100};
+    FigureExportDialog dialog(QDir::home().filePath(QStringLiteral("vat.png")), QSize(760, 680), texts, this);
     if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
     exportFigureTo(dialog.path(), dialog.options(), dialog.currentViewOnly());
 }

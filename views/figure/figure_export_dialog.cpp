@@ -1,4 +1,4 @@
-#include "vat/vat_export_dialog.hpp"
+#include "figure/figure_export_dialog.hpp"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -12,26 +12,27 @@
 
 namespace clusterlens::views {
 
-VatExportDialog::VatExportDialog(const QString& suggestedPath, QSize defaultSize, QWidget* parent)
+FigureExportDialog::FigureExportDialog(const QString& suggestedPath, QSize defaultSize,
+                                       const FigureExportTexts& texts, QWidget* parent)
     : QDialog(parent),
       m_path(new QLineEdit(suggestedPath, this)),
       m_width(new QSpinBox(this)),
       m_height(new QSpinBox(this)),
       m_dpi(new QSpinBox(this)),
-      m_viewOnly(new QCheckBox(tr("Only the part in view"), this)) {
-    setWindowTitle(tr("Export VAT image"));
-    for (QSpinBox* box : {m_width, m_height}) box->setRange(100, 20000);
+      m_viewOnly(new QCheckBox(texts.viewOnly, this)),
+      m_title(texts.title),
+      m_fileFilter(texts.fileFilter) {
+    setWindowTitle(m_title);
+    for (QSpinBox* box : {m_width, m_height}) box->setRange(texts.minimumSide, 20000);
     m_width->setValue(defaultSize.width());
     m_height->setValue(defaultSize.height());
     m_dpi->setRange(10, 2400);
     m_dpi->setValue(96);
     m_dpi->setSuffix(tr(" dpi"));
-    m_dpi->setToolTip(
-        tr("PNG only: text and lines are scaled by dpi / 96; the image keeps one matrix "
-           "pixel per file pixel."));
+    m_dpi->setToolTip(texts.dpiToolTip);
     auto* browseButton = new QPushButton(tr("Browse\u2026"), this);
-    connect(browseButton, &QPushButton::clicked, this, &VatExportDialog::browse);
-    connect(m_path, &QLineEdit::textChanged, this, &VatExportDialog::updateUnits);
+    connect(browseButton, &QPushButton::clicked, this, &FigureExportDialog::browse);
+    connect(m_path, &QLineEdit::textChanged, this, &FigureExportDialog::updateUnits);
     auto* file = new QHBoxLayout;
     file->addWidget(m_path, 1);
     file->addWidget(browseButton);
@@ -48,28 +49,27 @@ VatExportDialog::VatExportDialog(const QString& suggestedPath, QSize defaultSize
     updateUnits();
 }
 
-QString VatExportDialog::path() const {
+QString FigureExportDialog::path() const {
     return m_path->text();
 }
 
-FigureExportOptions VatExportDialog::options() const {
+FigureExportOptions FigureExportDialog::options() const {
     FigureExportOptions options;
     options.size = QSize(m_width->value(), m_height->value());
     options.dpi = m_dpi->value();
     return options;
 }
 
-bool VatExportDialog::currentViewOnly() const {
+bool FigureExportDialog::currentViewOnly() const {
     return m_viewOnly->isChecked();
 }
 
-void VatExportDialog::browse() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export VAT image"), m_path->text(),
-                                                      tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+void FigureExportDialog::browse() {
+    const QString path = QFileDialog::getSaveFileName(this, m_title, m_path->text(), m_fileFilter);
     if (!path.isEmpty()) m_path->setText(path);
 }
 
-void VatExportDialog::updateUnits() {
+void FigureExportDialog::updateUnits() {
     const bool png = QFileInfo(m_path->text()).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0;
     const QString unit = png ? tr(" px") : tr(" pt");
     m_width->setSuffix(unit);
