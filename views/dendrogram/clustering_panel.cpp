@@ -18,6 +18,7 @@
 #include "analysis_session.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/labels.hpp"
+#include "jobs/job_status.hpp"
 
 namespace clusterlens::views {
 
@@ -157,16 +158,10 @@ void ClusteringPanel::run() {
         [this, name, request](const JobOutcome<ClusteringResult>& outcome) {
             m_job = 0;
             updateEnabled();
-            if (outcome.state == JobState::Cancelled) {
-                m_status->setText(tr("Cancelled."));
+            if (!showJobEnd(outcome.state, outcome.message, m_status, m_progress)) {
+                if (outcome.state == JobState::Failed) Q_EMIT failed(outcome.message);
                 return;
             }
-            if (outcome.state == JobState::Failed) {
-                m_status->setText(tr("Failed: %1").arg(outcome.message));
-                Q_EMIT failed(outcome.message);
-                return;
-            }
-            m_progress->setValue(m_progress->maximum());
             m_analysis->addLinkage(name, outcome.result->linkage, describe(request, outcome.result->backend));
             const std::size_t inversions = outcome.result->linkage->nonMonotonicCount();
             m_status->setText(inversions > 0 ? tr("Done: %1 (%2 decreasing merge heights).").arg(name).arg(inversions)

@@ -20,6 +20,7 @@
 #include "dpc/gamma_plot.hpp"
 #include "dpc/peak_choice.hpp"
 #include "dpc/peak_table_model.hpp"
+#include "jobs/job_status.hpp"
 
 namespace clusterlens::views {
 
@@ -106,17 +107,10 @@ void DpcPanel::cancel() {
 void DpcPanel::onFinished(const JobOutcome<DpcRun>& outcome) {
     m_job = 0;
     updateEnabled();
-    if (outcome.state == JobState::Cancelled) {
-        m_status->setText(tr("Cancelled."));
-        m_progress->setValue(0);
+    if (!showJobEnd(outcome.state, outcome.message, m_status, m_progress)) {
+        if (outcome.state == JobState::Failed) Q_EMIT failed(outcome.message);
         return;
     }
-    if (outcome.state == JobState::Failed) {
-        m_status->setText(tr("Failed: %1").arg(outcome.message));
-        Q_EMIT failed(outcome.message);
-        return;
-    }
-    m_progress->setValue(m_progress->maximum());
     m_run = outcome.result;
     m_shownLabels.reset();
     m_status->setText(runDescription());

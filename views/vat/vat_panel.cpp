@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "clusterlens/errors.hpp"
+#include "jobs/job_status.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_frame_renderer.hpp"
 #include "vat/vat_order_csv.hpp"
@@ -113,17 +114,10 @@ void VatPanel::cancel() {
 void VatPanel::onFinished(const JobOutcome<VatRun>& outcome) {
     m_job = 0;
     updateEnabled();
-    if (outcome.state == JobState::Cancelled) {
-        m_status->setText(tr("Cancelled."));
-        m_progress->setValue(0);
+    if (!showJobEnd(outcome.state, outcome.message, m_status, m_progress)) {
+        if (outcome.state == JobState::Failed) Q_EMIT failed(outcome.message);
         return;
     }
-    if (outcome.state == JobState::Failed) {
-        m_status->setText(tr("Failed: %1").arg(outcome.message));
-        Q_EMIT failed(outcome.message);
-        return;
-    }
-    m_progress->setValue(m_progress->maximum());
     m_run = outcome.result;
     m_cutLabeling.clear();
     m_widget->setRun(m_run);
