@@ -12,6 +12,7 @@
 
 #include <algorithm>
 
+#include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
 #include "jobs/job_status.hpp"
 #include "vat/vat_figure.hpp"
@@ -98,7 +99,20 @@ void VatPanel::run() {
     request.metric = static_cast<Metric>(m_metric->currentData().toInt());
     request.backend = static_cast<Backend>(m_backend->currentData().toInt());
     const QString points = QLocale().toString(static_cast<qulonglong>(m_dataset->n));
-    m_status->setText(tr("Computing the VAT order of %1 points\u2026").arg(points));
+    QString status = tr("Computing the VAT order of %1 points\u2026").arg(points);
+    // The CPU order is O(N² D): say up front how long a large run will take rather than leave the
+    // user guessing (the job can still be cancelled at any time).
+    bool onCpu = true;
+    try {
+        onCpu = resolveBackend(request.backend) == Backend::Cpu;
+    } catch (const Error&) {
+        // resolveBackend fails for an unavailable CUDA request; the job reports that itself.
+    }
+    const double estimate = cpuVatSecondsEstimate(m_dataset->n, request.columns.size(), cpuThreadCount());
+    if (onCpu && estimate > 60.0)
+        status += QLatin1Char(' ') + tr("On the CPU this takes about %1 min; a CUDA GPU or a subsample is far faster.")
+                                         .arg(QLocale().toString(estimate / 60.0, 'f', 0));
+    m_status->setText(status);
     m_progress->setValue(0);
     m_job = m_runner->start<VatRun>(
         this, kJobSlot, tr("VAT order: %1 points (%2)").arg(points, QString::fromLatin1(metricName(request.metric))),

@@ -67,4 +67,12 @@ std::vector<std::int64_t> positionsOfIndices(const std::vector<std::int64_t>& ra
     return positions;
 }
 
+double cpuVatSecondsEstimate(std::size_t n, std::size_t d, unsigned threads) {
+    // Measured: 20K x 14 in 0.9 s on 2 threads (farthest pair + Prim visit ~n² pairs), i.e. about
+    // 3.2e-10 s per pair and feature on one thread.
+    constexpr double kSecondsPerPairFeature = 3.2e-10;
+    const double pairs = static_cast<double>(n) * static_cast<double>(n);
+    return kSecondsPerPairFeature * pairs * static_cast<double>(d) / std::max(1u, threads);
+}
+
 }  // namespace clusterlens::views

@@ -51,4 +51,8 @@ std::vector<std::int64_t> indicesAtPositions(const VatResult& vat, std::size_t f
 std::vector<std::int64_t> positionsOfIndices(const std::vector<std::int64_t>& rank,
                                              const std::vector<std::int64_t>& indices);
 
+/// Rough wall time of the VAT order of n points x d features on the CPU with `threads` threads
+/// (O(N² D), from a measurement of this engine), for warning the user before a long run.
+double cpuVatSecondsEstimate(std::size_t n, std::size_t d, unsigned threads);
+
 }  // namespace clusterlens::views
