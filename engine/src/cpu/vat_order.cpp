@@ -143,8 +143,9 @@ VatResult computeVat(const float* x, std::size_t n, std::size_t d, const VatOpti
     const auto treeClock = std::chrono::steady_clock::now();
 #ifdef CLUSTERLENS_HAVE_CUDA
     if (backend == Backend::Cuda) {
-        r.start = farthestPairCuda(x, n, d, options.metric, control).first;
-        r.edges = minimumSpanningTreeCuda(x, n, d, options.metric, control, r.start);
+        auto [start, edges] = vatTreeCuda(x, n, d, options.metric, control);
+        r.start = start;
+        r.edges = std::move(edges);
     }
 #endif
     if (backend == Backend::Cpu) {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -346,28 +347,19 @@ std::vector<MstEdge> primWalk(const std::vector<MstEdge>& tree, std::size_t n, s
 
 }  // namespace
 
-std::vector<MstEdge> minimumSpanningTreeCuda(const float* x, std::size_t n, std::size_t d, Metric metric,
-                                             JobControl* control, std::size_t start) {
-    checkInput(x, n, d, metric, 1, "the minimum spanning tree");
-    if (start >= n)
-        throw InvalidInput("the minimum spanning tree start point " + std::to_string(start) +
-                           " is not below the number of points " + std::to_string(n));
-    if (n == 1) return {};
-    cuda::VatTrace trace;
-    auto clock = std::chrono::steady_clock::now();
-    const cuda::VatSpace space(x, n, d, metric);
-    trace.secondsPrepare = cuda::secondsSince(clock);
-    trace.tileCount = space.tileCount();
-    trace.outlierTiles = space.outlierTiles();
-    if (control) control->checkCancelled();
-    cuda::VatPasses passes(space, control, trace);
+namespace {
+
+/// The tree of a prepared point set walked into Prim's order from `start`, with the reference
+/// weights (the device decided with the same bits; a difference would be a bug and throws).
+std::vector<MstEdge> orderedTree(const cuda::VatSpace& space, cuda::VatPasses& passes, const float* x, std::size_t n,
+                                 std::size_t d, Metric metric, JobControl* control, std::size_t start,
+                                 cuda::VatTrace& trace) {
     const std::vector<TreeEdge> tree = boruvkaTree(space, passes, control, trace);
     if (tree.size() + 1 != n) throw CudaError("minimum spanning tree: the Borůvka rounds did not give n-1 edges");
-    clock = std::chrono::steady_clock::now();
+    const auto clock = std::chrono::steady_clock::now();
     std::vector<MstEdge> edges;
     edges.reserve(n - 1);
     for (const TreeEdge& e : tree) {
-        // The reported weight is the reference's; the device decided with the same bits.
         const double w = metricDistance(x + std::size_t(e.lo) * d, x + std::size_t(e.hi) * d, d, metric);
         if (w != e.w) throw CudaError("minimum spanning tree: GPU and CPU distances differ");
         edges.push_back(MstEdge{e.lo, e.hi, w});
@@ -375,23 +367,61 @@ std::vector<MstEdge> minimumSpanningTreeCuda(const float* x, std::size_t n, std:
     std::vector<MstEdge> ordered = primWalk(edges, n, start);
     trace.secondsWalk = cuda::secondsSince(clock);
     if (control) control->setProgress(1.0);
-    trace.print("minimum spanning tree");
     return ordered;
+}
+
+/// The point set prepared once for every pass of one call.
+struct PreparedSpace {
+    cuda::VatTrace trace;
+    std::unique_ptr<cuda::VatSpace> space;
+
+    PreparedSpace(const float* x, std::size_t n, std::size_t d, Metric metric, JobControl* control) {
+        const auto clock = std::chrono::steady_clock::now();
+        space = std::make_unique<cuda::VatSpace>(x, n, d, metric);
+        trace.secondsPrepare = cuda::secondsSince(clock);
+        trace.tileCount = space->tileCount();
+        trace.outlierTiles = space->outlierTiles();
+        if (control) control->checkCancelled();
+    }
+};
+
+}  // namespace
+
+std::vector<MstEdge> minimumSpanningTreeCuda(const float* x, std::size_t n, std::size_t d, Metric metric,
+                                             JobControl* control, std::size_t start) {
+    checkInput(x, n, d, metric, 1, "the minimum spanning tree");
+    if (start >= n)
+        throw InvalidInput("the minimum spanning tree start point " + std::to_string(start) +
+                           " is not below the number of points " + std::to_string(n));
+    if (n == 1) return {};
+    PreparedSpace prepared(x, n, d, metric, control);
+    cuda::VatPasses passes(*prepared.space, control, prepared.trace);
+    std::vector<MstEdge> ordered =
+        orderedTree(*prepared.space, passes, x, n, d, metric, control, start, prepared.trace);
+    prepared.trace.print("minimum spanning tree");
+    return ordered;
+}
+
+std::pair<std::size_t, std::vector<MstEdge>> vatTreeCuda(const float* x, std::size_t n, std::size_t d, Metric metric,
+                                                         JobControl* control) {
+    checkInput(x, n, d, metric, 2, "VAT");
+    PreparedSpace prepared(x, n, d, metric, control);
+    // Separate pass objects, so the tree's passes start from the state a plain tree call has.
+    const std::size_t start = cuda::VatPasses(*prepared.space, control, prepared.trace).farthest().first;
+    cuda::VatPasses passes(*prepared.space, control, prepared.trace);
+    std::vector<MstEdge> ordered =
+        orderedTree(*prepared.space, passes, x, n, d, metric, control, start, prepared.trace);
+    prepared.trace.print("VAT tree");
+    return {start, std::move(ordered)};
 }
 
 std::pair<std::size_t, std::size_t> farthestPairCuda(const float* x, std::size_t n, std::size_t d, Metric metric,
                                                      JobControl* control) {
     checkInput(x, n, d, metric, 2, "VAT");
-    cuda::VatTrace trace;
-    const auto clock = std::chrono::steady_clock::now();
-    const cuda::VatSpace space(x, n, d, metric);
-    trace.secondsPrepare = cuda::secondsSince(clock);
-    trace.tileCount = space.tileCount();
-    trace.outlierTiles = space.outlierTiles();
-    if (control) control->checkCancelled();
-    cuda::VatPasses passes(space, control, trace);
+    PreparedSpace prepared(x, n, d, metric, control);
+    cuda::VatPasses passes(*prepared.space, control, prepared.trace);
     const auto pair = passes.farthest();
-    trace.print("farthest pair");
+    prepared.trace.print("farthest pair");
     return pair;
 }
 
