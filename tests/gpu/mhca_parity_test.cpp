@@ -246,6 +246,22 @@ TEST(MhcaCudaParity, PerStageKernelsEqualCpuToo) {
         expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false, 0.2), "per-stage seed " + std::to_string(seed));
 }
 
+TEST(MhcaCudaParity, FmdStepsFinishedByTheHostEqualCpu) {
+    CL_REQUIRE_GPU();
+    // FMD rescans the marked rows in a pass the device sizes (up to a row cap); a step with more rows,
+    // or the switch to pure Mahalanobis distances, halts the queued merges until the host finishes it.
+    // A cap of one row makes most steps halt.
+    const ScopedEnv oneRow("CLUSTERLENS_MHCA_FMD_ROWS", "1");
+    const std::uint64_t seed = test::testSeed() + 31;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    const Points p = gaussianMixture(600, 4, 6, 15.0, seed);
+    for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::EuclidMahal})
+        expectParity(p, makeOptions(MhcaVariant::Full, mode, false, 0.2), "one row seed " + std::to_string(seed));
+    const Points wide = gaussianMixture(500, 14, 6, 30.0, seed + 1);
+    expectParity(wide, makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false),
+                 "one row d 14 seed " + std::to_string(seed + 1));
+}
+
 TEST(MhcaCudaParity, EqualsCpuInEveryDimensionPath) {
     CL_REQUIRE_GPU();
     const std::uint64_t seed = test::testSeed() + 13;

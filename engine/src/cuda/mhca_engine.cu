@@ -61,7 +61,8 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
       m_d(static_cast<int>(d)),
       m_packed(static_cast<int>(d * (d + 1) / 2)),
       m_options(options) {
-    if (std::getenv("CLUSTERLENS_MHCA_PROFILE")) m_profile = std::make_unique<StageProfile>();
+    if (std::getenv("CLUSTERLENS_MHCA_PROFILE"))
+        m_profile = std::make_unique<StageProfile>(options.variant == MhcaVariant::Full);
     int device = 0;
     CL_CUDA_TRY(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -104,6 +105,9 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     m_tiles = (m_n + 255) / 256;
     // FMD rows evaluated per batch: the per-row sums take 2 * rows * n doubles (at most ~0.5 GiB).
     m_fmdRowsCap = static_cast<int>(std::clamp<std::size_t>((std::size_t{32} << 20) / n, 16, 256));
+    // A smaller cap (CLUSTERLENS_MHCA_FMD_ROWS, for tests) makes the merge loop halt at most steps.
+    if (const char* rows = std::getenv("CLUSTERLENS_MHCA_FMD_ROWS"))
+        m_fmdRowsCap = std::clamp(std::atoi(rows), 1, m_fmdRowsCap);
     // CMD runs as one persistent kernel where it can (CLUSTERLENS_MHCA_PERSISTENT=0 keeps the per-stage
     // kernels, for comparisons).
     const char* persistent = std::getenv("CLUSTERLENS_MHCA_PERSISTENT");
@@ -178,6 +182,8 @@ void MhcaEngine::allocate() {
         d_selected = DeviceBuffer<int>(1, s);
         d_compactTemp = DeviceBuffer<unsigned char>(m_compactBytes, s);
         d_step = DeviceBuffer<Step>(1, s);
+        d_haltStep = DeviceBuffer<Step>(1, s);
+        d_halt = DeviceBuffer<int>(1, s);
         d_groups = DeviceBuffer<GroupState>(n, s);
         d_mergeCount = DeviceBuffer<int>(1, s);
         d_outA = DeviceBuffer<int>(n, s);
@@ -211,6 +217,7 @@ void MhcaEngine::allocate() {
     }
     CL_CUDA_TRY(cudaMemsetAsync(d_scatter.data(), 0, d_scatter.bytes(), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
+    CL_CUDA_TRY(cudaMemsetAsync(d_halt.data(), 0, sizeof(int), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_mergeCount.data(), 0, sizeof(int), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_shiftCount.data(), 0, sizeof(int), s));
     d_x.copyFromHost(m_hostX, n * d);
@@ -253,6 +260,8 @@ MhcaView MhcaEngine::view() {
     v.w.rescanCount = self.d_rescanCount.data();
     v.w.partials = self.d_partials.data();
     v.w.counters = self.d_counters.data();
+    v.w.halt = self.d_halt.data();
+    v.w.haltStep = self.d_haltStep.data();
     v.w.newDist = self.d_newDist.data();
     v.w.extreme = self.d_extreme.data();
     v.w.shiftCount = self.d_shiftCount.data();
@@ -415,7 +424,7 @@ void MhcaEngine::rescanAll(const std::vector<int>& slots) {
     CL_CUDA_TRY(cudaMemcpyAsync(d_rescanCount.data(), &count, sizeof(int), cudaMemcpyHostToDevice, s));
     for (int mode : {1, 0}) {
         if (m_cfg.full) {
-            fmdRescans(count, mode == 1 ? 2 : 0);
+            fmdRescans(0, count, mode == 1 ? 2 : 0);
         } else {
             launchCentroidRescan(view(), 2 * m_sms, m_targetItems, m_rowBytes, mode, s);
         }

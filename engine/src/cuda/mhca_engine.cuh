@@ -97,11 +97,17 @@ private:
     void setList(const std::vector<int>& slots);
     void compactIfSparse();
     void rescanAll(const std::vector<int>& slots);
-    FmdBatch fmdBatch(const int* rows, int rowCount);
+    /// A batch over rows[0 .. rowCount), or sized on the device by *rowLimit (chunks for kFmdRowBlocks rows).
+    FmdBatch fmdBatch(const int* rows, int rowCount, const int* rowLimit = nullptr);
     void fmdRowsPass(const int* rows, int rowCount, int mode);
-    void fmdRescans(int rowCount, int mode);
+    /// Host-sized passes over the marked rows [first, end).
+    void fmdRescans(int first, int end, int mode);
     void mergeStepCentroid();
+    /// FMD: batches of merge steps queued without a host round trip, a sync per batch.
+    std::vector<MergeRecord> runFull(std::size_t merges, MergeProgress& progress);
     void mergeStepFull();
+    /// FMD: the step that halted the loop (its all-pairs switch, or its marked rows past the device pass).
+    void finishHaltedStep();
     /// CMD through the persistent kernel: batches of merges between compactions and progress checks.
     std::vector<MergeRecord> runPersistent(std::size_t merges, MergeProgress& progress);
     /// One launch of at most `merges` merges; returns the merges completed and whether it stopped at a
@@ -111,12 +117,13 @@ private:
     void printPersistentProfile();
     std::vector<MergeRecord> downloadMerges(std::size_t merges);
 
-    /// With CLUSTERLENS_MHCA_PROFILE set, device time of each CMD merge stage on every kEvery-th merge
-    /// (events around the launches, a sync on sampled merges only), printed to stderr at the end.
+    /// With CLUSTERLENS_MHCA_PROFILE set, device time of each merge stage of the per-stage kernels (CMD,
+    /// or FMD) on every kEvery-th merge (events around the launches, a sync on sampled merges only),
+    /// printed to stderr at the end.
     class StageProfile {
     public:
         static constexpr int kEvery = 64;
-        StageProfile();
+        explicit StageProfile(bool full);
         ~StageProfile();
         bool sampleThisMerge();
         void mark(int k, cudaStream_t s);
@@ -127,6 +134,7 @@ private:
         double m_ms[5]{};
         int m_merge = 0;
         int m_samples = 0;
+        bool m_full;
     };
 
     OwnedStream m_stream;  // declared first: destroyed after every buffer freed on it
@@ -156,7 +164,8 @@ private:
     DeviceBuffer<int> d_start, d_perm, d_pointSlot, d_temp;
     DeviceBuffer<int> d_list, d_listSpare, d_selected;
     DeviceBuffer<unsigned char> d_compactTemp;
-    DeviceBuffer<Step> d_step;
+    DeviceBuffer<Step> d_step, d_haltStep;
+    DeviceBuffer<int> d_halt;
     DeviceBuffer<GroupState> d_groups;
     DeviceBuffer<int> d_mergeCount, d_outA, d_outB, d_outSize, d_outGroup;
     DeviceBuffer<double> d_outHeight;

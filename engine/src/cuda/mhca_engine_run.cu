@@ -6,9 +6,11 @@
 // five launches per merge (closest pair + bookkeeping, new cluster shape, its distances + the key
 // shift, its row + the updates of the others, rescans) with no host synchronisation; the host only
 // knows how many clusters are alive and compacts the visited list when half of it died. FMD: the
-// merged cluster's member block is moved, its row evaluated from the members, and the step record
-// and rescan count are copied back once per merge to size the rescan batches (and to run the
-// all-pairs pass of the switch to pure Mahalanobis distances).
+// merged cluster's member block is moved, its row evaluated from the members, and the marked rows
+// rescanned by a pass the device sizes from its own count (up to m_fmdRowsCap rows), so the host
+// queues batches of merges and syncs once per batch. A step that pass cannot finish (the switch to
+// pure Mahalanobis distances, which recomputes every pair, or more marked rows) halts the loop: the
+// steps queued after it stay empty, and the host finishes it at the batch's sync.
 
 #include <algorithm>
 #include <cstdio>
@@ -24,20 +26,20 @@ namespace {
 
 /// Merges between two cancellation checks (a sync drains the queue; 1024 merges take ~0.1-0.2 s).
 constexpr std::size_t kCheckEvery = 1024;
+/// FMD merges queued between two syncs: a sync costs one drained queue, a halt at most this many
+/// empty steps.
+constexpr std::size_t kFmdSyncEvery = 128;
 
 }  // namespace
 
 std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& progress) {
-    if (!m_cfg.full && m_persistent.maxBlocks > 0) return runPersistent(merges, progress);
+    if (m_cfg.full) return runFull(merges, progress);
+    if (m_persistent.maxBlocks > 0) return runPersistent(merges, progress);
     const cudaStream_t s = m_stream.get();
     std::size_t reported = 0;
     for (std::size_t m = 0; m < merges; ++m) {
         compactIfSparse();
-        if (m_cfg.full) {
-            mergeStepFull();
-        } else {
-            mergeStepCentroid();
-        }
+        mergeStepCentroid();
         --m_live;
         if ((m + 1) % kCheckEvery == 0 || m + 1 == merges) {
             CL_CUDA_TRY(cudaStreamSynchronize(s));
@@ -154,16 +156,19 @@ void MhcaEngine::mergeStepCentroid() {
     if (sample) p->finish(5, s);
 }
 
-MhcaEngine::StageProfile::StageProfile() {
+MhcaEngine::StageProfile::StageProfile(bool full) : m_full(full) {
     for (cudaEvent_t& e : m_events) CL_CUDA_TRY(cudaEventCreate(&e));
 }
 
 MhcaEngine::StageProfile::~StageProfile() {
     for (cudaEvent_t e : m_events) cudaEventDestroy(e);
     if (m_samples == 0) return;  // the persistent kernel ran CMD (it prints its own profile)
-    static const char* const names[] = {"closest pair", "merge shape", "new distances", "row update", "rescan"};
-    std::fprintf(stderr, "[mhca profile] %d sampled merges (every %d-th), device time per merge:", m_samples,
-                 kEvery);
+    static const char* const cmd[] = {"closest pair", "merge shape", "new distances", "row update", "rescan"};
+    static const char* const fmd[] = {"closest pair + member move", "merge shape",
+                                      "merged row's member sums + new distances", "row update", "rescans"};
+    const char* const* names = m_full ? fmd : cmd;
+    std::fprintf(stderr, "[mhca profile] %s, %d sampled merges (every %d-th), device time per merge:",
+                 m_full ? "FMD" : "CMD per-stage kernels", m_samples, kEvery);
     double total = 0.0;
     for (double t : m_ms) total += t;
     for (int k = 0; k < 5; ++k)
@@ -191,36 +196,87 @@ void MhcaEngine::StageProfile::finish(int k, cudaStream_t s) {
     ++m_samples;
 }
 
+std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& progress) {
+    const cudaStream_t s = m_stream.get();
+    std::size_t done = 0;
+    while (done < merges) {
+        compactIfSparse();  // m_live is exact between batches
+        std::size_t batch = std::min(merges - done, kFmdSyncEvery);
+        if (m_listLen >= 2048)
+            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - m_listLen / 2)));
+        for (std::size_t k = 0; k < batch; ++k) mergeStepFull();
+        int count = 0, halted = 0;
+        CL_CUDA_TRY(cudaMemcpyAsync(&count, d_mergeCount.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
+        CL_CUDA_TRY(cudaMemcpyAsync(&halted, d_halt.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
+        CL_CUDA_TRY(cudaStreamSynchronize(s));
+        if (halted) finishHaltedStep();
+        const std::size_t completed = static_cast<std::size_t>(std::max(0, count)) - done;
+        done += completed;
+        m_live -= static_cast<int>(completed);
+        progress.check();
+        progress.advance(completed);
+        if (completed == 0 && !halted) break;  // no finite pair was left: downloadMerges reports it
+    }
+    CL_CUDA_TRY(cudaStreamSynchronize(s));
+    return downloadMerges(merges);
+}
+
 void MhcaEngine::mergeStepFull() {
     const cudaStream_t s = m_stream.get();
     const MhcaView v = view();
+    StageProfile* p = m_profile.get();
+    const bool sample = p && p->sampleThisMerge();
+    if (sample) p->mark(0, s);
     launchClosestPair(v, std::min((m_listLen + 1023) / 1024, 2 * m_sms), s);
     launchFmdMove(v, d_temp.data(), 2 * m_sms, s);
+    if (sample) p->mark(1, s);
     launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, s);
-    const FmdBatch row = fmdBatch(reinterpret_cast<const int*>(d_step.data()), 1);  // Step::a is the first member
+    if (sample) p->mark(2, s);
+    FmdBatch row = fmdBatch(reinterpret_cast<const int*>(d_step.data()), 1);  // Step::a is the first member
+    row.gated = 1;
     launchFmdSums(v, row, m_rowBytes, s);
     launchFmdNewDistances(v, row, s);
+    if (sample) p->mark(3, s);
     launchNewRowUpdate(v, s);
-    Step step{};
-    int rescans = 0;
-    CL_CUDA_TRY(cudaMemcpyAsync(&step, d_step.data(), sizeof(Step), cudaMemcpyDeviceToHost, s));
-    d_rescanCount.copyToHost(&rescans, 1);
-    if (step.valid && step.switchNow) {
-        // mhclust.c recomputes every pair: the smallest key decides a shift before the new keys.
-        CL_CUDA_TRY(cudaMemsetAsync(d_extreme.data(), 0, sizeof(double), s));
-        fmdRescans(rescans, 1);
-        launchApplyShift(view(), s);
-    }
-    fmdRescans(rescans, 0);
+    if (sample) p->mark(4, s);
+    FmdBatch rescans = fmdBatch(d_rescanRows.data(), m_fmdRowsCap, d_rescanCount.data());
+    rescans.gated = 1;
+    rescans.haltOnRest = 1;
+    launchFmdSums(v, rescans, m_rowBytes, s);
+    launchFmdFinalize(v, rescans, 2 * m_sms, m_targetItems, 0, s);  // mode 0: keys
+    if (sample) p->finish(5, s);
 }
 
-FmdBatch MhcaEngine::fmdBatch(const int* rows, int rowCount) {
-    const long long pairs = static_cast<long long>(std::max(1, m_listLen)) * rowCount;
-    const long long wanted = static_cast<long long>(m_sms) * 2048 / pairs;
+void MhcaEngine::finishHaltedStep() {
+    const cudaStream_t s = m_stream.get();
+    Step step{};
+    int rows = 0;
+    CL_CUDA_TRY(cudaMemcpyAsync(&step, d_haltStep.data(), sizeof(Step), cudaMemcpyDeviceToHost, s));
+    // The empty steps queued after it cleared d_step; the passes below read the halted one.
+    CL_CUDA_TRY(cudaMemcpyAsync(d_step.data(), d_haltStep.data(), sizeof(Step), cudaMemcpyDeviceToDevice, s));
+    d_rescanCount.copyToHost(&rows, 1);
+    if (step.switchNow) {
+        // mhclust.c recomputes every pair: the smallest key decides a shift before the new keys.
+        CL_CUDA_TRY(cudaMemsetAsync(d_extreme.data(), 0, sizeof(double), s));
+        fmdRescans(0, rows, 1);
+        launchApplyShift(view(), s);
+        fmdRescans(0, rows, 0);
+    } else {
+        fmdRescans(m_fmdRowsCap, rows, 0);  // the device pass took the first m_fmdRowsCap rows
+    }
+    CL_CUDA_TRY(cudaMemsetAsync(d_halt.data(), 0, sizeof(int), s));
+}
+
+FmdBatch MhcaEngine::fmdBatch(const int* rows, int rowCount, const int* rowLimit) {
     FmdBatch batch{};
     batch.rows = rows;
     batch.rowCount = rowCount;
-    batch.chunks = static_cast<int>(std::clamp<long long>(wanted, 1, 1024));
+    batch.rowLimit = rowLimit;
+    const long long listLen = std::max(1, m_listLen);
+    const long long wanted = static_cast<long long>(m_sms) * 2048 / (listLen * std::max(1, fmdGridRows(batch)));
+    // h2 holds rowCount x chunks x listLen sums.
+    const long long fits = static_cast<long long>(d_h2.size()) / (listLen * rowCount);
+    batch.chunks = static_cast<int>(std::clamp<long long>(std::min(wanted, fits), 1, 1024));
     batch.tiles = m_tiles;
     batch.stage = static_cast<int>(std::clamp<std::size_t>(6144 / static_cast<std::size_t>(m_d), 1, 64));
     batch.h1 = d_h1.data();
@@ -237,9 +293,9 @@ void MhcaEngine::fmdRowsPass(const int* rows, int rowCount, int mode) {
     launchFmdFinalize(v, batch, 2 * m_sms, m_targetItems, mode, s);
 }
 
-void MhcaEngine::fmdRescans(int rowCount, int mode) {
-    for (int first = 0; first < rowCount; first += m_fmdRowsCap)
-        fmdRowsPass(d_rescanRows.data() + first, std::min(m_fmdRowsCap, rowCount - first), mode);
+void MhcaEngine::fmdRescans(int first, int end, int mode) {
+    for (int from = first; from < end; from += m_fmdRowsCap)
+        fmdRowsPass(d_rescanRows.data() + from, std::min(m_fmdRowsCap, end - from), mode);
 }
 
 }  // namespace clusterlens::cuda::mhca

@@ -14,22 +14,20 @@ void launchFmdMove(const MhcaView& v, int* temp, int blocks, cudaStream_t stream
     CL_CUDA_CHECK_LAUNCH();
     fmdPlaceKernel<<<grid, kListThreads, 0, stream>>>(v, temp);
     CL_CUDA_CHECK_LAUNCH();
-    const unsigned listBlocks = static_cast<unsigned>(std::max(1, (v.listLen + kListThreads - 1) / kListThreads));
-    fmdShiftStartsKernel<<<listBlocks, kListThreads, 0, stream>>>(v);
-    CL_CUDA_CHECK_LAUNCH();
+}
+
+int fmdGridRows(const FmdBatch& batch) {
+    return batch.rowLimit ? std::min(batch.rowCount, kFmdRowBlocks) : batch.rowCount;
 }
 
 void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream) {
-    const unsigned rows = static_cast<unsigned>(batch.rowCount);
-    const unsigned listBlocks = static_cast<unsigned>(std::max(1, (v.listLen + kListThreads - 1) / kListThreads));
+    const unsigned rows = static_cast<unsigned>(std::max(1, fmdGridRows(batch)));
     const unsigned memberBlocks = static_cast<unsigned>(std::max(1, (v.listLen + kMemberBlock - 1) / kMemberBlock));
     const std::size_t stageBytes = static_cast<std::size_t>(batch.stage) * v.cfg.d * sizeof(double);
     byDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         fmdPointPassKernel<kMaxD>
             <<<dim3(static_cast<unsigned>(batch.tiles), rows), kTile, rowBytes, stream>>>(v, batch);
-        CL_CUDA_CHECK_LAUNCH();
-        fmdCombineKernel<<<dim3(listBlocks, rows), kListThreads, 0, stream>>>(v, batch);
         CL_CUDA_CHECK_LAUNCH();
         fmdMemberPassKernel<kMaxD>
             <<<dim3(memberBlocks, static_cast<unsigned>(batch.chunks), rows), kMemberBlock, stageBytes, stream>>>(

@@ -65,6 +65,11 @@ void launchCentroidRescan(const MhcaView& v, int blocks, int targetItems, std::s
 
 /// FMD: the member block move of the step's merge (rotation through `temp`, starts, owners).
 void launchFmdMove(const MhcaView& v, int* temp, int blocks, cudaStream_t stream);
+/// FMD: blocks along the rows of a device-sized batch (each loops over the rows it is dealt): most
+/// merges mark a few rows, and blocks past the marked rows leave at once.
+constexpr int kFmdRowBlocks = 4;
+/// Row blocks a launch over the batch uses (kFmdRowBlocks at most when it is sized on the device).
+int fmdGridRows(const FmdBatch& batch);
 /// FMD: both member sums of the batch rows against every live cluster.
 void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream);
 /// FMD: the merged cluster's distances from its sums and the shift.

@@ -118,6 +118,8 @@ struct MhcaScratch {
     double* shiftAmount;
     double* shiftMaxBefore;
     unsigned int* counters;  ///< arrival counters of the last-block reductions (kept zero between uses)
+    int* halt;               ///< FMD: non-zero while the merge loop waits for the host (haltStep)
+    Step* haltStep;          ///< the step the host finishes: the switch, or more rows than a device pass
 };
 
 /// Initial clusters of a run that starts from clusters (mhclust.R's apriori top level), compact host
@@ -141,9 +143,15 @@ struct ClusterUpload {
 };
 
 /// FMD: one batch of rows whose distances to every live cluster are evaluated from the members.
+/// Its rows are rows[0 .. rowCount), or, sized on the device, the first min(rowCount, *rowLimit); a
+/// gated batch evaluates nothing unless the step is valid and no switch (a halted loop's empty step,
+/// or the switch, whose all-pairs pass the host runs).
 struct FmdBatch {
-    const int* rows;  ///< slots of the rows (device)
-    int rowCount;
+    const int* rows;      ///< slots of the rows (device)
+    int rowCount;         ///< rows, or the most rows of a device-sized batch
+    const int* rowLimit;  ///< null, or the device count of the rows
+    int gated;
+    int haltOnRest;     ///< the merge loop's rescans: a step with more rows, or the switch, halts the loop
     int chunks;         ///< member chunks per row in the member pass
     int tiles;          ///< 256-point tiles of perm
     int stage;          ///< member points staged in shared memory at a time (member pass)

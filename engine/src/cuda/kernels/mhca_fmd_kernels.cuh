@@ -28,7 +28,7 @@ __global__ void fmdRotateKernel(MhcaView v, int* temp) {
     }
 }
 
-/// Second half of the move (perm from temp) and the new owner a of b's points.
+/// Second half of the move (perm from temp), the new owner a of b's points and the shifted starts.
 __global__ void fmdPlaceKernel(MhcaView v, const int* temp) {
     const Step st = *v.w.step;
     if (!st.valid) return;
@@ -40,14 +40,9 @@ __global__ void fmdPlaceKernel(MhcaView v, const int* temp) {
         if (moved) v.s.perm[p] = point;
         if (p < endA + st.sizeB) v.s.pointSlot[point] = st.a;
     }
-}
-
-/// Start positions of the clusters that were between a and b.
-__global__ void fmdShiftStartsKernel(MhcaView v) {
-    const Step st = *v.w.step;
-    if (!st.valid) return;
-    const int endA = st.startA + st.sizeA;
-    if (st.startB == endA) return;
+    if (!moved) return;
+    // Start positions of the clusters that were between a and b (no kernel reads starts before the
+    // next one).
     for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
          t += static_cast<int>(gridDim.x * blockDim.x)) {
         const int slot = v.list[t];
@@ -55,6 +50,13 @@ __global__ void fmdShiftStartsKernel(MhcaView v) {
         const int start = v.s.start[slot];
         if (start >= endA && start < st.startB) v.s.start[slot] = start + st.sizeB;
     }
+}
+
+/// Rows of the batch to evaluate (FmdBatch's rule); block-uniform.
+__device__ __forceinline__ int batchRows(const MhcaView& v, const FmdBatch& f) {
+    if (f.gated && (!v.w.step->valid || v.w.step->switchNow)) return 0;
+    if (f.rowLimit == nullptr) return f.rowCount;
+    return min(f.rowCount, *f.rowLimit);
 }
 
 /// Stages the mean and both metrics of `slot` into shared memory (mu: d, raw and scaled: packed).
@@ -83,121 +85,120 @@ __device__ __forceinline__ double pointDistance(const double* x, const double* m
     }
 }
 
-/// Σ_{x∈j} m(x, s) for every cluster j and every row s of the batch (blockIdx.y): one tile of 256
-/// consecutive perm positions per block; each cluster segment inside the tile is summed in position
-/// order by the thread at its start, segments crossing the tile border leave a partial sum.
-/// Dynamic shared memory: (d + 2 * packed) doubles.
+/// Σ_{x∈j} m(x, s) for every cluster j and every row s of the batch (rows blockIdx.y, + gridDim.y, ..):
+/// one tile of 256 consecutive perm positions per block; each cluster segment inside the tile is summed
+/// in position order by the thread at its start, segments crossing the tile border leave a partial sum
+/// (fmdMemberPassKernel completes them). Dynamic shared memory: (d + 2 * packed) doubles.
 template <int MAXD>
 __global__ void fmdPointPassKernel(MhcaView v, FmdBatch f) {
     extern __shared__ double s_m[];
     __shared__ double s_val[kTile];
     __shared__ int s_label[kTile];
     const int n = v.cfg.n, d = v.cfg.d, tid = static_cast<int>(threadIdx.x);
-    const int rowIdx = static_cast<int>(blockIdx.y), tile = static_cast<int>(blockIdx.x);
-    const int s = f.rows[rowIdx];
-    const double* muS = v.s.mu + s;
-    const double* rawS = v.s.metric + s;
-    const double* scaledS = v.s.scaled + s;
-    size_t stride = static_cast<size_t>(n);
-    if (v.cfg.stage) {
-        stageCluster(v, s, s_m, s_m + d, s_m + d + v.cfg.packed);
+    const int tile = static_cast<int>(blockIdx.x), rows = batchRows(v, f);
+    for (int rowIdx = static_cast<int>(blockIdx.y); rowIdx < rows; rowIdx += static_cast<int>(gridDim.y)) {
+        const int s = f.rows[rowIdx];
+        const double* muS = v.s.mu + s;
+        const double* rawS = v.s.metric + s;
+        const double* scaledS = v.s.scaled + s;
+        size_t stride = static_cast<size_t>(n);
+        __syncthreads();  // the previous row's staged cluster and segment sums are no longer read
+        if (v.cfg.stage) {
+            stageCluster(v, s, s_m, s_m + d, s_m + d + v.cfg.packed);
+            __syncthreads();
+            muS = s_m;
+            rawS = s_m + d;
+            scaledS = rawS + v.cfg.packed;
+            stride = 1;
+        }
+        const bool identityS = v.s.identity[s] != 0;
+        const int groupS = v.s.group[s], birthS = v.s.birth[s], modeS = v.s.mode[s];
+        const int p = tile * kTile + tid;
+        double val = 0.0;
+        int label = -1;
+        if (p < n) {
+            const int point = v.s.perm[p];
+            label = v.s.pointSlot[point];
+            if (label != s && v.s.group[label] == groupS) {
+                const int pairMode = birthS >= v.s.birth[label] ? modeS : v.s.mode[label];
+                MetricRef m;
+                m.m = (identityS || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? scaledS : rawS);
+                m.stride = stride;
+                val = pointDistance<MAXD>(v.x + static_cast<size_t>(point) * d, muS, stride, m, d);
+            }
+        }
+        s_val[tid] = val;
+        s_label[tid] = label;
         __syncthreads();
-        muS = s_m;
-        rawS = s_m + d;
-        scaledS = rawS + v.cfg.packed;
-        stride = 1;
-    }
-    const bool identityS = v.s.identity[s] != 0;
-    const int groupS = v.s.group[s], birthS = v.s.birth[s], modeS = v.s.mode[s];
-    const int p = tile * kTile + tid;
-    double val = 0.0;
-    int label = -1;
-    if (p < n) {
-        const int point = v.s.perm[p];
-        label = v.s.pointSlot[point];
-        if (label != s && v.s.group[label] == groupS) {
-            const int pairMode = birthS >= v.s.birth[label] ? modeS : v.s.mode[label];
-            MetricRef m;
-            m.m = (identityS || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? scaledS : rawS);
-            m.stride = stride;
-            val = pointDistance<MAXD>(v.x + static_cast<size_t>(point) * d, muS, stride, m, d);
+        if (label < 0 || label == s || (tid > 0 && s_label[tid - 1] == label) || v.s.group[label] != groupS) continue;
+        double sum = 0.0;
+        for (int k = tid; k < kTile && s_label[k] == label; ++k) sum = dadd(sum, s_val[k]);
+        const int segStart = v.s.start[label], segEnd = segStart + v.s.size[label], tileLo = tile * kTile;
+        if (segStart >= tileLo && segEnd <= tileLo + kTile) {
+            f.h1[static_cast<size_t>(rowIdx) * n + label] = sum;
+        } else {
+            f.tileParts[(static_cast<size_t>(rowIdx) * f.tiles + tile) * 2 + (segStart < tileLo ? 0 : 1)] = sum;
         }
     }
-    s_val[tid] = val;
-    s_label[tid] = label;
-    __syncthreads();
-    if (label < 0 || label == s || (tid > 0 && s_label[tid - 1] == label) || v.s.group[label] != groupS) return;
-    double sum = 0.0;
-    for (int k = tid; k < kTile && s_label[k] == label; ++k) sum = dadd(sum, s_val[k]);
-    const int segStart = v.s.start[label], segEnd = segStart + v.s.size[label], tileLo = tile * kTile;
-    if (segStart >= tileLo && segEnd <= tileLo + kTile) {
-        f.h1[static_cast<size_t>(rowIdx) * n + label] = sum;
-    } else {
-        f.tileParts[(static_cast<size_t>(rowIdx) * f.tiles + tile) * 2 + (segStart < tileLo ? 0 : 1)] = sum;
-    }
 }
 
-/// Completes Σ_{x∈j} m(x, s) of the clusters whose members span several tiles, in tile order.
-__global__ void fmdCombineKernel(MhcaView v, FmdBatch f) {
-    const int n = v.cfg.n;
-    const int rowIdx = static_cast<int>(blockIdx.y);
-    const int s = f.rows[rowIdx];
-    const int groupS = v.s.group[s];
-    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
-         t += static_cast<int>(gridDim.x * blockDim.x)) {
-        const int j = v.list[t];
-        if (!v.s.alive[j] || j == s || v.s.group[j] != groupS) continue;
-        const int first = v.s.start[j] / kTile, last = (v.s.start[j] + v.s.size[j] - 1) / kTile;
-        if (first == last) continue;
-        const double* parts = f.tileParts + static_cast<size_t>(rowIdx) * f.tiles * 2;
-        double sum = parts[first * 2 + 1];
-        for (int tile = first + 1; tile <= last; ++tile) sum = dadd(sum, parts[tile * 2]);
-        f.h1[static_cast<size_t>(rowIdx) * n + j] = sum;
-    }
+/// Σ_{x∈j} m(x, s) of a cluster j whose members span several tiles, from the tile partials in tile order.
+__device__ __forceinline__ void combineTiles(const MhcaView& v, const FmdBatch& f, int rowIdx, int j) {
+    const int first = v.s.start[j] / kTile, last = (v.s.start[j] + v.s.size[j] - 1) / kTile;
+    if (first == last) return;
+    const double* parts = f.tileParts + static_cast<size_t>(rowIdx) * f.tiles * 2;
+    double sum = parts[first * 2 + 1];
+    for (int tile = first + 1; tile <= last; ++tile) sum = dadd(sum, parts[tile * 2]);
+    f.h1[static_cast<size_t>(rowIdx) * v.cfg.n + j] = sum;
 }
 
-/// Σ_{x∈s} m(x, j): block (list block, member chunk, row); one thread per cluster j of the list, the
-/// chunk's member points staged in shared memory. Dynamic shared memory: f.stage * d doubles.
+/// Σ_{x∈s} m(x, j): block (list block, member chunk, rows blockIdx.z, + gridDim.z, ..); one thread per
+/// cluster j of the list, the chunk's member points staged in shared memory. The blocks of chunk 0 also
+/// complete the point pass's sums of the clusters that span tiles (one launch less per batch).
+/// Dynamic shared memory: f.stage * d doubles.
 template <int MAXD>
 __global__ void fmdMemberPassKernel(MhcaView v, FmdBatch f) {
     extern __shared__ double s_pts[];
     const int n = v.cfg.n, d = v.cfg.d, listLen = v.listLen;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
-    const int rowIdx = static_cast<int>(blockIdx.z), c = static_cast<int>(blockIdx.y);
-    const int s = f.rows[rowIdx];
-    const int sizeS = v.s.size[s], startS = v.s.start[s];
-    const int per = (sizeS + f.chunks - 1) / f.chunks;
-    const int lo = c * per, hi = min(sizeS, lo + per);
+    const int c = static_cast<int>(blockIdx.y), rows = batchRows(v, f);
     const int t = static_cast<int>(blockIdx.x) * kMemberBlock + tid;
     const int j = t < listLen ? v.list[t] : -1;
-    const bool active = j >= 0 && v.s.alive[j] && j != s && v.s.group[j] == v.s.group[s];
-    MetricRef m{nullptr, 0};
-    double mu[MAXD > 0 ? MAXD : 1];
-    if (active) {
-        const int pairMode = v.s.birth[s] >= v.s.birth[j] ? v.s.mode[s] : v.s.mode[j];
-        m = slotMetric(v, j, pairMode);
-        if constexpr (MAXD > 0) {
-#pragma unroll
-            for (int k = 0; k < MAXD; ++k) mu[k] = k < d ? v.s.mu[static_cast<size_t>(k) * n + j] : 0.0;
-        }
-    }
-    double sum = 0.0;
-    for (int base = lo; base < hi; base += f.stage) {
-        const int count = min(f.stage, hi - base);
-        __syncthreads();
-        for (int e = tid; e < count * d; e += nt)
-            s_pts[e] = v.x[static_cast<size_t>(v.s.perm[startS + base + e / d]) * d + e % d];
-        __syncthreads();
-        if (!active) continue;
-        for (int i = 0; i < count; ++i) {
+    for (int rowIdx = static_cast<int>(blockIdx.z); rowIdx < rows; rowIdx += static_cast<int>(gridDim.z)) {
+        const int s = f.rows[rowIdx];
+        const int sizeS = v.s.size[s], startS = v.s.start[s];
+        const int per = (sizeS + f.chunks - 1) / f.chunks;
+        const int lo = c * per, hi = min(sizeS, lo + per);
+        const bool active = j >= 0 && v.s.alive[j] && j != s && v.s.group[j] == v.s.group[s];
+        if (active && c == 0) combineTiles(v, f, rowIdx, j);
+        MetricRef m{nullptr, 0};
+        double mu[MAXD > 0 ? MAXD : 1];
+        if (active) {
+            const int pairMode = v.s.birth[s] >= v.s.birth[j] ? v.s.mode[s] : v.s.mode[j];
+            m = slotMetric(v, j, pairMode);
             if constexpr (MAXD > 0) {
-                sum = dadd(sum, pointDistance<MAXD>(s_pts + i * d, mu, 1, m, d));
-            } else {
-                sum = dadd(sum, pointDistance<0>(s_pts + i * d, v.s.mu + j, static_cast<size_t>(n), m, d));
+#pragma unroll
+                for (int k = 0; k < MAXD; ++k) mu[k] = k < d ? v.s.mu[static_cast<size_t>(k) * n + j] : 0.0;
             }
         }
+        double sum = 0.0;
+        for (int base = lo; base < hi; base += f.stage) {
+            const int count = min(f.stage, hi - base);
+            __syncthreads();
+            for (int e = tid; e < count * d; e += nt)
+                s_pts[e] = v.x[static_cast<size_t>(v.s.perm[startS + base + e / d]) * d + e % d];
+            __syncthreads();
+            if (!active) continue;
+            for (int i = 0; i < count; ++i) {
+                if constexpr (MAXD > 0) {
+                    sum = dadd(sum, pointDistance<MAXD>(s_pts + i * d, mu, 1, m, d));
+                } else {
+                    sum = dadd(sum, pointDistance<0>(s_pts + i * d, v.s.mu + j, static_cast<size_t>(n), m, d));
+                }
+            }
+        }
+        if (t < listLen) f.h2[(static_cast<size_t>(rowIdx) * f.chunks + c) * listLen + t] = sum;
     }
-    if (t < listLen) f.h2[(static_cast<size_t>(rowIdx) * f.chunks + c) * listLen + t] = sum;
 }
 
 /// d(s, j) from the two sums (mhcaCpu's clusterDistance: the two means, then their average).
@@ -244,11 +245,20 @@ enum FmdRowMode : int { kFmdKeys = 0, kFmdSmallestKey = 1, kFmdLargest = 2 };
 /// Rows of the batch: best key (first on ties) over later partners with the bound of the others
 /// (mhca_agglomerate.cpp's nearestOfRow), or the smallest key maxDistX - d into *extreme (the switch),
 /// or the largest distance into the group's maxDistX (apriori top level). Work items (row, list chunk);
-/// the last chunk of a row reduces it. Uses counters[1 + row].
+/// the last chunk of a row reduces it. Uses counters[1 + row]. With f.haltOnRest, a valid step whose
+/// rows this batch cannot finish (the switch, or rows past it) halts the merge loop: the step is kept
+/// in haltStep for the host, and closestPairKernel makes the steps queued after it empty.
 __global__ void fmdFinalizeKernel(MhcaView v, FmdBatch f, int targetItems, int mode) {
     __shared__ RowTop s_warp[32];
     __shared__ int s_flag;
-    const int listLen = v.listLen, rows = f.rowCount;
+    const int listLen = v.listLen, rows = batchRows(v, f);
+    if (f.haltOnRest && blockIdx.x == 0 && threadIdx.x == 0) {
+        const Step st = *v.w.step;
+        if (st.valid && (st.switchNow || *f.rowLimit > f.rowCount)) {
+            *v.w.haltStep = st;
+            *v.w.halt = 1;
+        }
+    }
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     const int cpr = chunksPerRow(rows, listLen, targetItems);
     const int chunk = (listLen + cpr - 1) / cpr;

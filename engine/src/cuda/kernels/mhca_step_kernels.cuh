@@ -91,10 +91,14 @@ __global__ void nearestPointKernel(MhcaView v, int rowBegin, int rowEnd, int til
 /// Minimum retrieval (thesis 2.5.4) over the visited slots, grid-wide: each block reduces a
 /// grid-stride share, the last block to finish reduces the block results in block order and decides
 /// the merge (largest key, first position on ties: BLAS idamax over mhca's packed keys). Uses
-/// partials[0 .. gridDim.x) and counters[0].
+/// partials[0 .. gridDim.x) and counters[0]. Nothing but an empty step while the loop is halted.
 __global__ void closestPairKernel(MhcaView v) {
     __shared__ RowTop s_warp[32];
     __shared__ int s_flag;
+    if (*v.w.halt) {  // FMD: the loop waits for the host; this step is empty (every later kernel skips it)
+        if (blockIdx.x == 0 && threadIdx.x == 0) v.w.step->valid = 0;
+        return;
+    }
     RowTop top = noTop();
     for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
          t += static_cast<int>(gridDim.x * blockDim.x)) {
