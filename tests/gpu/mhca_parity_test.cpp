@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -21,7 +20,6 @@
 #include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/hca/mhca.hpp"
 #include "clusterlens/hca/point_heights.hpp"
-#include "clusterlens/synthetic.hpp"
 #include "test_support.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
@@ -453,22 +451,5 @@ TEST(MhcaCudaInput, CancelledBeforeStartThrowsCancelled) {
         Cancelled);
 }
 
-/// Timing of one run on cytometry-like data, for profiling (run explicitly; sizes from the environment:
-/// CLUSTERLENS_MHCA_N points, CLUSTERLENS_MHCA_VARIANT full|centroid).
-TEST(MhcaCudaTiming, DISABLED_CytometryLike) {
-    CL_REQUIRE_GPU();
-    SyntheticOptions s;
-    s.n = std::getenv("CLUSTERLENS_MHCA_N") ? std::strtoull(std::getenv("CLUSTERLENS_MHCA_N"), nullptr, 10) : 44000;
-    s.d = 14;
-    const std::string variant =
-        std::getenv("CLUSTERLENS_MHCA_VARIANT") ? std::getenv("CLUSTERLENS_MHCA_VARIANT") : "centroid";
-    const std::vector<double> x = makeCytometryLike(s).valuesAsDouble();
-    const MhcaOptions o = makeOptions(parseMhcaVariant(variant), SubthresholdMode::Mahal, false);
-    const auto start = std::chrono::steady_clock::now();
-    const Linkage l = mhcaCuda(x.data(), s.n, s.d, o);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "[ mhca gpu ] timing " << variant << " " << s.n << "x" << s.d << ": " << seconds << " s, last height "
-              << l.merges.back().height << "\n";
-}
 
 #endif  // CLUSTERLENS_HAVE_CUDA
