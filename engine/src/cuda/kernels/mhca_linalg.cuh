@@ -156,10 +156,127 @@ __device__ inline void triangularInverseWarp(double* a, double* col, double* rec
     __syncwarp();
 }
 
+/// The warp path's bound on p: a row of the factor per lane, in registers (the shape of clusters of
+/// up to 16 features, every dimension instance of the CMD kernels).
+constexpr int kShapeRegs = 16;
+
+/// Cholesky factorisation of a p x p matrix (p <= kShapeRegs) held by the 32 lanes of one warp, lane i
+/// row i: row[j] = a_ij (j < i) and diag = a_ii, in the operation order of choleskyInPlace. The chain
+/// from one pivot to the next is one shuffle, the root, its reciprocal and the pivot's own update
+/// (lane k + 1 reduces its diagonal with its own l_(k+1)k), no barrier. On an H200 (p = 14, one warp
+/// alone) it takes ~5.1K cycles; the chain's floor is 14 x (shuffle 26 + root and reciprocal 172 +
+/// 3 x 8) ~ 3.1K. Broadcasting each column through shared memory instead of shuffles measured slower
+/// (6.3K). Afterwards row[j] = l_ij and diag = l_ii. Warp-uniform result; lanes >= p carry unused
+/// values.
+__device__ __forceinline__ bool choleskyRegs(double (&row)[kShapeRegs], double& diag, int p) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+#pragma unroll
+    for (int k = 0; k < kShapeRegs; ++k) {
+        if (k < p) {
+            const double pivot = __shfl_sync(0xffffffffu, diag, k);
+            if (!(pivot > 0.0)) return false;
+            const double root = sqrt(pivot);
+            const double reciprocal = 1.0 / root;
+            const double lik = dmul(reciprocal, row[k]);
+            if (lane > k) {
+                row[k] = lik;
+                diag = dsub(diag, dmul(lik, lik));
+            } else if (lane == k) {
+                diag = root;
+            }
+#pragma unroll
+            for (int j = k + 1; j < kShapeRegs - 1; ++j) {
+                const double ljk = __shfl_sync(0xffffffffu, lik, j);
+                if (lane > j) row[j] = dsub(row[j], dmul(ljk, lik));
+            }
+        }
+    }
+    return true;
+}
+
+/// diagonalProduct of the factor held by choleskyRegs (every lane gets it).
+__device__ __forceinline__ double diagonalProductRegs(double diag, int p) {
+    double product = 1.0;
+#pragma unroll
+    for (int i = 0; i < kShapeRegs; ++i)
+        if (i < p) product = dmul(product, __shfl_sync(0xffffffffu, diag, i));
+    return product;
+}
+
+/// triangularInverseWarp on the factor held by choleskyRegs, whose copy is in the row-major `l` (lanes
+/// read its columns): lane i computes row i of L^-1 alone, since entry (i, jj) reads only the original
+/// column jj of L and the entries (i, c > jj) of its own row, so no lane waits for another. The warp
+/// barrier per column keeps the compiler from hoisting every column's loads at once (registers).
+/// H200, p = 14: ~9.4K cycles against ~14K for triangularInverseWarp; adding each finished entry's
+/// term to all pending entries of the row at once (the same order per entry) measured slower (~11K).
+/// Afterwards row[j] = (L^-1)_ij (j < i) and diag = 1 / l_ii.
+__device__ __forceinline__ void triangularInverseRegs(double (&row)[kShapeRegs], double& diag, const double* l, int p) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    const double reciprocal = 1.0 / diag;
+#pragma unroll
+    for (int jj = kShapeRegs - 2; jj >= 0; --jj) {
+        if (jj < p - 1) {
+            const double scale = -__shfl_sync(0xffffffffu, reciprocal, jj);
+            // Selects, not branches: the lanes start their sums at different c and must not diverge.
+            const double own = row[jj];
+            double v = own != 0.0 ? dmul(own, reciprocal) : own;
+#pragma unroll
+            for (int c = kShapeRegs - 2; c > jj; --c) {
+                const double column = c < p ? l[c * p + jj] : 0.0;
+                const double sum = dadd(v, dmul(column, row[c]));
+                v = (c < lane && column != 0.0) ? sum : v;
+            }
+            if (lane > jj) row[jj] = dmul(scale, v);
+            __syncwarp();
+        }
+    }
+    diag = reciprocal;
+}
+
+/// Stores the lower triangle held by a warp (row, diag) into the row-major p x p `a` (lanes < p).
+__device__ __forceinline__ void storeLowerRegs(const double (&row)[kShapeRegs], double diag, double* a, int p) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    if (lane >= p) return;
+#pragma unroll
+    for (int j = 0; j < kShapeRegs; ++j)
+        if (j < lane) a[lane * p + j] = row[j];
+    a[lane * p + lane] = diag;
+}
+
 /// Second half of dpotri (dlauu2): (L^-1)ᵀ L^-1 from L^-1 in the lower triangle of `a` into both
 /// triangles of `out`, by the team; ends with its barrier.
 __device__ inline void inverseProductBlock(const double* a, double* out, int p, const ShapeTeam& team) {
     const int tid = team.tid, nt = team.nt;
+    if (p <= kShapeRegs) {
+        // Unrolled to the bound: every product of an entry's sum is loaded and formed before the
+        // chain of additions (in dlauu2's order, k ascending) starts (H200, p = 14: ~2.6K cycles
+        // against ~3.2K for the loop below).
+        for (int t = tid; t < p * p; t += nt) {
+            const int i = t / p, j = t % p;
+            if (j > i) continue;
+            const double aii = a[i * p + i];
+            double v;
+            if (i + 1 < p) {
+                const int first = j == i ? i : i + 1;
+                double product[kShapeRegs];
+#pragma unroll
+                for (int q = 0; q < kShapeRegs; ++q) {
+                    const int k = first + q;
+                    product[q] = k < p ? dmul(a[k * p + j], a[k * p + i]) : 0.0;
+                }
+                double sum = 0.0;
+#pragma unroll
+                for (int q = 0; q < kShapeRegs; ++q) sum = first + q < p ? dadd(sum, product[q]) : sum;
+                v = j == i ? sum : dadd(aii == 0.0 ? 0.0 : dmul(aii, a[i * p + j]), sum);
+            } else {
+                v = dmul(aii, a[i * p + j]);
+            }
+            out[i * p + j] = v;
+            out[j * p + i] = v;
+        }
+        team.sync();
+        return;
+    }
     for (int t = tid; t < p * p; t += nt) {
         const int i = t / p, j = t % p;
         if (j > i) continue;
