@@ -1,6 +1,7 @@
 // Launchers of the FMD member kernels.
 
 #include <algorithm>
+#include <cstdlib>
 #include <type_traits>
 
 #include "cuda/kernels/mhca_fmd_kernels.cuh"
@@ -16,6 +17,27 @@ void launchFmdMove(const MhcaView& v, int* temp, int blocks, cudaStream_t stream
     CL_CUDA_CHECK_LAUNCH();
 }
 
+namespace {
+/// Member points per load of a cluster's metric in the member pass: 2 (fastest measured at 44K×14;
+/// 4 needs 200 registers at d = 16 and halves the resident warps), or CLUSTERLENS_MHCA_FMD_POINTS = 1
+/// or 4 to time the alternatives (the sums are the same bits).
+int memberPoints() {
+    static const int points = [] {
+        const char* env = std::getenv("CLUSTERLENS_MHCA_FMD_POINTS");
+        const int wanted = env ? std::atoi(env) : 2;
+        return wanted == 1 || wanted == 4 ? wanted : 2;
+    }();
+    return points;
+}
+
+template <int MAXD, int POINTS>
+void launchMemberPass(const MhcaView& v, const FmdBatch& batch, dim3 grid, std::size_t stageBytes,
+                      cudaStream_t stream) {
+    fmdMemberPassKernel<MAXD, POINTS><<<grid, kMemberBlock, stageBytes, stream>>>(v, batch);
+    CL_CUDA_CHECK_LAUNCH();
+}
+}  // namespace
+
 int fmdGridRows(const FmdBatch& batch) {
     return batch.rowLimit ? std::min(batch.rowCount, kFmdRowBlocks) : batch.rowCount;
 }
@@ -29,10 +51,15 @@ void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowByte
         fmdPointPassKernel<kMaxD>
             <<<dim3(static_cast<unsigned>(batch.tiles), rows), kTile, rowBytes, stream>>>(v, batch);
         CL_CUDA_CHECK_LAUNCH();
-        fmdMemberPassKernel<kMaxD>
-            <<<dim3(memberBlocks, static_cast<unsigned>(batch.chunks), rows), kMemberBlock, stageBytes, stream>>>(
-                v, batch);
-        CL_CUDA_CHECK_LAUNCH();
+        const dim3 grid(memberBlocks, static_cast<unsigned>(batch.chunks), rows);
+        if constexpr (kMaxD == 0) {
+            launchMemberPass<0, 1>(v, batch, grid, stageBytes, stream);
+        } else {
+            const int points = memberPoints();
+            if (points == 1) launchMemberPass<kMaxD, 1>(v, batch, grid, stageBytes, stream);
+            else if (points == 2) launchMemberPass<kMaxD, 2>(v, batch, grid, stageBytes, stream);
+            else launchMemberPass<kMaxD, 4>(v, batch, grid, stageBytes, stream);
+        }
     });
 }
 

@@ -85,6 +85,58 @@ __device__ __forceinline__ double pointDistance(const double* x, const double* m
     }
 }
 
+/// sum + Σ m(x, j) over `count` staged points (d apart), added in point order. The metric of j stays
+/// in global memory (too large for registers); each entry is loaded once for POINTS points instead of
+/// once per point, which bounded the member pass, and each point's form repeats quadraticFormFast's
+/// operations in its order, so the sums are bitwise those of pointDistance for every POINTS.
+template <int MAXD, int POINTS>
+__device__ __forceinline__ double memberSum(const double* pts, int count, const double* mu, size_t muStride, MetricRef m,
+                                            int d, double sum) {
+    for (int base = 0; base < count; base += POINTS) {
+        double r[POINTS][MAXD];
+#pragma unroll
+        for (int k = 0; k < MAXD; ++k) {
+            const double muK = k < d ? mu[k * muStride] : 0.0;
+#pragma unroll
+            for (int p = 0; p < POINTS; ++p)  // a group's missing points repeat the last one, unsummed
+                r[p][k] = k < d ? pts[min(base + p, count - 1) * d + k] - muK : 0.0;
+        }
+        double q[POINTS];
+#pragma unroll
+        for (int p = 0; p < POINTS; ++p) q[p] = 0.0;
+        if (m.m == nullptr) {
+#pragma unroll
+            for (int j = 0; j < MAXD; ++j)
+                if (j < d) {
+#pragma unroll
+                    for (int p = 0; p < POINTS; ++p) q[p] = fma(r[p][j], r[p][j], q[p]);
+                }
+        } else {
+#pragma unroll
+            for (int i = 0; i < MAXD; ++i) {
+                if (i < d) {
+                    double s[POINTS];
+#pragma unroll
+                    for (int p = 0; p < POINTS; ++p) s[p] = 0.0;
+#pragma unroll
+                    for (int k = 0; k < i; ++k) {
+                        const double mik = m.m[packedIndex(i, k) * m.stride];
+#pragma unroll
+                        for (int p = 0; p < POINTS; ++p) s[p] = fma(mik, r[p][k], s[p]);
+                    }
+                    const double mii = m.m[packedIndex(i, i) * m.stride];
+#pragma unroll
+                    for (int p = 0; p < POINTS; ++p) q[p] = fma(r[p][i], fma(mii, r[p][i], 2.0 * s[p]), q[p]);
+                }
+            }
+        }
+#pragma unroll
+        for (int p = 0; p < POINTS; ++p)
+            if (base + p < count) sum = dadd(sum, sqrt(q[p]));
+    }
+    return sum;
+}
+
 /// Σ_{x∈j} m(x, s) for every cluster j and every row s of the batch (rows blockIdx.y, + gridDim.y, ..):
 /// one tile of 256 consecutive perm positions per block; each cluster segment inside the tile is summed
 /// in position order by the thread at its start, segments crossing the tile border leave a partial sum
@@ -155,8 +207,8 @@ __device__ __forceinline__ void combineTiles(const MhcaView& v, const FmdBatch& 
 /// Σ_{x∈s} m(x, j): block (list block, member chunk, rows blockIdx.z, + gridDim.z, ..); one thread per
 /// cluster j of the list, the chunk's member points staged in shared memory. The blocks of chunk 0 also
 /// complete the point pass's sums of the clusters that span tiles (one launch less per batch).
-/// Dynamic shared memory: f.stage * d doubles.
-template <int MAXD>
+/// Dynamic shared memory: f.stage * d doubles. POINTS: member points per load of j's metric (d ≤ 16).
+template <int MAXD, int POINTS>
 __global__ void fmdMemberPassKernel(MhcaView v, FmdBatch f) {
     extern __shared__ double s_pts[];
     const int n = v.cfg.n, d = v.cfg.d, listLen = v.listLen;
@@ -172,14 +224,9 @@ __global__ void fmdMemberPassKernel(MhcaView v, FmdBatch f) {
         const bool active = j >= 0 && v.s.alive[j] && j != s && v.s.group[j] == v.s.group[s];
         if (active && c == 0) combineTiles(v, f, rowIdx, j);
         MetricRef m{nullptr, 0};
-        double mu[MAXD > 0 ? MAXD : 1];
         if (active) {
             const int pairMode = v.s.birth[s] >= v.s.birth[j] ? v.s.mode[s] : v.s.mode[j];
             m = slotMetric(v, j, pairMode);
-            if constexpr (MAXD > 0) {
-#pragma unroll
-                for (int k = 0; k < MAXD; ++k) mu[k] = k < d ? v.s.mu[static_cast<size_t>(k) * n + j] : 0.0;
-            }
         }
         double sum = 0.0;
         for (int base = lo; base < hi; base += f.stage) {
@@ -189,12 +236,11 @@ __global__ void fmdMemberPassKernel(MhcaView v, FmdBatch f) {
                 s_pts[e] = v.x[static_cast<size_t>(v.s.perm[startS + base + e / d]) * d + e % d];
             __syncthreads();
             if (!active) continue;
-            for (int i = 0; i < count; ++i) {
-                if constexpr (MAXD > 0) {
-                    sum = dadd(sum, pointDistance<MAXD>(s_pts + i * d, mu, 1, m, d));
-                } else {
+            if constexpr (MAXD > 0) {
+                sum = memberSum<MAXD, POINTS>(s_pts, count, v.s.mu + j, static_cast<size_t>(n), m, d, sum);
+            } else {
+                for (int i = 0; i < count; ++i)
                     sum = dadd(sum, pointDistance<0>(s_pts + i * d, v.s.mu + j, static_cast<size_t>(n), m, d));
-                }
             }
         }
         if (t < listLen) f.h2[(static_cast<size_t>(rowIdx) * f.chunks + c) * listLen + t] = sum;
