@@ -3,9 +3,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
-#include <QOpenGLWidget>
-#include <QPainter>
-#include <QPixmap>
 #include <QTimer>
 
 #include <cstdio>
@@ -16,20 +13,13 @@
 #include "main_window.hpp"
 #include "opengl_setup.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "window_grab.hpp"
 
 namespace {
 
 /// Saves the window to `file` and quits (exit code 1 when it cannot be written).
 void saveScreenshot(clusterlens::gui::MainWindow& window, const QString& file) {
-    // QWidget::grab() renders a QOpenGLWidget without what paintGL() paints with QPainter (the
-    // painter is redirected while grabbing), so each visible GL view's own framebuffer, axes
-    // included, is drawn over its place.
-    QPixmap shot = window.grab();
-    {
-        QPainter painter(&shot);
-        for (QOpenGLWidget* view : window.findChildren<QOpenGLWidget*>())
-            if (view->isVisible()) painter.drawImage(view->mapTo(&window, QPoint(0, 0)), view->grabFramebuffer());
-    }
+    const QImage shot = clusterlens::views::grabWindowWithViews(window);
     const bool saved = shot.save(file);
     std::fprintf(stderr, "%s %s\n", saved ? "saved" : "could not save", qPrintable(file));
     QApplication::exit(saved ? 0 : 1);

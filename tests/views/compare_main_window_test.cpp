@@ -6,7 +6,6 @@
 
 #include <QDir>
 #include <QDockWidget>
-#include <QPainter>
 #include <QSignalSpy>
 
 #include <cmath>
@@ -24,6 +23,7 @@
 #include "gui_test_main.hpp"
 #include "main_window.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "window_grab.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
@@ -45,15 +45,6 @@ std::shared_ptr<const Linkage> mhca(const Dataset& data, MhcaVariant variant) {
     return std::make_shared<const Linkage>(runHca(data, request, Backend::Cpu));
 }
 
-/// The window with every OpenGL view's own frame drawn over its place: QWidget::grab() leaves out
-/// what paintGL() paints with QPainter (axes, labels).
-QImage windowShot(MainWindow& window) {
-    QImage shot = window.grab().toImage();
-    QPainter painter(&shot);
-    for (ScatterWidget* gl : window.findChildren<ScatterWidget*>())
-        if (gl->isVisible()) painter.drawImage(gl->mapTo(&window, QPoint(0, 0)), gl->grabFramebuffer());
-    return shot;
-}
 
 }  // namespace
 
@@ -151,7 +142,7 @@ void CompareMainWindowTest::comparisonDocksShowAndLinkARealDataset() {
     QTRY_VERIFY_WITH_TIMEOUT(window.scatter()->isSettled() && heights->scatter()->isSettled(), kTimeoutMs);
     QTest::qWait(300);
     const QString path = QDir(dir).filePath(QStringLiteral("compare.png"));
-    QVERIFY(windowShot(window).save(path));
+    QVERIFY(grabWindowWithViews(window).save(path));
     qInfo("saved %s", qPrintable(path));
 }
 

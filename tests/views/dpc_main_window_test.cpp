@@ -4,7 +4,6 @@
 // session. With CLUSTERLENS_SCREENSHOTS=1 the window is saved to docs/screenshots/decision.png.
 
 #include <QDockWidget>
-#include <QPainter>
 #include <QSignalSpy>
 
 #include "analysis_session.hpp"
@@ -16,6 +15,7 @@
 #include "gui_test_main.hpp"
 #include "main_window.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "window_grab.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
@@ -25,16 +25,6 @@ namespace {
 
 constexpr int kTimeoutMs = 90'000;
 
-/// The window as the user sees it: QWidget::grab() misses what the GL views paint with QPainter,
-/// so each visible GL view's framebuffer is drawn over its place (as main.cpp --screenshot does).
-QImage grabWindow(MainWindow& window) {
-    QPixmap shot = window.grab();
-    QPainter painter(&shot);
-    for (QOpenGLWidget* view : window.findChildren<QOpenGLWidget*>())
-        if (view->isVisible()) painter.drawImage(view->mapTo(&window, QPoint(0, 0)), view->grabFramebuffer());
-    painter.end();
-    return shot.toImage();
-}
 
 }  // namespace
 
@@ -90,7 +80,7 @@ void DpcMainWindowTest::kneePeaksColourTheDataScatter() {
         QTRY_VERIFY_WITH_TIMEOUT(panel->graph()->isSettled() && m_window->scatter()->isSettled(), kTimeoutMs);
         QTest::qWait(500);
         const QString path = QStringLiteral(CLUSTERLENS_SOURCE_DIR "/docs/screenshots/decision.png");
-        QVERIFY(grabWindow(*m_window).save(path));
+        QVERIFY(grabWindowWithViews(*m_window).save(path));
         std::printf("saved %s\n", qPrintable(path));
     }
 }

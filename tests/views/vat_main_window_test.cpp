@@ -8,7 +8,6 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
-#include <QPainter>
 #include <QSignalSpy>
 
 #include <algorithm>
@@ -22,6 +21,7 @@
 #include "scatter/scatter_widget.hpp"
 #include "vat/vat_panel.hpp"
 #include "vat/vat_widget.hpp"
+#include "window_grab.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
@@ -31,15 +31,6 @@ namespace {
 
 constexpr int kTimeoutMs = 120'000;
 
-/// The window as the user sees it: each visible GL view's framebuffer drawn over its place.
-QImage grabWindow(MainWindow& window) {
-    QPixmap shot = window.grab();
-    QPainter painter(&shot);
-    for (QOpenGLWidget* view : window.findChildren<QOpenGLWidget*>())
-        if (view->isVisible()) painter.drawImage(view->mapTo(&window, QPoint(0, 0)), view->grabFramebuffer());
-    painter.end();
-    return shot.toImage();
-}
 
 QAction* menuAction(MainWindow& window, const QString& menuTitle, const QString& text) {
     for (QAction* menu : window.menuBar()->actions())
@@ -181,7 +172,7 @@ void VatMainWindowTest::screenshotOfSpirals() {
     QTRY_VERIFY_WITH_TIMEOUT(panel->widget()->isSettled() && m_window->scatter()->isSettled(), kTimeoutMs);
     QTest::qWait(500);
     const QString file = QStringLiteral(CLUSTERLENS_SOURCE_DIR "/docs/screenshots/vat_ivat.png");
-    QVERIFY(grabWindow(*m_window).save(file));
+    QVERIFY(grabWindowWithViews(*m_window).save(file));
     std::printf("saved %s\n", qPrintable(file));
 }
 
