@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <utility>
 
 #include "mhca_linalg.hpp"
+#include "mhca_runners.hpp"
 
 namespace clusterlens::mhca {
 namespace {
@@ -19,8 +22,7 @@ constexpr double kNoKey = -std::numeric_limits<double>::infinity();
 
 /// Key a is better (a closer pair) than key b; NaN is worse than everything, as for BLAS idamax.
 inline bool better(double a, double b) {
-    if (std::isnan(b)) return !std::isnan(a);
-    return a > b;
+    return betterKey(a, b);
 }
 
 /// A run of pairs from one cluster to the live clusters at positions [from, to), leaving out `skip`.
@@ -49,7 +51,9 @@ public:
     Agglomerator(ClusterSet& clusters, std::vector<std::int32_t> live, const AgglomerationParams& params,
                  WorkerPool& pool, ProgressTracker& progress)
         : m_clusters(clusters), m_live(std::move(live)), m_params(params), m_pool(pool), m_progress(progress),
-          m_nn(clusters.slotCount(), -1), m_nnKey(clusters.slotCount(), kNoKey), m_nnBefore(clusters.slotCount(), kNoKey) {
+          m_nn(clusters.slotCount(), -1), m_nnKey(clusters.slotCount(), kNoKey), m_nnBefore(clusters.slotCount(), kNoKey),
+          m_runners(clusters.slotCount()), m_alive(clusters.slotCount(), 0) {
+        for (std::int32_t slot : m_live) m_alive[static_cast<std::size_t>(slot)] = 1;
         const std::size_t d = clusters.dim();
         m_cov.resize(d * d);
         m_means.resize(d);
@@ -69,6 +73,9 @@ public:
             mergeStep(step, merges);
             m_progress.advance();
         }
+        if (std::getenv("CLUSTERLENS_MHCA_STATS"))
+            std::fprintf(stderr, "mhca cpu: %zu merges, stale rows %zu answered by runners-up, %zu rescanned\n",
+                         merges.size(), m_resolved, m_rescanned);
     }
 
 private:
@@ -148,17 +155,23 @@ private:
         return result;
     }
 
-    /// Scans a row's keys in position order: the best (first on ties) and the largest key before it,
-    /// which is the previous running best.
+    /// Scans a row's keys in position order: the best (first on ties), the largest key before it (the
+    /// previous running best) and the runners-up.
     struct RowBest {
         std::int32_t slot = -1;
         double key = kNoKey;
         double before = kNoKey;
-        void offer(std::int32_t other, double value) {
+        std::int64_t stamp = 0;
+        RunnerSet others;
+        void offer(std::int32_t other, double value, std::int64_t otherStamp) {
             if (slot < 0 || better(value, key)) {
                 before = slot < 0 ? kNoKey : key;
+                if (slot >= 0) others.offer(Runner{key, slot, stamp});
                 slot = other;
                 key = value;
+                stamp = otherStamp;
+            } else {
+                others.offer(Runner{value, other, otherStamp});
             }
         }
     };
@@ -167,13 +180,52 @@ private:
         m_nn[row] = best.slot;
         m_nnKey[row] = best.key;
         m_nnBefore[row] = best.before;
+        m_runners.put(row, best.others);
+    }
+
+    std::int64_t stampOf(std::int32_t slot) const { return m_clusters.stamp(static_cast<std::size_t>(slot)); }
+
+    /// The runner-up still stands for the partner it was offered for.
+    bool current(const Runner& r) const { return m_alive[static_cast<std::size_t>(r.slot)] && stampOf(r.slot) == r.stamp; }
+
+    /// A row whose best partner died or may lose a tie: its best among the surviving runners-up, the
+    /// still valid best (`keep`) and the merged cluster (`fresh`, slot < 0 for none) when that is
+    /// strictly better than the bound of all other partners. False: the row needs a rescan.
+    bool resolve(std::int32_t row, const Runner& keep, const Runner& fresh) {
+        RunnerSet set = m_runners.get(row);
+        Runner pool[kRunners + 2];
+        int count = 0;
+        for (int k = 0; k < set.count; ++k)
+            if (current(set.entries[k])) pool[count++] = set.entries[k];
+        if (keep.slot >= 0) pool[count++] = keep;
+        if (fresh.slot >= 0) pool[count++] = fresh;
+        if (count == 0) return false;
+        int best = 0;
+        for (int k = 1; k < count; ++k)
+            if (runnerBefore(pool[k], pool[best])) best = k;
+        if (!better(pool[best].key, set.bound)) return false;
+        RunnerSet rest;
+        rest.bound = set.bound;
+        double before = set.bound;
+        for (int k = 0; k < count; ++k) {
+            if (k == best) continue;
+            rest.offer(pool[k]);
+            if (better(pool[k].key, before)) before = pool[k].key;
+        }
+        m_nn[row] = pool[best].slot;
+        m_nnKey[row] = pool[best].key;
+        m_nnBefore[row] = before;  // an upper bound of the keys before the best, as the shift check needs
+        m_runners.put(row, rest);
+        ++m_resolved;
+        return true;
     }
 
     /// The best later partner of the row at `position`, on the fly.
     void nearestOfRow(std::size_t position) {
         const std::int32_t slot = m_live[position];
         RowBest best;
-        for (std::size_t j = position + 1; j < m_live.size(); ++j) best.offer(m_live[j], key(slot, m_live[j]));
+        for (std::size_t j = position + 1; j < m_live.size(); ++j)
+            best.offer(m_live[j], key(slot, m_live[j]), stampOf(m_live[j]));
         store(slot, best);
     }
 
@@ -213,9 +265,9 @@ private:
                 RowBest best;
                 for (std::size_t k = 0; k < task.length(); ++k) {
                     const std::int32_t other = m_live[task.position(k)];
-                    best.offer(other, keyOf(m_flat[task.offset + k],
-                                            std::max(m_clusters.stamp(static_cast<std::size_t>(task.slot)),
-                                                     m_clusters.stamp(static_cast<std::size_t>(other)))));
+                    best.offer(other,
+                               keyOf(m_flat[task.offset + k], std::max(stampOf(task.slot), stampOf(other))),
+                               stampOf(other));
                 }
                 store(task.slot, best);
             }
@@ -244,6 +296,7 @@ private:
             if (s == fresh || m_nn[s] < 0) continue;
             m_nnKey[s] = m_nnKey[s] - amount;
             if (m_nnBefore[s] != kNoKey) m_nnBefore[s] = m_nnBefore[s] - amount;
+            m_runners.shift(s, amount);
             if (m_nnBefore[s] == m_nnKey[s]) stale[pos] = 1;
         }
         return stale;
@@ -260,10 +313,12 @@ private:
             m_nnKey[s] = value;
         } else if (better(value, m_nnKey[s]) || (value == m_nnKey[s] && c1 < m_nn[s])) {
             if (m_nn[s] < c1) m_nnBefore[s] = m_nnKey[s];
+            if (m_nn[s] >= 0) m_runners.offer(s, Runner{m_nnKey[s], m_nn[s], stampOf(m_nn[s])});
             m_nn[s] = c1;
             m_nnKey[s] = value;
-        } else if (c1 < m_nn[s] && better(value, m_nnBefore[s])) {
-            m_nnBefore[s] = value;
+        } else {
+            if (c1 < m_nn[s] && better(value, m_nnBefore[s])) m_nnBefore[s] = value;
+            m_runners.offer(s, Runner{value, c1, stampOf(c1)});
         }
         return true;
     }
@@ -289,15 +344,22 @@ private:
         auto newKey = [&](std::size_t pos) { return keyOf(m_flat[pos < p1 ? pos : pos - 1], step); };
 
         RowBest best;
-        for (std::size_t pos = p1 + 1; pos < k; ++pos) best.offer(m_live[pos], newKey(pos));
+        for (std::size_t pos = p1 + 1; pos < k; ++pos) best.offer(m_live[pos], newKey(pos), stampOf(m_live[pos]));
         store(c1, best);
         for (std::size_t pos = 0; pos < p1; ++pos)
             if (!stale[pos] && !offerNewCluster(m_live[pos], c1, c2, newKey(pos))) stale[pos] = 1;
         for (std::size_t pos = p1 + 1; pos < k; ++pos)
             if (m_nn[m_live[pos]] == c2) stale[pos] = 1;
         std::vector<std::size_t> positions;
-        for (std::size_t pos = 0; pos < k; ++pos)
-            if (stale[pos]) positions.push_back(pos);
+        for (std::size_t pos = 0; pos < k; ++pos) {
+            if (!stale[pos]) continue;
+            const std::int32_t s = m_live[pos];
+            const std::int32_t nn = m_nn[s];
+            const Runner keep = nn >= 0 && nn != c1 && nn != c2 ? Runner{m_nnKey[s], nn, stampOf(nn)} : Runner{};
+            const Runner fresh = pos < p1 ? Runner{newKey(pos), c1, step} : Runner{};
+            if (!resolve(s, keep, fresh)) positions.push_back(pos);
+        }
+        m_rescanned += positions.size();
         rescan(positions);
     }
 
@@ -359,6 +421,8 @@ private:
                              subthreshold && m_params.subthreshold == SubthresholdMode::Euclid});
         m_live.erase(m_live.begin() + static_cast<std::ptrdiff_t>(positionOf(c2)));
         m_nn[c2] = -1;
+        m_alive[static_cast<std::size_t>(c2)] = 0;
+        m_runners.reset(c2);
 
         if (m_fullCount == static_cast<std::int64_t>(m_live.size()) && !m_switched) {
             // Every cluster reached the threshold: mhclust.c recomputes all distances, normalised
@@ -381,6 +445,10 @@ private:
     std::vector<std::int32_t> m_nn;
     std::vector<double> m_nnKey;
     std::vector<double> m_nnBefore;       ///< bound of the keys of partners before the best one
+    RunnerLists m_runners;
+    std::vector<char> m_alive;
+    std::size_t m_resolved = 0;   ///< stale rows answered by their runners-up
+    std::size_t m_rescanned = 0;  ///< stale rows rescanned
     std::vector<double> m_flat;
     double m_max = 0.0;                   ///< mhca's maxDistX
     std::vector<std::int64_t> m_shiftTimes;
