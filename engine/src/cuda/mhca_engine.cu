@@ -133,7 +133,10 @@ void MhcaEngine::allocate() {
         n * d * 8 * 2 + n * (7 * 4 + 3) + members * 4 + n * (3 * p + 5) * 8 + (full ? 4 * n * 4 : 0) + 3 * n * 4 +
         m_compactBytes + n * (4 * 4 + 8) + n * 4 + partials * sizeof(RowTop) + (n + 2) * 4 + n * (8 + 2 * 4 + 2 * 8) +
         (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 : 0) + shapeWork +
-        (m_persistent.maxBlocks > 0 ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * 1024 : 0);
+        (m_persistent.maxBlocks > 0
+             ? n * sizeof(Candidate) + n * (kRunners * 20 + 12) +
+                   static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop))
+             : 0);
     std::size_t freeBytes = 0, totalBytes = 0;
     CL_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
     const std::string what = "MHCA of " + std::to_string(m_n) + " points x " + std::to_string(m_d) +
@@ -201,6 +204,12 @@ void MhcaEngine::allocate() {
             d_blockPart = DeviceBuffer<RowTop>(blocks, s);
             d_aPart = DeviceBuffer<RowTop>(blocks, s);
             d_rowPart = DeviceBuffer<RowTop>(blocks * kRescanRowsPerPass, s);
+            d_runKey = DeviceBuffer<double>(n * kRunners, s);
+            d_runSlot = DeviceBuffer<int>(n * kRunners, s);
+            d_runPos = DeviceBuffer<int>(n * kRunners, s);
+            d_runBirth = DeviceBuffer<int>(n * kRunners, s);
+            d_runCount = DeviceBuffer<int>(n, s);
+            d_runBound = DeviceBuffer<double>(n, s);
             d_minPart = DeviceBuffer<double>(blocks, s);
             d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
             d_rowFinal = DeviceBuffer<Candidate>(n, s);
@@ -244,6 +253,12 @@ MhcaView MhcaEngine::view() {
     v.s.nn = self.d_nn.data();
     v.s.nnKey = self.d_nnKey.data();
     v.s.nnBefore = self.d_nnBefore.data();
+    v.s.runKey = self.d_runKey.data();
+    v.s.runSlot = self.d_runSlot.data();
+    v.s.runPos = self.d_runPos.data();
+    v.s.runBirth = self.d_runBirth.data();
+    v.s.runCount = self.d_runCount.data();
+    v.s.runBound = self.d_runBound.data();
     v.s.members = self.d_members.data();
     v.s.start = self.d_start.data();
     v.s.perm = self.d_perm.data();
@@ -314,6 +329,7 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount) 
                                       index.data(), sizeof(int), sizeof(int), n, cudaMemcpyHostToDevice, s));
     }
     // mhca_agglomerate.cpp: clusters of at least threshold·nFull points count from the start.
+    m_groupCount = groupCount;
     std::vector<GroupState> groups(static_cast<std::size_t>(groupCount));
     for (int g : group) ++groups[static_cast<std::size_t>(g)].clusterCount;
     const bool singleFull = 1.0 >= m_options.threshold * static_cast<double>(m_n);
@@ -394,6 +410,7 @@ void MhcaEngine::startFromClusters(const std::vector<InitialCluster>& clusters, 
     launchScatterClusters(view(), u, s);
     if (m_cfg.full) d_perm.copyFromHost(m_initialPerm.data(), m_initialPerm.size());
     CL_CUDA_TRY(cudaMemsetAsync(d_shiftCount.data(), 0, sizeof(int), s));
+    m_groupCount = 1;
     GroupState top{};
     top.clusterCount = static_cast<int>(count);
     top.fullCount = static_cast<int>(full);

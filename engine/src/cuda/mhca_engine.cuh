@@ -112,7 +112,8 @@ private:
     std::vector<MergeRecord> runPersistent(std::size_t merges, MergeProgress& progress);
     /// One launch of at most `merges` merges; returns the merges completed and whether it stopped at a
     /// switch step (then finished here by the per-stage kernels).
-    std::size_t persistentBatch(int merges, bool& switched);
+    /// With `prologue`, every live row is rescanned first, for its runners-up.
+    std::size_t persistentBatch(int merges, bool& switched, bool prologue);
     void finishSwitchStep();
     void printPersistentProfile();
     std::vector<MergeRecord> downloadMerges(std::size_t merges);
@@ -146,6 +147,7 @@ private:
     int m_sms = 1;
     int m_targetItems = 1;
     int m_listLen = 0;
+    int m_groupCount = 1;
     int m_live = 0;
     int m_stageRows = 0;
     std::size_t m_shapeBytes = 0;
@@ -176,6 +178,8 @@ private:
     DeviceBuffer<int> d_shiftCount, d_shiftTime, d_shiftGroup;
     DeviceBuffer<double> d_h1, d_tileParts, d_h2, d_shapeWork;
     DeviceBuffer<RowTop> d_blockPart, d_aPart, d_rowPart;
+    DeviceBuffer<double> d_runKey, d_runBound;
+    DeviceBuffer<int> d_runSlot, d_runPos, d_runBirth, d_runCount;
     DeviceBuffer<double> d_minPart;
     DeviceBuffer<unsigned int> d_rowCounter;
     DeviceBuffer<Candidate> d_rowFinal;

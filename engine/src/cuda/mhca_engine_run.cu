@@ -54,6 +54,10 @@ std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& prog
 
 std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProgress& progress) {
     const cudaStream_t s = m_stream.get();
+    launchForgetRunners(view(), s);  // the rows' neighbours came from the per-stage kernels
+    // One group: every row is rescanned once up front for its runners-up (a full nearest-neighbour
+    // pass; with many apriori groups each row would scan every group's clusters, so they start unknown).
+    bool prologue = m_groupCount == 1;
     std::size_t done = 0;
     while (done < merges) {
         compactIfSparse();
@@ -62,11 +66,13 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         if (m_listLen >= 2048)
             batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - m_listLen / 2)));
         bool switched = false;
-        const std::size_t completed = persistentBatch(static_cast<int>(batch), switched);
+        const std::size_t completed = persistentBatch(static_cast<int>(batch), switched, prologue);
+        prologue = false;
         done += completed;
         m_live -= static_cast<int>(completed);
         if (switched) {
             finishSwitchStep();
+            prologue = m_groupCount == 1;
             ++done;
             --m_live;
         }
@@ -79,13 +85,15 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     return downloadMerges(merges);
 }
 
-std::size_t MhcaEngine::persistentBatch(int merges, bool& switched) {
+std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologue) {
     const cudaStream_t s = m_stream.get();
     CL_CUDA_TRY(cudaMemsetAsync(d_status.data(), 0, d_status.bytes(), s));
     // The kernel keeps the rescan list empty between its merges; a switch step finished by the
     // per-stage kernels leaves its rows there.
     CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
+    if (prologue) launchListLiveRows(view(), s);
     PersistentArgs args{};
+    args.prologue = prologue ? 1 : 0;
     args.merges = merges;
     args.stageRows = m_persistent.stageRows;
     args.areaDoubles = m_persistent.areaDoubles;
@@ -112,6 +120,7 @@ void MhcaEngine::finishSwitchStep() {
     launchCentroidNewDistances(v, m_rowBytes, s);
     launchNewRowUpdate(v, s);
     launchCentroidRescan(v, 2 * m_sms, m_targetItems, m_rowBytes, 0, s);
+    launchForgetRunners(v, s);
 }
 
 void MhcaEngine::printPersistentProfile() {
@@ -135,6 +144,13 @@ void MhcaEngine::printPersistentProfile() {
                  1e-3 * static_cast<double>(sums[10]) / static_cast<double>(std::max<unsigned long long>(1, sums[11])),
                  shifts, 1e-3 * static_cast<double>(sums[12]) / merges, 1e-3 * static_cast<double>(sums[13]) / merges,
                  1e-3 * static_cast<double>(sums[14]) / merges);
+    const double passes = static_cast<double>(std::max<unsigned long long>(1, sums[15]));
+    std::fprintf(stderr,
+                 "[mhca profile] rescan passes per merge %.2f; per pass: row loops (block 0) %.1f us; final "
+                 "selection + store %.1f us (%llu rows)\n",
+                 static_cast<double>(sums[15]) / merges, 1e-3 * static_cast<double>(sums[18]) / passes,
+                 1e-3 * static_cast<double>(sums[16]) / static_cast<double>(std::max<unsigned long long>(1, sums[17])),
+                 sums[17]);
     CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), m_stream.get()));
 }
 

@@ -94,6 +94,10 @@ int persistentBlocks(const PersistentShape& shape, int listLen);
 /// CMD: up to args.merges merge steps in one cooperative launch (mhca_persistent_kernels.cuh).
 void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int blocks, std::size_t sharedBytes,
                          cudaStream_t stream);
+/// Marks every row's runners-up unknown (rows whose neighbours the per-stage kernels computed).
+void launchForgetRunners(const MhcaView& v, cudaStream_t stream);
+/// Puts every live slot of the list into the rescan list (any order: each row's result is its own).
+void launchListLiveRows(const MhcaView& v, cudaStream_t stream);
 
 /// Keeps the live slots of `in` (ascending) in `out`; `temp` from compactTempBytes.
 std::size_t compactTempBytes(int n);

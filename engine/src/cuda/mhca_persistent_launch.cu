@@ -30,14 +30,13 @@ PersistentShape planPersistentCmd(int d, int memberCap, int sms) {
     const std::size_t budget =
         std::min<std::size_t>(static_cast<std::size_t>(optIn), kPersistentSharedBudget) - kPersistentStaticReserve;
     const std::size_t packed = static_cast<std::size_t>(d) * (d + 1) / 2;
-    const std::size_t fixed =
-        std::max<std::size_t>(ShapeLayout{d, 0}.doubles(), kRescanRowsPerPass * (d + 2 * packed)) + packed;
+    // A rescan pass stages its rows where the shape area was.
+    const std::size_t rescanArea = kRescanRowsPerPass * (d + 2 * packed);
+    const std::size_t fixed = std::max<std::size_t>(ShapeLayout{d, 0}.doubles(), rescanArea) + packed;
     if (fixed * sizeof(double) > budget) return shape;
     const std::size_t fit = (budget / sizeof(double) - fixed) / static_cast<std::size_t>(d);
     shape.stageRows = static_cast<int>(std::min<std::size_t>(fit, static_cast<std::size_t>(memberCap)));
-    // The rescan passes stage their rows where the shape area was.
-    shape.areaDoubles = static_cast<int>(std::max<std::size_t>(ShapeLayout{d, shape.stageRows}.doubles(),
-                                                               kRescanRowsPerPass * (d + 2 * packed)));
+    shape.areaDoubles = static_cast<int>(std::max<std::size_t>(ShapeLayout{d, shape.stageRows}.doubles(), rescanArea));
     shape.sharedBytes = (static_cast<std::size_t>(shape.areaDoubles) + packed) * sizeof(double);
     int perSm = 0;
     byDimension(d, [&](auto instance) {
@@ -73,6 +72,16 @@ void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int bloc
                                                     params, sharedBytes, stream));
         }
     });
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+void launchListLiveRows(const MhcaView& v, cudaStream_t stream) {
+    listLiveRowsKernel<<<std::max(1, std::min(1024, (v.listLen + 255) / 256)), 256, 0, stream>>>(v);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+void launchForgetRunners(const MhcaView& v, cudaStream_t stream) {
+    forgetRunnersKernel<<<256, 256, 0, stream>>>(v);
     CL_CUDA_CHECK_LAUNCH();
 }
 

@@ -23,6 +23,11 @@ struct Candidate {
     int slot;
 };
 
+/// Runner-up partners a row keeps besides its best (mhca_runner_device.cuh).
+constexpr int kRunners = 8;
+/// A rescanned row's best partner and runners-up.
+constexpr int kRowListLength = kRunners + 1;
+
 /// A row's best candidate and an upper bound of the keys of its other partners (mhca_agglomerate's
 /// `before`: only needed to find rows whose best may tie with an earlier partner after a shift).
 struct RowTop {
@@ -92,6 +97,12 @@ struct MhcaSlots {
     int* nn;
     double* nnKey;     ///< key of the best later partner
     double* nnBefore;  ///< bound of the keys of the other partners
+    double* runKey;    ///< kRunners x n, slot-major: the row's runners-up, best first
+    int* runSlot;
+    int* runPos;
+    int* runBirth;     ///< birth of the partner when offered (a reused slot invalidates the entry)
+    int* runCount;
+    double* runBound;  ///< upper bound of the keys of the partners neither best nor listed; +inf: unknown
     int* members;      ///< memberCap x n, slot-major: members of slot s at [s * memberCap]
     int* start;        ///< FMD: first position of the slot's members in `perm`
     int* perm;         ///< FMD: points, every cluster contiguous and in member order
@@ -167,13 +178,15 @@ constexpr int kPersistentThreads = 512;
 constexpr int kRescanRowsPerPass = 16;
 /// Entries of its phase profile (nanosecond sums of block 0): closest pair + plan, shape, new
 /// distances, barrier S3, row update, barrier S4, rescans, their barriers; then the rescanned rows,
-/// the merges timed, the time and count of bare barriers, and the shape's member sums, factorisations
-/// and rest.
-constexpr int kPersistentProfileSlots = 15;
+/// the merges timed, the time and count of bare barriers, the shape's member sums, factorisations
+/// and rest; the rescan passes, the time and count of their final selections (any block), and block
+/// 0's time in the passes' row loops.
+constexpr int kPersistentProfileSlots = 19;
 
 /// Scratch and outcome of one launch of the persistent CMD kernel.
 struct PersistentArgs {
     int merges;                   ///< merges to run in this launch
+    int prologue;                 ///< rescan the rows already in the rescan list before the first merge
     int stageRows;                ///< member rows the shape area stages
     int areaDoubles;              ///< ShapeLayout{d, stageRows}.doubles()
     RowTop* blockPart;            ///< [blocks] best candidate of each block's range (RowTop.best)

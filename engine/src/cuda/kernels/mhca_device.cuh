@@ -357,8 +357,34 @@ __device__ inline void finishSmallest(const MhcaView& v, double smallest, double
     }
 }
 
+/// The arrays the out-of-line runner functions touch, passed by value: a reference to the whole
+/// MhcaView would make the kernel keep a copy of it on its stack.
+struct RunnerRefs {
+    double* key;
+    int* slot;
+    int* pos;
+    int* birthOf;
+    int* count;
+    double* bound;
+    const unsigned char* alive;
+    const int* birth;
+    int* nn;
+    double* nnKey;
+    double* nnBefore;
+};
+
+__device__ __forceinline__ RunnerRefs runnerRefs(const MhcaView& v) {
+    return RunnerRefs{v.s.runKey, v.s.runSlot, v.s.runPos,  v.s.runBirth, v.s.runCount, v.s.runBound,
+                      v.s.alive,  v.s.birth,   v.s.nn,      v.s.nnKey,    v.s.nnBefore};
+}
+
+/// mhca_runner_device.cuh: puts a partner whose key beats the row's bound among its runners-up.
+__device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, int birth);
+
 /// mhca_agglomerate.cpp's offerNewCluster: row `slot` (before the merged cluster a) learns its key to
-/// a; false when it must be rescanned (its best was a or b and a is now worse).
+/// a; false when it must be rescanned (its best was a or b and a is now worse). With `runners`, the
+/// partner that does not become the best is offered to the row's runners-up.
+template <bool runners = false>
 __device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& st, int slot, double key, int posA) {
     const int nn = v.s.nn[slot];
     if (nn == st.a || nn == st.b) {
@@ -373,10 +399,18 @@ __device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& s
     const double current = v.s.nnKey[slot];
     if (better(key, current) || (key == current && posA < posNn)) {
         if (posNn < posA) v.s.nnBefore[slot] = current;
+        if constexpr (runners) {
+            if (nn >= 0 && better(current, v.s.runBound[slot]))
+                runnerInsert(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn]);
+        }
         v.s.nn[slot] = st.a;
         v.s.nnKey[slot] = key;
-    } else if (posA < posNn && better(key, v.s.nnBefore[slot])) {
-        v.s.nnBefore[slot] = key;
+    } else {
+        if (posA < posNn && better(key, v.s.nnBefore[slot])) v.s.nnBefore[slot] = key;
+        if constexpr (runners) {
+            if (better(key, v.s.runBound[slot]))
+                runnerInsert(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge);
+        }
     }
     return true;
 }

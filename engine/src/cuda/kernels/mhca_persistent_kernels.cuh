@@ -30,6 +30,7 @@
 
 #include "cuda/kernels/mhca_device.cuh"
 #include "cuda/kernels/mhca_merge_device.cuh"
+#include "cuda/kernels/mhca_runner_device.cuh"
 
 namespace clusterlens::cuda::mhca {
 
@@ -179,9 +180,10 @@ __device__ inline double keyOfCached(const ShiftCache& c, double maxDistG, doubl
 
 /// Rescanned rows [first, first + count) (count <= kRescanRowsPerPass <= warps of the block) against
 /// the block's range (centroidRescanKernel's keys), all rows staged at once: each thread offers its
-/// entries to every row, warp i reduces row i, and the last block to publish row i reduces it across
-/// blocks and writes its neighbour and its closest-pair candidate. s_rows: count * (d + 2 * packed)
-/// doubles; s_rowWarp: kRescanRowsPerPass * 32 partials.
+/// entries to every row, warp i reduces row i, and the last block to publish row i selects the row's
+/// best partner and runners-up from every block's best (warpFinishRow) and writes them and its
+/// closest-pair candidate. s_rows: count * (d + 2 * packed) doubles; s_rowWarp: kRescanRowsPerPass *
+/// 32 partials.
 template <int MAXD>
 __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, int first, int count, OwnedEntries own,
                                   double* s_rows, RowTop* s_rowWarp, ShiftCache* s_shifts) {
@@ -190,6 +192,7 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
     const int lane = tid & 31, warp = tid >> 5, warps = nt >> 5;
     const int blocks = static_cast<int>(gridDim.x), blk = static_cast<int>(blockIdx.x);
     __syncthreads();  // the shape area (which s_rows reuses) is no longer read
+    const unsigned long long passStart = pa.profile != nullptr ? globalNanoseconds() : 0ull;
     const int shifts = *v.w.shiftCount;
     const bool cached = shifts <= kShiftCache;
     if (cached && tid < shifts) {
@@ -236,6 +239,10 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
         if (lane == 0) s_rowWarp[i * 32 + warp] = top;
     }
     __syncthreads();
+    if (pa.profile != nullptr && blk == 0 && tid == 0) {
+        pa.profile[15] += 1ull;
+        pa.profile[18] += globalNanoseconds() - passStart;
+    }
     for (int i = warp; i < count; i += warps) {
         RowTop part = lane < warps ? s_rowWarp[i * 32 + lane] : noTop();
         part = warpTop(part);
@@ -246,17 +253,16 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
             last = atomicAdd(&pa.rowCounter[i], 1u) == static_cast<unsigned>(blocks - 1);
         }
         if (!__shfl_sync(0xffffffffu, last, 0)) continue;
-        RowTop all = noTop();
-        for (int q = lane; q < blocks; q += 32) all = combineTop(all, loadTop(&pa.rowPart[i * blocks + q]));
-        all = warpTop(all);
+        const unsigned long long selectStart = pa.profile != nullptr ? globalNanoseconds() : 0ull;
+        const int r = v.w.rescanRows[first + i];
+        const Candidate best = warpFinishRow(runnerRefs(v), r, pa.rowPart + i * blocks, blocks);
         if (lane == 0) {
-            const int r = v.w.rescanRows[first + i];
             pa.rowCounter[i] = 0;
-            const double key = all.best.slot < 0 ? kNoKey : all.best.key;
-            v.s.nn[r] = all.best.slot;
-            v.s.nnKey[r] = key;
-            v.s.nnBefore[r] = all.second;
-            pa.rowFinal[first + i] = rowCandidate(key, v.s.pos[r], r, all.best.slot);
+            pa.rowFinal[first + i] = rowCandidate(best.key, v.s.pos[r], r, best.slot);
+            if (pa.profile != nullptr) {
+                atomicAdd(&pa.profile[16], globalNanoseconds() - selectStart);
+                atomicAdd(&pa.profile[17], 1ull);
+            }
         }
     }
 }
@@ -314,6 +320,7 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
                 bound = dsub(bound, st.shiftAmount);
                 v.s.nnBefore[o] = bound;
             }
+            runnerShift(v, o, st.shiftAmount);
             stale = bound == key;
         }
         const double dist = v.w.newDist[t];
@@ -326,8 +333,18 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
             c.slot = o;
             offerTop(topA, c);
             if (nnO == st.b) stale = true;
-        } else if (!stale && !offerNewCluster(v, st, o, key, posA)) {
+        } else if (!stale && !offerNewCluster<true>(v, st, o, key, posA)) {
             stale = true;
+        }
+        if (stale) {  // the runners-up may still name the best partner; else a rescan
+            Candidate keep = noCandidate(), fresh = noCandidate();
+            int keepBirth = 0;
+            if (nnO >= 0 && nnO != st.a && nnO != st.b) {
+                keep = Candidate{v.s.nnKey[o], v.s.pos[nnO], nnO};
+                keepBirth = v.s.birth[nnO];
+            }
+            if (posO < posA) fresh = Candidate{key, posA, st.a};
+            stale = !resolveRow(runnerRefs(v), st.a, st.b, st.merge, o, keep, keepBirth, fresh);
         }
         if (stale) {
             appendRescan(v, o);
@@ -406,9 +423,14 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         if (tid == 0) pa.blockPart[blk] = top;
     }
     int m = *v.w.mergeCount;  // read by every block before the first barrier; written after S3 only
-    int prevRows = 0, prevA = -1, prevANn = -1;
+    int prevRows = pa.prologue ? *reinterpret_cast<volatile int*>(v.w.rescanCount) : 0, prevA = -1, prevANn = -1;
     Candidate aCand = noCandidate();
     grid.sync();
+    for (int first = 0; first < prevRows; first += kRescanRowsPerPass) {  // every row's runners-up
+        rescanPass<MAXD>(v, pa, first, min(kRescanRowsPerPass, prevRows - first), own, s_dyn, s_rowWarp, &s_shifts);
+        grid.sync();
+    }
+    if (timed) stamp = globalNanoseconds();
     int done = 0;
     for (; done < pa.merges; ++done) {
         closestCandidate(pa.blockPart, blocks, pa.rowFinal, prevRows, aCand, &s_best);
@@ -489,6 +511,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 v.s.nn[st.a] = s_aRow.best.slot;
                 v.s.nnKey[st.a] = s_aRow.best.slot < 0 ? kNoKey : s_aRow.best.key;
                 v.s.nnBefore[st.a] = s_aRow.second;
+                v.s.runCount[st.a] = 0;  // no runners-up: the bound of all its other partners
+                v.s.runBound[st.a] = s_aRow.second;
             }
         }
         __syncthreads();

@@ -1,0 +1,221 @@
+#pragma once
+// Runner-up partners of the rows of the nearest-neighbour array, on the device (the CPU twin is
+// engine/src/cpu/mhca_runners.hpp). A row keeps up to kRunners next-best later partners (key, slot,
+// position, birth) and an upper bound of the keys of every other live later partner; pair distances
+// never change and shifts round all keys of a group monotonically, so when the best partner dies the
+// best surviving runner-up is the row's new best whenever it beats the bound strictly. Only otherwise
+// is the row rescanned. A bound of +inf (runners unknown) always rescans.
+//
+// A rescan's list holds the best partners of the blocks (each block reduces its range to its best
+// and the bound of its others, as before), selected by one warp of the last block to arrive: the
+// best of the list is the row's best exactly (candidateBefore: key, then position, as mhcaCpu's scans
+// find it); a block holding two of the row's nearest partners only makes the bound weaker.
+
+#include <cuda_runtime.h>
+
+#include "cuda/kernels/mhca_device.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+__device__ __forceinline__ Candidate shflXorCandidate(const Candidate& c, int mask) {
+    Candidate o;
+    o.key = __shfl_xor_sync(0xffffffffu, c.key, mask);
+    o.pos = __shfl_xor_sync(0xffffffffu, c.pos, mask);
+    o.slot = __shfl_xor_sync(0xffffffffu, c.slot, mask);
+    return o;
+}
+
+/// Block results a lane holds while a warp selects a row's list; further ones raise the bound.
+constexpr int kLaneParts = 8;
+
+/// One warp (every lane calls) finishes a rescanned row from the blocks' results parts[0 .. count)
+/// (each block's best partner and the bound of its others): the best of the blocks' bests becomes the
+/// row's nn, the next kRunners its runners-up, and everything else the bound. Lane k < kRowListLength
+/// ends up holding the k-th candidate, so the stores go out in parallel. Returns the row's best.
+__device__ __noinline__ Candidate warpFinishRow(RunnerRefs ref, int row, const RowTop* parts, int count) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    Candidate held[kLaneParts];
+    double bound = kNoKey;
+#pragma unroll
+    for (int k = 0; k < kLaneParts; ++k) {
+        const int q = lane + 32 * k;
+        held[k] = noCandidate();
+        if (q < count) {
+            const RowTop t = loadTop(&parts[q]);
+            bound = betterKey(bound, t.second);
+            held[k] = t.best;
+        }
+    }
+    for (int q = lane + 32 * kLaneParts; q < count; q += 32) {  // more blocks than a lane holds
+        const RowTop t = loadTop(&parts[q]);
+        bound = betterKey(betterKey(bound, t.second), t.best.key);
+    }
+    Candidate mine = noCandidate();
+    for (int r = 0; r < kRowListLength; ++r) {
+        Candidate best = noCandidate();
+        int which = -1;
+#pragma unroll
+        for (int k = 0; k < kLaneParts; ++k)
+            if (candidateBefore(held[k], best)) {
+                best = held[k];
+                which = k;
+            }
+        int from = lane;
+        for (int mask = 16; mask > 0; mask >>= 1) {
+            const Candidate o = shflXorCandidate(best, mask);
+            const int oFrom = __shfl_xor_sync(0xffffffffu, from, mask);
+            if (candidateBefore(o, best) || (!candidateBefore(best, o) && oFrom < from)) {
+                best = o;
+                from = oFrom;
+            }
+        }
+        if (lane == r) mine = best;
+        if (lane == from) {
+#pragma unroll
+            for (int k = 0; k < kLaneParts; ++k)
+                if (k == which) held[k] = noCandidate();
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < kLaneParts; ++k)
+        if (held[k].slot >= 0) bound = betterKey(bound, held[k].key);
+    for (int mask = 16; mask > 0; mask >>= 1) bound = betterKey(bound, __shfl_xor_sync(0xffffffffu, bound, mask));
+    // Lanes 1 .. kRunners hold the runners-up, best first; the real ones form a prefix.
+    const bool runner = lane >= 1 && lane < kRowListLength && mine.slot >= 0;
+    if (runner) {
+        const size_t e = static_cast<size_t>(row) * kRunners + static_cast<size_t>(lane - 1);
+        ref.key[e] = mine.key;
+        ref.slot[e] = mine.slot;
+        ref.pos[e] = mine.pos;
+        ref.birthOf[e] = ref.birth[mine.slot];
+    }
+    const int runners = __popc(__ballot_sync(0xffffffffu, runner));
+    double before = runner ? mine.key : kNoKey;
+    for (int mask = 16; mask > 0; mask >>= 1) before = betterKey(before, __shfl_xor_sync(0xffffffffu, before, mask));
+    Candidate first;  // lane 0's candidate, in every lane
+    first.key = __shfl_sync(0xffffffffu, mine.key, 0);
+    first.pos = __shfl_sync(0xffffffffu, mine.pos, 0);
+    first.slot = __shfl_sync(0xffffffffu, mine.slot, 0);
+    if (lane == 0) {
+        ref.count[row] = runners;
+        ref.bound[row] = bound;
+        ref.nn[row] = first.slot;
+        ref.nnKey[row] = first.slot < 0 ? kNoKey : first.key;
+        ref.nnBefore[row] = betterKey(before, bound);
+    }
+    return first;
+}
+
+/// Inserts a partner (born at `birth`) whose key beats the bound into a row's runners-up (runnerOffer's
+/// rare path, out of line: the merge loop's registers stay free).
+__device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, int birth) {
+    double bound = ref.bound[row];
+    const size_t base = static_cast<size_t>(row) * kRunners;
+    int count = ref.count[row];
+    int at = count;
+    while (at > 0) {
+        Candidate e;
+        e.key = ref.key[base + at - 1];
+        e.pos = ref.pos[base + at - 1];
+        e.slot = ref.slot[base + at - 1];
+        if (!candidateBefore(c, e)) break;
+        --at;
+    }
+    if (at == kRunners) {
+        ref.bound[row] = c.key;
+        return;
+    }
+    if (count == kRunners) {
+        bound = betterKey(ref.key[base + kRunners - 1], bound);
+        ref.bound[row] = bound;
+        --count;
+    }
+    for (int k = count; k > at; --k) {
+        ref.key[base + k] = ref.key[base + k - 1];
+        ref.slot[base + k] = ref.slot[base + k - 1];
+        ref.pos[base + k] = ref.pos[base + k - 1];
+        ref.birthOf[base + k] = ref.birthOf[base + k - 1];
+    }
+    ref.key[base + at] = c.key;
+    ref.slot[base + at] = c.slot;
+    ref.pos[base + at] = c.pos;
+    ref.birthOf[base + at] = birth;
+    ref.count[row] = count + 1;
+}
+
+/// Offers a partner (born at `birth`) to a row's runners-up; a key the bound covers changes nothing.
+__device__ __forceinline__ void runnerOffer(RunnerRefs ref, int row, const Candidate& c, int birth) {
+    if (c.slot >= 0 && better(c.key, ref.bound[row])) runnerInsert(ref, row, c, birth);
+}
+
+/// The shift of every stored key of the row (mhca_agglomerate.cpp's shiftStoredKeys).
+__device__ __forceinline__ void runnerShift(const MhcaView& v, int row, double amount) {
+    const size_t base = static_cast<size_t>(row) * kRunners;
+    const int count = v.s.runCount[row];
+    for (int k = 0; k < count; ++k) v.s.runKey[base + k] = dsub(v.s.runKey[base + k], amount);
+    const double bound = v.s.runBound[row];
+    if (bound != kNoKey) v.s.runBound[row] = dsub(bound, amount);
+}
+
+/// A stale row during the row update of the step merging slots a and b (merge index `merge`): its new best among the runners-up that still stand
+/// (not a or b, alive, same birth), the still valid best `keep` (born keepBirth) and the merged
+/// cluster `fresh` (slot < 0: none), when it beats the bound strictly; the others become its
+/// runners-up. False: the row needs a rescan (nothing written).
+__device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge, int row, Candidate keep,
+                                        int keepBirth, Candidate fresh) {
+    const double bound = ref.bound[row];
+    const size_t base = static_cast<size_t>(row) * kRunners;
+    const int count = ref.count[row];
+    Candidate pool[kRunners + 2];
+    int birth[kRunners + 2];
+    int size = 0;
+    for (int k = 0; k < count; ++k) {
+        const int slot = ref.slot[base + k];
+        if (slot == a || slot == b || !ref.alive[slot] || ref.birth[slot] != ref.birthOf[base + k]) continue;
+        pool[size].key = ref.key[base + k];
+        pool[size].pos = ref.pos[base + k];
+        pool[size].slot = slot;
+        birth[size++] = ref.birthOf[base + k];
+    }
+    if (keep.slot >= 0) {
+        pool[size] = keep;
+        birth[size++] = keepBirth;
+    }
+    if (fresh.slot >= 0) {
+        pool[size] = fresh;
+        birth[size++] = merge;
+    }
+    int best = -1;
+    for (int k = 0; k < size; ++k)
+        if (best < 0 || candidateBefore(pool[k], pool[best])) best = k;
+    if (best < 0 || !better(pool[best].key, bound)) return false;
+    ref.count[row] = 0;
+    double before = bound;
+    for (int k = 0; k < size; ++k) {
+        if (k == best) continue;
+        before = betterKey(before, pool[k].key);
+        runnerOffer(ref, row, pool[k], birth[k]);
+    }
+    ref.nn[row] = pool[best].slot;
+    ref.nnKey[row] = pool[best].key;
+    ref.nnBefore[row] = before;  // an upper bound of the keys before the best, as the shift check needs
+    return true;
+}
+
+/// Runners unknown for every slot (bound +inf): rows computed without lists rescan when stale.
+__global__ void forgetRunnersKernel(MhcaView v) {
+    for (int s = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); s < v.cfg.n;
+         s += static_cast<int>(gridDim.x * blockDim.x)) {
+        v.s.runCount[s] = 0;
+        v.s.runBound[s] = __longlong_as_double(0x7ff0000000000000LL);
+    }
+}
+
+/// Every live slot of the visited list into the rescan list.
+__global__ void listLiveRowsKernel(MhcaView v) {
+    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
+         t += static_cast<int>(gridDim.x * blockDim.x))
+        if (v.s.alive[v.list[t]]) appendRescan(v, v.list[t]);
+}
+
+}  // namespace clusterlens::cuda::mhca
