@@ -148,6 +148,20 @@ __device__ __noinline__ double sideForm(const double* muC, const double* muO, in
     return quadraticForm<MAXD>(m, r, d);
 }
 
+/// Rows whose runners-up a block selects in the next merge, while its shape team factorises: the last
+/// pass's rescanned rows it finished, and (block 0) the merged cluster's row. Their blocks' results
+/// (pa.rowPart, pa.aPart) stay untouched until after that merge's shape phase.
+struct PendingRows {
+    int count;
+    int row[kRescanRowsPerPass + 1];
+    const RowTop* parts[kRescanRowsPerPass + 1];
+    __device__ void add(int r, const RowTop* p) {
+        const int k = atomicAdd(&count, 1);
+        row[k] = r;
+        parts[k] = p;
+    }
+};
+
 /// The shift log in shared memory while it is short (keyOf reads it for every pair of a rescan).
 constexpr int kShiftCache = 32;
 struct ShiftCache {
@@ -183,10 +197,12 @@ __device__ inline double keyOfCached(const ShiftCache& c, double maxDistG, doubl
 /// entries to every row, warp i reduces row i, and the last block to publish row i selects the row's
 /// best partner and runners-up from every block's best (warpFinishRow) and writes them and its
 /// closest-pair candidate. s_rows: count * (d + 2 * packed) doubles; s_rowWarp: kRescanRowsPerPass *
-/// 32 partials.
+/// 32 partials. With `defer` (the merge's last pass), the last block stores only the row's best (its
+/// runners-up unknown) and leaves the selection to its idle warps of the next merge (*pending).
 template <int MAXD>
 __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, int first, int count, OwnedEntries own,
-                                  double* s_rows, RowTop* s_rowWarp, ShiftCache* s_shifts) {
+                                  double* s_rows, RowTop* s_rowWarp, ShiftCache* s_shifts, bool defer,
+                                  PendingRows* pending) {
     const int n = v.cfg.n, d = v.cfg.d, packed = v.cfg.packed, rowDoubles = d + 2 * packed;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     const int lane = tid & 31, warp = tid >> 5, warps = nt >> 5;
@@ -255,7 +271,25 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
         if (!__shfl_sync(0xffffffffu, last, 0)) continue;
         const unsigned long long selectStart = pa.profile != nullptr ? globalNanoseconds() : 0ull;
         const int r = v.w.rescanRows[first + i];
-        const Candidate best = warpFinishRow(runnerRefs(v), r, pa.rowPart + i * blocks, blocks);
+        Candidate best;
+        if (defer) {
+            RowTop all = noTop();
+            for (int q = lane; q < blocks; q += 32) all = combineTop(all, loadTop(&pa.rowPart[i * blocks + q]));
+            all = warpTop(all);
+            best.key = __shfl_sync(0xffffffffu, all.best.key, 0);
+            best.pos = __shfl_sync(0xffffffffu, all.best.pos, 0);
+            best.slot = __shfl_sync(0xffffffffu, all.best.slot, 0);
+            if (lane == 0) {
+                v.s.nn[r] = all.best.slot;
+                v.s.nnKey[r] = all.best.slot < 0 ? kNoKey : all.best.key;
+                v.s.nnBefore[r] = all.second;
+                v.s.runCount[r] = 0;
+                v.s.runBound[r] = __longlong_as_double(0x7ff0000000000000LL);  // unknown until selected
+                pending->add(r, pa.rowPart + i * blocks);
+            }
+        } else {
+            best = warpFinishRow(runnerRefs(v), r, pa.rowPart + i * blocks, blocks, true);
+        }
         if (lane == 0) {
             pa.rowCounter[i] = 0;
             pa.rowFinal[first + i] = rowCandidate(best.key, v.s.pos[r], r, best.slot);
@@ -389,6 +423,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ int s_rows;
     __shared__ RowTop s_rowWarp[kRescanRowsPerPass * 32];
     __shared__ ShiftCache s_shifts;
+    __shared__ PendingRows s_pending;
     const int tid = static_cast<int>(threadIdx.x), blk = static_cast<int>(blockIdx.x);
     const int blocks = static_cast<int>(gridDim.x);
     const int warps = static_cast<int>(blockDim.x >> 5);
@@ -422,12 +457,14 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         top = blockTop(top, s_warp);
         if (tid == 0) pa.blockPart[blk] = top;
     }
+    if (tid == 0) s_pending.count = 0;
     int m = *v.w.mergeCount;  // read by every block before the first barrier; written after S3 only
     int prevRows = pa.prologue ? *reinterpret_cast<volatile int*>(v.w.rescanCount) : 0, prevA = -1, prevANn = -1;
     Candidate aCand = noCandidate();
     grid.sync();
     for (int first = 0; first < prevRows; first += kRescanRowsPerPass) {  // every row's runners-up
-        rescanPass<MAXD>(v, pa, first, min(kRescanRowsPerPass, prevRows - first), own, s_dyn, s_rowWarp, &s_shifts);
+        rescanPass<MAXD>(v, pa, first, min(kRescanRowsPerPass, prevRows - first), own, s_dyn, s_rowWarp, &s_shifts,
+                         false, &s_pending);
         grid.sync();
     }
     if (timed) stamp = globalNanoseconds();
@@ -453,10 +490,13 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             mergedShapeBlock(v, planned, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, kShapeTeamThreads, 1},
                              true, timed ? pa.profile + 12 : nullptr);
         } else if (!planned.switchNow) {
+            for (int k = (tid - kShapeTeamThreads) >> 5; k < s_pending.count; k += warps - kShapeTeamThreads / 32)
+                warpFinishRow(runnerRefs(v), s_pending.row[k], s_pending.parts[k], blocks, false);
             otherSideForms<MAXD>(v, planned, modeC, area.newMu,
                                  ownedEntries(v.listLen, kShapeTeamThreads / 32, warps - kShapeTeamThreads / 32));
         }
         __syncthreads();
+        if (tid == 0) s_pending.count = 0;
         lap(1);
         if (planned.switchNow) {
             grid.sync();  // every block planned from the state before this merge
@@ -511,8 +551,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 v.s.nn[st.a] = s_aRow.best.slot;
                 v.s.nnKey[st.a] = s_aRow.best.slot < 0 ? kNoKey : s_aRow.best.key;
                 v.s.nnBefore[st.a] = s_aRow.second;
-                v.s.runCount[st.a] = 0;  // no runners-up: the bound of all its other partners
+                v.s.runCount[st.a] = 0;  // no runners-up yet: the bound of all its other partners
                 v.s.runBound[st.a] = s_aRow.second;
+                s_pending.add(st.a, pa.aPart);
             }
         }
         __syncthreads();
@@ -522,8 +563,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         prevRows = s_rows;
         ++m;
         for (int first = 0; first < prevRows; first += kRescanRowsPerPass) {
-            rescanPass<MAXD>(v, pa, first, min(kRescanRowsPerPass, prevRows - first), own, s_dyn, s_rowWarp,
-                             &s_shifts);
+            const int count = min(kRescanRowsPerPass, prevRows - first);
+            rescanPass<MAXD>(v, pa, first, count, own, s_dyn, s_rowWarp, &s_shifts, first + count == prevRows,
+                             &s_pending);
             lap(6);
             grid.sync();
             lap(7);

@@ -26,59 +26,83 @@ __device__ __forceinline__ Candidate shflXorCandidate(const Candidate& c, int ma
 }
 
 /// Block results a lane holds while a warp selects a row's list; further ones raise the bound.
-constexpr int kLaneParts = 8;
+constexpr int kLaneParts = 6;
+
+/// candidateBefore as one unsigned integer and the position: a larger order key comes first, then the
+/// smaller position. Real keys map monotonically (±0 alike) above NaN (1), above no candidate (0).
+__device__ __forceinline__ unsigned long long candidateOrderKey(const Candidate& c) {
+    if (c.slot < 0) return 0ull;
+    if (isnan(c.key)) return 1ull;
+    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(c.key == 0.0 ? 0.0 : c.key));
+    return (bits >> 63) != 0ull ? ~bits : bits | (1ull << 63);
+}
 
 /// One warp (every lane calls) finishes a rescanned row from the blocks' results parts[0 .. count)
 /// (each block's best partner and the bound of its others): the best of the blocks' bests becomes the
-/// row's nn, the next kRunners its runners-up, and everything else the bound. Lane k < kRowListLength
-/// ends up holding the k-th candidate, so the stores go out in parallel. Returns the row's best.
-__device__ __noinline__ Candidate warpFinishRow(RunnerRefs ref, int row, const RowTop* parts, int count) {
+/// row's nn, the next kRunners its runners-up, and everything else the bound. Each lane keeps its
+/// blocks' bests sorted; each round the warp takes the first of the lanes' heads (integer order keys,
+/// positions break ties), and lane r keeps the r-th, so the stores go out in parallel. Returns the
+/// row's best. Without storeBest only the runners-up are written (the best was stored already).
+__device__ __noinline__ Candidate warpFinishRow(RunnerRefs ref, int row, const RowTop* parts, int count,
+                                                bool storeBest) {
     const int lane = static_cast<int>(threadIdx.x & 31u);
     Candidate held[kLaneParts];
-    double bound = kNoKey;
+    unsigned long long order[kLaneParts];
 #pragma unroll
     for (int k = 0; k < kLaneParts; ++k) {
-        const int q = lane + 32 * k;
         held[k] = noCandidate();
-        if (q < count) {
-            const RowTop t = loadTop(&parts[q]);
-            bound = betterKey(bound, t.second);
-            held[k] = t.best;
-        }
+        order[k] = 0ull;
     }
-    for (int q = lane + 32 * kLaneParts; q < count; q += 32) {  // more blocks than a lane holds
+    double bound = kNoKey;
+    for (int q = lane; q < count; q += 32) {
         const RowTop t = loadTop(&parts[q]);
-        bound = betterKey(betterKey(bound, t.second), t.best.key);
+        bound = betterKey(bound, t.second);
+        Candidate c = t.best;
+        unsigned long long o = candidateOrderKey(c);
+#pragma unroll
+        for (int k = 0; k < kLaneParts; ++k) {  // insertion: the lane's heads stay sorted
+            if (o > order[k] || (o == order[k] && c.pos < held[k].pos)) {
+                const Candidate xc = held[k];
+                const unsigned long long xo = order[k];
+                held[k] = c;
+                order[k] = o;
+                c = xc;
+                o = xo;
+            }
+        }
+        if (c.slot >= 0) bound = betterKey(bound, c.key);
     }
     Candidate mine = noCandidate();
     for (int r = 0; r < kRowListLength; ++r) {
-        Candidate best = noCandidate();
-        int which = -1;
-#pragma unroll
-        for (int k = 0; k < kLaneParts; ++k)
-            if (candidateBefore(held[k], best)) {
-                best = held[k];
-                which = k;
-            }
-        int from = lane;
+        unsigned long long bestOrder = order[0];
+        int bestPos = held[0].pos;
         for (int mask = 16; mask > 0; mask >>= 1) {
-            const Candidate o = shflXorCandidate(best, mask);
-            const int oFrom = __shfl_xor_sync(0xffffffffu, from, mask);
-            if (candidateBefore(o, best) || (!candidateBefore(best, o) && oFrom < from)) {
-                best = o;
-                from = oFrom;
+            const unsigned long long o = __shfl_xor_sync(0xffffffffu, bestOrder, mask);
+            const int p = __shfl_xor_sync(0xffffffffu, bestPos, mask);
+            if (o > bestOrder || (o == bestOrder && p < bestPos)) {
+                bestOrder = o;
+                bestPos = p;
             }
         }
-        if (lane == r) mine = best;
-        if (lane == from) {
+        if (bestOrder == 0ull) break;  // no candidate left anywhere (warp-uniform)
+        const bool won = order[0] == bestOrder && held[0].pos == bestPos;
+        const int from = __ffs(__ballot_sync(0xffffffffu, won)) - 1;
+        Candidate c;
+        c.key = __shfl_sync(0xffffffffu, held[0].key, from);
+        c.pos = bestPos;
+        c.slot = __shfl_sync(0xffffffffu, held[0].slot, from);
+        if (lane == r) mine = c;
+        if (won) {
 #pragma unroll
-            for (int k = 0; k < kLaneParts; ++k)
-                if (k == which) held[k] = noCandidate();
+            for (int k = 0; k + 1 < kLaneParts; ++k) {
+                held[k] = held[k + 1];
+                order[k] = order[k + 1];
+            }
+            held[kLaneParts - 1] = noCandidate();
+            order[kLaneParts - 1] = 0ull;
         }
     }
-#pragma unroll
-    for (int k = 0; k < kLaneParts; ++k)
-        if (held[k].slot >= 0) bound = betterKey(bound, held[k].key);
+    if (held[0].slot >= 0) bound = betterKey(bound, held[0].key);
     for (int mask = 16; mask > 0; mask >>= 1) bound = betterKey(bound, __shfl_xor_sync(0xffffffffu, bound, mask));
     // Lanes 1 .. kRunners hold the runners-up, best first; the real ones form a prefix.
     const bool runner = lane >= 1 && lane < kRowListLength && mine.slot >= 0;
@@ -99,6 +123,8 @@ __device__ __noinline__ Candidate warpFinishRow(RunnerRefs ref, int row, const R
     if (lane == 0) {
         ref.count[row] = runners;
         ref.bound[row] = bound;
+    }
+    if (lane == 0 && storeBest) {
         ref.nn[row] = first.slot;
         ref.nnKey[row] = first.slot < 0 ? kNoKey : first.key;
         ref.nnBefore[row] = betterKey(before, bound);
