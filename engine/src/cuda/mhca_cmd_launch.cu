@@ -17,9 +17,13 @@ void launchCentroidNewDistances(const MhcaView& v, std::size_t rowBytes, cudaStr
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchNewRowUpdate(const MhcaView& v, cudaStream_t stream) {
+void launchNewRowUpdate(const MhcaView& v, cudaStream_t stream, bool runners) {
     const unsigned blocks = static_cast<unsigned>(std::max(1, (v.listLen + kListThreads - 1) / kListThreads));
-    newRowUpdateKernel<<<blocks, kListThreads, 0, stream>>>(v);
+    if (runners) {
+        newRowUpdateKernel<true><<<blocks, kListThreads, 0, stream>>>(v);
+    } else {
+        newRowUpdateKernel<false><<<blocks, kListThreads, 0, stream>>>(v);
+    }
     CL_CUDA_CHECK_LAUNCH();
 }
 

@@ -134,9 +134,9 @@ void MhcaEngine::allocate() {
         m_compactBytes + n * (4 * 4 + 8) + n * 4 + partials * sizeof(RowTop) + (n + 2) * 4 + n * (8 + 2 * 4 + 2 * 8) +
         (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 : 0) + shapeWork +
         (m_persistent.maxBlocks > 0
-             ? n * sizeof(Candidate) + n * (kRunners * 20 + 12) +
-                   static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop))
-             : 0);
+             ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop))
+             : 0) +
+        n * (kRunners * 20 + 12);
     std::size_t freeBytes = 0, totalBytes = 0;
     CL_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
     const std::string what = "MHCA of " + std::to_string(m_n) + " points x " + std::to_string(m_d) +
@@ -195,6 +195,12 @@ void MhcaEngine::allocate() {
         d_outGroup = DeviceBuffer<int>(n, s);
         d_outHeight = DeviceBuffer<double>(n, s);
         d_rescanRows = DeviceBuffer<int>(n, s);
+        d_runKey = DeviceBuffer<double>(n * kRunners, s);
+        d_runSlot = DeviceBuffer<int>(n * kRunners, s);
+        d_runPos = DeviceBuffer<int>(n * kRunners, s);
+        d_runBirth = DeviceBuffer<int>(n * kRunners, s);
+        d_runCount = DeviceBuffer<int>(n, s);
+        d_runBound = DeviceBuffer<double>(n, s);
         d_rescanCount = DeviceBuffer<int>(1, s);
         d_partials = DeviceBuffer<RowTop>(partials, s);
         d_counters = DeviceBuffer<unsigned int>(n + 2, s);
@@ -204,12 +210,7 @@ void MhcaEngine::allocate() {
             d_blockPart = DeviceBuffer<RowTop>(blocks, s);
             d_aPart = DeviceBuffer<RowTop>(blocks, s);
             d_rowPart = DeviceBuffer<RowTop>(blocks * kRescanRowsPerPass, s);
-            d_runKey = DeviceBuffer<double>(n * kRunners, s);
-            d_runSlot = DeviceBuffer<int>(n * kRunners, s);
-            d_runPos = DeviceBuffer<int>(n * kRunners, s);
-            d_runBirth = DeviceBuffer<int>(n * kRunners, s);
-            d_runCount = DeviceBuffer<int>(n, s);
-            d_runBound = DeviceBuffer<double>(n, s);
+
             d_minPart = DeviceBuffer<double>(blocks, s);
             d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
             d_rowFinal = DeviceBuffer<Candidate>(n, s);

@@ -214,6 +214,15 @@ void MhcaEngine::StageProfile::finish(int k, cudaStream_t s) {
 
 std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& progress) {
     const cudaStream_t s = m_stream.get();
+    launchForgetRunners(view(), s);  // the rows' neighbours came from the start's nearest-point pass
+    if (m_groupCount == 1) {         // every row rescanned once for its runners-up (as runPersistent)
+        CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
+        launchListLiveRows(view(), s);
+        int rows = 0;
+        d_rescanCount.copyToHost(&rows, 1);
+        fmdRescans(0, rows, 0);
+        CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
+    }
     std::size_t done = 0;
     while (done < merges) {
         compactIfSparse();  // m_live is exact between batches
@@ -253,7 +262,7 @@ void MhcaEngine::mergeStepFull() {
     launchFmdSums(v, row, m_rowBytes, s);
     launchFmdNewDistances(v, row, s);
     if (sample) p->mark(3, s);
-    launchNewRowUpdate(v, s);
+    launchNewRowUpdate(v, s, true);
     if (sample) p->mark(4, s);
     FmdBatch rescans = fmdBatch(d_rescanRows.data(), m_fmdRowsCap, d_rescanCount.data());
     rescans.gated = 1;

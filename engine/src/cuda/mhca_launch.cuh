@@ -57,8 +57,9 @@ void launchScatterClusters(const MhcaView& v, const ClusterUpload& upload, cudaS
 
 /// CMD: the merged cluster's distances to the list and the shift (one block per kListThreads entries).
 void launchCentroidNewDistances(const MhcaView& v, std::size_t rowBytes, cudaStream_t stream);
-/// CMD and FMD: keys of the merged cluster's row, updates of the earlier rows, rescan marks.
-void launchNewRowUpdate(const MhcaView& v, cudaStream_t stream);
+/// CMD and FMD: keys of the merged cluster's row, updates of the earlier rows, rescan marks; with
+/// `runners` (FMD) the rows' runners-up are kept and answer stale rows where they can.
+void launchNewRowUpdate(const MhcaView& v, cudaStream_t stream, bool runners = false);
 /// CMD: the marked rows against their later partners (mode: 0 keys, 1 largest distance).
 void launchCentroidRescan(const MhcaView& v, int blocks, int targetItems, std::size_t rowBytes, int mode,
                           cudaStream_t stream);

@@ -17,6 +17,23 @@ constexpr std::size_t kPersistentSharedBudget = 96 * 1024;
 /// Its static shared memory (reduction scratch, plan, results), kept out of the budget.
 constexpr std::size_t kPersistentStaticReserve = 16 * 1024;
 
+
+/// Runners unknown for every slot (bound +inf): rows computed without lists rescan when stale.
+__global__ void forgetRunnersKernel(MhcaView v) {
+    for (int s = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); s < v.cfg.n;
+         s += static_cast<int>(gridDim.x * blockDim.x)) {
+        v.s.runCount[s] = 0;
+        v.s.runBound[s] = __longlong_as_double(0x7ff0000000000000LL);
+    }
+}
+
+/// Every live slot of the visited list into the rescan list.
+__global__ void listLiveRowsKernel(MhcaView v) {
+    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
+         t += static_cast<int>(gridDim.x * blockDim.x))
+        if (v.s.alive[v.list[t]]) appendRescan(v, v.list[t]);
+}
+
 }  // namespace
 
 PersistentShape planPersistentCmd(int d, int memberCap, int sms) {

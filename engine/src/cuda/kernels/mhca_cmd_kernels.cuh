@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_runner_device.cuh"
 
 namespace clusterlens::cuda::mhca {
 
@@ -94,6 +95,7 @@ __global__ void centroidNewDistancesKernel(MhcaView v) {
 /// their best are rescanned), turns newDist into keys, gives row a its best later partner and offers a
 /// to the earlier rows; marks rescans. On the switch every live row of the group, a included, is
 /// marked. Uses partials[0 .. gridDim.x) and counters[0].
+template <bool runners>
 __global__ void newRowUpdateKernel(MhcaView v) {
     __shared__ RowTop s_warp[32];
     __shared__ int s_flag;
@@ -116,31 +118,7 @@ __global__ void newRowUpdateKernel(MhcaView v) {
     for (int t = static_cast<int>(blockIdx.x) * nt + tid; t < v.listLen; t += static_cast<int>(gridDim.x) * nt) {
         const int o = v.list[t];
         if (!v.s.alive[o] || o == a || v.s.group[o] != st.group) continue;
-        bool stale = false;
-        if (st.shifted && v.s.nn[o] >= 0) {
-            const double key = dsub(v.s.nnKey[o], st.shiftAmount);
-            v.s.nnKey[o] = key;
-            double bound = v.s.nnBefore[o];
-            if (bound != kNoKey) {
-                bound = dsub(bound, st.shiftAmount);
-                v.s.nnBefore[o] = bound;
-            }
-            stale = bound == key;
-        }
-        const double dist = v.w.newDist[t];
-        const double key = st.shifted ? dsub(dsub(st.maxBefore, dist), st.shiftAmount) : dsub(maxDist, dist);
-        const int posO = v.s.pos[o];
-        if (posO > posA) {
-            Candidate c;
-            c.key = key;
-            c.pos = posO;
-            c.slot = o;
-            offerTop(top, c);
-            if (v.s.nn[o] == st.b) stale = true;
-        } else if (!stale && !offerNewCluster(v, st, o, key, posA)) {
-            stale = true;
-        }
-        if (stale) appendRescan(v, o);
+        if (updateRowForMerge<runners>(v, st, o, v.w.newDist[t], maxDist, posA, top)) appendRescan(v, o);
     }
     top = blockTop(top, s_warp);
     if (!publishAndArrive(top, &v.w.partials[blockIdx.x], &v.w.counters[0], gridDim.x, &s_flag)) return;
@@ -152,6 +130,10 @@ __global__ void newRowUpdateKernel(MhcaView v) {
         v.s.nn[a] = all.best.slot;
         v.s.nnKey[a] = all.best.slot < 0 ? kNoKey : all.best.key;
         v.s.nnBefore[a] = all.second;
+        if (runners) {  // no runners-up: the bound of all its other partners
+            v.s.runCount[a] = 0;
+            v.s.runBound[a] = all.second;
+        }
     }
 }
 

@@ -378,43 +378,6 @@ __device__ __forceinline__ RunnerRefs runnerRefs(const MhcaView& v) {
                       v.s.alive,  v.s.birth,   v.s.nn,      v.s.nnKey,    v.s.nnBefore};
 }
 
-/// mhca_runner_device.cuh: puts a partner whose key beats the row's bound among its runners-up.
-__device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, int birth);
-
-/// mhca_agglomerate.cpp's offerNewCluster: row `slot` (before the merged cluster a) learns its key to
-/// a; false when it must be rescanned (its best was a or b and a is now worse). With `runners`, the
-/// partner that does not become the best is offered to the row's runners-up.
-template <bool runners = false>
-__device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& st, int slot, double key, int posA) {
-    const int nn = v.s.nn[slot];
-    if (nn == st.a || nn == st.b) {
-        // Every other partner's key is at most the old best, and partners tying with it lie beyond b
-        // (or were flagged by the shift check), so the merged cluster wins unless it is worse.
-        if (better(v.s.nnKey[slot], key)) return false;
-        v.s.nn[slot] = st.a;
-        v.s.nnKey[slot] = key;
-        return true;
-    }
-    const int posNn = nn >= 0 ? v.s.pos[nn] : -1;
-    const double current = v.s.nnKey[slot];
-    if (better(key, current) || (key == current && posA < posNn)) {
-        if (posNn < posA) v.s.nnBefore[slot] = current;
-        if constexpr (runners) {
-            if (nn >= 0 && better(current, v.s.runBound[slot]))
-                runnerInsert(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn]);
-        }
-        v.s.nn[slot] = st.a;
-        v.s.nnKey[slot] = key;
-    } else {
-        if (posA < posNn && better(key, v.s.nnBefore[slot])) v.s.nnBefore[slot] = key;
-        if constexpr (runners) {
-            if (better(key, v.s.runBound[slot]))
-                runnerInsert(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge);
-        }
-    }
-    return true;
-}
-
 /// Chunks of the visited list per rescanned row: enough work items to fill the device, chunks of at
 /// least 256 entries. Host and device agree on it (partial buffer sizing).
 __host__ __device__ inline int chunksPerRow(int rows, int listLen, int targetItems) {

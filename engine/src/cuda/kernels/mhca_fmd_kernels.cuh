@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_runner_device.cuh"
 
 namespace clusterlens::cuda::mhca {
 
@@ -288,8 +289,8 @@ __global__ void applyShiftKernel(MhcaView v) {
 /// What a batch of FMD rows computes against every later live cluster of its group.
 enum FmdRowMode : int { kFmdKeys = 0, kFmdSmallestKey = 1, kFmdLargest = 2 };
 
-/// Rows of the batch: best key (first on ties) over later partners with the bound of the others
-/// (mhca_agglomerate.cpp's nearestOfRow), or the smallest key maxDistX - d into *extreme (the switch),
+/// Rows of the batch: best key (first on ties) over later partners, its runners-up and the bound of
+/// the others (mhca_agglomerate.cpp's nearestOfRow), or the smallest key maxDistX - d into *extreme (the switch),
 /// or the largest distance into the group's maxDistX (apriori top level). Work items (row, list chunk);
 /// the last chunk of a row reduces it. Uses counters[1 + row]. With f.haltOnRest, a valid step whose
 /// rows this batch cannot finish (the switch, or rows past it) halts the merge loop: the step is kept
@@ -345,15 +346,9 @@ __global__ void fmdFinalizeKernel(MhcaView v, FmdBatch f, int targetItems, int m
         top = blockTop(top, s_warp);
         if (publishAndArrive(top, &v.w.partials[item], &v.w.counters[1 + rowIdx], static_cast<unsigned>(cpr),
                              &s_flag)) {
-            RowTop row = noTop();
-            for (int i = tid; i < cpr; i += nt) row = combineTop(row, loadTop(&v.w.partials[rowIdx * cpr + i]));
-            row = blockTop(row, s_warp);
-            if (tid == 0) {
-                v.w.counters[1 + rowIdx] = 0;
-                v.s.nn[s] = row.best.slot;
-                v.s.nnKey[s] = row.best.slot < 0 ? kNoKey : row.best.key;
-                v.s.nnBefore[s] = row.second;
-            }
+            // The row's best and runners-up from the chunks' bests.
+            if (tid < 32) warpFinishRow(runnerRefs(v), s, v.w.partials + rowIdx * cpr, cpr, true);
+            if (tid == 0) v.w.counters[1 + rowIdx] = 0;
         }
         __syncthreads();
     }

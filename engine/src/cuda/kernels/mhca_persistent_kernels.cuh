@@ -345,45 +345,10 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
             if (candidateBefore(c, best)) best = c;
             continue;
         }
-        bool stale = false;
-        if (st.shifted && nnO >= 0) {
-            const double key = dsub(v.s.nnKey[o], st.shiftAmount);
-            v.s.nnKey[o] = key;
-            double bound = v.s.nnBefore[o];
-            if (bound != kNoKey) {
-                bound = dsub(bound, st.shiftAmount);
-                v.s.nnBefore[o] = bound;
-            }
-            runnerShift(v, o, st.shiftAmount);
-            stale = bound == key;
-        }
-        const double dist = v.w.newDist[t];
-        const double key = st.shifted ? dsub(dsub(st.maxBefore, dist), st.shiftAmount) : dsub(maxDist, dist);
-        const int posO = v.s.pos[o];
-        if (posO > posA) {
-            Candidate c;
-            c.key = key;
-            c.pos = posO;
-            c.slot = o;
-            offerTop(topA, c);
-            if (nnO == st.b) stale = true;
-        } else if (!stale && !offerNewCluster<true>(v, st, o, key, posA)) {
-            stale = true;
-        }
-        if (stale) {  // the runners-up may still name the best partner; else a rescan
-            Candidate keep = noCandidate(), fresh = noCandidate();
-            int keepBirth = 0;
-            if (nnO >= 0 && nnO != st.a && nnO != st.b) {
-                keep = Candidate{v.s.nnKey[o], v.s.pos[nnO], nnO};
-                keepBirth = v.s.birth[nnO];
-            }
-            if (posO < posA) fresh = Candidate{key, posA, st.a};
-            stale = !resolveRow(runnerRefs(v), st.a, st.b, st.merge, o, keep, keepBirth, fresh);
-        }
-        if (stale) {
+        if (updateRowForMerge<true>(v, st, o, v.w.newDist[t], maxDist, posA, topA)) {
             appendRescan(v, o);
         } else {
-            const Candidate c = rowCandidate(v.s.nnKey[o], posO, o, v.s.nn[o]);
+            const Candidate c = rowCandidate(v.s.nnKey[o], v.s.pos[o], o, v.s.nn[o]);
             if (candidateBefore(c, best)) best = c;
         }
     }

@@ -6,6 +6,8 @@
 // best surviving runner-up is the row's new best whenever it beats the bound strictly. Only otherwise
 // is the row rescanned. A bound of +inf (runners unknown) always rescans.
 //
+// The out-of-line functions are templates only so that a header can define them once per program.
+//
 // A rescan's list holds the best partners of the blocks (each block reduces its range to its best
 // and the bound of its others, as before), selected by one warp of the last block to arrive: the
 // best of the list is the row's best exactly (candidateBefore: key, then position, as mhcaCpu's scans
@@ -43,6 +45,7 @@ __device__ __forceinline__ unsigned long long candidateOrderKey(const Candidate&
 /// blocks' bests sorted; each round the warp takes the first of the lanes' heads (integer order keys,
 /// positions break ties), and lane r keeps the r-th, so the stores go out in parallel. Returns the
 /// row's best. Without storeBest only the runners-up are written (the best was stored already).
+template <int kOutOfLine = 0>
 __device__ __noinline__ Candidate warpFinishRow(RunnerRefs ref, int row, const RowTop* parts, int count,
                                                 bool storeBest) {
     const int lane = static_cast<int>(threadIdx.x & 31u);
@@ -134,6 +137,7 @@ __device__ __noinline__ Candidate warpFinishRow(RunnerRefs ref, int row, const R
 
 /// Inserts a partner (born at `birth`) whose key beats the bound into a row's runners-up (runnerOffer's
 /// rare path, out of line: the merge loop's registers stay free).
+template <int kOutOfLine = 0>
 __device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, int birth) {
     double bound = ref.bound[row];
     const size_t base = static_cast<size_t>(row) * kRunners;
@@ -174,6 +178,40 @@ __device__ __forceinline__ void runnerOffer(RunnerRefs ref, int row, const Candi
     if (c.slot >= 0 && better(c.key, ref.bound[row])) runnerInsert(ref, row, c, birth);
 }
 
+/// mhca_agglomerate.cpp's offerNewCluster: row `slot` (before the merged cluster a) learns its key to
+/// a; false when it must be rescanned (its best was a or b and a is now worse). With `runners`, the
+/// partner that does not become the best is offered to the row's runners-up.
+template <bool runners = false>
+__device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& st, int slot, double key, int posA) {
+    const int nn = v.s.nn[slot];
+    if (nn == st.a || nn == st.b) {
+        // Every other partner's key is at most the old best, and partners tying with it lie beyond b
+        // (or were flagged by the shift check), so the merged cluster wins unless it is worse.
+        if (better(v.s.nnKey[slot], key)) return false;
+        v.s.nn[slot] = st.a;
+        v.s.nnKey[slot] = key;
+        return true;
+    }
+    const int posNn = nn >= 0 ? v.s.pos[nn] : -1;
+    const double current = v.s.nnKey[slot];
+    if (better(key, current) || (key == current && posA < posNn)) {
+        if (posNn < posA) v.s.nnBefore[slot] = current;
+        if constexpr (runners) {
+            if (nn >= 0 && better(current, v.s.runBound[slot]))
+                runnerInsert(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn]);
+        }
+        v.s.nn[slot] = st.a;
+        v.s.nnKey[slot] = key;
+    } else {
+        if (posA < posNn && better(key, v.s.nnBefore[slot])) v.s.nnBefore[slot] = key;
+        if constexpr (runners) {
+            if (better(key, v.s.runBound[slot]))
+                runnerInsert(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge);
+        }
+    }
+    return true;
+}
+
 /// The shift of every stored key of the row (mhca_agglomerate.cpp's shiftStoredKeys).
 __device__ __forceinline__ void runnerShift(const MhcaView& v, int row, double amount) {
     const size_t base = static_cast<size_t>(row) * kRunners;
@@ -187,6 +225,7 @@ __device__ __forceinline__ void runnerShift(const MhcaView& v, int row, double a
 /// (not a or b, alive, same birth), the still valid best `keep` (born keepBirth) and the merged
 /// cluster `fresh` (slot < 0: none), when it beats the bound strictly; the others become its
 /// runners-up. False: the row needs a rescan (nothing written).
+template <int kOutOfLine = 0>
 __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge, int row, Candidate keep,
                                         int keepBirth, Candidate fresh) {
     const double bound = ref.bound[row];
@@ -228,20 +267,47 @@ __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge,
     return true;
 }
 
-/// Runners unknown for every slot (bound +inf): rows computed without lists rescan when stale.
-__global__ void forgetRunnersKernel(MhcaView v) {
-    for (int s = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); s < v.cfg.n;
-         s += static_cast<int>(gridDim.x * blockDim.x)) {
-        v.s.runCount[s] = 0;
-        v.s.runBound[s] = __longlong_as_double(0x7ff0000000000000LL);
+/// One row's part of a merge step (mhca_agglomerate.cpp's updateAfterMerge, row o of the step's group
+/// at distance `dist` from the merged cluster a): the step's key shift, the row offered to a's own row
+/// (topA) when it lies after a, else a offered to the row; with `runners`, the row's runners-up kept
+/// and a stale row answered from them when they can. True: the row needs a rescan.
+template <bool runners>
+__device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist,
+                                                  double maxDist, int posA, RowTop& topA) {
+    const int nnO = v.s.nn[o];
+    bool stale = false;
+    if (st.shifted && nnO >= 0) {
+        const double key = dsub(v.s.nnKey[o], st.shiftAmount);
+        v.s.nnKey[o] = key;
+        double bound = v.s.nnBefore[o];
+        if (bound != kNoKey) {
+            bound = dsub(bound, st.shiftAmount);
+            v.s.nnBefore[o] = bound;
+        }
+        if constexpr (runners) runnerShift(v, o, st.shiftAmount);
+        stale = bound == key;
     }
-}
-
-/// Every live slot of the visited list into the rescan list.
-__global__ void listLiveRowsKernel(MhcaView v) {
-    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
-         t += static_cast<int>(gridDim.x * blockDim.x))
-        if (v.s.alive[v.list[t]]) appendRescan(v, v.list[t]);
+    const double key = st.shifted ? dsub(dsub(st.maxBefore, dist), st.shiftAmount) : dsub(maxDist, dist);
+    const int posO = v.s.pos[o];
+    if (posO > posA) {
+        offerTop(topA, Candidate{key, posO, o});
+        if (nnO == st.b) stale = true;
+    } else if (!stale && !offerNewCluster<runners>(v, st, o, key, posA)) {
+        stale = true;
+    }
+    if constexpr (runners) {
+        if (stale) {  // the runners-up may still name the best partner; else a rescan
+            Candidate keep = noCandidate(), fresh = noCandidate();
+            int keepBirth = 0;
+            if (nnO >= 0 && nnO != st.a && nnO != st.b) {
+                keep = Candidate{v.s.nnKey[o], v.s.pos[nnO], nnO};
+                keepBirth = v.s.birth[nnO];
+            }
+            if (posO < posA) fresh = Candidate{key, posA, st.a};
+            stale = !resolveRow(runnerRefs(v), st.a, st.b, st.merge, o, keep, keepBirth, fresh);
+        }
+    }
+    return stale;
 }
 
 }  // namespace clusterlens::cuda::mhca
