@@ -214,6 +214,48 @@ TEST(Mhca, EveryMergeIsTheClosestPairOnRandomData) {
     }
 }
 
+// Rows with many later partners: their runner-up lists overflow, so the bound of the partners left
+// out decides whether a stale row is answered from its list or rescanned. Also on a lattice, whose
+// equal distances make the list's ties and the bound's strictness matter.
+TEST(Mhca, EveryMergeIsTheClosestPairWhenRowsOutgrowTheirRunners) {
+    const std::uint64_t seed = test::testSeed();
+    std::cout << "[ seed ] " << seed << " (set CLUSTERLENS_TEST_SEED to replay)\n";
+    std::mt19937_64 rng(seed);
+    for (int round = 0; round < 4; ++round) {
+        const std::size_t d = 3;
+        std::vector<double> x;
+        std::size_t n = 0;
+        if (round < 2) {  // tight clumps of 12 (more than a row's runners-up), far apart
+            n = 24 * 12;
+            std::normal_distribution<double> normal(0.0, 1.0);
+            for (std::size_t c = 0; c < 24; ++c) {
+                double centre[3];
+                for (double& v : centre) v = 40.0 * normal(rng);
+                for (std::size_t i = 0; i < 12; ++i)
+                    for (double v : centre) x.push_back(v + 0.5 * normal(rng));
+            }
+        } else {
+            n = 6 * 6 * 6;  // lattice with unit spacing, shuffled
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t k = 0, r = i; k < d; ++k, r /= 6) x.push_back(static_cast<double>(r % 6));
+            std::vector<std::size_t> order(n);
+            for (std::size_t i = 0; i < n; ++i) order[i] = i;
+            std::shuffle(order.begin(), order.end(), rng);
+            std::vector<double> shuffled(n * d);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t k = 0; k < d; ++k) shuffled[i * d + k] = x[order[i] * d + k];
+            x = shuffled;
+        }
+        MhcaOptions options;
+        options.variant = MhcaVariant::Centroid;
+        options.subthreshold = round % 2 ? SubthresholdMode::Euclid : SubthresholdMode::Mahal;
+        const Linkage linkage = mhcaCpu(x.data(), n, d, options);
+        ASSERT_EQ(linkage.merges.size(), n - 1);
+        expectEveryMergeIsTheMinimum(x, n, d, options, linkage,
+                                     "round " + std::to_string(round) + (round < 2 ? " (clumps)" : " (lattice)"));
+    }
+}
+
 TEST(Mhca, SwitchesToUnnormalisedShapesWhenEveryClusterReachesTheThreshold) {
     // Two elongated blobs of 10 points, threshold 0.4 (8 points): the last merge joins two clusters
     // at the threshold, whose distance mhca recomputes with Σ'^-1 unscaled unless `normalize`.

@@ -59,12 +59,13 @@ struct MhcaOptions {
 /// decided by rounding; the factorisation follows reference LAPACK's operation order for that reason.
 ///
 /// Complexity: one merge computes the distances of the new cluster to the K live clusters and rescans
-/// the few clusters whose nearest neighbour disappeared: O(K·D²) per merge for CMD, O((N + K·|new|)·D²)
+/// the few clusters whose nearest neighbour disappeared and whose 8 kept runner-up partners cannot
+/// stand in (about one in eight of them): O(K·D²) per merge for CMD, O((N + K·|new|)·D²)
 /// for FMD, plus O(|new|·D² + D³) for the new covariance. Two all-pairs passes at the start (O(N²·D)
 /// for single points) and one when every cluster reaches the threshold (K ≤ 1/threshold clusters then).
 /// Independent distance evaluations run on all hardware threads.
-/// Memory: O(N·D + N·D²) doubles (centroid, Σ'^-1 and its unit-determinant copy per cluster slot) plus
-/// O(N) per merge step; never a pairwise distance matrix.
+/// Memory: O(N·D + N·D²) doubles (centroid, Σ'^-1 and its unit-determinant copy per cluster slot, 8
+/// runner-up partners per slot) plus O(N) per merge step; never a pairwise distance matrix.
 ///
 /// @throws InvalidInput (n < 2, d = 0, threshold outside (0, 1], apriori length != n or negative ids),
 ///         NonFiniteInput (NaN/Inf in x), Cancelled.

@@ -23,7 +23,7 @@ namespace clusterlens {
 /// merge; FMD copies one small record per merge to plan the member passes.
 ///
 /// Device memory: O(N·D + N·D²) — points, means, Σ'^-1, Σ'^-1/nmf and scatter matrix per cluster
-/// slot (packed triangles), never a pairwise distance matrix. Time per merge: O(K·D²) for CMD,
+/// slot (packed triangles) and 8 runner-up partners per slot, never a pairwise distance matrix. Time per merge: O(K·D²) for CMD,
 /// O((N + K·|new|)·D²) for FMD, for K live clusters; O(N²·D) for the initial nearest neighbours.
 ///
 /// @throws InvalidInput / NonFiniteInput as mhcaCpu (validateMhcaInput), OutOfDeviceMemory naming the

@@ -12,14 +12,20 @@
 //                  distance needs only the merged mean), which hides the shape's sequential chain
 //   new distances  the merged cluster's side over the entries it owns; block minima    -> barrier S3
 //   commit         block 0 writes the plan, the shape and the key shift (nobody reads them before S4)
-//   row update     each block over its entries: earlier rows offered the merged cluster, rescan marks,
+//   row update     each block over its entries: earlier rows offered the merged cluster, stale rows
+//                  answered from their runners-up (mhca_runner_device.cuh) or marked for a rescan,
 //                  the merged row's partial best and the range's best key for the next merge -> S4
 //   rescans        only when rows were marked: each block against its entries, per row the last block
-//                  to arrive reduces the row                                            -> barrier
+//                  to arrive reduces the row and selects its runners-up                 -> barrier
+//
+// Every row is rescanned once before the first merge of a single-group run (its runners-up), and
+// the runners-up of the merged cluster and of the last pass's rows are selected by warps with time
+// to spare in the next merge's shape phase.
 //
 // so a merge costs two grid barriers (three with rescans) plus the work, and the entries each block
-// owns (chunks of blockDim.x dealt round-robin) stay fixed for the whole launch (the host compacts the list between launches). The arithmetic is the
-// per-stage kernels' (shared __device__ functions), so merges stay those of mhcaCpu. A merge that
+// owns (chunks of blockDim.x dealt round-robin) stay fixed for the whole launch (the host compacts the
+// list between launches). The arithmetic is the per-stage kernels' (shared __device__ functions), so
+// merges stay those of mhcaCpu. A merge that
 // switches to pure Mahalanobis distances (once per group) stops the kernel after its plan and shape
 // are written; the host finishes that step with the per-stage kernels and starts a new launch.
 // Memory: the cluster arrays of MhcaView plus O(blocks · rows per rescan pass) partials; a merge reads
