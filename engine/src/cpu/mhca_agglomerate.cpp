@@ -20,11 +20,6 @@ constexpr std::size_t kRowBatch = 256;
 constexpr std::size_t kFlatCap = std::size_t{1} << 22;
 constexpr double kNoKey = -std::numeric_limits<double>::infinity();
 
-/// Key a is better (a closer pair) than key b; NaN is worse than everything, as for BLAS idamax.
-inline bool better(double a, double b) {
-    return betterKey(a, b);
-}
-
 /// A run of pairs from one cluster to the live clusters at positions [from, to), leaving out `skip`.
 struct SegmentTask {
     std::int32_t slot = -1;
@@ -51,8 +46,8 @@ public:
     Agglomerator(ClusterSet& clusters, std::vector<std::int32_t> live, const AgglomerationParams& params,
                  WorkerPool& pool, ProgressTracker& progress)
         : m_clusters(clusters), m_live(std::move(live)), m_params(params), m_pool(pool), m_progress(progress),
-          m_nn(clusters.slotCount(), -1), m_nnKey(clusters.slotCount(), kNoKey), m_nnBefore(clusters.slotCount(), kNoKey),
-          m_runners(clusters.slotCount()), m_alive(clusters.slotCount(), 0) {
+          m_nn(clusters.slotCount(), -1), m_nnKey(clusters.slotCount(), kNoKey),
+          m_nnBefore(clusters.slotCount(), kNoKey), m_runners(clusters.slotCount()), m_alive(clusters.slotCount(), 0) {
         for (std::int32_t slot : m_live) m_alive[static_cast<std::size_t>(slot)] = 1;
         const std::size_t d = clusters.dim();
         m_cov.resize(d * d);
@@ -164,7 +159,7 @@ private:
         std::int64_t stamp = 0;
         RunnerSet others;
         void offer(std::int32_t other, double value, std::int64_t otherStamp) {
-            if (slot < 0 || better(value, key)) {
+            if (slot < 0 || betterKey(value, key)) {
                 before = slot < 0 ? kNoKey : key;
                 if (slot >= 0) others.offer(Runner{key, slot, stamp});
                 slot = other;
@@ -186,7 +181,9 @@ private:
     std::int64_t stampOf(std::int32_t slot) const { return m_clusters.stamp(static_cast<std::size_t>(slot)); }
 
     /// The runner-up still stands for the partner it was offered for.
-    bool current(const Runner& r) const { return m_alive[static_cast<std::size_t>(r.slot)] && stampOf(r.slot) == r.stamp; }
+    bool current(const Runner& r) const {
+        return m_alive[static_cast<std::size_t>(r.slot)] && stampOf(r.slot) == r.stamp;
+    }
 
     /// A row whose best partner died or may lose a tie: its best among the surviving runners-up, the
     /// still valid best (`keep`) and the merged cluster (`fresh`, slot < 0 for none) when that is
@@ -203,14 +200,14 @@ private:
         int best = 0;
         for (int k = 1; k < count; ++k)
             if (runnerBefore(pool[k], pool[best])) best = k;
-        if (!better(pool[best].key, set.bound)) return false;
+        if (!betterKey(pool[best].key, set.bound)) return false;
         RunnerSet rest;
         rest.bound = set.bound;
         double before = set.bound;
         for (int k = 0; k < count; ++k) {
             if (k == best) continue;
             rest.offer(pool[k]);
-            if (better(pool[k].key, before)) before = pool[k].key;
+            if (betterKey(pool[k].key, before)) before = pool[k].key;
         }
         m_nn[row] = pool[best].slot;
         m_nnKey[row] = pool[best].key;
@@ -308,16 +305,16 @@ private:
         if (m_nn[s] == c1 || m_nn[s] == c2) {
             // Every other partner's key is at most the old best, and partners tying with it lie
             // beyond c2 (or are flagged by the shift check), so the new cluster wins unless lower.
-            if (better(m_nnKey[s], value)) return false;
+            if (betterKey(m_nnKey[s], value)) return false;
             m_nn[s] = c1;
             m_nnKey[s] = value;
-        } else if (better(value, m_nnKey[s]) || (value == m_nnKey[s] && c1 < m_nn[s])) {
+        } else if (betterKey(value, m_nnKey[s]) || (value == m_nnKey[s] && c1 < m_nn[s])) {
             if (m_nn[s] < c1) m_nnBefore[s] = m_nnKey[s];
             if (m_nn[s] >= 0) m_runners.offer(s, Runner{m_nnKey[s], m_nn[s], stampOf(m_nn[s])});
             m_nn[s] = c1;
             m_nnKey[s] = value;
         } else {
-            if (c1 < m_nn[s] && better(value, m_nnBefore[s])) m_nnBefore[s] = value;
+            if (c1 < m_nn[s] && betterKey(value, m_nnBefore[s])) m_nnBefore[s] = value;
             m_runners.offer(s, Runner{value, c1, stampOf(c1)});
         }
         return true;
@@ -367,7 +364,7 @@ private:
         std::int32_t best = -1;
         for (std::int32_t slot : m_live) {
             if (m_nn[slot] < 0) continue;
-            if (best < 0 || better(m_nnKey[slot], m_nnKey[best])) best = slot;
+            if (best < 0 || betterKey(m_nnKey[slot], m_nnKey[best])) best = slot;
         }
         return best;
     }

@@ -9,7 +9,7 @@
 // The out-of-line functions are templates only so that a header can define them once per program.
 //
 // A rescan's list holds the best partners of the blocks (each block reduces its range to its best
-// and the bound of its others, as before), selected by one warp of the last block to arrive: the
+// and the bound of its others), selected by one warp of the last block to arrive: the
 // best of the list is the row's best exactly (candidateBefore: key, then position, as mhcaCpu's scans
 // find it); a block holding two of the row's nearest partners only makes the bound weaker.
 
@@ -18,14 +18,6 @@
 #include "cuda/kernels/mhca_device.cuh"
 
 namespace clusterlens::cuda::mhca {
-
-__device__ __forceinline__ Candidate shflXorCandidate(const Candidate& c, int mask) {
-    Candidate o;
-    o.key = __shfl_xor_sync(0xffffffffu, c.key, mask);
-    o.pos = __shfl_xor_sync(0xffffffffu, c.pos, mask);
-    o.slot = __shfl_xor_sync(0xffffffffu, c.slot, mask);
-    return o;
-}
 
 /// Block results a lane holds while a warp selects a row's list; further ones raise the bound.
 constexpr int kLaneParts = 6;
@@ -197,17 +189,13 @@ __device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& s
     if (better(key, current) || (key == current && posA < posNn)) {
         if (posNn < posA) v.s.nnBefore[slot] = current;
         if constexpr (runners) {
-            if (nn >= 0 && better(current, v.s.runBound[slot]))
-                runnerInsert(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn]);
+            if (nn >= 0) runnerOffer(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn]);
         }
         v.s.nn[slot] = st.a;
         v.s.nnKey[slot] = key;
     } else {
         if (posA < posNn && better(key, v.s.nnBefore[slot])) v.s.nnBefore[slot] = key;
-        if constexpr (runners) {
-            if (better(key, v.s.runBound[slot]))
-                runnerInsert(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge);
-        }
+        if constexpr (runners) runnerOffer(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge);
     }
     return true;
 }
@@ -221,10 +209,10 @@ __device__ __forceinline__ void runnerShift(const MhcaView& v, int row, double a
     if (bound != kNoKey) v.s.runBound[row] = dsub(bound, amount);
 }
 
-/// A stale row during the row update of the step merging slots a and b (merge index `merge`): its new best among the runners-up that still stand
-/// (not a or b, alive, same birth), the still valid best `keep` (born keepBirth) and the merged
-/// cluster `fresh` (slot < 0: none), when it beats the bound strictly; the others become its
-/// runners-up. False: the row needs a rescan (nothing written).
+/// A stale row during the row update of the step merging slots a and b (merge index `merge`): its new
+/// best among the runners-up that still stand (not a or b, alive, same birth), the still valid best
+/// `keep` (born keepBirth) and the merged cluster `fresh` (slot < 0: none), when it beats the bound
+/// strictly; the others become its runners-up. False: the row needs a rescan (nothing written).
 template <int kOutOfLine = 0>
 __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge, int row, Candidate keep,
                                         int keepBirth, Candidate fresh) {
