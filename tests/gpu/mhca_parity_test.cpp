@@ -289,6 +289,46 @@ TEST(MhcaCudaParity, EqualsCpuWithAprioriGroups) {
     }
 }
 
+TEST(MhcaCudaParity, AprioriGroupsOfEveryShapeEqualCpu) {
+    // CMD groups below the threshold run a block per group; one group above it sends the whole group
+    // phase through the merge loop. Both on permuted slots, in the register and the any-d instances,
+    // with groups of 2 points, exact duplicates inside a group, a group of one and ungrouped points.
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed() + 29;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    for (std::size_t d : {7u, 20u}) {
+        Points p = gaussianMixture(1500, d, 10, 14.0, seed + d);
+        MhcaOptions o = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
+        o.apriori = p.population;
+        for (std::size_t i = 0; i < p.n; ++i) {
+            if (o.apriori[i] <= 3) o.apriori[i] = 1;                      // one group of ~450 points
+            if (i % 53 == 0) o.apriori[i] = 0;                            // ungrouped
+            if (i % 101 == 0) o.apriori[i] = 200 + static_cast<int>(i);  // groups of 2 (with i + 1)
+            if (i % 101 == 1) o.apriori[i] = 200 + static_cast<int>(i - 1);
+        }
+        o.apriori[7] = 999;  // a group of one
+        std::vector<std::size_t> large, other;  // duplicates inside two groups: tied distances
+        for (std::size_t i = 0; i < p.n; ++i) {
+            if (o.apriori[i] == 1) large.push_back(i);
+            if (o.apriori[i] == 5) other.push_back(i);
+        }
+        for (const std::vector<std::size_t>* members : {&large, &other})
+            for (std::size_t k = 0; k + 1 < 6; k += 2)
+                std::copy_n(p.x.begin() + static_cast<std::ptrdiff_t>((*members)[k] * d), d,
+                            p.x.begin() + static_cast<std::ptrdiff_t>((*members)[k + 1] * d));
+        for (std::size_t k = 0; k < 4; ++k) {
+            o.subthreshold = kModes[k];
+            o.normalize = k % 2 == 1;
+            o.threshold = 0.5;  // every group below it: the group kernel
+            expectParity(p, o, "d " + std::to_string(d) + " seed " + std::to_string(seed + d));
+        }
+        o.subthreshold = SubthresholdMode::Mahal;
+        o.normalize = false;
+        o.threshold = 0.2;  // the large group reaches it: the merge loop over all groups
+        expectParity(p, o, "d " + std::to_string(d) + " seed " + std::to_string(seed + d));
+    }
+}
+
 TEST(MhcaCudaParity, PointHeightsCorrelateOnOverlappingData) {
     CL_REQUIRE_GPU();
     const std::uint64_t seed = test::testSeed() + 19;

@@ -1,6 +1,7 @@
 // mhcaCuda: input checks, the run from single points, and mhclust.R's apriori groups (gIntra = TRUE)
 // as mhcaCpu does them (mhca_runs.cpp): all groups are clustered at once on the device, each with
-// its own mhclust.c bookkeeping and no pair across groups; their merges are interleaved by
+// its own mhclust.c bookkeeping and no pair across groups (CMD groups below the threshold: a block
+// per group; otherwise one merge loop over all groups); their merges are interleaved by
 // orderStrata; then groups and ungrouped points are clustered as clusters.
 
 #include <algorithm>
@@ -111,9 +112,43 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
         groupOf[i] = nextGroup++;
     }
 
-    MhcaEngine engine(x, n, d, options);
-    engine.startFromPoints(groupOf, nextGroup);
-    splitGroupMerges(engine.run(groupMerges, progress), groups, n);
+    // CMD: the points are permuted so that each group's slots are contiguous (group by group in id
+    // order, ascending within, then the ungrouped points): a group's cluster arrays are then read
+    // coalesced, and the group kernel takes a group as a range of slots. The merge records name points
+    // by their index (slot ids); FMD keeps the identity.
+    const bool permuted = options.variant != MhcaVariant::Full;
+    std::vector<int> pointOfSlot(n), slotOf(n), listStart;
+    std::size_t largest = 0;
+    if (permuted) {
+        std::size_t next = 0;
+        for (const Group& g : groups) {
+            listStart.push_back(static_cast<int>(next));
+            largest = std::max(largest, g.rows.size());
+            for (std::int32_t r : g.rows) pointOfSlot[next++] = r;
+        }
+        listStart.push_back(static_cast<int>(next));
+        for (std::int32_t r : singletons) pointOfSlot[next++] = r;
+    } else {
+        std::iota(pointOfSlot.begin(), pointOfSlot.end(), 0);
+    }
+    for (std::size_t slot = 0; slot < n; ++slot) slotOf[static_cast<std::size_t>(pointOfSlot[slot])] = static_cast<int>(slot);
+    std::vector<double> permutedX;
+    if (permuted) {
+        permutedX.resize(n * d);
+        for (std::size_t slot = 0; slot < n; ++slot)
+            std::copy(x + static_cast<std::size_t>(pointOfSlot[slot]) * d,
+                      x + static_cast<std::size_t>(pointOfSlot[slot] + 1) * d,
+                      permutedX.begin() + static_cast<std::ptrdiff_t>(slot * d));
+    }
+    std::vector<int> groupOfSlot(n);
+    for (std::size_t slot = 0; slot < n; ++slot)
+        groupOfSlot[slot] = groupOf[static_cast<std::size_t>(pointOfSlot[slot])];
+
+    MhcaEngine engine(permuted ? permutedX.data() : x, n, d, options);
+    const bool groupKernel = permuted && engine.groupPhaseFits(largest);
+    engine.startFromPoints(groupOfSlot, nextGroup, pointOfSlot, !groupKernel);
+    splitGroupMerges(groupKernel ? engine.runGroups(listStart, progress) : engine.run(groupMerges, progress), groups,
+                     n);
 
     std::vector<double> heights;
     std::vector<std::size_t> starts;
@@ -151,16 +186,18 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     std::vector<InitialCluster> clusters;
     std::size_t full = 0;
     for (Group& g : groups) {
-        g.start = position[static_cast<std::size_t>(g.rows.front())];
+        g.start = position[static_cast<std::size_t>(slotOf[static_cast<std::size_t>(g.rows.front())])];
         InitialCluster c = groupCluster(g, x, n, d, options);
         c.id = nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]);
+        c.slot = slotOf[static_cast<std::size_t>(g.rows.front())];
+        for (std::int32_t& member : c.members) member = slotOf[static_cast<std::size_t>(member)];
         clusters.push_back(std::move(c));
     }
     for (std::int32_t point : singletons) {
         InitialCluster c;
-        c.slot = point;
-        c.start = position[static_cast<std::size_t>(point)];
-        c.members = {point};
+        c.slot = slotOf[static_cast<std::size_t>(point)];
+        c.start = position[static_cast<std::size_t>(c.slot)];
+        c.members = {c.slot};
         c.centroid.assign(x + static_cast<std::size_t>(point) * d, x + static_cast<std::size_t>(point + 1) * d);
         c.id = point;
         clusters.push_back(std::move(c));

@@ -113,6 +113,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     const char* persistent = std::getenv("CLUSTERLENS_MHCA_PERSISTENT");
     if (!full && !(persistent && std::string(persistent) == "0"))
         m_persistent = planPersistentCmd(m_d, m_cfg.memberCap, m_sms);
+    if (!full) m_groupPhase = planGroupPhase(m_d, m_cfg.memberCap, m_sms);
     allocate();
     configureKernelLimits(m_shapeBytes);
 }
@@ -297,7 +298,8 @@ void MhcaEngine::setList(const std::vector<int>& slots) {
     m_live = m_listLen;
 }
 
-void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount) {
+void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, const std::vector<int>& ids,
+                                 bool neighbours) {
     const cudaStream_t s = m_stream.get();
     const std::size_t n = static_cast<std::size_t>(m_n), d = static_cast<std::size_t>(m_d);
     std::vector<int> ones(n, 1), index(n), minusOne(n, -1);
@@ -307,7 +309,7 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount) 
         for (std::size_t k = 0; k < d; ++k) mu[k * n + i] = m_hostX[i * d + k];
     d_size.copyFromHost(ones.data(), n);
     d_pos.copyFromHost(index.data(), n);
-    d_id.copyFromHost(index.data(), n);
+    d_id.copyFromHost(ids.empty() ? index.data() : ids.data(), n);
     d_birth.copyFromHost(minusOne.data(), n);
     d_group.copyFromHost(group.data(), n);
     d_mu.copyFromHost(mu.data(), n * d);
@@ -341,8 +343,10 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount) 
     d_groups.copyFromHost(groups.data(), groups.size());
     CL_CUDA_TRY(cudaMemsetAsync(d_shiftCount.data(), 0, sizeof(int), s));
     setList(index);
-    launchNearestPoints(view(), 0, m_n, true, s);
-    launchNearestPoints(view(), 0, m_n, false, s);
+    if (neighbours) {
+        launchNearestPoints(view(), 0, m_n, true, s);
+        launchNearestPoints(view(), 0, m_n, false, s);
+    }
     CL_CUDA_TRY(cudaStreamSynchronize(s));
 }
 
@@ -456,6 +460,10 @@ std::vector<MergeRecord> MhcaEngine::downloadMerges(std::size_t merges) {
     if (static_cast<std::size_t>(done) != merges)
         throw CudaError("MHCA on the GPU made " + std::to_string(done) + " of " + std::to_string(merges) +
                         " merges (no finite distance was left)");
+    return readRecords(merges);
+}
+
+std::vector<MergeRecord> MhcaEngine::readRecords(std::size_t merges) {
     std::vector<int> a(merges), b(merges), size(merges), group(merges);
     std::vector<double> height(merges);
     d_outA.copyToHost(a.data(), merges);

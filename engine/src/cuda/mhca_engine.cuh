@@ -76,8 +76,21 @@ public:
     MhcaEngine(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options);
 
     /// Every point its own cluster; points with equal `group` (>= 0, < groupCount) may merge, others
-    /// never (an apriori group each, or all 0). Computes the initial nearest neighbours.
-    void startFromPoints(const std::vector<int>& group, int groupCount);
+    /// never (an apriori group each, or all 0). `ids`: the id of each slot's point in the merge
+    /// records (empty: the slot). With `neighbours`, computes the initial nearest neighbours (runGroups
+    /// computes its groups' own).
+    void startFromPoints(const std::vector<int>& group, int groupCount, const std::vector<int>& ids = {},
+                         bool neighbours = true);
+
+    /// Whether runGroups can take groups of at most `largest` points: CMD, below the threshold, and the
+    /// group kernel's shared memory fits.
+    bool groupPhaseFits(std::size_t largest) const;
+
+    /// CMD apriori group phase, a block per group, after startFromPoints(..., neighbours = false):
+    /// group g's slots are [listStart[g], listStart[g + 1]) (at least 2 each), its merges are recorded
+    /// from listStart[g] - g on with ids from firstNewId there. Returns every group's merges, group by
+    /// group. O(Σ k²·d) to start, O(k·d²) per merge of a group of k.
+    std::vector<MergeRecord> runGroups(const std::vector<int>& listStart, MergeProgress& progress);
 
     /// The apriori top level after startFromPoints' groups were merged: the given clusters (every
     /// other slot is dead) in this order of positions, distances of `initialMode`, new ids from
@@ -117,6 +130,7 @@ private:
     void finishSwitchStep();
     void printPersistentProfile();
     std::vector<MergeRecord> downloadMerges(std::size_t merges);
+    std::vector<MergeRecord> readRecords(std::size_t merges);
 
     /// With CLUSTERLENS_MHCA_PROFILE set, device time of each merge stage of the per-stage kernels (CMD,
     /// or FMD) on every kEvery-th merge (events around the launches, a sync on sampled merges only),
@@ -157,6 +171,7 @@ private:
     int m_tiles = 0;
     std::vector<int> m_initialPerm;
     PersistentShape m_persistent;  // maxBlocks == 0: the per-stage kernels run CMD
+    GroupPhaseShape m_groupPhase;  // maxBlocks == 0: apriori groups run through run()
 
     DeviceBuffer<double> d_x;
     DeviceBuffer<int> d_size, d_pos, d_id, d_birth, d_group, d_nn, d_members;

@@ -100,6 +100,18 @@ void launchForgetRunners(const MhcaView& v, cudaStream_t stream);
 /// Puts every live slot of the list into the rescan list (any order: each row's result is its own).
 void launchListLiveRows(const MhcaView& v, cudaStream_t stream);
 
+/// Launch shape of the CMD group phase; maxBlocks == 0: its shared memory does not fit (large d).
+struct GroupPhaseShape {
+    int maxBlocks = 0;  ///< resident blocks on the whole device
+    int stageRows = 0;
+    int areaDoubles = 0;
+    std::size_t sharedBytes = 0;
+};
+GroupPhaseShape planGroupPhase(int d, int memberCap, int sms);
+/// CMD apriori groups below the threshold, a block per group (mhca_group_kernels.cuh).
+void launchCmdGroups(const MhcaView& v, const GroupPhaseArgs& args, const GroupPhaseShape& shape,
+                     cudaStream_t stream);
+
 /// Keeps the live slots of `in` (ascending) in `out`; `temp` from compactTempBytes.
 std::size_t compactTempBytes(int n);
 void launchCompact(const int* in, int* out, int count, const unsigned char* alive, void* temp, std::size_t tempBytes,

@@ -199,6 +199,23 @@ struct PersistentArgs {
     unsigned long long* profile;  ///< kPersistentProfileSlots sums, or null
 };
 
+/// One launch of the CMD group phase (mhca_group_kernels.cuh): a block per group. Group g's slots are
+/// list[listStart[g] .. listStart[g + 1]), ascending; it makes listStart[g + 1] - listStart[g] - 1
+/// merges, recorded from index listStart[g] - g on.
+struct GroupPhaseArgs {
+    int groups;             ///< groups of this launch (order[0 .. groups))
+    const int* order;       ///< the groups in the order blocks take them
+    const int* listStart;   ///< [all groups + 1]
+    Step* steps;            ///< [all groups]
+    int* mergeCounts;       ///< [all groups] merges made
+    int* shiftCounts;       ///< [all groups] key shifts logged
+    int* rescanCounts;      ///< [all groups]
+    int* next;              ///< next entry of order to take (zero at launch)
+    int* failed;            ///< set when a group met a step the kernel does not take (never when admitted)
+    int stageRows;          ///< member rows the shape area stages
+    int areaDoubles;        ///< dynamic shared memory in doubles
+};
+
 struct MhcaView {
     MhcaConfig cfg;
     MhcaSlots s;

@@ -20,14 +20,6 @@ __device__ __noinline__ double slotDistance(const MhcaView& v, int p, int q, int
                                   v.cfg.d);
 }
 
-/// The distance of the new row's cluster to cluster o, kept out of line so that the logic around it
-/// does not raise the kernel's register count beyond the form's own needs.
-template <int MAXD>
-__device__ __noinline__ double newRowDistance(const double* muC, size_t muStride, MetricRef mC, const double* muO,
-                                              MetricRef mO, int n, int d) {
-    return centroidDistance<MAXD>(muC, muStride, mC, muO, static_cast<size_t>(n), mO, d);
-}
-
 /// CMD, first half of the update: distances of the merged cluster (slot a, staged in shared memory)
 /// to every visited live cluster of its group into newDist[list index], and the shift of all keys when
 /// one of them exceeds maxDistX. On the switch to pure Mahalanobis (no new row: mhclust.c recomputes

@@ -333,6 +333,14 @@ __device__ __forceinline__ double centroidDistance(const double* muP, size_t sp,
     return (sqrt(qp) + sqrt(qq)) / 2.0;
 }
 
+/// The distance of the new row's cluster to cluster o, kept out of line so that the logic around it
+/// does not raise the kernel's register count beyond the form's own needs.
+template <int MAXD>
+__device__ __noinline__ double newRowDistance(const double* muC, size_t muStride, MetricRef mC, const double* muO,
+                                              MetricRef mO, int n, int d) {
+    return centroidDistance<MAXD>(muC, muStride, mC, muO, static_cast<size_t>(n), mO, d);
+}
+
 /// Appends a row to the rescan list (order irrelevant: each row's result is deterministic).
 __device__ __forceinline__ void appendRescan(const MhcaView& v, int slot) {
     const int k = atomicAdd(v.w.rescanCount, 1);

@@ -1,0 +1,274 @@
+#pragma once
+// The apriori group phase of CMD (mhclust.R with gIntra = TRUE: every group is clustered alone before
+// the groups meet) with one block per group. The groups are independent, so a grid-wide merge loop
+// would run their merges one after the other, each visiting every group's entries: 1M points in 1000
+// k-means groups took more than 300 s that way. Here each block takes the next group (largest first),
+// computes its points' maxDistX and nearest neighbours and runs all its merges with block barriers
+// only, through the per-stage kernels' __device__ functions (planMerge, commitMerge, the merged shape,
+// updateRowForMerge, keyOf), on a view whose list, step, merge records and shift log are the group's
+// own. The host permutes the points so that each group's slots are contiguous: the group's cluster
+// arrays (entry e of slot s at e·n + s) are then read coalesced.
+//
+// Only groups that stay below the threshold (size < threshold · nFull) run here: their clusters never
+// reach it, so no step switches to pure Mahalanobis distances and fullCount stays 0.
+// Work per group of k points: O(k²·d) to start, then per merge O(k·d²) for the new distances and
+// O(k·d²) per rescanned row. Memory: the MhcaView arrays; per group a Step and three counters.
+
+#include <cuda_runtime.h>
+
+#include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_merge_device.cuh"
+#include "cuda/kernels/mhca_runner_device.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+/// Threads of a group block.
+constexpr int kGroupThreads = 256;
+
+/// The view of group g: its slice of the list, and the scratch of a run of its own (merge records at
+/// the group's merge offset, ids from firstNewId + offset, its step, counters and shift log).
+__device__ inline MhcaView groupView(const MhcaView& v, const GroupPhaseArgs& ga, int g) {
+    MhcaView lv = v;
+    const int first = ga.listStart[g], offset = first - g;  // a group of k points makes k - 1 merges
+    lv.list = v.list + first;
+    lv.listLen = ga.listStart[g + 1] - first;
+    lv.cfg.firstNewId = v.cfg.firstNewId + offset;
+    lv.w.step = ga.steps + g;
+    lv.w.mergeCount = ga.mergeCounts + g;
+    lv.w.outA = v.w.outA + offset;
+    lv.w.outB = v.w.outB + offset;
+    lv.w.outHeight = v.w.outHeight + offset;
+    lv.w.outSize = v.w.outSize + offset;
+    lv.w.outGroup = v.w.outGroup + offset;
+    lv.w.rescanRows = v.w.rescanRows + first;
+    lv.w.rescanCount = ga.rescanCounts + g;
+    lv.w.newDist = v.w.newDist + first;
+    lv.w.shiftCount = ga.shiftCounts + g;
+    lv.w.shiftTime = v.w.shiftTime + offset;
+    lv.w.shiftGroup = v.w.shiftGroup + offset;
+    lv.w.shiftAmount = v.w.shiftAmount + offset;
+    lv.w.shiftMaxBefore = v.w.shiftMaxBefore + offset;
+    return lv;
+}
+
+/// Squared Euclidean distance of points i and j (nearestPointKernel's sum, in its order).
+__device__ __forceinline__ double pointSquare(const double* x, int i, int j, int d) {
+    const double* xi = x + static_cast<size_t>(i) * d;
+    const double* xj = x + static_cast<size_t>(j) * d;
+    double q = 0.0;
+    for (int k = 0; k < d; ++k) {
+        const double diff = dsub(xj[k], xi[k]);
+        q = dadd(q, dmul(diff, diff));
+    }
+    return q;
+}
+
+/// The group's start as nearestPointKernel makes it: maxDistX, the largest distance of two of its
+/// points, then each point's best later partner by key, first on ties, and the previous running best.
+__device__ inline void startGroup(const MhcaView& lv, int g, double* s_min) {
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x), len = lv.listLen, d = lv.cfg.d;
+    double largest = 0.0;
+    for (int t = tid; t < len; t += nt)
+        for (int u = t + 1; u < len; ++u) {
+            const double q = pointSquare(lv.x, lv.list[t], lv.list[u], d);
+            if (q > largest) largest = q;
+        }
+    largest = -blockMinValue(-largest, s_min);  // sqrt is monotone: the root of the largest square
+    if (tid == 0) lv.w.groups[g].maxDist = sqrt(largest);
+    __syncthreads();
+    const double maxDist = lv.w.groups[g].maxDist;
+    for (int t = tid; t < len; t += nt) {
+        const int i = lv.list[t];
+        double bestQ = 0.0, bestKey = kNoKey, before = kNoKey;
+        int best = -1;
+        for (int u = t + 1; u < len; ++u) {
+            const int j = lv.list[u];
+            const double q = pointSquare(lv.x, i, j, d);
+            if (best >= 0 && !(q < bestQ)) continue;
+            const double key = dsub(maxDist, sqrt(q));
+            if (best < 0 || better(key, bestKey)) {
+                before = best < 0 ? kNoKey : bestKey;
+                best = j;
+                bestKey = key;
+                bestQ = q;
+            }
+        }
+        lv.s.nn[i] = best;
+        lv.s.nnKey[i] = best < 0 ? kNoKey : bestKey;
+        lv.s.nnBefore[i] = before;
+    }
+    __syncthreads();
+}
+
+/// Row r against every later live cluster of the group (centroidRescanKernel's keys), its row staged in
+/// s_r (d + 2 * packed doubles).
+template <int MAXD>
+__device__ inline void rescanGroupRow(const MhcaView& lv, int g, int r, double* s_r, RowTop* s_warp) {
+    const int n = lv.cfg.n, d = lv.cfg.d, packed = lv.cfg.packed;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    const bool identityR = lv.s.identity[r] != 0;
+    __syncthreads();  // s_r is free
+    for (int k = tid; k < d; k += nt) s_r[k] = lv.s.mu[static_cast<size_t>(k) * n + r];
+    if (!identityR) {
+        for (int e = tid; e < packed; e += nt) {
+            s_r[d + e] = lv.s.metric[static_cast<size_t>(e) * n + r];
+            s_r[d + packed + e] = lv.s.scaled[static_cast<size_t>(e) * n + r];
+        }
+    }
+    __syncthreads();
+    const int posR = lv.s.pos[r], birthR = lv.s.birth[r], modeR = lv.s.mode[r];
+    RowTop top = noTop();
+    for (int t = tid; t < lv.listLen; t += nt) {
+        const int j = lv.list[t];
+        if (!lv.s.alive[j] || lv.s.pos[j] <= posR) continue;
+        const int birthJ = lv.s.birth[j];
+        const int pairMode = birthR >= birthJ ? modeR : lv.s.mode[j];
+        MetricRef mR;
+        mR.m = (identityR || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? s_r + d + packed : s_r + d);
+        mR.stride = 1;
+        const double dist = newRowDistance<MAXD>(s_r, 1, mR, lv.s.mu + j, slotMetric(lv, j, pairMode), n, d);
+        Candidate cand;
+        cand.key = keyOf(lv, dist, max(birthR, birthJ), g);
+        cand.pos = lv.s.pos[j];
+        cand.slot = j;
+        offerTop(top, cand);
+    }
+    top = blockTop(top, s_warp);
+    if (tid == 0) {
+        lv.s.nn[r] = top.best.slot;
+        lv.s.nnKey[r] = top.best.slot < 0 ? kNoKey : top.best.key;
+        lv.s.nnBefore[r] = top.second;
+    }
+}
+
+/// Drops the dead slots from the group's list (warp 0, in place, order kept); returns the new length.
+__device__ inline int compactGroupList(const MhcaView& lv, int* list, int len, int* s_len) {
+    if (threadIdx.x < 32) {
+        const unsigned lane = threadIdx.x;
+        int kept = 0;
+        for (int base = 0; base < len; base += 32) {
+            const int t = base + static_cast<int>(lane);
+            const int slot = t < len ? list[t] : -1;
+            const bool keep = slot >= 0 && lv.s.alive[slot];
+            const unsigned ballot = __ballot_sync(0xffffffffu, keep);
+            if (keep) list[kept + __popc(ballot & ((1u << lane) - 1u))] = slot;
+            kept += __popc(ballot);
+        }
+        if (lane == 0) *s_len = kept;
+    }
+    __syncthreads();
+    return *s_len;
+}
+
+/// All merges of group g (mhca_agglomerate.cpp's run on the group alone) by the block. The step and
+/// the new distances follow the per-stage kernels: closestPairKernel, mergeShapeKernel,
+/// centroidNewDistancesKernel, newRowUpdateKernel, centroidRescanKernel.
+template <int MAXD>
+__device__ inline void clusterGroup(MhcaView lv, int g, const GroupPhaseArgs& ga, double* s_dyn) {
+    __shared__ RowTop s_warp[32];
+    __shared__ double s_min[32];
+    __shared__ int s_flag;
+    __shared__ int s_len;
+    __shared__ double s_value;
+    __shared__ Step s_step;
+    __shared__ ShapeResult s_shape;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    const int n = lv.cfg.n, d = lv.cfg.d, packed = lv.cfg.packed;
+    const ShapeArea area = shapeArea(s_dyn, d, ga.stageRows);
+    int* list = const_cast<int*>(lv.list);
+    const int merges = lv.listLen - 1;
+    startGroup(lv, g, s_min);
+    for (int m = 0; m < merges; ++m) {
+        RowTop top = noTop();
+        for (int t = tid; t < lv.listLen; t += nt) {
+            const int slot = list[t];
+            if (!lv.s.alive[slot] || lv.s.nn[slot] < 0) continue;
+            const Candidate c{lv.s.nnKey[slot], lv.s.pos[slot], slot};
+            if (candidateBefore(c, top.best)) top.best = c;
+        }
+        top = blockTop(top, s_warp);
+        if (tid == 0) {
+            MergePlan plan = planMerge(lv, top.best, top.best.slot >= 0 ? lv.s.nn[top.best.slot] : -1, m);
+            if (plan.st.valid && plan.st.switchNow) {  // the host admits no group that reaches the threshold
+                atomicExch(ga.failed, 1);
+                plan.st.valid = 0;
+            }
+            commitMerge(lv, plan, true);
+            s_step = plan.st;
+        }
+        __syncthreads();
+        if (!s_step.valid) break;  // no finite pair left: the host reports the missing merges
+        const Step planned = s_step;
+        mergedShapeBlock(lv, planned, area, &s_shape, &s_flag, &s_value, wholeBlock(), false);
+        writeMergedShape(lv, planned, area, s_shape);
+        __syncthreads();  // the shape area is free; slot a's new values are visible to the block
+
+        const int a = planned.a, modeC = lv.s.mode[a];
+        const MetricRef mGlobal = slotMetric(lv, a, modeC);
+        double* s_c = s_dyn;
+        for (int k = tid; k < d; k += nt) s_c[k] = lv.s.mu[static_cast<size_t>(k) * n + a];
+        if (mGlobal.m)
+            for (int e = tid; e < packed; e += nt) s_c[d + e] = mGlobal.m[e * mGlobal.stride];
+        __syncthreads();
+        const MetricRef mC{mGlobal.m ? s_c + d : nullptr, 1};
+        const double maxDist = lv.w.groups[g].maxDist;
+        double smallest = 0.0;
+        for (int t = tid; t < lv.listLen; t += nt) {
+            const int o = list[t];
+            if (!lv.s.alive[o] || o == a) continue;
+            const double dist = newRowDistance<MAXD>(s_c, 1, mC, lv.s.mu + o, slotMetric(lv, o, modeC), n, d);
+            lv.w.newDist[t] = dist;
+            const double key = dsub(maxDist, dist);
+            if (key < smallest) smallest = key;
+        }
+        smallest = blockMinValue(smallest, s_min);
+        if (tid == 0) {
+            recordShift(lv, smallest);
+            s_step = *lv.w.step;
+        }
+        __syncthreads();
+
+        const Step st = s_step;
+        const double maxDistNow = lv.w.groups[g].maxDist;
+        const int posA = lv.s.pos[a];
+        RowTop topA = noTop();
+        for (int t = tid; t < lv.listLen; t += nt) {
+            const int o = list[t];
+            if (!lv.s.alive[o] || o == a) continue;
+            if (updateRowForMerge<false>(lv, st, o, lv.w.newDist[t], maxDistNow, posA, topA)) appendRescan(lv, o);
+        }
+        topA = blockTop(topA, s_warp);
+        if (tid == 0) {
+            lv.s.nn[a] = topA.best.slot;
+            lv.s.nnKey[a] = topA.best.slot < 0 ? kNoKey : topA.best.key;
+            lv.s.nnBefore[a] = topA.second;
+        }
+        __syncthreads();
+        const int rows = *reinterpret_cast<volatile int*>(lv.w.rescanCount);
+        for (int i = 0; i < rows; ++i) rescanGroupRow<MAXD>(lv, g, lv.w.rescanRows[i], s_dyn, s_warp);
+        const int live = merges - m;  // clusters left
+        if (lv.listLen >= 64 && live <= lv.listLen / 2) lv.listLen = compactGroupList(lv, list, lv.listLen, &s_len);
+        __syncthreads();  // every thread read the rescan count and the list before the next commit
+    }
+}
+
+/// The group phase: each block takes groups order[*next ...] until none is left. Dynamic shared memory:
+/// ga.areaDoubles doubles (the shape area, reused for the staged rows).
+template <int MAXD>
+__global__ void __launch_bounds__(kGroupThreads) cmdGroupKernel(MhcaView v, GroupPhaseArgs ga) {
+    extern __shared__ double s_dyn[];
+    __shared__ int s_group;
+    for (;;) {
+        if (threadIdx.x == 0) {
+            const int k = atomicAdd(ga.next, 1);
+            s_group = k < ga.groups ? ga.order[k] : -1;
+        }
+        __syncthreads();
+        const int g = s_group;
+        if (g < 0) return;
+        clusterGroup<MAXD>(groupView(v, ga, g), g, ga, s_dyn);
+        __syncthreads();  // s_group is read by every thread before it changes
+    }
+}
+
+}  // namespace clusterlens::cuda::mhca

@@ -1,0 +1,89 @@
+// The CMD apriori group phase of MhcaEngine: a block per group (mhca_group_kernels.cuh), launched in
+// slices of groups so that progress and cancellation are seen between slices.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "clusterlens/errors.hpp"
+#include "cuda/mhca_engine.cuh"
+#include "cuda/mhca_launch.cuh"
+#include "cuda/util/cuda_check.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+bool MhcaEngine::groupPhaseFits(std::size_t largest) const {
+    // Below threshold · nFull points no cluster of a group reaches the threshold: no switch step.
+    return !m_cfg.full && m_groupPhase.maxBlocks > 0 &&
+           static_cast<double>(largest) < m_options.threshold * static_cast<double>(m_n);
+}
+
+std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart, MergeProgress& progress) {
+    const cudaStream_t s = m_stream.get();
+    const int groups = static_cast<int>(listStart.size()) - 1;
+    if (groups <= 0) return {};
+    const std::size_t merges = static_cast<std::size_t>(listStart.back() - groups);
+    auto sizeOf = [&](int g) { return listStart[static_cast<std::size_t>(g) + 1] - listStart[static_cast<std::size_t>(g)]; };
+    // Largest groups first: the last wave of blocks then holds the short ones.
+    std::vector<int> order(static_cast<std::size_t>(groups));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return sizeOf(a) > sizeOf(b); });
+
+    const std::size_t count = static_cast<std::size_t>(groups);
+    DeviceBuffer<int> dOrder(count, s), dStart(count + 1, s), dMergeCounts(count, s), dShiftCounts(count, s),
+        dRescanCounts(count, s), dNext(1, s), dFailed(1, s);
+    DeviceBuffer<Step> dSteps(count, s);
+    dOrder.copyFromHost(order.data(), count);
+    dStart.copyFromHost(listStart.data(), count + 1);
+    for (DeviceBuffer<int>* b : {&dMergeCounts, &dShiftCounts, &dRescanCounts, &dFailed})
+        CL_CUDA_TRY(cudaMemsetAsync(b->data(), 0, b->bytes(), s));
+
+    GroupPhaseArgs args{};
+    args.listStart = dStart.data();
+    args.steps = dSteps.data();
+    args.mergeCounts = dMergeCounts.data();
+    args.shiftCounts = dShiftCounts.data();
+    args.rescanCounts = dRescanCounts.data();
+    args.next = dNext.data();
+    args.failed = dFailed.data();
+    args.stageRows = m_groupPhase.stageRows;
+    args.areaDoubles = m_groupPhase.areaDoubles;
+    // A slice of about four waves of resident blocks, each wave ~ a group's merges.
+    const int slice = std::max(1, 4 * m_groupPhase.maxBlocks);
+    const MhcaView v = view();
+    const auto started = std::chrono::steady_clock::now();
+    for (int first = 0; first < groups; first += slice) {
+        const int end = std::min(groups, first + slice);
+        CL_CUDA_TRY(cudaMemsetAsync(dNext.data(), 0, sizeof(int), s));
+        args.order = dOrder.data() + first;
+        args.groups = end - first;
+        launchCmdGroups(v, args, m_groupPhase, s);
+        CL_CUDA_TRY(cudaStreamSynchronize(s));
+        progress.check();
+        std::size_t done = 0;
+        for (int k = first; k < end; ++k) done += static_cast<std::size_t>(sizeOf(order[static_cast<std::size_t>(k)]) - 1);
+        progress.advance(done);
+    }
+    if (m_profile)
+        std::fprintf(stderr, "[mhca profile] group phase: %d groups (largest %d points), %zu merges, %.3f s, %d blocks\n",
+                     groups, sizeOf(order.front()), merges,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+                     std::min(groups, m_groupPhase.maxBlocks));
+    int failed = 0;
+    dFailed.copyToHost(&failed, 1);
+    if (failed) throw CudaError("MHCA on the GPU: an apriori group reached the threshold inside the group kernel");
+    std::vector<int> made(count);
+    dMergeCounts.copyToHost(made.data(), count);
+    for (int g = 0; g < groups; ++g) {
+        if (made[static_cast<std::size_t>(g)] != sizeOf(g) - 1)
+            throw CudaError("MHCA on the GPU made " + std::to_string(made[static_cast<std::size_t>(g)]) + " of " +
+                            std::to_string(sizeOf(g) - 1) + " merges of apriori group " + std::to_string(g) +
+                            " (no finite distance was left)");
+    }
+    return readRecords(merges);
+}
+
+}  // namespace clusterlens::cuda::mhca
