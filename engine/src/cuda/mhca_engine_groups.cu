@@ -36,6 +36,7 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
     DeviceBuffer<int> dOrder(count, s), dStart(count + 1, s), dMergeCounts(count, s), dShiftCounts(count, s),
         dRescanCounts(count, s), dNext(1, s), dFailed(1, s);
     DeviceBuffer<Step> dSteps(count, s);
+    DeviceBuffer<unsigned long long> dNanoseconds(m_profile ? count : 0, s);
     dOrder.copyFromHost(order.data(), count);
     dStart.copyFromHost(listStart.data(), count + 1);
     for (DeviceBuffer<int>* b : {&dMergeCounts, &dShiftCounts, &dRescanCounts, &dFailed})
@@ -51,6 +52,7 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
     args.failed = dFailed.data();
     args.stageRows = m_groupPhase.stageRows;
     args.areaDoubles = m_groupPhase.areaDoubles;
+    args.nanoseconds = m_profile ? dNanoseconds.data() : nullptr;
     // A slice of about four waves of resident blocks, each wave ~ a group's merges.
     const int slice = std::max(1, 4 * m_groupPhase.maxBlocks);
     const MhcaView v = view();
@@ -67,11 +69,20 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
         for (int k = first; k < end; ++k) done += static_cast<std::size_t>(sizeOf(order[static_cast<std::size_t>(k)]) - 1);
         progress.advance(done);
     }
-    if (m_profile)
-        std::fprintf(stderr, "[mhca profile] group phase: %d groups (largest %d points), %zu merges, %.3f s, %d blocks\n",
+    if (m_profile) {  // the longest group bounds the phase from below, the sum over blocks from above
+        std::vector<unsigned long long> ns(count);
+        dNanoseconds.copyToHost(ns.data(), count);
+        const int blocks = std::min(groups, m_groupPhase.maxBlocks);
+        double sum = 0.0;
+        for (unsigned long long t : ns) sum += 1e-9 * static_cast<double>(t);
+        std::fprintf(stderr,
+                     "[mhca profile] group phase: %d groups (largest %d points), %zu merges, %.3f s on %d blocks; "
+                     "largest group %.3f s, longest group %.3f s, mean busy time per block %.3f s\n",
                      groups, sizeOf(order.front()), merges,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-                     std::min(groups, m_groupPhase.maxBlocks));
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), blocks,
+                     1e-9 * static_cast<double>(ns[static_cast<std::size_t>(order.front())]),
+                     1e-9 * static_cast<double>(*std::max_element(ns.begin(), ns.end())), sum / blocks);
+    }
     int failed = 0;
     dFailed.copyToHost(&failed, 1);
     if (failed) throw CudaError("MHCA on the GPU: an apriori group reached the threshold inside the group kernel");

@@ -214,6 +214,7 @@ struct GroupPhaseArgs {
     int* failed;            ///< set when a group met a step the kernel does not take (never when admitted)
     int stageRows;          ///< member rows the shape area stages
     int areaDoubles;        ///< dynamic shared memory in doubles
+    unsigned long long* nanoseconds;  ///< [all groups] time each group took, or null (profile)
 };
 
 struct MhcaView {
