@@ -135,7 +135,8 @@ void MhcaEngine::allocate() {
         m_compactBytes + n * (4 * 4 + 8) + n * 4 + partials * sizeof(RowTop) + (n + 2) * 4 + n * (8 + 2 * 4 + 2 * 8) +
         (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 : 0) + shapeWork +
         (m_persistent.maxBlocks > 0
-             ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop))
+             ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop)) +
+                   (slotCompactionEnabled() ? (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4 : 0)
              : 0) +
         n * (kRunners * 20 + 12);
     std::size_t freeBytes = 0, totalBytes = 0;
@@ -217,6 +218,10 @@ void MhcaEngine::allocate() {
             d_rowFinal = DeviceBuffer<Candidate>(n, s);
             d_status = DeviceBuffer<int>(2, s);
             d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots, s);
+            if (slotCompactionEnabled()) {  // compaction moves at most n / 2 live slots
+                d_slotScratch = DeviceBuffer<double>((n / 2 + 1) * kSlotMoveChunk, s);
+                d_slotMap = DeviceBuffer<int>(n, s);
+            }
         }
     } catch (const OutOfDeviceMemory&) {
         throw OutOfDeviceMemory(what + " and the device could not provide it (" + gib(freeBytes) + " were free)");
@@ -428,14 +433,6 @@ void MhcaEngine::startFromClusters(const std::vector<InitialCluster>& clusters, 
     setList(sorted);
     rescanAll(sorted);
     CL_CUDA_TRY(cudaStreamSynchronize(s));
-}
-
-void MhcaEngine::compactIfSparse() {
-    if (m_listLen < 2048 || m_live > m_listLen / 2) return;
-    launchCompact(d_list.data(), d_listSpare.data(), m_listLen, d_alive.data(), d_compactTemp.data(), m_compactBytes,
-                  d_selected.data(), m_stream.get());
-    std::swap(d_list, d_listSpare);
-    m_listLen = m_live;
 }
 
 void MhcaEngine::rescanAll(const std::vector<int>& slots) {

@@ -49,6 +49,9 @@ private:
     std::size_t m_done = 0;
 };
 
+/// Entries of a cluster array moved per pass of moveLiveSlots (its scratch holds that many per slot).
+constexpr int kSlotMoveChunk = 16;
+
 /// One merge as recorded on the device: cluster ids (a < b), height, size, group of the run.
 struct MergeRecord {
     int a;
@@ -108,7 +111,11 @@ private:
     void allocate();
     void uploadPoints(const std::vector<int>& group, int groupCount);
     void setList(const std::vector<int>& slots);
-    void compactIfSparse();
+    /// Drops the dead entries of the list once half of it died; with `slots` (single-group CMD runs of
+    /// the persistent kernel) the live clusters move to slots 0 .. live-1 as well (moveLiveSlots).
+    void compactIfSparse(bool slots = false);
+    void moveLiveSlots();
+    static bool slotCompactionEnabled();
     void rescanAll(const std::vector<int>& slots);
     /// A batch over rows[0 .. rowCount), or sized on the device by *rowLimit (chunks for kFmdRowBlocks rows).
     FmdBatch fmdBatch(const int* rows, int rowCount, const int* rowLimit = nullptr);
@@ -200,6 +207,8 @@ private:
     DeviceBuffer<Candidate> d_rowFinal;
     DeviceBuffer<int> d_status;
     DeviceBuffer<unsigned long long> d_persistentProfile;
+    DeviceBuffer<double> d_slotScratch;  // (n / 2 + 1) x kSlotMoveChunk values of the slot move
+    DeviceBuffer<int> d_slotMap;
 };
 
 }  // namespace clusterlens::cuda::mhca

@@ -60,7 +60,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     bool prologue = m_groupCount == 1;
     std::size_t done = 0;
     while (done < merges) {
-        compactIfSparse();
+        compactIfSparse(m_groupCount == 1);
         // A batch ends where the list would be compacted (half of it dead) and at each progress check.
         std::size_t batch = std::min(merges - done, kCheckEvery);
         if (m_listLen >= 2048)
