@@ -8,8 +8,9 @@
 //                  row's new best and the rescanned rows' results (a few KB, no 44K-key scan)
 //   plan + shape   every block plans the merge and shapes the merged cluster itself, in shared memory,
 //                  from the unchanged global state (no barrier, no round trip), with 4 of its warps;
-//                  the other 12 stream the other clusters' metrics meanwhile (their side of each
-//                  distance needs only the merged mean), which hides the shape's sequential chain
+//                  one or two select the runner lists left pending, and the others stream the other
+//                  clusters' metrics meanwhile (their side of each distance needs only the merged
+//                  mean), which hides the shape's sequential chain
 //   new distances  the merged cluster's side over the entries it owns; block minima    -> barrier S3
 //   commit         block 0 writes the plan, the shape and the key shift (nobody reads them before S4)
 //   row update     each block over its entries: earlier rows offered the merged cluster, stale rows
@@ -374,6 +375,9 @@ __device__ inline void stageMergedMetric(const MhcaView& v, const ShapeArea& are
 
 /// Threads of the shape team (warps 0-3, named barrier 1); the other warps stream metrics meanwhile.
 constexpr int kShapeTeamThreads = 128;
+/// Warps that select pending runner lists in the shape phase at most (the merged row and a few rows of
+/// the last rescan pass: usually one or two).
+constexpr int kSelectorWarps = 2;
 
 /// Up to pa.merges CMD merges (see the file comment). Launch cooperatively, at most one block per
 /// multiprocessor. Dynamic shared memory: (pa.areaDoubles + packed) doubles.
@@ -461,10 +465,17 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             mergedShapeBlock(v, planned, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, kShapeTeamThreads, 1},
                              true, timed ? pa.profile + 12 : nullptr);
         } else if (!planned.switchNow) {
-            for (int k = (tid - kShapeTeamThreads) >> 5; k < s_pending.count; k += warps - kShapeTeamThreads / 32)
-                warpFinishRow(runnerRefs(v), s_pending.row[k], s_pending.parts[k], blocks, false);
-            otherSideForms<MAXD>(v, planned, modeC, area.newMu,
-                                 ownedEntries(v.listLen, kShapeTeamThreads / 32, warps - kShapeTeamThreads / 32));
+            // Selecting warps do not stream: a selection (~7 us) before a streaming share would end the
+            // phase last. The block's entries stay the same set whatever the number of streaming warps.
+            const int selectors = min(s_pending.count, kSelectorWarps);
+            const int w = (tid - kShapeTeamThreads) >> 5, streamFirst = kShapeTeamThreads / 32 + selectors;
+            if (w < selectors) {
+                for (int k = w; k < s_pending.count; k += selectors)
+                    warpFinishRow(runnerRefs(v), s_pending.row[k], s_pending.parts[k], blocks, false);
+            } else {
+                otherSideForms<MAXD>(v, planned, modeC, area.newMu,
+                                     ownedEntries(v.listLen, streamFirst, warps - streamFirst));
+            }
         }
         __syncthreads();
         if (tid == 0) s_pending.count = 0;
