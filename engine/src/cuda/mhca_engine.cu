@@ -218,6 +218,7 @@ void MhcaEngine::allocate() {
             d_rowFinal = DeviceBuffer<Candidate>(n, s);
             d_status = DeviceBuffer<int>(2, s);
             d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots, s);
+            d_blockProfile = DeviceBuffer<unsigned long long>(m_profile ? blocks * kPhaseSlots : 0, s);
             if (slotCompactionEnabled()) {  // compaction moves at most n / 2 live slots
                 d_slotScratch = DeviceBuffer<double>((n / 2 + 1) * kSlotMoveChunk, s);
                 d_slotMap = DeviceBuffer<int>(n, s);
@@ -230,6 +231,7 @@ void MhcaEngine::allocate() {
     if (m_persistent.maxBlocks > 0) {
         CL_CUDA_TRY(cudaMemsetAsync(d_rowCounter.data(), 0, d_rowCounter.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), s));
+        if (m_profile) CL_CUDA_TRY(cudaMemsetAsync(d_blockProfile.data(), 0, d_blockProfile.bytes(), s));
     }
     CL_CUDA_TRY(cudaMemsetAsync(d_scatter.data(), 0, d_scatter.bytes(), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));

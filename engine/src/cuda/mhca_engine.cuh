@@ -206,7 +206,7 @@ private:
     DeviceBuffer<unsigned int> d_rowCounter;
     DeviceBuffer<Candidate> d_rowFinal;
     DeviceBuffer<int> d_status;
-    DeviceBuffer<unsigned long long> d_persistentProfile;
+    DeviceBuffer<unsigned long long> d_persistentProfile, d_blockProfile;
     DeviceBuffer<double> d_slotScratch;  // (n / 2 + 1) x kSlotMoveChunk values of the slot move
     DeviceBuffer<int> d_slotMap;
 };

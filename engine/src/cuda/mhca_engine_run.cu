@@ -105,6 +105,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     args.rowFinal = d_rowFinal.data();
     args.status = d_status.data();
     args.profile = m_profile ? d_persistentProfile.data() : nullptr;
+    args.blockProfile = m_profile ? d_blockProfile.data() : nullptr;
     launchCmdPersistent(view(), args, persistentBlocks(m_persistent, m_listLen), m_persistent.sharedBytes, s);
     int status[2] = {0, 0};
     CL_CUDA_TRY(cudaMemcpyAsync(status, d_status.data(), sizeof(status), cudaMemcpyDeviceToHost, s));
@@ -151,7 +152,28 @@ void MhcaEngine::printPersistentProfile() {
                  static_cast<double>(sums[15]) / merges, 1e-3 * static_cast<double>(sums[18]) / passes,
                  1e-3 * static_cast<double>(sums[16]) / static_cast<double>(std::max<unsigned long long>(1, sums[17])),
                  sums[17]);
+    // Every block's phases per merge it took part in (later launches run fewer blocks).
+    const std::size_t blocks = d_blockProfile.size() / kPhaseSlots;
+    std::vector<unsigned long long> perBlock(d_blockProfile.size());
+    d_blockProfile.copyToHost(perBlock.data(), perBlock.size());
+    std::fprintf(stderr, "[mhca profile] phases over blocks per merge (min / mean / max):");
+    for (int k = 0; k + 1 < kPhaseSlots; ++k) {
+        double lo = 1e300, hi = 0.0, sum = 0.0;
+        std::size_t counted = 0;
+        for (std::size_t b = 0; b < blocks; ++b) {
+            const double ran = static_cast<double>(perBlock[b * kPhaseSlots + kPhaseSlots - 1]);
+            if (ran < 1.0) continue;
+            const double t = 1e-3 * static_cast<double>(perBlock[b * kPhaseSlots + static_cast<std::size_t>(k)]) / ran;
+            lo = std::min(lo, t);
+            hi = std::max(hi, t);
+            sum += t;
+            ++counted;
+        }
+        std::fprintf(stderr, " %s %.1f / %.1f / %.1f us;", names[k], lo, sum / static_cast<double>(std::max<std::size_t>(1, counted)), hi);
+    }
+    std::fprintf(stderr, "\n");
     CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), m_stream.get()));
+    CL_CUDA_TRY(cudaMemsetAsync(d_blockProfile.data(), 0, d_blockProfile.bytes(), m_stream.get()));
 }
 
 void MhcaEngine::mergeStepCentroid() {

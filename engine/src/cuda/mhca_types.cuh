@@ -182,6 +182,9 @@ constexpr int kRescanRowsPerPass = 16;
 /// and rest; the rescan passes, the time and count of their final selections (any block), and block
 /// 0's time in the passes' row loops.
 constexpr int kPersistentProfileSlots = 19;
+/// The first 8 entries (the merge's phases and barrier waits) are also summed per block, with the
+/// block's merge count last.
+constexpr int kPhaseSlots = 9;
 
 /// Scratch and outcome of one launch of the persistent CMD kernel.
 struct PersistentArgs {
@@ -197,6 +200,7 @@ struct PersistentArgs {
     Candidate* rowFinal;          ///< [n] the rescanned rows' candidates for the next closest pair
     int* status;                  ///< [0] merges completed, [1] stopped at a switch step (plan written)
     unsigned long long* profile;  ///< kPersistentProfileSlots sums, or null
+    unsigned long long* blockProfile;  ///< [blocks][kPhaseSlots] phase sums of every block (with profile)
 };
 
 /// One launch of the CMD group phase (mhca_group_kernels.cuh): a block per group. Group g's slots are

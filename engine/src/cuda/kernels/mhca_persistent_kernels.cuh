@@ -382,7 +382,7 @@ constexpr int kSelectorWarps = 2;
 /// Up to pa.merges CMD merges (see the file comment). Launch cooperatively, at most one block per
 /// multiprocessor. Dynamic shared memory: (pa.areaDoubles + packed) doubles.
 template <int MAXD>
-__global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(MhcaView v, PersistentArgs pa) {
+__global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(MhcaView v, PersistentArgs args) {
     namespace cg = cooperative_groups;
     cg::grid_group grid = cg::this_grid();
     extern __shared__ double s_dyn[];
@@ -399,18 +399,30 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ RowTop s_rowWarp[kRescanRowsPerPass * 32];
     __shared__ ShiftCache s_shifts;
     __shared__ PendingRows s_pending;
+    // The profile sums in shared memory while the kernel runs (a global read-modify-write per phase
+    // would add its latency to the phases it times), added to the global ones at the end.
+    __shared__ unsigned long long s_profile[kPersistentProfileSlots + kPhaseSlots];
     const int tid = static_cast<int>(threadIdx.x), blk = static_cast<int>(blockIdx.x);
     const int blocks = static_cast<int>(gridDim.x);
     const int warps = static_cast<int>(blockDim.x >> 5);
     const OwnedEntries own = ownedEntries(v.listLen, 0, warps);
+    PersistentArgs pa = args;
+    if (args.profile != nullptr) {
+        if (tid < kPersistentProfileSlots + kPhaseSlots) s_profile[tid] = 0ull;
+        pa.profile = s_profile;
+        pa.blockProfile = s_profile + kPersistentProfileSlots - blk * kPhaseSlots;  // [blk * kPhaseSlots] is ours
+        __syncthreads();
+    }
     const ShapeArea area = shapeArea(s_dyn, v.cfg.d, pa.stageRows);
     double* metC = s_dyn + pa.areaDoubles;
     const bool timed = pa.profile != nullptr && blk == 0 && tid == 0;
-    unsigned long long stamp = timed ? globalNanoseconds() : 0ull;
+    const bool blockTimed = pa.profile != nullptr && tid == 0;  // every block's phases, for their spread
+    unsigned long long stamp = blockTimed ? globalNanoseconds() : 0ull;
     auto lap = [&](int slot) {
-        if (!timed) return;
+        if (!blockTimed) return;
         const unsigned long long now = globalNanoseconds();
-        pa.profile[slot] += now - stamp;
+        if (timed) pa.profile[slot] += now - stamp;
+        if (slot < kPhaseSlots - 1) pa.blockProfile[blk * kPhaseSlots + slot] += now - stamp;
         stamp = now;
     };
     if (pa.profile != nullptr) {  // the bare cost of a grid barrier, for the profile
@@ -442,7 +454,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                          false, &s_pending);
         grid.sync();
     }
-    if (timed) stamp = globalNanoseconds();
+    if (blockTimed) stamp = globalNanoseconds();
     int done = 0;
     for (; done < pa.merges; ++done) {
         closestCandidate(pa.blockPart, blocks, pa.rowFinal, prevRows, aCand, &s_best);
@@ -553,6 +565,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             lap(7);
         }
         lap(6);
+        if (blockTimed) pa.blockProfile[blk * kPhaseSlots + kPhaseSlots - 1] += 1ull;
         if (timed) {
             pa.profile[8] += static_cast<unsigned long long>(prevRows);
             pa.profile[9] += 1ull;
@@ -561,6 +574,11 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     if (blk == 0 && tid == 0) {
         if (prevRows > 0) *v.w.rescanCount = 0;  // every block read it before the last barrier
         pa.status[0] = done;
+    }
+    if (args.profile != nullptr) {
+        __syncthreads();
+        if (tid < kPersistentProfileSlots) atomicAdd(&args.profile[tid], s_profile[tid]);
+        if (tid < kPhaseSlots) args.blockProfile[blk * kPhaseSlots + tid] += s_profile[kPersistentProfileSlots + tid];
     }
 }
 
