@@ -10,7 +10,7 @@
 namespace clusterlens::cuda::mhca {
 void launchCentroidNewDistances(const MhcaView& v, std::size_t rowBytes, cudaStream_t stream) {
     const unsigned blocks = static_cast<unsigned>(std::max(1, (v.listLen + kListThreads - 1) / kListThreads));
-    byDimension(v.cfg.d, [&](auto instance) {
+    byWideDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         centroidNewDistancesKernel<kMaxD><<<blocks, kListThreads, rowBytes, stream>>>(v);
     });
@@ -29,7 +29,7 @@ void launchNewRowUpdate(const MhcaView& v, cudaStream_t stream, bool runners) {
 
 void launchCentroidRescan(const MhcaView& v, int blocks, int targetItems, std::size_t rowBytes, int mode,
                           cudaStream_t stream) {
-    byDimension(v.cfg.d, [&](auto instance) {
+    byWideDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         centroidRescanKernel<kMaxD>
             <<<static_cast<unsigned>(std::max(1, blocks)), kListThreads, rowBytes, stream>>>(v, targetItems, mode);

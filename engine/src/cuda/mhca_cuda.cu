@@ -5,15 +5,20 @@
 // orderStrata; then groups and ungrouped points are clustered as clusters.
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
 #include "cpu/mhca_linalg.hpp"
+#include "cpu/mhca_parallel.hpp"
 #include "cpu/mhca_runs.hpp"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_types.cuh"
@@ -60,6 +65,31 @@ InitialCluster groupCluster(const Group& group, const double* x, std::size_t n, 
     return c;
 }
 
+/// With CLUSTERLENS_MHCA_PROFILE set, the wall time of the apriori run's phases, printed at the end.
+class PhaseTimes {
+public:
+    PhaseTimes() : m_on(std::getenv("CLUSTERLENS_MHCA_PROFILE") != nullptr), m_last(Clock::now()) {}
+    ~PhaseTimes() {
+        if (m_on) std::fprintf(stderr, "[mhca profile] apriori phases (s):%s\n", m_text.c_str());
+    }
+    PhaseTimes(const PhaseTimes&) = delete;
+    PhaseTimes& operator=(const PhaseTimes&) = delete;
+    void mark(const char* phase) {
+        if (!m_on) return;
+        const Clock::time_point now = Clock::now();
+        char line[96];
+        std::snprintf(line, sizeof(line), " %s %.3f;", phase, std::chrono::duration<double>(now - m_last).count());
+        m_text += line;
+        m_last = now;
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    bool m_on;
+    Clock::time_point m_last;
+    std::string m_text;
+};
+
 /// The merges of each group with local ids, from the records of the group phase (joint ids).
 void splitGroupMerges(const std::vector<MergeRecord>& records, std::vector<Group>& groups, std::size_t n) {
     std::vector<int> localOfPoint(n, -1);
@@ -86,6 +116,7 @@ void splitGroupMerges(const std::vector<MergeRecord>& records, std::vector<Group
 
 std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
                                           MergeProgress& progress) {
+    PhaseTimes times;
     std::map<std::int32_t, std::vector<std::int32_t>> byId;
     for (std::size_t i = 0; i < n; ++i)
         if (options.apriori[i] > 0) byId[options.apriori[i]].push_back(static_cast<std::int32_t>(i));
@@ -144,11 +175,16 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     for (std::size_t slot = 0; slot < n; ++slot)
         groupOfSlot[slot] = groupOf[static_cast<std::size_t>(pointOfSlot[slot])];
 
+    times.mark("groups and permutation");
     MhcaEngine engine(permuted ? permutedX.data() : x, n, d, options);
+    times.mark("device arrays");
     const bool groupKernel = permuted && engine.groupPhaseFits(largest);
     engine.startFromPoints(groupOfSlot, nextGroup, pointOfSlot, !groupKernel);
-    splitGroupMerges(groupKernel ? engine.runGroups(listStart, progress) : engine.run(groupMerges, progress), groups,
-                     n);
+    times.mark("start");
+    const std::vector<MergeRecord> records =
+        groupKernel ? engine.runGroups(listStart, progress) : engine.run(groupMerges, progress);
+    times.mark("group phase");
+    splitGroupMerges(records, groups, n);
 
     std::vector<double> heights;
     std::vector<std::size_t> starts;
@@ -185,14 +221,20 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     for (std::size_t p = 0; p < perm.size(); ++p) position[static_cast<std::size_t>(perm[p])] = static_cast<int>(p);
     std::vector<InitialCluster> clusters;
     std::size_t full = 0;
-    for (Group& g : groups) {
-        g.start = position[static_cast<std::size_t>(slotOf[static_cast<std::size_t>(g.rows.front())])];
-        InitialCluster c = groupCluster(g, x, n, d, options);
-        c.id = nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]);
-        c.slot = slotOf[static_cast<std::size_t>(g.rows.front())];
-        for (std::int32_t& member : c.members) member = slotOf[static_cast<std::size_t>(member)];
-        clusters.push_back(std::move(c));
-    }
+    // The groups' shapes (a covariance and its inverse each: O(n·d²) in all) on every core.
+    clusters.resize(groups.size());
+    mhca::WorkerPool pool;
+    pool.parallelFor(groups.size(), 8, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            Group& g = groups[k];
+            g.start = position[static_cast<std::size_t>(slotOf[static_cast<std::size_t>(g.rows.front())])];
+            InitialCluster c = groupCluster(g, x, n, d, options);
+            c.id = nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]);
+            c.slot = slotOf[static_cast<std::size_t>(g.rows.front())];
+            for (std::int32_t& member : c.members) member = slotOf[static_cast<std::size_t>(member)];
+            clusters[k] = std::move(c);
+        }
+    });
     for (std::int32_t point : singletons) {
         InitialCluster c;
         c.slot = slotOf[static_cast<std::size_t>(point)];
@@ -207,8 +249,11 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     const bool normalized = options.normalize || full < clusters.size();
     int mode = normalized ? cuda::mhca::kModeScaled : cuda::mhca::kModeRaw;
     if (normalized && options.subthreshold == SubthresholdMode::Euclid) mode = cuda::mhca::kModeIdentity;
+    times.mark("merge order and group shapes");
     engine.startFromClusters(clusters, mode, static_cast<int>(nId + static_cast<std::int64_t>(groupMerges)));
+    times.mark("top-level start");
     const std::vector<MergeRecord> top = engine.run(clusters.size() - 1, progress);
+    times.mark("top level");
     for (std::size_t t = 0; t < top.size(); ++t) {
         Merge& merge = linkage.merges[groupMerges + t];
         merge.a = top[t].a;

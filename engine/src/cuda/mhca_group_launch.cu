@@ -14,16 +14,6 @@ namespace {
 /// group's factorisation chain overlaps the others' work.
 constexpr std::size_t kGroupSharedBudget = 64 * 1024;
 
-/// The group kernel's instances: registers for d <= 24 as well (its forms dominate a group's merge).
-template <typename Run>
-void byGroupDimension(int d, Run&& run) {
-    if (d > 16 && d <= 24) {
-        run(std::integral_constant<int, 24>{});
-    } else {
-        byDimension(d, run);
-    }
-}
-
 template <int MAXD>
 void setGroupLimits(std::size_t sharedBytes, int& perSm) {
     CL_CUDA_TRY(cudaFuncSetAttribute(cmdGroupKernel<MAXD>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -48,7 +38,7 @@ GroupPhaseShape planGroupPhase(int d, int memberCap, int sms) {
     shape.areaDoubles = static_cast<int>(ShapeLayout{d, shape.stageRows}.doubles());
     shape.sharedBytes = static_cast<std::size_t>(shape.areaDoubles) * sizeof(double);
     int perSm = 0;
-    byGroupDimension(d, [&](auto instance) { setGroupLimits<decltype(instance)::value>(shape.sharedBytes, perSm); });
+    byWideDimension(d, [&](auto instance) { setGroupLimits<decltype(instance)::value>(shape.sharedBytes, perSm); });
     shape.maxBlocks = perSm * std::max(1, sms);
     return shape;
 }
@@ -56,7 +46,7 @@ GroupPhaseShape planGroupPhase(int d, int memberCap, int sms) {
 void launchCmdGroups(const MhcaView& v, const GroupPhaseArgs& args, const GroupPhaseShape& shape,
                      cudaStream_t stream) {
     const unsigned blocks = static_cast<unsigned>(std::clamp(args.groups, 1, std::max(1, shape.maxBlocks)));
-    byGroupDimension(v.cfg.d, [&](auto instance) {
+    byWideDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         cmdGroupKernel<kMaxD><<<blocks, kGroupThreads, shape.sharedBytes, stream>>>(v, args);
     });

@@ -1,6 +1,6 @@
 #pragma once
 // Host launchers of the MHCA kernels: each sizes its grid, picks the register-resident instance for
-// the dimension (d <= 4, 8, 16; any d otherwise) and checks the launch. Kernels live in
+// the dimension (d <= 4, 8, 16, for some kernels 24; any d otherwise) and checks the launch. Kernels live in
 // cuda/kernels/mhca_*_kernels.cuh, each included by exactly one launcher source.
 
 #include <cuda_runtime.h>
@@ -38,6 +38,18 @@ void byDimension(int d, Run&& run) {
         default:
             run(std::integral_constant<int, 0>{});
             break;
+    }
+}
+
+/// byDimension with a register instance for 16 < d <= 24 as well, for the kernels whose registers
+/// allow it (one cluster's forms per thread, 256 threads): the CMD per-stage kernels, the initial
+/// nearest points and the group kernel. The any-d forms reload both means for every matrix entry.
+template <typename Run>
+void byWideDimension(int d, Run&& run) {
+    if (d > 16 && d <= 24) {
+        run(std::integral_constant<int, 24>{});
+    } else {
+        byDimension(d, run);
     }
 }
 

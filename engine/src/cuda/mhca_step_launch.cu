@@ -41,7 +41,7 @@ void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool large
                 <<<blocks, kNearestThreads, shared, stream>>>(v, rowBegin, rowEnd, tileRows);
         }
     };
-    byDimension(v.cfg.d, run);
+    byWideDimension(v.cfg.d, run);
     CL_CUDA_CHECK_LAUNCH();
 }
 
