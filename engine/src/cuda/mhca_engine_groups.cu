@@ -37,6 +37,7 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
         dRescanCounts(count, s), dNext(1, s), dFailed(1, s);
     DeviceBuffer<Step> dSteps(count, s);
     DeviceBuffer<unsigned long long> dNanoseconds(m_profile ? count : 0, s);
+    DeviceBuffer<RowTop> dRowParts(count * kGroupWarps, s);
     dOrder.copyFromHost(order.data(), count);
     dStart.copyFromHost(listStart.data(), count + 1);
     for (DeviceBuffer<int>* b : {&dMergeCounts, &dShiftCounts, &dRescanCounts, &dFailed})
@@ -53,6 +54,7 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
     args.stageRows = m_groupPhase.stageRows;
     args.areaDoubles = m_groupPhase.areaDoubles;
     args.nanoseconds = m_profile ? dNanoseconds.data() : nullptr;
+    args.rowParts = dRowParts.data();
     // A slice of about four waves of resident blocks, each wave ~ a group's merges.
     const int slice = std::max(1, 4 * m_groupPhase.maxBlocks);
     const MhcaView v = view();

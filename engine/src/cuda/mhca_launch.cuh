@@ -120,6 +120,8 @@ struct GroupPhaseShape {
     std::size_t sharedBytes = 0;
 };
 GroupPhaseShape planGroupPhase(int d, int memberCap, int sms);
+/// Warps of a group block (its threads are kGroupWarps * 32).
+constexpr int kGroupWarps = 8;
 /// CMD apriori groups below the threshold, a block per group (mhca_group_kernels.cuh).
 void launchCmdGroups(const MhcaView& v, const GroupPhaseArgs& args, const GroupPhaseShape& shape,
                      cudaStream_t stream);

@@ -219,6 +219,7 @@ struct GroupPhaseArgs {
     int stageRows;          ///< member rows the shape area stages
     int areaDoubles;        ///< dynamic shared memory in doubles
     unsigned long long* nanoseconds;  ///< [all groups] time each group took, or null (profile)
+    RowTop* rowParts;                 ///< [all groups][warps of a block] a row's best per warp
 };
 
 struct MhcaView {

@@ -19,13 +19,14 @@
 #include "cuda/kernels/mhca_device.cuh"
 #include "cuda/kernels/mhca_merge_device.cuh"
 #include "cuda/kernels/mhca_runner_device.cuh"
+#include "cuda/mhca_launch.cuh"
 
 namespace clusterlens::cuda::mhca {
 
 /// Threads of a group block. The register-resident forms (d <= 24) need most of the registers: one
 /// block of 256 threads per multiprocessor ran 1M x 20 in 1000 groups 3x faster than 512 threads with
 /// spills or than the any-d forms at two blocks per multiprocessor (H200).
-constexpr int kGroupThreads = 256;
+constexpr int kGroupThreads = kGroupWarps * 32;
 
 /// The view of group g: its slice of the list, and the scratch of a run of its own (merge records at
 /// the group's merge offset, ids from firstNewId + offset, its step, counters and shift log).
@@ -98,14 +99,27 @@ __device__ inline void startGroup(const MhcaView& lv, int g, double* s_min) {
         lv.s.nn[i] = best;
         lv.s.nnKey[i] = best < 0 ? kNoKey : bestKey;
         lv.s.nnBefore[i] = before;
+        lv.s.runCount[i] = 0;  // runners-up unknown: a stale row is rescanned, which lists them
+        lv.s.runBound[i] = __longlong_as_double(0x7ff0000000000000LL);
     }
     __syncthreads();
 }
 
-/// Row r against every later live cluster of the group (centroidRescanKernel's keys), its row staged in
-/// s_r (d + 2 * packed doubles).
+/// Row r's best partner, runners-up and bound from every thread's candidates (`top`): each warp's
+/// best and the bound of its others into parts, then warp 0 selects as a rescan's last block does
+/// (warpFinishRow over the warps' results). Every thread calls.
+__device__ inline void finishGroupRow(const MhcaView& lv, int r, RowTop top, RowTop* parts) {
+    top = warpTop(top);
+    if ((threadIdx.x & 31u) == 0) parts[threadIdx.x >> 5] = top;
+    __syncthreads();
+    if (threadIdx.x < 32) warpFinishRow(runnerRefs(lv), r, parts, static_cast<int>(blockDim.x >> 5), true);
+    __syncthreads();
+}
+
+/// Row r against every later live cluster of the group (centroidRescanKernel's keys) with its
+/// runners-up, its row staged in s_r (d + 2 * packed doubles).
 template <int MAXD>
-__device__ inline void rescanGroupRow(const MhcaView& lv, int g, int r, double* s_r, RowTop* s_warp) {
+__device__ inline void rescanGroupRow(const MhcaView& lv, int g, int r, double* s_r, RowTop* parts) {
     const int n = lv.cfg.n, d = lv.cfg.d, packed = lv.cfg.packed;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     const bool identityR = lv.s.identity[r] != 0;
@@ -135,12 +149,7 @@ __device__ inline void rescanGroupRow(const MhcaView& lv, int g, int r, double* 
         cand.slot = j;
         offerTop(top, cand);
     }
-    top = blockTop(top, s_warp);
-    if (tid == 0) {
-        lv.s.nn[r] = top.best.slot;
-        lv.s.nnKey[r] = top.best.slot < 0 ? kNoKey : top.best.key;
-        lv.s.nnBefore[r] = top.second;
-    }
+    finishGroupRow(lv, r, top, parts);
 }
 
 /// Drops the dead slots from the group's list (warp 0, in place, order kept); returns the new length.
@@ -237,17 +246,12 @@ __device__ inline void clusterGroup(MhcaView lv, int g, const GroupPhaseArgs& ga
         for (int t = tid; t < lv.listLen; t += nt) {
             const int o = list[t];
             if (!lv.s.alive[o] || o == a) continue;
-            if (updateRowForMerge<false>(lv, st, o, lv.w.newDist[t], maxDistNow, posA, topA)) appendRescan(lv, o);
+            if (updateRowForMerge<true>(lv, st, o, lv.w.newDist[t], maxDistNow, posA, topA)) appendRescan(lv, o);
         }
-        topA = blockTop(topA, s_warp);
-        if (tid == 0) {
-            lv.s.nn[a] = topA.best.slot;
-            lv.s.nnKey[a] = topA.best.slot < 0 ? kNoKey : topA.best.key;
-            lv.s.nnBefore[a] = topA.second;
-        }
-        __syncthreads();
+        RowTop* parts = ga.rowParts + static_cast<size_t>(g) * kGroupWarps;
+        finishGroupRow(lv, a, topA, parts);
         const int rows = *reinterpret_cast<volatile int*>(lv.w.rescanCount);
-        for (int i = 0; i < rows; ++i) rescanGroupRow<MAXD>(lv, g, lv.w.rescanRows[i], s_dyn, s_warp);
+        for (int i = 0; i < rows; ++i) rescanGroupRow<MAXD>(lv, g, lv.w.rescanRows[i], s_dyn, parts);
         const int live = merges - m;  // clusters left
         if (lv.listLen >= 64 && live <= lv.listLen / 2) lv.listLen = compactGroupList(lv, list, lv.listLen, &s_len);
         __syncthreads();  // every thread read the rescan count and the list before the next commit
