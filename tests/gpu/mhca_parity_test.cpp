@@ -264,7 +264,7 @@ TEST(MhcaCudaParity, EqualsCpuInEveryDimensionPath) {
     CL_REQUIRE_GPU();
     const std::uint64_t seed = test::testSeed() + 13;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
-    for (std::size_t d : {1u, 2u, 7u, 16u, 21u, 80u}) {
+    for (std::size_t d : {1u, 2u, 7u, 16u, 21u, 33u, 80u}) {
         const Points p = gaussianMixture(150, d, 4, 10.0 + static_cast<double>(d), seed + d);
         for (MhcaVariant variant : kVariants)
             expectParity(p, makeOptions(variant, SubthresholdMode::Mahal, false),
@@ -291,12 +291,12 @@ TEST(MhcaCudaParity, EqualsCpuWithAprioriGroups) {
 
 TEST(MhcaCudaParity, AprioriGroupsOfEveryShapeEqualCpu) {
     // CMD groups below the threshold run a block per group; one group above it sends the whole group
-    // phase through the merge loop. Both on permuted slots, in the register and the any-d instances,
+    // phase through the merge loop. Both on permuted slots, in the register instances (7, 24, 40),
     // with groups of 2 points, exact duplicates inside a group, a group of one and ungrouped points.
     CL_REQUIRE_GPU();
     const std::uint64_t seed = test::testSeed() + 29;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
-    for (std::size_t d : {7u, 20u}) {
+    for (std::size_t d : {7u, 20u, 33u}) {
         Points p = gaussianMixture(1500, d, 10, 14.0, seed + d);
         MhcaOptions o = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
         o.apriori = p.population;

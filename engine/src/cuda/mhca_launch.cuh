@@ -48,6 +48,8 @@ template <typename Run>
 void byWideDimension(int d, Run&& run) {
     if (d > 16 && d <= 24) {
         run(std::integral_constant<int, 24>{});
+    } else if (d > 24 && d <= 40) {
+        run(std::integral_constant<int, 40>{});
     } else {
         byDimension(d, run);
     }
