@@ -31,6 +31,14 @@ struct VatSlots {
     double* w;
     int* q;
 
+    /// The slots after the engine's tiles in dynamic shared memory, every value set to `value`.
+    __device__ static VatSlots inShared(float* s_tiles, int dPad, double value) {
+        VatSlots slots;
+        slots.w = reinterpret_cast<double*>(s_tiles + vatEngineSharedFloats(dPad));
+        slots.q = reinterpret_cast<int*>(slots.w + 8 * kVatThreads);
+        slots.init(value);
+        return slots;
+    }
     __device__ void init(double value) {
 #pragma unroll
         for (int r = 0; r < 8; ++r) {
@@ -146,9 +154,7 @@ __global__ void __launch_bounds__(kVatThreads, 2)
     e.rows = rows;
     e.comp = comp;
     e.group = g;
-    e.slots.w = reinterpret_cast<double*>(s_tiles + vatEngineSharedFloats(space.dPad));
-    e.slots.q = reinterpret_cast<int*>(e.slots.w + 8 * kVatThreads);
-    e.slots.init(INFINITY);
+    e.slots = VatSlots::inShared(s_tiles, space.dPad, INFINITY);
 #pragma unroll
     for (int r = 0; r < 8; ++r) {
         const size_t at = static_cast<size_t>(g) * kVatTile + vatOffset(ty, r);
@@ -309,9 +315,7 @@ __global__ void __launch_bounds__(kVatThreads, 2)
     e.rows = rows;
     e.group = g;
     e.floor = floor;
-    e.slots.w = reinterpret_cast<double*>(s_tiles + vatEngineSharedFloats(space.dPad));
-    e.slots.q = reinterpret_cast<int*>(e.slots.w + 8 * kVatThreads);
-    e.slots.init(-INFINITY);
+    e.slots = VatSlots::inShared(s_tiles, space.dPad, -INFINITY);
 #pragma unroll
     for (int r = 0; r < 8; ++r) {
         const size_t at = static_cast<size_t>(g) * kVatTile + vatOffset(ty, r);
