@@ -159,13 +159,7 @@ __global__ void centroidRescanKernel(MhcaView v, int targetItems, int mode) {
         size_t stride = static_cast<size_t>(n);
         if (v.cfg.stage) {
             __syncthreads();
-            for (int k = tid; k < d; k += nt) s_r[k] = v.s.mu[static_cast<size_t>(k) * n + r];
-            if (!identityR) {
-                for (int e = tid; e < packed; e += nt) {
-                    s_r[d + e] = v.s.metric[static_cast<size_t>(e) * n + r];
-                    s_r[d + packed + e] = v.s.scaled[static_cast<size_t>(e) * n + r];
-                }
-            }
+            stageRow(v, r, identityR, s_r);
             __syncthreads();
             muRow = s_r;
             rawRow = s_r + d;

@@ -341,6 +341,40 @@ __device__ __noinline__ double newRowDistance(const double* muC, size_t muStride
     return centroidDistance<MAXD>(muC, muStride, mC, muO, static_cast<size_t>(n), mO, d);
 }
 
+/// Row r's mean, Σ'^-1 and Σ'^-1/nmf (the matrices unless the row is the identity) into s_r
+/// (d + 2 * packed doubles) by the block; the caller's barriers fence it.
+__device__ inline void stageRow(const MhcaView& v, int r, bool identity, double* s_r) {
+    const int n = v.cfg.n, d = v.cfg.d, packed = v.cfg.packed;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    for (int k = tid; k < d; k += nt) s_r[k] = v.s.mu[static_cast<size_t>(k) * n + r];
+    if (identity) return;
+    for (int e = tid; e < packed; e += nt) {
+        s_r[d + e] = v.s.metric[static_cast<size_t>(e) * n + r];
+        s_r[d + packed + e] = v.s.scaled[static_cast<size_t>(e) * n + r];
+    }
+}
+
+/// A point's running best over its later points in slot order (nearestPointKernel, the group
+/// kernel's start): the best key, first on ties, and the key of the previous running best
+/// (mhca_agglomerate.cpp's RowBest). `q` is the best square, or the largest one in a kLargest pass.
+struct PointBest {
+    double q = 0.0;
+    double key = kNoKey;
+    double before = kNoKey;
+    int slot = -1;
+    __device__ __forceinline__ void offer(double square, int j, double maxDist) {
+        // Only a smaller square can give a larger key (sqrt and the subtraction are monotone).
+        if (slot >= 0 && !(square < q)) return;
+        const double k = dsub(maxDist, sqrt(square));
+        if (slot < 0 || better(k, key)) {
+            before = slot < 0 ? kNoKey : key;
+            slot = j;
+            key = k;
+            q = square;
+        }
+    }
+};
+
 /// Appends a row to the rescan list (order irrelevant: each row's result is deterministic).
 __device__ __forceinline__ void appendRescan(const MhcaView& v, int slot) {
     const int k = atomicAdd(v.w.rescanCount, 1);

@@ -82,23 +82,11 @@ __device__ inline void startGroup(const MhcaView& lv, int g, double* s_min) {
     const double maxDist = lv.w.groups[g].maxDist;
     for (int t = tid; t < len; t += nt) {
         const int i = lv.list[t];
-        double bestQ = 0.0, bestKey = kNoKey, before = kNoKey;
-        int best = -1;
-        for (int u = t + 1; u < len; ++u) {
-            const int j = lv.list[u];
-            const double q = pointSquare(lv.x, i, j, d);
-            if (best >= 0 && !(q < bestQ)) continue;
-            const double key = dsub(maxDist, sqrt(q));
-            if (best < 0 || better(key, bestKey)) {
-                before = best < 0 ? kNoKey : bestKey;
-                best = j;
-                bestKey = key;
-                bestQ = q;
-            }
-        }
-        lv.s.nn[i] = best;
-        lv.s.nnKey[i] = best < 0 ? kNoKey : bestKey;
-        lv.s.nnBefore[i] = before;
+        PointBest best;
+        for (int u = t + 1; u < len; ++u) best.offer(pointSquare(lv.x, i, lv.list[u], d), lv.list[u], maxDist);
+        lv.s.nn[i] = best.slot;
+        lv.s.nnKey[i] = best.slot < 0 ? kNoKey : best.key;
+        lv.s.nnBefore[i] = best.before;
         lv.s.runCount[i] = 0;  // runners-up unknown: a stale row is rescanned, which lists them
         lv.s.runBound[i] = __longlong_as_double(0x7ff0000000000000LL);
     }
@@ -124,13 +112,7 @@ __device__ inline void rescanGroupRow(const MhcaView& lv, int g, int r, double* 
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     const bool identityR = lv.s.identity[r] != 0;
     __syncthreads();  // s_r is free
-    for (int k = tid; k < d; k += nt) s_r[k] = lv.s.mu[static_cast<size_t>(k) * n + r];
-    if (!identityR) {
-        for (int e = tid; e < packed; e += nt) {
-            s_r[d + e] = lv.s.metric[static_cast<size_t>(e) * n + r];
-            s_r[d + packed + e] = lv.s.scaled[static_cast<size_t>(e) * n + r];
-        }
-    }
+    stageRow(lv, r, identityR, s_r);
     __syncthreads();
     const int posR = lv.s.pos[r], birthR = lv.s.birth[r], modeR = lv.s.mode[r];
     RowTop top = noTop();

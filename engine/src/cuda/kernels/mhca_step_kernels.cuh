@@ -33,8 +33,7 @@ __global__ void nearestPointKernel(MhcaView v, int rowBegin, int rowEnd, int til
 #pragma unroll
         for (int k = 0; k < MAXD; ++k) xr[k] = k < d ? xi[k] : 0.0;
     }
-    double bestQ = 0.0, bestKey = kNoKey, before = kNoKey;
-    int best = -1;
+    PointBest best;
     for (int tile = blockFirst + 1; tile < n; tile += tileRows) {
         __syncthreads();
         for (int t = tid; t < tileRows * d; t += nt) {
@@ -65,26 +64,19 @@ __global__ void nearestPointKernel(MhcaView v, int rowBegin, int rowEnd, int til
                 }
             }
             if constexpr (kLargest) {
-                if (q > bestQ) bestQ = q;
-            } else if (best < 0 || q < bestQ) {
-                // Only a smaller square can give a larger key (sqrt and the subtraction are monotone).
-                const double key = dsub(maxDist, sqrt(q));
-                if (best < 0 || better(key, bestKey)) {
-                    before = best < 0 ? kNoKey : bestKey;
-                    best = j;
-                    bestKey = key;
-                    bestQ = q;
-                }
+                if (q > best.q) best.q = q;
+            } else {
+                best.offer(q, j, maxDist);
             }
         }
     }
     if (!active) return;
     if constexpr (kLargest) {
-        atomicMaxNonNegative(&v.w.groups[gi].maxDist, sqrt(bestQ));
+        atomicMaxNonNegative(&v.w.groups[gi].maxDist, sqrt(best.q));
     } else {
-        v.s.nn[i] = best;
-        v.s.nnKey[i] = best < 0 ? kNoKey : bestKey;
-        v.s.nnBefore[i] = before;
+        v.s.nn[i] = best.slot;
+        v.s.nnKey[i] = best.slot < 0 ? kNoKey : best.key;
+        v.s.nnBefore[i] = best.before;
     }
 }
 
