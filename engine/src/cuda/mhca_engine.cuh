@@ -30,6 +30,23 @@ private:
     cudaStream_t m_stream = nullptr;
 };
 
+/// An instantiated CUDA graph, destroyed with its owner.
+class OwnedGraph {
+public:
+    OwnedGraph() = default;
+    ~OwnedGraph() { reset(); }
+    OwnedGraph(const OwnedGraph&) = delete;
+    OwnedGraph& operator=(const OwnedGraph&) = delete;
+    cudaGraphExec_t get() const { return m_exec; }
+    void reset(cudaGraphExec_t exec = nullptr) {
+        if (m_exec) cudaGraphExecDestroy(m_exec);  // errors at teardown cannot be reported
+        m_exec = exec;
+    }
+
+private:
+    cudaGraphExec_t m_exec = nullptr;
+};
+
 /// Progress over all merges of one mhcaCuda call and its cancellation point.
 class MergeProgress {
 public:
@@ -126,6 +143,10 @@ private:
     /// FMD: batches of merge steps queued without a host round trip, a sync per batch.
     std::vector<MergeRecord> runFull(std::size_t merges, MergeProgress& progress);
     void mergeStepFull();
+    /// `batch` per-stage merge steps (FMD or CMD) as one CUDA graph, captured again only when the
+    /// batch or the list changed (the steps' launches depend on nothing else: the device's step
+    /// record drives them); a graph's kernels follow each other with shorter gaps than launches.
+    void launchStepBatch(std::size_t batch, bool full);
     /// FMD: the step that halted the loop (its all-pairs switch, or its marked rows past the device pass).
     void finishHaltedStep();
     /// CMD through the persistent kernel: batches of merges between compactions and progress checks.
@@ -160,6 +181,11 @@ private:
     };
 
     OwnedStream m_stream;  // declared first: destroyed after every buffer freed on it
+    OwnedGraph m_stepGraph;  // launchStepBatch's graph and what it was captured for
+    std::size_t m_stepGraphBatch = 0;
+    bool m_stepGraphFull = false;
+    const int* m_stepGraphList = nullptr;
+    int m_stepGraphListLen = -1;
     std::unique_ptr<StageProfile> m_profile;
     const double* m_hostX;
     int m_n, m_d, m_packed;

@@ -10,11 +10,14 @@
 // rescanned by a pass the device sizes from its own count (up to m_fmdRowsCap rows), so the host
 // queues batches of merges and syncs once per batch. A step that pass cannot finish (the switch to
 // pure Mahalanobis distances, which recomputes every pair, or more marked rows) halts the loop: the
-// steps queued after it stay empty, and the host finishes it at the batch's sync.
+// steps queued after it stay empty, and the host finishes it at the batch's sync. The per-stage
+// batches (CMD and FMD) are captured as a CUDA graph and replayed while the list stays the same:
+// FMD 44K×14 6.96 -> 6.54 s on an H200.
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "cuda/mhca_engine.cuh"
@@ -36,19 +39,20 @@ std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& prog
     if (m_cfg.full) return runFull(merges, progress);
     if (m_persistent.maxBlocks > 0) return runPersistent(merges, progress);
     const cudaStream_t s = m_stream.get();
-    std::size_t reported = 0;
-    for (std::size_t m = 0; m < merges; ++m) {
+    std::size_t done = 0;
+    while (done < merges) {
         compactIfSparse();
-        mergeStepCentroid();
-        --m_live;
-        if ((m + 1) % kCheckEvery == 0 || m + 1 == merges) {
-            CL_CUDA_TRY(cudaStreamSynchronize(s));
-            progress.check();
-            progress.advance(m + 1 - reported);
-            reported = m + 1;
-        }
+        // A batch ends where the list would be compacted (half of it dead) and at each progress check.
+        std::size_t batch = std::min(merges - done, kCheckEvery);
+        if (m_listLen >= 2048)
+            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - m_listLen / 2)));
+        launchStepBatch(batch, false);
+        m_live -= static_cast<int>(batch);
+        done += batch;
+        CL_CUDA_TRY(cudaStreamSynchronize(s));
+        progress.check();
+        progress.advance(batch);
     }
-    CL_CUDA_TRY(cudaStreamSynchronize(s));
     return downloadMerges(merges);
 }
 
@@ -251,7 +255,7 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
         std::size_t batch = std::min(merges - done, kFmdSyncEvery);
         if (m_listLen >= 2048)
             batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - m_listLen / 2)));
-        for (std::size_t k = 0; k < batch; ++k) mergeStepFull();
+        launchStepBatch(batch, true);
         int count = 0, halted = 0;
         CL_CUDA_TRY(cudaMemcpyAsync(&count, d_mergeCount.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
         CL_CUDA_TRY(cudaMemcpyAsync(&halted, d_halt.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
@@ -266,6 +270,47 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
     }
     CL_CUDA_TRY(cudaStreamSynchronize(s));
     return downloadMerges(merges);
+}
+
+void MhcaEngine::launchStepBatch(std::size_t batch, bool full) {
+    // The profile's events sync on sampled steps; CLUSTERLENS_MHCA_GRAPHS=0 launches step by step
+    // (for comparisons).
+    static const bool graphs = [] {
+        const char* flag = std::getenv("CLUSTERLENS_MHCA_GRAPHS");
+        return !(flag && std::string(flag) == "0");
+    }();
+    auto steps = [&] {
+        for (std::size_t k = 0; k < batch; ++k) full ? mergeStepFull() : mergeStepCentroid();
+    };
+    if (m_profile || !graphs) {
+        steps();
+        return;
+    }
+    const cudaStream_t s = m_stream.get();
+    if (!m_stepGraph.get() || m_stepGraphBatch != batch || m_stepGraphFull != full ||
+        m_stepGraphList != d_list.data() || m_stepGraphListLen != m_listLen) {
+        m_stepGraph.reset();
+        cudaGraph_t graph = nullptr;
+        CL_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        try {
+            steps();
+        } catch (...) {
+            cudaStreamEndCapture(s, &graph);  // the launch error is the one to report
+            if (graph) cudaGraphDestroy(graph);
+            throw;
+        }
+        CL_CUDA_TRY(cudaStreamEndCapture(s, &graph));
+        cudaGraphExec_t exec = nullptr;
+        const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+        cudaGraphDestroy(graph);
+        CL_CUDA_TRY(made);
+        m_stepGraph.reset(exec);
+        m_stepGraphBatch = batch;
+        m_stepGraphFull = full;
+        m_stepGraphList = d_list.data();
+        m_stepGraphListLen = m_listLen;
+    }
+    CL_CUDA_TRY(cudaGraphLaunch(m_stepGraph.get(), s));
 }
 
 void MhcaEngine::mergeStepFull() {
