@@ -11,8 +11,10 @@
 //
 // Only groups that stay below the threshold (size < threshold · nFull) run here: their clusters never
 // reach it, so no step switches to pure Mahalanobis distances and fullCount stays 0.
+// Rows keep runner-up partners (mhca_runner_device.cuh), so few stale rows need a rescan.
 // Work per group of k points: O(k²·d) to start, then per merge O(k·d²) for the new distances and
-// O(k·d²) per rescanned row. Memory: the MhcaView arrays; per group a Step and three counters.
+// O(k·d²) per rescanned row. Memory: the MhcaView arrays; per group a Step, three counters and one
+// partial result per warp.
 
 #include <cuda_runtime.h>
 
@@ -23,7 +25,7 @@
 
 namespace clusterlens::cuda::mhca {
 
-/// Threads of a group block. The register-resident forms (d <= 24) need most of the registers: one
+/// Threads of a group block. The register-resident forms (d <= 40) need most of the registers: one
 /// block of 256 threads per multiprocessor ran 1M x 20 in 1000 groups 3x faster than 512 threads with
 /// spills or than the any-d forms at two blocks per multiprocessor (H200).
 constexpr int kGroupThreads = kGroupWarps * 32;
