@@ -27,18 +27,28 @@ struct AgglomerationParams {
 class ProgressTracker {
 public:
     ProgressTracker(JobControl* control, std::size_t totalMerges) : m_control(control), m_total(totalMerges) {}
+    /// A tracker for one of several runs side by side: it checks for cancellation and counts its
+    /// merges, but reports no progress (the caller adds its count to the shared tracker).
+    static ProgressTracker cancelOnly(JobControl* control) {
+        ProgressTracker t(control, 0);
+        t.m_reports = false;
+        return t;
+    }
     void checkCancelled() const {
         if (m_control) m_control->checkCancelled();
     }
-    void advance() {
-        ++m_done;
-        if (m_control) m_control->setProgress(m_total ? static_cast<double>(m_done) / static_cast<double>(m_total) : 1.0);
+    void advance(std::size_t merges = 1) {
+        m_done += merges;
+        if (m_control && m_reports)
+            m_control->setProgress(m_total ? static_cast<double>(m_done) / static_cast<double>(m_total) : 1.0);
     }
+    JobControl* control() const { return m_control; }
 
 private:
     JobControl* m_control;
     std::size_t m_total;
     std::size_t m_done = 0;
+    bool m_reports = true;
 };
 
 /// Merges the clusters in `liveSlots` (ascending slot = mhca's list order) until one is left, appending

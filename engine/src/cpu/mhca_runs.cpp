@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <numeric>
 
 #include "mhca_clusters.hpp"
@@ -42,6 +43,10 @@ std::vector<Merge> clusterPoints(const double* x, std::size_t d, std::vector<std
 }
 
 namespace {
+
+/// Apriori groups of at least this many points spread each merge over the pool; smaller ones are
+/// clustered side by side, one per thread.
+constexpr std::size_t kSplitGroupFrom = 4096;
 
 /// mhca's orderVectors: merges two lists, taking from the first while its head is not larger.
 std::vector<std::size_t> mergeOrdered(const std::vector<double>& values, const std::vector<std::size_t>& first,
@@ -132,10 +137,31 @@ std::optional<std::vector<Group>> aprioriGroups(const std::vector<std::int32_t>&
 std::vector<std::int64_t> clusterInsideGroups(std::vector<Group>& groups, const double* x, std::size_t n,
                                               std::size_t d, const MhcaOptions& options, WorkerPool& pool,
                                               ProgressTracker& progress, Linkage& linkage) {
+    // Large groups one after another, each merge's distances spread over the pool; the others side by
+    // side, one per thread (a few hundred points give a merge too little work to split). A group's
+    // merges do not depend on how its distances were spread.
+    std::vector<std::size_t> small;
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+        if (groups[k].rows.size() >= kSplitGroupFrom || pool.threadCount() == 1) {
+            groups[k].merges = clusterPoints(x, d, groups[k].rows, options, n, pool, progress);
+        } else {
+            small.push_back(k);
+        }
+    }
+    std::mutex progressMutex;
+    pool.parallelFor(small.size(), 1, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            Group& g = groups[small[i]];
+            WorkerPool single(1);
+            ProgressTracker own = ProgressTracker::cancelOnly(progress.control());
+            g.merges = clusterPoints(x, d, g.rows, options, n, single, own);
+            const std::lock_guard<std::mutex> lock(progressMutex);
+            progress.advance(g.merges.size());
+        }
+    });
     std::vector<double> heights;
     std::vector<std::size_t> starts;
-    for (Group& g : groups) {
-        g.merges = clusterPoints(x, d, g.rows, options, n, pool, progress);
+    for (const Group& g : groups) {
         starts.push_back(heights.size());
         for (const Merge& m : g.merges) heights.push_back(m.height);
     }
