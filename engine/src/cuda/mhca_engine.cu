@@ -55,6 +55,26 @@ OwnedStream::~OwnedStream() {
     }
 }
 
+StreamFork::StreamFork() {
+    CL_CUDA_TRY(cudaEventCreateWithFlags(&m_forked, cudaEventDisableTiming));
+    CL_CUDA_TRY(cudaEventCreateWithFlags(&m_joined, cudaEventDisableTiming));
+}
+
+StreamFork::~StreamFork() {
+    cudaEventDestroy(m_forked);  // errors at teardown cannot be reported
+    cudaEventDestroy(m_joined);
+}
+
+void StreamFork::fork(cudaStream_t main) {
+    CL_CUDA_TRY(cudaEventRecord(m_forked, main));
+    CL_CUDA_TRY(cudaStreamWaitEvent(m_side.get(), m_forked, 0));
+}
+
+void StreamFork::join(cudaStream_t main) {
+    CL_CUDA_TRY(cudaEventRecord(m_joined, m_side.get()));
+    CL_CUDA_TRY(cudaStreamWaitEvent(main, m_joined, 0));
+}
+
 MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options)
     : m_hostX(x),
       m_n(static_cast<int>(n)),
@@ -286,6 +306,7 @@ MhcaView MhcaEngine::view() {
     v.w.counters = self.d_counters.data();
     v.w.halt = self.d_halt.data();
     v.w.haltStep = self.d_haltStep.data();
+    v.w.moved = self.d_temp.data();
     v.w.newDist = self.d_newDist.data();
     v.w.extreme = self.d_extreme.data();
     v.w.shiftCount = self.d_shiftCount.data();

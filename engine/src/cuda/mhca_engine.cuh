@@ -30,6 +30,25 @@ private:
     cudaStream_t m_stream = nullptr;
 };
 
+/// A side stream for the branches of a merge step that may overlap: fork() makes it wait for the work
+/// queued so far on the main stream, join() makes the main stream wait for it. Works the same while
+/// the main stream is being captured into a graph (the events become the graph's edges).
+class StreamFork {
+public:
+    StreamFork();
+    ~StreamFork();
+    StreamFork(const StreamFork&) = delete;
+    StreamFork& operator=(const StreamFork&) = delete;
+    cudaStream_t side() const { return m_side.get(); }
+    void fork(cudaStream_t main);
+    void join(cudaStream_t main);
+
+private:
+    OwnedStream m_side;
+    cudaEvent_t m_forked = nullptr;
+    cudaEvent_t m_joined = nullptr;
+};
+
 /// An instantiated CUDA graph, destroyed with its owner.
 class OwnedGraph {
 public:
@@ -181,6 +200,7 @@ private:
     };
 
     OwnedStream m_stream;  // declared first: destroyed after every buffer freed on it
+    StreamFork m_fork;       // FMD: the merged cluster's shape beside the member move and sums
     OwnedGraph m_stepGraph;  // launchStepBatch's graph and what it was captured for
     std::size_t m_stepGraphBatch = 0;
     bool m_stepGraphFull = false;

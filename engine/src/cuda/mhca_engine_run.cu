@@ -206,8 +206,8 @@ MhcaEngine::StageProfile::~StageProfile() {
     for (cudaEvent_t e : m_events) cudaEventDestroy(e);
     if (m_samples == 0) return;  // the persistent kernel ran CMD (it prints its own profile)
     static const char* const cmd[] = {"closest pair", "merge shape", "new distances", "row update", "rescan"};
-    static const char* const fmd[] = {"closest pair + member move", "merge shape",
-                                      "merged row's member sums + new distances", "row update", "rescans"};
+    static const char* const fmd[] = {"closest pair + rotation", "merge shape beside place + member sums",
+                                      "merged row's point sums + new distances", "row update", "rescans"};
     const char* const* names = m_full ? fmd : cmd;
     std::fprintf(stderr, "[mhca profile] %s, %d sampled merges (every %d-th), device time per merge:",
                  m_full ? "FMD" : "CMD per-stage kernels", m_samples, kEvery);
@@ -314,19 +314,25 @@ void MhcaEngine::launchStepBatch(std::size_t batch, bool full) {
 }
 
 void MhcaEngine::mergeStepFull() {
-    const cudaStream_t s = m_stream.get();
+    const cudaStream_t s = m_stream.get(), side = m_fork.side();
     const MhcaView v = view();
     StageProfile* p = m_profile.get();
     const bool sample = p && p->sampleThisMerge();
     if (sample) p->mark(0, s);
     launchClosestPair(v, std::min((m_listLen + 1023) / 1024, 2 * m_sms), s);
-    launchFmdMove(v, d_temp.data(), 2 * m_sms, s);
+    launchFmdRotate(v, d_temp.data(), 2 * m_sms, s);
     if (sample) p->mark(1, s);
-    launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, s);
-    if (sample) p->mark(2, s);
+    // The merged cluster's shape (one block) reads b's members from the rotation, beside the place
+    // kernel and the sums of the merged cluster's members against every cluster, which need no shape.
     FmdBatch row = fmdBatch(reinterpret_cast<const int*>(d_step.data()), 1);  // Step::a is the first member
     row.gated = 1;
-    launchFmdSums(v, row, m_rowBytes, s);
+    m_fork.fork(s);
+    launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, side);
+    launchFmdPlace(v, d_temp.data(), 2 * m_sms, s);
+    launchFmdMemberPass(v, row, s);
+    m_fork.join(s);
+    if (sample) p->mark(2, s);
+    launchFmdPointPass(v, row, m_rowBytes, s);
     launchFmdNewDistances(v, row, s);
     if (sample) p->mark(3, s);
     launchNewRowUpdate(v, s, true);
@@ -334,7 +340,11 @@ void MhcaEngine::mergeStepFull() {
     FmdBatch rescans = fmdBatch(d_rescanRows.data(), m_fmdRowsCap, d_rescanCount.data());
     rescans.gated = 1;
     rescans.haltOnRest = 1;
-    launchFmdSums(v, rescans, m_rowBytes, s);
+    rescans.laterOnly = 1;
+    m_fork.fork(s);
+    launchFmdMemberPass(v, rescans, side);
+    launchFmdPointPass(v, rescans, m_rowBytes, s);
+    m_fork.join(s);
     launchFmdFinalize(v, rescans, 2 * m_sms, m_targetItems, 0, s);  // mode 0: keys
     if (sample) p->finish(5, s);
 }
@@ -380,7 +390,8 @@ FmdBatch MhcaEngine::fmdBatch(const int* rows, int rowCount, const int* rowLimit
 void MhcaEngine::fmdRowsPass(const int* rows, int rowCount, int mode) {
     const cudaStream_t s = m_stream.get();
     const MhcaView v = view();
-    const FmdBatch batch = fmdBatch(rows, rowCount);
+    FmdBatch batch = fmdBatch(rows, rowCount);
+    batch.laterOnly = 1;  // every mode of the finalize kernel reads the rows' later partners only
     launchFmdSums(v, batch, m_rowBytes, s);
     launchFmdFinalize(v, batch, 2 * m_sms, m_targetItems, mode, s);
 }

@@ -9,11 +9,13 @@
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
-void launchFmdMove(const MhcaView& v, int* temp, int blocks, cudaStream_t stream) {
-    const unsigned grid = static_cast<unsigned>(std::max(1, blocks));
-    fmdRotateKernel<<<grid, kListThreads, 0, stream>>>(v, temp);
+void launchFmdRotate(const MhcaView& v, int* temp, int blocks, cudaStream_t stream) {
+    fmdRotateKernel<<<static_cast<unsigned>(std::max(1, blocks)), kListThreads, 0, stream>>>(v, temp);
     CL_CUDA_CHECK_LAUNCH();
-    fmdPlaceKernel<<<grid, kListThreads, 0, stream>>>(v, temp);
+}
+
+void launchFmdPlace(const MhcaView& v, const int* temp, int blocks, cudaStream_t stream) {
+    fmdPlaceKernel<<<static_cast<unsigned>(std::max(1, blocks)), kListThreads, 0, stream>>>(v, temp);
     CL_CUDA_CHECK_LAUNCH();
 }
 
@@ -42,16 +44,23 @@ int fmdGridRows(const FmdBatch& batch) {
     return batch.rowLimit ? std::min(batch.rowCount, kFmdRowBlocks) : batch.rowCount;
 }
 
-void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream) {
+void launchFmdPointPass(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream) {
     const unsigned rows = static_cast<unsigned>(std::max(1, fmdGridRows(batch)));
-    const unsigned memberBlocks = static_cast<unsigned>(std::max(1, (v.listLen + kMemberBlock - 1) / kMemberBlock));
-    const std::size_t stageBytes = static_cast<std::size_t>(batch.stage) * v.cfg.d * sizeof(double);
     byDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         fmdPointPassKernel<kMaxD>
             <<<dim3(static_cast<unsigned>(batch.tiles), rows), kTile, rowBytes, stream>>>(v, batch);
         CL_CUDA_CHECK_LAUNCH();
-        const dim3 grid(memberBlocks, static_cast<unsigned>(batch.chunks), rows);
+    });
+}
+
+void launchFmdMemberPass(const MhcaView& v, const FmdBatch& batch, cudaStream_t stream) {
+    const unsigned rows = static_cast<unsigned>(std::max(1, fmdGridRows(batch)));
+    const unsigned memberBlocks = static_cast<unsigned>(std::max(1, (v.listLen + kMemberBlock - 1) / kMemberBlock));
+    const std::size_t stageBytes = static_cast<std::size_t>(batch.stage) * v.cfg.d * sizeof(double);
+    const dim3 grid(memberBlocks, static_cast<unsigned>(batch.chunks), rows);
+    byDimension(v.cfg.d, [&](auto instance) {
+        constexpr int kMaxD = decltype(instance)::value;
         if constexpr (kMaxD == 0) {
             launchMemberPass<0, 1>(v, batch, grid, stageBytes, stream);
         } else {
@@ -61,6 +70,11 @@ void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowByte
             else launchMemberPass<kMaxD, 4>(v, batch, grid, stageBytes, stream);
         }
     });
+}
+
+void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream) {
+    launchFmdPointPass(v, batch, rowBytes, stream);
+    launchFmdMemberPass(v, batch, stream);
 }
 
 void launchFmdNewDistances(const MhcaView& v, const FmdBatch& batch, cudaStream_t stream) {

@@ -79,13 +79,20 @@ void launchCentroidRescan(const MhcaView& v, int blocks, int targetItems, std::s
                           cudaStream_t stream);
 
 /// FMD: the member block move of the step's merge (rotation through `temp`, starts, owners).
-void launchFmdMove(const MhcaView& v, int* temp, int blocks, cudaStream_t stream);
+/// (1) the rotation of perm's positions [endA, endB) into `temp`; the merged cluster's shape may read b's
+/// members there while (2) fmdPlaceKernel copies them back and updates starts and owners.
+void launchFmdRotate(const MhcaView& v, int* temp, int blocks, cudaStream_t stream);
+void launchFmdPlace(const MhcaView& v, const int* temp, int blocks, cudaStream_t stream);
 /// FMD: blocks along the rows of a device-sized batch (each loops over the rows it is dealt): most
 /// merges mark a few rows, and blocks past the marked rows leave at once.
 constexpr int kFmdRowBlocks = 4;
 /// Row blocks a launch over the batch uses (kFmdRowBlocks at most when it is sized on the device).
 int fmdGridRows(const FmdBatch& batch);
-/// FMD: both member sums of the batch rows against every live cluster.
+/// FMD: Σ_{x∈j} m(x, row) for every live cluster j and batch row (a pass over all points).
+void launchFmdPointPass(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream);
+/// FMD: Σ_{x∈row} m(x, j) for every live cluster j and batch row; independent of the point pass.
+void launchFmdMemberPass(const MhcaView& v, const FmdBatch& batch, cudaStream_t stream);
+/// FMD: both member sums of the batch rows against every live cluster (the two passes in turn).
 void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream);
 /// FMD: the merged cluster's distances from its sums and the shift.
 void launchFmdNewDistances(const MhcaView& v, const FmdBatch& batch, cudaStream_t stream);

@@ -131,6 +131,7 @@ struct MhcaScratch {
     unsigned int* counters;  ///< arrival counters of the last-block reductions (kept zero between uses)
     int* halt;               ///< FMD: non-zero while the merge loop waits for the host (haltStep)
     Step* haltStep;          ///< the step the host finishes: the switch, or more rows than a device pass
+    const int* moved;        ///< FMD: perm positions [endA, endA + sizeB) after the step's rotation (when b moved)
 };
 
 /// Initial clusters of a run that starts from clusters (mhclust.R's apriori top level), compact host
@@ -166,6 +167,7 @@ struct FmdBatch {
     int chunks;         ///< member chunks per row in the member pass
     int tiles;          ///< 256-point tiles of perm
     int stage;          ///< member points staged in shared memory at a time (member pass)
+    int laterOnly;      ///< only the rows' later partners (position after the row) are summed
     double* h1;         ///< [row][slot]: Σ over the slot's members of m(x, row)
     double* tileParts;  ///< [row][tile][2]: sums of segments crossing tile borders
     double* h2;         ///< [row][chunk][list index]: Σ over the row's members of m(x, cluster)

@@ -166,13 +166,15 @@ __global__ void fmdPointPassKernel(MhcaView v, FmdBatch f) {
         }
         const bool identityS = v.s.identity[s] != 0;
         const int groupS = v.s.group[s], birthS = v.s.birth[s], modeS = v.s.mode[s];
+        const int posS = f.laterOnly ? v.s.pos[s] : -1;
         const int p = tile * kTile + tid;
         double val = 0.0;
         int label = -1;
         if (p < n) {
             const int point = v.s.perm[p];
             label = v.s.pointSlot[point];
-            if (label != s && v.s.group[label] == groupS) {
+            if (posS >= 0 && v.s.pos[label] <= posS) label = -1;  // an earlier cluster: not the row's partner
+            if (label >= 0 && label != s && v.s.group[label] == groupS) {
                 const int pairMode = birthS >= v.s.birth[label] ? modeS : v.s.mode[label];
                 MetricRef m;
                 m.m = (identityS || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? scaledS : rawS);
@@ -195,19 +197,21 @@ __global__ void fmdPointPassKernel(MhcaView v, FmdBatch f) {
     }
 }
 
-/// Σ_{x∈j} m(x, s) of a cluster j whose members span several tiles, from the tile partials in tile order.
-__device__ __forceinline__ void combineTiles(const MhcaView& v, const FmdBatch& f, int rowIdx, int j) {
+/// Σ_{x∈j} m(x, s) from the point pass: h1, or for a cluster j whose members span several tiles the
+/// tile partials added in tile order (the consumers of the sums combine them, so the member pass does
+/// not wait for the point pass).
+__device__ __forceinline__ double pointSum(const MhcaView& v, const FmdBatch& f, int rowIdx, int j) {
     const int first = v.s.start[j] / kTile, last = (v.s.start[j] + v.s.size[j] - 1) / kTile;
-    if (first == last) return;
+    if (first == last) return f.h1[static_cast<size_t>(rowIdx) * v.cfg.n + j];
     const double* parts = f.tileParts + static_cast<size_t>(rowIdx) * f.tiles * 2;
     double sum = parts[first * 2 + 1];
     for (int tile = first + 1; tile <= last; ++tile) sum = dadd(sum, parts[tile * 2]);
-    f.h1[static_cast<size_t>(rowIdx) * v.cfg.n + j] = sum;
+    return sum;
 }
 
 /// Σ_{x∈s} m(x, j): block (list block, member chunk, rows blockIdx.z, + gridDim.z, ..); one thread per
-/// cluster j of the list, the chunk's member points staged in shared memory. The blocks of chunk 0 also
-/// complete the point pass's sums of the clusters that span tiles (one launch less per batch).
+/// cluster j of the list, the chunk's member points staged in shared memory; blocks without a partner
+/// of the row skip it. Independent of fmdPointPassKernel (the two may run side by side).
 /// Dynamic shared memory: f.stage * d doubles. POINTS: member points per load of j's metric (d ≤ 16).
 template <int MAXD, int POINTS>
 __global__ void fmdMemberPassKernel(MhcaView v, FmdBatch f) {
@@ -222,8 +226,9 @@ __global__ void fmdMemberPassKernel(MhcaView v, FmdBatch f) {
         const int sizeS = v.s.size[s], startS = v.s.start[s];
         const int per = (sizeS + f.chunks - 1) / f.chunks;
         const int lo = c * per, hi = min(sizeS, lo + per);
-        const bool active = j >= 0 && v.s.alive[j] && j != s && v.s.group[j] == v.s.group[s];
-        if (active && c == 0) combineTiles(v, f, rowIdx, j);
+        const bool active = j >= 0 && v.s.alive[j] && j != s && v.s.group[j] == v.s.group[s] &&
+                            (!f.laterOnly || v.s.pos[j] > v.s.pos[s]);
+        if (!__syncthreads_or(active)) continue;  // nothing of this block is read for the row
         MetricRef m{nullptr, 0};
         if (active) {
             const int pairMode = v.s.birth[s] >= v.s.birth[j] ? v.s.mode[s] : v.s.mode[j];
@@ -253,7 +258,7 @@ __device__ __forceinline__ double memberDistance(const MhcaView& v, const FmdBat
                                                  double sizeS) {
     double h2 = 0.0;
     for (int k = 0; k < f.chunks; ++k) h2 += f.h2[(static_cast<size_t>(rowIdx) * f.chunks + k) * v.listLen + t];
-    const double toS = f.h1[static_cast<size_t>(rowIdx) * v.cfg.n + j] / static_cast<double>(v.s.size[j]);
+    const double toS = pointSum(v, f, rowIdx, j) / static_cast<double>(v.s.size[j]);
     return (toS + h2 / sizeS) / 2.0;
 }
 

@@ -161,9 +161,15 @@ __device__ inline ShapeArea shapeArea(double* base, int p, int stageRows) {
 }
 
 /// Member k of the merged cluster in mhclust.c's order (first cluster's, then second's). CMD reads the
-/// two lists as they were before the merge (the merged list is written by writeMergedShape).
+/// two lists as they were before the merge (the merged list is written by writeMergedShape). FMD reads
+/// a's block of perm and b's members where the step's rotation put them (fmdRotateKernel's output, or
+/// perm when b already followed a), so the shape may run while fmdPlaceKernel rewrites perm.
 __device__ __forceinline__ int mergedMember(const MhcaView& v, const Step& st, int k) {
-    if (v.cfg.full) return v.s.perm[v.s.start[st.a] + k];
+    if (v.cfg.full) {
+        if (k < st.sizeA) return v.s.perm[st.startA + k];
+        const int endA = st.startA + st.sizeA;
+        return (st.startB != endA ? v.w.moved : v.s.perm)[endA + (k - st.sizeA)];
+    }
     const size_t cap = static_cast<size_t>(v.cfg.memberCap);
     return k < st.sizeA ? v.s.members[static_cast<size_t>(st.a) * cap + k]
                         : v.s.members[static_cast<size_t>(st.b) * cap + (k - st.sizeA)];
