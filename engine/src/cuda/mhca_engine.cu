@@ -44,8 +44,10 @@ int subthresholdCode(SubthresholdMode mode) {
 
 }  // namespace
 
-OwnedStream::OwnedStream() {
-    CL_CUDA_TRY(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
+OwnedStream::OwnedStream(bool highest) {
+    int least = 0, greatest = 0;
+    if (highest) CL_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CL_CUDA_TRY(cudaStreamCreateWithPriority(&m_stream, cudaStreamNonBlocking, highest ? greatest : least));
 }
 
 OwnedStream::~OwnedStream() {

@@ -17,10 +17,11 @@
 
 namespace clusterlens::cuda::mhca {
 
-/// A non-blocking stream, synchronised and destroyed with its owner.
+/// A non-blocking stream, synchronised and destroyed with its owner; `highest`: the device's greatest
+/// priority (its blocks are dispatched before those of other streams' waiting kernels).
 class OwnedStream {
 public:
-    OwnedStream();
+    explicit OwnedStream(bool highest = false);
     ~OwnedStream();
     OwnedStream(const OwnedStream&) = delete;
     OwnedStream& operator=(const OwnedStream&) = delete;
@@ -32,7 +33,8 @@ private:
 
 /// A side stream for the branches of a merge step that may overlap: fork() makes it wait for the work
 /// queued so far on the main stream, join() makes the main stream wait for it. Works the same while
-/// the main stream is being captured into a graph (the events become the graph's edges).
+/// the main stream is being captured into a graph (the events become the graph's edges; the side
+/// stream's greatest priority becomes its kernel nodes' priority).
 class StreamFork {
 public:
     StreamFork();
@@ -44,7 +46,7 @@ public:
     void join(cudaStream_t main);
 
 private:
-    OwnedStream m_side;
+    OwnedStream m_side{true};
     cudaEvent_t m_forked = nullptr;
     cudaEvent_t m_joined = nullptr;
 };

@@ -301,7 +301,8 @@ void MhcaEngine::launchStepBatch(std::size_t batch, bool full) {
         }
         CL_CUDA_TRY(cudaStreamEndCapture(s, &graph));
         cudaGraphExec_t exec = nullptr;
-        const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+        // Node priorities: the FMD shape's one block is dispatched before the member sums' blocks.
+        const cudaError_t made = cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagUseNodePriority);
         cudaGraphDestroy(graph);
         CL_CUDA_TRY(made);
         m_stepGraph.reset(exec);

@@ -147,6 +147,7 @@ __global__ void fmdPointPassKernel(MhcaView v, FmdBatch f) {
     extern __shared__ double s_m[];
     __shared__ double s_val[kTile];
     __shared__ int s_label[kTile];
+    __shared__ unsigned s_end[kTile / 32];
     const int n = v.cfg.n, d = v.cfg.d, tid = static_cast<int>(threadIdx.x);
     const int tile = static_cast<int>(blockIdx.x), rows = batchRows(v, f);
     for (int rowIdx = static_cast<int>(blockIdx.y); rowIdx < rows; rowIdx += static_cast<int>(gridDim.y)) {
@@ -185,9 +186,19 @@ __global__ void fmdPointPassKernel(MhcaView v, FmdBatch f) {
         s_val[tid] = val;
         s_label[tid] = label;
         __syncthreads();
+        // Segment ends as a bit mask, so that the thread at a segment's start knows its length and its
+        // serial sum (position order, the host's) streams the values without a test per entry.
+        const unsigned ends = __ballot_sync(0xffffffffu, tid == kTile - 1 || s_label[tid + 1] != label);
+        if ((tid & 31) == 0) s_end[tid >> 5] = ends;
+        __syncthreads();
         if (label < 0 || label == s || (tid > 0 && s_label[tid - 1] == label) || v.s.group[label] != groupS) continue;
+        int word = tid >> 5;
+        unsigned bits = s_end[word] & (0xffffffffu << (tid & 31));
+        while (bits == 0u) bits = s_end[++word];
+        const int end = word * 32 + __ffs(static_cast<int>(bits));  // one past the segment's last entry
         double sum = 0.0;
-        for (int k = tid; k < kTile && s_label[k] == label; ++k) sum = dadd(sum, s_val[k]);
+#pragma unroll 8
+        for (int k = tid; k < end; ++k) sum = dadd(sum, s_val[k]);
         const int segStart = v.s.start[label], segEnd = segStart + v.s.size[label], tileLo = tile * kTile;
         if (segStart >= tileLo && segEnd <= tileLo + kTile) {
             f.h1[static_cast<size_t>(rowIdx) * n + label] = sum;
