@@ -95,12 +95,14 @@ __global__ void closestPairKernel(MhcaView v) {
     for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
          t += static_cast<int>(gridDim.x * blockDim.x)) {
         const int slot = v.list[t];
-        if (!v.s.alive[slot] || v.s.nn[slot] < 0) continue;
+        // Every load of the row at once (one latency, not three): the arrays hold any slot.
+        const bool alive = v.s.alive[slot] != 0;
+        const int nn = v.s.nn[slot];
         Candidate c;
         c.key = v.s.nnKey[slot];
         c.pos = v.s.pos[slot];
         c.slot = slot;
-        if (candidateBefore(c, top.best)) top.best = c;
+        if (alive && nn >= 0 && candidateBefore(c, top.best)) top.best = c;
     }
     top = blockTop(top, s_warp);
     if (!publishAndArrive(top, &v.w.partials[blockIdx.x], &v.w.counters[0], gridDim.x, &s_flag)) return;
