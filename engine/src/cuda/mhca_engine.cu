@@ -57,7 +57,7 @@ OwnedStream::~OwnedStream() {
     }
 }
 
-StreamFork::StreamFork() {
+StreamFork::StreamFork(bool highest) : m_side(highest) {
     CL_CUDA_TRY(cudaEventCreateWithFlags(&m_forked, cudaEventDisableTiming));
     CL_CUDA_TRY(cudaEventCreateWithFlags(&m_joined, cudaEventDisableTiming));
 }
@@ -138,6 +138,8 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     if (!full) m_groupPhase = planGroupPhase(m_d, m_cfg.memberCap, m_sms);
     allocate();
     configureKernelLimits(m_shapeBytes);
+    const char* speculate = std::getenv("CLUSTERLENS_MHCA_SPECULATE");
+    m_speculate = full && !(speculate && std::string(speculate) == "0");
 }
 
 void MhcaEngine::allocate() {
@@ -155,7 +157,8 @@ void MhcaEngine::allocate() {
     const std::size_t needed =
         n * d * 8 * 2 + n * (7 * 4 + 3) + members * 4 + n * (3 * p + 5) * 8 + (full ? 4 * n * 4 : 0) + 3 * n * 4 +
         m_compactBytes + n * (4 * 4 + 8) + n * 4 + partials * sizeof(RowTop) + (n + 2) * 4 + n * (8 + 2 * 4 + 2 * 8) +
-        (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 : 0) + shapeWork +
+        (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 + 2 * shapeSharedBytes(m_d, 0) : 0) +
+        shapeWork +
         (m_persistent.maxBlocks > 0
              ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop)) +
                    (slotCompactionEnabled() ? (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4 : 0)
@@ -203,6 +206,10 @@ void MhcaEngine::allocate() {
             d_h1 = DeviceBuffer<double>(rows * n, s);
             d_tileParts = DeviceBuffer<double>(rows * static_cast<std::size_t>(m_tiles) * 2, s);
             d_h2 = DeviceBuffer<double>(h2, s);
+            d_spec = DeviceBuffer<SpecShape>(2, s);
+            d_specParts = DeviceBuffer<RowTop>(2 * static_cast<std::size_t>(m_sms), s);
+            d_specArea = DeviceBuffer<double>(2 * shapeSharedBytes(m_d, 0) / sizeof(double), s);
+            CL_CUDA_TRY(cudaMemsetAsync(d_spec.data(), 0xff, d_spec.bytes(), s));  // merge -1: none
         }
         d_list = DeviceBuffer<int>(n, s);
         d_listSpare = DeviceBuffer<int>(n, s);
@@ -309,6 +316,8 @@ MhcaView MhcaEngine::view() {
     v.w.halt = self.d_halt.data();
     v.w.haltStep = self.d_haltStep.data();
     v.w.moved = self.d_temp.data();
+    v.w.spec = self.d_spec.data();
+    v.w.specArea = self.d_specArea.data();
     v.w.newDist = self.d_newDist.data();
     v.w.extreme = self.d_extreme.data();
     v.w.shiftCount = self.d_shiftCount.data();

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,7 +38,8 @@ private:
 /// stream's greatest priority becomes its kernel nodes' priority).
 class StreamFork {
 public:
-    StreamFork();
+    /// `highest`: the side stream has the device's greatest priority.
+    explicit StreamFork(bool highest);
     ~StreamFork();
     StreamFork(const StreamFork&) = delete;
     StreamFork& operator=(const StreamFork&) = delete;
@@ -46,7 +48,7 @@ public:
     void join(cudaStream_t main);
 
 private:
-    OwnedStream m_side{true};
+    OwnedStream m_side;
     cudaEvent_t m_forked = nullptr;
     cudaEvent_t m_joined = nullptr;
 };
@@ -164,6 +166,8 @@ private:
     /// FMD: batches of merge steps queued without a host round trip, a sync per batch.
     std::vector<MergeRecord> runFull(std::size_t merges, MergeProgress& progress);
     void mergeStepFull();
+    /// Blocks of a pass over the list of about one row per 1024 (closest pair, speculation scan).
+    int closestPairBlocks() const { return std::min((m_listLen + 1023) / 1024, 2 * m_sms); }
     /// `batch` per-stage merge steps (FMD or CMD) as one CUDA graph, captured again only when the
     /// batch or the list changed (the steps' launches depend on nothing else: the device's step
     /// record drives them); a graph's kernels follow each other with shorter gaps than launches.
@@ -202,7 +206,9 @@ private:
     };
 
     OwnedStream m_stream;  // declared first: destroyed after every buffer freed on it
-    StreamFork m_fork;       // FMD: the merged cluster's shape beside the member move and sums
+    StreamFork m_fork{true};    // FMD: the merged cluster's shape beside the member move and sums
+    StreamFork m_spec{false};   // FMD: the next merge's speculated shape beside the step's later kernels
+    bool m_speculate = true;    // CLUSTERLENS_MHCA_SPECULATE=0 turns the speculation off (comparisons)
     OwnedGraph m_stepGraph;  // launchStepBatch's graph and what it was captured for
     std::size_t m_stepGraphBatch = 0;
     bool m_stepGraphFull = false;
@@ -237,6 +243,9 @@ private:
     DeviceBuffer<int> d_list, d_listSpare, d_selected;
     DeviceBuffer<unsigned char> d_compactTemp;
     DeviceBuffer<Step> d_step, d_haltStep;
+    DeviceBuffer<SpecShape> d_spec;
+    DeviceBuffer<RowTop> d_specParts;  // the speculation scan's block results (2 * sms)
+    DeviceBuffer<double> d_specArea;
     DeviceBuffer<int> d_halt;
     DeviceBuffer<GroupState> d_groups;
     DeviceBuffer<int> d_mergeCount, d_outA, d_outB, d_outSize, d_outGroup;

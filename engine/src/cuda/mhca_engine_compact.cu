@@ -64,6 +64,8 @@ void MhcaEngine::moveLiveSlots() {
     for (DeviceBuffer<int>* b : {&d_size, &d_pos, &d_id, &d_birth, &d_group, &d_nn, &d_runCount}) scalars(*b);
     for (DeviceBuffer<signed char>* b : {&d_mode, &d_identity}) scalars(*b);
     for (DeviceBuffer<double>* b : {&d_nmf, &d_weight, &d_nnKey, &d_nnBefore, &d_runBound}) scalars(*b);
+    if (d_spec.size() > 0)  // a speculated shape names slots by their old numbers
+        CL_CUDA_TRY(cudaMemsetAsync(d_spec.data(), 0xff, d_spec.bytes(), s));
     moveSlots(d_mu.data(), 1, un, d, from, live, scratch, s);
     for (DeviceBuffer<double>* b : {&d_metric, &d_scaled, &d_scatter}) moveSlots(b->data(), 1, un, p, from, live, scratch, s);
     moveSlots(d_runKey.data(), kRunners, 1, kRunners, from, live, scratch, s);

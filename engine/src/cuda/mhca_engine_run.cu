@@ -186,7 +186,7 @@ void MhcaEngine::mergeStepCentroid() {
     StageProfile* p = m_profile.get();
     const bool sample = p && p->sampleThisMerge();
     if (sample) p->mark(0, s);
-    launchClosestPair(v, std::min((m_listLen + 1023) / 1024, 2 * m_sms), s);
+    launchClosestPair(v, closestPairBlocks(), s);
     if (sample) p->mark(1, s);
     launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, s);
     if (sample) p->mark(2, s);
@@ -320,7 +320,7 @@ void MhcaEngine::mergeStepFull() {
     StageProfile* p = m_profile.get();
     const bool sample = p && p->sampleThisMerge();
     if (sample) p->mark(0, s);
-    launchClosestPair(v, std::min((m_listLen + 1023) / 1024, 2 * m_sms), s);
+    launchClosestPair(v, closestPairBlocks(), s);
     launchFmdRotate(v, d_temp.data(), 2 * m_sms, s);
     if (sample) p->mark(1, s);
     // The merged cluster's shape (one block) reads b's members from the rotation, beside the place
@@ -330,6 +330,10 @@ void MhcaEngine::mergeStepFull() {
     m_fork.fork(s);
     launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, side);
     launchFmdPlace(v, d_temp.data(), 2 * m_sms, s);
+    if (m_speculate) {  // the next merge's likely shape, while this step's sums and updates run
+        m_spec.fork(s);
+        launchSpeculativeShape(v, d_specParts.data(), closestPairBlocks(), m_stageRows, m_shapeBytes, m_spec.side());
+    }
     launchFmdMemberPass(v, row, s);
     m_fork.join(s);
     if (sample) p->mark(2, s);
@@ -347,6 +351,7 @@ void MhcaEngine::mergeStepFull() {
     launchFmdPointPass(v, rescans, m_rowBytes, s);
     m_fork.join(s);
     launchFmdFinalize(v, rescans, 2 * m_sms, m_targetItems, 0, s);  // mode 0: keys
+    if (m_speculate) m_spec.join(s);  // before the next closest pair commits a merge
     if (sample) p->finish(5, s);
 }
 

@@ -66,6 +66,10 @@ void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool large
 void launchClosestPair(const MhcaView& v, int blocks, cudaStream_t stream);
 void launchMergeShape(const MhcaView& v, int stageRows, double* globalWork, std::size_t sharedBytes,
                       cudaStream_t stream);
+/// FMD: the shape of the likely next merge, ahead of it: a scan of the rows (`blocks` blocks, their bests
+/// in parts), then one block (sharedBytes 0: it works in its global area).
+void launchSpeculativeShape(const MhcaView& v, RowTop* parts, int blocks, int stageRows, std::size_t sharedBytes,
+                            cudaStream_t stream);
 /// Scatters the initial clusters of a run that starts from clusters into their slots.
 void launchScatterClusters(const MhcaView& v, const ClusterUpload& upload, cudaStream_t stream);
 

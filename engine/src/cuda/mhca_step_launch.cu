@@ -57,6 +57,17 @@ void launchMergeShape(const MhcaView& v, int stageRows, double* globalWork, std:
     CL_CUDA_CHECK_LAUNCH();
 }
 
+void launchSpeculativeShape(const MhcaView& v, RowTop* parts, int blocks, int stageRows, std::size_t sharedBytes,
+                            cudaStream_t stream) {
+    blocks = std::max(1, blocks);
+    fmdSpeculationScanKernel<<<static_cast<unsigned>(blocks), kListThreads, 0, stream>>>(v, parts);
+    CL_CUDA_CHECK_LAUNCH();
+    const bool staged = sharedBytes > 0;
+    fmdSpeculativeShapeKernel<<<1, kShapeThreads, sharedBytes, stream>>>(
+        v, ShapeLayout{v.cfg.d, staged ? stageRows : 0}, staged ? 1 : 0, parts, blocks);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
 void launchScatterClusters(const MhcaView& v, const ClusterUpload& upload, cudaStream_t stream) {
     if (upload.count <= 0) return;
     const unsigned blocks = static_cast<unsigned>(std::min(upload.count, 4096));
@@ -77,9 +88,12 @@ void launchCompact(const int* in, int* out, int count, const unsigned char* aliv
 }
 
 void configureKernelLimits(std::size_t shapeBytes) {
-    if (shapeBytes > 48 * 1024)
+    if (shapeBytes > 48 * 1024) {
         CL_CUDA_TRY(cudaFuncSetAttribute(mergeShapeKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(shapeBytes)));
+        CL_CUDA_TRY(cudaFuncSetAttribute(fmdSpeculativeShapeKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shapeBytes)));
+    }
 }
 
 }  // namespace clusterlens::cuda::mhca

@@ -58,7 +58,7 @@ struct Step {
     int startA;     ///< FMD: first member position of a and b in perm before the merge
     int startB;
     int shifted;  ///< this step's new distances shifted every key (mhclust.c: minNewDistX < 0)
-    int unused;
+    int bMoved;   ///< FMD: b's members lie in w.moved after the step's rotation, not at startB in perm
     double weight;       ///< wf of the merged cluster
     double shiftAmount;  ///< the (negative) smallest new key
     double maxBefore;    ///< maxDistX before the shift
@@ -109,6 +109,19 @@ struct MhcaSlots {
     int* pointSlot;    ///< FMD: slot of each point
 };
 
+/// FMD: the shape of a pair computed ahead of its merge (fmdSpeculativeShapeKernel); it stands for the
+/// step with this merge index that merges slots a and b. Two alternate (merge index parity), each with
+/// an area of MhcaScratch::specArea (a ShapeLayout{d, 0}: newMu, scatter and Σ'^-1 at their offsets).
+struct SpecShape {
+    int merge;  ///< -1: none
+    int a;
+    int b;
+    int shaped;
+    int identity;
+    int pad;
+    double nmf;
+};
+
 struct MhcaScratch {
     Step* step;
     GroupState* groups;
@@ -132,6 +145,8 @@ struct MhcaScratch {
     int* halt;               ///< FMD: non-zero while the merge loop waits for the host (haltStep)
     Step* haltStep;          ///< the step the host finishes: the switch, or more rows than a device pass
     const int* moved;        ///< FMD: perm positions [endA, endA + sizeB) after the step's rotation (when b moved)
+    SpecShape* spec;         ///< FMD: the two speculated shapes (null: none kept, CMD)
+    double* specArea;        ///< their two areas
 };
 
 /// Initial clusters of a run that starts from clusters (mhclust.R's apriori top level), compact host

@@ -29,6 +29,13 @@ struct MergePlan {
     double height;
 };
 
+/// wf of the union of clusters of sizeC points (mhca_agglomerate.cpp's mergeStep; a pair weighs 0).
+__device__ __forceinline__ double mergeWeight(const MhcaView& v, int sizeC) {
+    const double weight =
+        fmin(1.0, static_cast<double>(sizeC) / (static_cast<double>(v.cfg.nFull) * v.cfg.threshold));
+    return sizeC == 2 ? 0.0 : weight;
+}
+
 /// mhclust.c's bookkeeping of the merge of rows a = best.slot and b = nnOfBest (mhca_agglomerate.cpp's
 /// mergeStep / shapeOfUnion), reading only: the record (height maxDistX - key), the weight and the
 /// count of clusters at the threshold, the distance mode of the new cluster, and whether every cluster
@@ -43,8 +50,7 @@ __device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnO
     const int sizeA = v.s.size[a], sizeB = v.s.size[b], sizeC = sizeA + sizeB;
     const double w1 = v.s.weight[a], w2 = v.s.weight[b];
     const int idA = v.s.id[a], idB = v.s.id[b];
-    double weight = fmin(1.0, static_cast<double>(sizeC) / (static_cast<double>(v.cfg.nFull) * v.cfg.threshold));
-    if (sizeC == 2) weight = 0.0;
+    const double weight = mergeWeight(v, sizeC);
     if (weight == 1.0) {
         if (w1 + w2 == 2.0) {
             --gs.fullCount;
@@ -76,6 +82,7 @@ __device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnO
     if (v.cfg.full) {
         plan.st.startA = v.s.start[a];
         plan.st.startB = v.s.start[b];
+        plan.st.bMoved = plan.st.startB != plan.st.startA + sizeA;
     }
     plan.st.weight = weight;
     return plan;
@@ -162,13 +169,13 @@ __device__ inline ShapeArea shapeArea(double* base, int p, int stageRows) {
 
 /// Member k of the merged cluster in mhclust.c's order (first cluster's, then second's). CMD reads the
 /// two lists as they were before the merge (the merged list is written by writeMergedShape). FMD reads
-/// a's block of perm and b's members where the step's rotation put them (fmdRotateKernel's output, or
-/// perm when b already followed a), so the shape may run while fmdPlaceKernel rewrites perm.
+/// a's block of perm and b's members where the step's rotation put them (fmdRotateKernel's output), or
+/// at startB in perm when b did not move or the step is a speculation, so the shape may run while
+/// fmdPlaceKernel rewrites perm.
 __device__ __forceinline__ int mergedMember(const MhcaView& v, const Step& st, int k) {
     if (v.cfg.full) {
         if (k < st.sizeA) return v.s.perm[st.startA + k];
-        const int endA = st.startA + st.sizeA;
-        return (st.startB != endA ? v.w.moved : v.s.perm)[endA + (k - st.sizeA)];
+        return st.bMoved ? v.w.moved[st.startA + k] : v.s.perm[st.startB + (k - st.sizeA)];
     }
     const size_t cap = static_cast<size_t>(v.cfg.memberCap);
     return k < st.sizeA ? v.s.members[static_cast<size_t>(st.a) * cap + k]
@@ -350,6 +357,11 @@ __device__ inline void mergedMean(const MhcaView& v, const Step& st, const Shape
         s.muB[k] = muB;
         s.newMu[k] = dadd(dmul(s1, muA), dmul(s2, muB)) / dadd(s1, s2);
     }
+}
+
+/// The speculated shape of merge m (FMD): one of two alternating ShapeLayout{p, 0} areas.
+__device__ inline ShapeArea specArea(const MhcaView& v, int p, int m) {
+    return shapeArea(v.w.specArea + (m & 1) * ShapeLayout{p, 0}.doubles(), p, 0);
 }
 
 /// Block-uniform outcome of mergedShapeBlock.

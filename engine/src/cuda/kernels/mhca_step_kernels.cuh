@@ -130,10 +130,116 @@ __global__ void mergeShapeKernel(MhcaView v, ShapeLayout layout, double* g_work)
     __syncthreads();
     const Step st = s_step;
     if (!st.valid) return;
+    if (v.w.spec) {  // FMD: the shape computed ahead stands for exactly this merge of these slots
+        const SpecShape spec = v.w.spec[st.merge & 1];
+        if (spec.merge == st.merge && spec.a == st.a && spec.b == st.b) {
+            const ShapeResult r{spec.nmf, spec.shaped, spec.identity};
+            writeMergedShape(v, st, specArea(v, layout.p, st.merge), r);
+            return;
+        }
+    }
     const ShapeArea area = shapeArea(g_work ? g_work : s_dyn, layout.p, layout.stageRows);
     mergedShapeBlock(v, st, area, &s_result, &s_flag, &s_value, wholeBlock(), false);
     __syncthreads();
     writeMergedShape(v, st, area, s_result);
+}
+
+/// The rows a speculation may take (alive, with a partner, neither they nor the partner a or b of
+/// `st`), reduced per block into parts[blockIdx.x] (the candidate order of closestPairKernel).
+__device__ inline RowTop speculationCandidates(const MhcaView& v, const Step& st, int first, int stride) {
+    RowTop top = noTop();
+    for (int t = first; t < v.listLen; t += stride) {
+        const int slot = v.list[t];
+        const bool alive = v.s.alive[slot] != 0;
+        const int nn = v.s.nn[slot];
+        Candidate c;
+        c.key = v.s.nnKey[slot];
+        c.pos = v.s.pos[slot];
+        c.slot = slot;
+        if (alive && nn >= 0 && slot != st.a && slot != st.b && nn != st.a && nn != st.b &&
+            candidateBefore(c, top.best))
+            top.best = c;
+    }
+    return top;
+}
+
+/// FMD speculation, first half (grid-wide, beside the step's later kernels): each block's best row
+/// for the next merge other than this step's pair, into parts[blockIdx.x].
+__global__ void fmdSpeculationScanKernel(MhcaView v, RowTop* parts) {
+    __shared__ RowTop s_warp[32];
+    const Step st = *v.w.step;
+    if (!st.valid) return;
+    RowTop top = speculationCandidates(v, st, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+                                       static_cast<int>(gridDim.x * blockDim.x));
+    top = blockTop(top, s_warp);
+    if (threadIdx.x == 0) parts[blockIdx.x] = top;
+}
+
+/// FMD speculation, second half (one block, after the scan, before the next step's closest pair): the
+/// shape of the pair likely to merge next — the best row c of the scan's parts[0 .. partCount), whose
+/// partner d = nn[c] is neither a nor b — into the speculation of merge st.merge + 1 (two of them
+/// alternate, so this step's shape kernel may still read its own). The rows are being updated
+/// meanwhile, so the choice may be stale; but the shape of c ∪ d depends only on the two clusters'
+/// members, which nothing changes before one of them merges, so mergeShapeKernel takes it exactly when
+/// the next step merges c (row) and d. O(|c ∪ d|·d²).
+__global__ void fmdSpeculativeShapeKernel(MhcaView v, ShapeLayout layout, int stagedInShared, const RowTop* parts,
+                                          int partCount) {
+    extern __shared__ double s_dyn[];
+    __shared__ RowTop s_warp[32];
+    __shared__ int s_flag;
+    __shared__ Step s_step;
+    __shared__ ShapeResult s_result;
+    __shared__ double s_value;
+    const Step st = *v.w.step;
+    if (!st.valid) return;  // a halted loop's empty step: the speculation stays for the merge to come
+    RowTop top = noTop();
+    for (int i = static_cast<int>(threadIdx.x); i < partCount; i += static_cast<int>(blockDim.x))
+        top = combineTop(top, parts[i]);
+    top = blockTop(top, s_warp);
+    if (threadIdx.x == 0) {
+        Step sp{};
+        const int c = top.best.slot, d = c >= 0 ? v.s.nn[c] : -1;
+        sp.valid = c >= 0 && d >= 0 && d != st.a && d != st.b && v.s.alive[d];
+        if (sp.valid) {
+            sp.a = c;
+            sp.b = d;
+            sp.sizeA = v.s.size[c];
+            sp.sizeB = v.s.size[d];
+            sp.startA = v.s.start[c];
+            sp.startB = v.s.start[d];
+            sp.bMoved = 0;
+            sp.merge = st.merge + 1;
+            sp.weight = mergeWeight(v, sp.sizeA + sp.sizeB);
+        }
+        s_step = sp;
+    }
+    __syncthreads();
+    const Step sp = s_step;
+    if (!sp.valid) return;
+    const int p = layout.p;
+    const ShapeArea out = specArea(v, p, sp.merge);
+    const ShapeArea area = stagedInShared ? shapeArea(s_dyn, p, layout.stageRows) : out;
+    mergedShapeBlock(v, sp, area, &s_result, &s_flag, &s_value, wholeBlock(), false);
+    __syncthreads();
+    if (stagedInShared) {
+        for (int t = static_cast<int>(threadIdx.x); t < p * p; t += static_cast<int>(blockDim.x))
+            out.inverse[t] = area.inverse[t];
+        for (int t = static_cast<int>(threadIdx.x); t < p * (p + 1) / 2; t += static_cast<int>(blockDim.x))
+            out.scatter[t] = area.scatter[t];
+        for (int t = static_cast<int>(threadIdx.x); t < p; t += static_cast<int>(blockDim.x))
+            out.newMu[t] = area.newMu[t];
+    }
+    if (threadIdx.x == 0) {
+        SpecShape spec;
+        spec.merge = sp.merge;
+        spec.a = sp.a;
+        spec.b = sp.b;
+        spec.shaped = s_result.shaped;
+        spec.identity = s_result.identity;
+        spec.pad = 0;
+        spec.nmf = s_result.nmf;
+        v.w.spec[sp.merge & 1] = spec;
+    }
 }
 
 /// Writes the initial clusters of a run that starts from clusters into their slots (one block per
