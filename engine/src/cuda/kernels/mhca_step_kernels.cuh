@@ -80,6 +80,26 @@ __global__ void nearestPointKernel(MhcaView v, int rowBegin, int rowEnd, int til
     }
 }
 
+/// The best row of rows list[first], list[first + stride], .. in candidate order (key, then position:
+/// BLAS idamax over mhca's packed keys): alive, with a partner, and neither the row nor its partner is
+/// slot x or y (-1: none; the speculation leaves out the step's merged pair).
+__device__ inline RowTop bestRow(const MhcaView& v, int first, int stride, int x = -1, int y = -1) {
+    RowTop top = noTop();
+    for (int t = first; t < v.listLen; t += stride) {
+        const int slot = v.list[t];
+        // Every load of the row at once (one latency, not three): the arrays hold any slot.
+        const bool alive = v.s.alive[slot] != 0;
+        const int nn = v.s.nn[slot];
+        Candidate c;
+        c.key = v.s.nnKey[slot];
+        c.pos = v.s.pos[slot];
+        c.slot = slot;
+        if (alive && nn >= 0 && slot != x && slot != y && nn != x && nn != y && candidateBefore(c, top.best))
+            top.best = c;
+    }
+    return top;
+}
+
 /// Minimum retrieval (thesis 2.5.4) over the visited slots, grid-wide: each block reduces a
 /// grid-stride share, the last block to finish reduces the block results in block order and decides
 /// the merge (largest key, first position on ties: BLAS idamax over mhca's packed keys). Uses
@@ -91,19 +111,8 @@ __global__ void closestPairKernel(MhcaView v) {
         if (blockIdx.x == 0 && threadIdx.x == 0) v.w.step->valid = 0;
         return;
     }
-    RowTop top = noTop();
-    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
-         t += static_cast<int>(gridDim.x * blockDim.x)) {
-        const int slot = v.list[t];
-        // Every load of the row at once (one latency, not three): the arrays hold any slot.
-        const bool alive = v.s.alive[slot] != 0;
-        const int nn = v.s.nn[slot];
-        Candidate c;
-        c.key = v.s.nnKey[slot];
-        c.pos = v.s.pos[slot];
-        c.slot = slot;
-        if (alive && nn >= 0 && candidateBefore(c, top.best)) top.best = c;
-    }
+    RowTop top = bestRow(v, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+                         static_cast<int>(gridDim.x * blockDim.x));
     top = blockTop(top, s_warp);
     if (!publishAndArrive(top, &v.w.partials[blockIdx.x], &v.w.counters[0], gridDim.x, &s_flag)) return;
     RowTop all = noTop();
@@ -144,33 +153,14 @@ __global__ void mergeShapeKernel(MhcaView v, ShapeLayout layout, double* g_work)
     writeMergedShape(v, st, area, s_result);
 }
 
-/// The rows a speculation may take (alive, with a partner, neither they nor the partner a or b of
-/// `st`), reduced per block into parts[blockIdx.x] (the candidate order of closestPairKernel).
-__device__ inline RowTop speculationCandidates(const MhcaView& v, const Step& st, int first, int stride) {
-    RowTop top = noTop();
-    for (int t = first; t < v.listLen; t += stride) {
-        const int slot = v.list[t];
-        const bool alive = v.s.alive[slot] != 0;
-        const int nn = v.s.nn[slot];
-        Candidate c;
-        c.key = v.s.nnKey[slot];
-        c.pos = v.s.pos[slot];
-        c.slot = slot;
-        if (alive && nn >= 0 && slot != st.a && slot != st.b && nn != st.a && nn != st.b &&
-            candidateBefore(c, top.best))
-            top.best = c;
-    }
-    return top;
-}
-
 /// FMD speculation, first half (grid-wide, beside the step's later kernels): each block's best row
 /// for the next merge other than this step's pair, into parts[blockIdx.x].
 __global__ void fmdSpeculationScanKernel(MhcaView v, RowTop* parts) {
     __shared__ RowTop s_warp[32];
     const Step st = *v.w.step;
     if (!st.valid) return;
-    RowTop top = speculationCandidates(v, st, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
-                                       static_cast<int>(gridDim.x * blockDim.x));
+    RowTop top = bestRow(v, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+                         static_cast<int>(gridDim.x * blockDim.x), st.a, st.b);
     top = blockTop(top, s_warp);
     if (threadIdx.x == 0) parts[blockIdx.x] = top;
 }
