@@ -351,7 +351,7 @@ void MhcaEngine::mergeStepFull() {
     launchFmdPointPass(v, rescans, m_rowBytes, s);
     m_fork.join(s);
     launchFmdFinalize(v, rescans, 2 * m_sms, m_targetItems, 0, s);  // mode 0: keys
-    if (m_speculate) m_spec.join(s);  // before the next closest pair commits a merge
+    if (m_speculate) m_spec.join(s);  // before the next step commits a merge and rewrites perm
     if (sample) p->finish(5, s);
 }
 
