@@ -142,6 +142,13 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     m_speculate = full && !(speculate && std::string(speculate) == "0");
 }
 
+MhcaEngine::~MhcaEngine() {
+    // An error between a fork and its join can leave side-stream kernels that read the buffers, which
+    // are freed in the main stream's order only.
+    m_fork.drain();
+    m_spec.drain();
+}
+
 void MhcaEngine::allocate() {
     const cudaStream_t s = m_stream.get();
     const std::size_t n = static_cast<std::size_t>(m_n), d = static_cast<std::size_t>(m_d);

@@ -46,6 +46,8 @@ public:
     cudaStream_t side() const { return m_side.get(); }
     void fork(cudaStream_t main);
     void join(cudaStream_t main);
+    /// Waits for the side stream's work (teardown; errors cannot be reported there).
+    void drain() noexcept { cudaStreamSynchronize(m_side.get()); }
 
 private:
     OwnedStream m_side;
@@ -117,6 +119,7 @@ class MhcaEngine {
 public:
     /// Uploads the n x d points and allocates every array; throws OutOfDeviceMemory naming the bytes.
     MhcaEngine(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options);
+    ~MhcaEngine();
 
     /// Every point its own cluster; points with equal `group` (>= 0, < groupCount) may merge, others
     /// never (an apriori group each, or all 0). `ids`: the id of each slot's point in the merge
