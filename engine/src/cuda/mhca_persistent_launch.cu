@@ -59,10 +59,18 @@ PersistentShape planPersistentCmd(int d, int memberCap, int sms) {
     byDimension(d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         if constexpr (kMaxD > 0) {
-            CL_CUDA_TRY(cudaFuncSetAttribute(cmdPersistentKernel<kMaxD>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            int timedPerSm = 0;
+            CL_CUDA_TRY(cudaFuncSetAttribute(cmdPersistentKernel<kMaxD, false>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(shape.sharedBytes)));
-            CL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, cmdPersistentKernel<kMaxD>,
+            CL_CUDA_TRY(cudaFuncSetAttribute(cmdPersistentKernel<kMaxD, true>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(shape.sharedBytes)));
+            CL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, cmdPersistentKernel<kMaxD, false>,
                                                                       kPersistentThreads, shape.sharedBytes));
+            CL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&timedPerSm, cmdPersistentKernel<kMaxD, true>,
+                                                                      kPersistentThreads, shape.sharedBytes));
+            perSm = std::min(perSm, timedPerSm);
         }
     });
     shape.maxBlocks = perSm >= 1 ? std::max(1, sms) : 0;
@@ -84,9 +92,11 @@ void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int bloc
     byDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         if constexpr (kMaxD > 0) {
-            CL_CUDA_TRY(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&cmdPersistentKernel<kMaxD>),
-                                                    dim3(static_cast<unsigned>(blocks)), dim3(kPersistentThreads),
-                                                    params, sharedBytes, stream));
+            const void* kernel = args.profile != nullptr
+                                     ? reinterpret_cast<const void*>(&cmdPersistentKernel<kMaxD, true>)
+                                     : reinterpret_cast<const void*>(&cmdPersistentKernel<kMaxD, false>);
+            CL_CUDA_TRY(cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(blocks)),
+                                                    dim3(kPersistentThreads), params, sharedBytes, stream));
         }
     });
     CL_CUDA_CHECK_LAUNCH();

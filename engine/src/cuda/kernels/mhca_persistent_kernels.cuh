@@ -380,8 +380,10 @@ constexpr int kShapeTeamThreads = 128;
 constexpr int kSelectorWarps = 2;
 
 /// Up to pa.merges CMD merges (see the file comment). Launch cooperatively, at most one block per
-/// multiprocessor. Dynamic shared memory: (pa.areaDoubles + packed) doubles.
-template <int MAXD>
+/// multiprocessor. Dynamic shared memory: (pa.areaDoubles + packed) doubles. kProfiled: the instance
+/// that fills args.profile; the other one compiles the timing out (at 128 registers per thread every
+/// live value the timing keeps costs spills in the merge loop).
+template <int MAXD, bool kProfiled>
 __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(MhcaView v, PersistentArgs args) {
     namespace cg = cooperative_groups;
     cg::grid_group grid = cg::this_grid();
@@ -407,6 +409,11 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     const int warps = static_cast<int>(blockDim.x >> 5);
     const OwnedEntries own = ownedEntries(v.listLen, 0, warps);
     PersistentArgs pa = args;
+    if (!kProfiled) {
+        args.profile = nullptr;
+        pa.profile = nullptr;
+        pa.blockProfile = nullptr;
+    }
     if (args.profile != nullptr) {
         if (tid < kPersistentProfileSlots + kPhaseSlots) s_profile[tid] = 0ull;
         pa.profile = s_profile;
