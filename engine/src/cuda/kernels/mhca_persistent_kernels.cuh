@@ -10,7 +10,8 @@
 //                  from the unchanged global state (no barrier, no round trip), with 4 of its warps;
 //                  one or two select the runner lists left pending, and the others stream the other
 //                  clusters' metrics meanwhile (their side of each distance needs only the merged
-//                  mean), which hides the shape's sequential chain
+//                  mean), which hides the shape's sequential chain; warps claim the streaming's
+//                  chunks, so the team and the selectors join in once done
 //   new distances  the merged cluster's side over the entries it owns; block minima    -> barrier S3
 //   commit         block 0 writes the plan, the shape and the key shift (nobody reads them before S4)
 //   row update     each block over its entries: earlier rows offered the merged cluster, stale rows
@@ -309,11 +310,21 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
 }
 
 /// First half of the merged cluster's new distances, while the shape team factorises: the other side's
-/// forms (μa - μo)ᵀ Σ'_o^-1 (μa - μo) of the block's entries (`own` of the non-shape warps) into newDist.
+/// forms (μa - μo)ᵀ Σ'_o^-1 (μa - μo) of the block's entries into newDist. Warps claim the block's
+/// warp-sized chunks (chunk k · blocks + block, the set ownedEntries deals the block) one at a time,
+/// so the shape team and the selecting warps join in once they are done: with 100K clusters the
+/// streaming outlasts the shape by far. *s_claim: zero before the phase.
 template <int MAXD>
-__device__ inline void otherSideForms(const MhcaView& v, const Step& st, int modeC, const double* muC,
-                                      OwnedEntries own) {
-    for (int t = own.first; t < own.end; t += own.stride) {
+__device__ inline void otherSideForms(const MhcaView& v, const Step& st, int modeC, const double* muC, int* s_claim) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    const int blocks = static_cast<int>(gridDim.x), blk = static_cast<int>(blockIdx.x);
+    for (;;) {
+        int k = 0;
+        if (lane == 0) k = atomicAdd(s_claim, 1);
+        const int chunk = __shfl_sync(0xffffffffu, k, 0) * blocks + blk;
+        if (chunk * 32 >= v.listLen) break;
+        const int t = chunk * 32 + lane;
+        if (t >= v.listLen) continue;
         const int o = v.list[t];
         if (o == st.a || o == st.b || !v.s.alive[o] || v.s.group[o] != st.group) continue;
         v.w.newDist[t] = sideForm<MAXD>(muC, v.s.mu + o, v.cfg.n, slotMetric(v, o, modeC), v.cfg.d);
@@ -401,6 +412,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ RowTop s_rowWarp[kRescanRowsPerPass * 32];
     __shared__ ShiftCache s_shifts;
     __shared__ PendingRows s_pending;
+    __shared__ int s_claim;  // the next chunk of the streaming (otherSideForms)
     // The profile sums in shared memory while the kernel runs (a global read-modify-write per phase
     // would add its latency to the phases it times), added to the global ones at the end.
     __shared__ unsigned long long s_profile[kPersistentProfileSlots + kPhaseSlots];
@@ -471,6 +483,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             const Candidate best = s_best;
             const int nnBest = best.slot < 0 ? -1 : (best.slot == prevA ? prevANn : v.s.nn[best.slot]);
             s_plan = planMerge(v, best, nnBest, m);
+            s_claim = 0;
         }
         __syncthreads();
         const Step planned = s_plan.st;
@@ -484,18 +497,14 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             mergedShapeBlock(v, planned, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, kShapeTeamThreads, 1},
                              true, timed ? pa.profile + 12 : nullptr);
         } else if (!planned.switchNow) {
-            // Selecting warps do not stream: a selection (~7 us) before a streaming share would end the
-            // phase last. The block's entries stay the same set whatever the number of streaming warps.
             const int selectors = min(s_pending.count, kSelectorWarps);
-            const int w = (tid - kShapeTeamThreads) >> 5, streamFirst = kShapeTeamThreads / 32 + selectors;
-            if (w < selectors) {
-                for (int k = w; k < s_pending.count; k += selectors)
-                    warpFinishRow(runnerRefs(v), s_pending.row[k], s_pending.parts[k], blocks, false);
-            } else {
-                otherSideForms<MAXD>(v, planned, modeC, area.newMu,
-                                     ownedEntries(v.listLen, streamFirst, warps - streamFirst));
-            }
+            const int w = (tid - kShapeTeamThreads) >> 5;
+            for (int k = w; k < s_pending.count && w < selectors; k += selectors)
+                warpFinishRow(runnerRefs(v), s_pending.row[k], s_pending.parts[k], blocks, false);
         }
+        // Every warp streams once its own part is done (the chunks are claimed, so the phase ends with
+        // the last chunk, not with the last selection plus a fixed share).
+        if (!planned.switchNow) otherSideForms<MAXD>(v, planned, modeC, area.newMu, &s_claim);
         __syncthreads();
         if (tid == 0) s_pending.count = 0;
         lap(1);
