@@ -156,6 +156,43 @@ __device__ __noinline__ double sideForm(const double* muC, const double* muO, in
     return quadraticForm<MAXD>(m, r, d);
 }
 
+/// sideForm for a metric in global memory (the other side), the same value, but every address of the
+/// MAXD triangle is valid (rows beyond d read entry 0 and add exact zeros: r_k = 0 there) and no
+/// branch separates the loads, so they can be in flight together; with the branches, a lane's ~d
+/// dependent rounds of loads bounded the streaming. Only here: in the other passes the extra live
+/// values cost spills.
+template <int MAXD>
+__device__ __noinline__ double streamedSideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
+    double r[MAXD];
+#pragma unroll
+    for (int k = 0; k < MAXD; ++k) {
+        const int kk = k < d ? k : 0;
+        const double o = muO[static_cast<size_t>(kk) * n];
+        r[k] = k < d ? dsub(o, muC[kk]) : 0.0;
+    }
+    if (m.m == nullptr) return quadraticForm<MAXD>(m, r, d);
+    double y[MAXD];
+#pragma unroll
+    for (int j = 0; j < MAXD; ++j) {
+        const double mjj = m.m[static_cast<size_t>(j < d ? packedIndex(j, j) : 0) * m.stride];
+        y[j] = dmul(j < d ? mjj : 0.0, r[j]);
+    }
+#pragma unroll
+    for (int i = 1; i < MAXD; ++i) {
+#pragma unroll
+        for (int k = 0; k < i; ++k) {
+            const double loaded = m.m[static_cast<size_t>(i < d ? packedIndex(i, k) : 0) * m.stride];
+            const double mik = i < d ? loaded : 0.0;
+            y[i] = dadd(y[i], dmul(mik, r[k]));
+            y[k] = dadd(y[k], dmul(mik, r[i]));
+        }
+    }
+    double q = 0.0;
+#pragma unroll
+    for (int j = 0; j < MAXD; ++j) q = dadd(q, dmul(y[j], r[j]));
+    return q;
+}
+
 /// Rows whose runners-up a block selects in the next merge, while its shape team factorises: the last
 /// pass's rescanned rows it finished, and (block 0) the merged cluster's row. Their blocks' results
 /// (pa.rowPart, pa.aPart) stay untouched until after that merge's shape phase.
@@ -327,7 +364,7 @@ __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int mod
         if (t >= v.listLen) continue;
         const int o = v.list[t];
         if (o == st.a || o == st.b || !v.s.alive[o] || v.s.group[o] != st.group) continue;
-        v.w.newDist[t] = sideForm<MAXD>(muC, v.s.mu + o, v.cfg.n, slotMetric(v, o, modeC), v.cfg.d);
+        v.w.newDist[t] = streamedSideForm<MAXD>(muC, v.s.mu + o, v.cfg.n, slotMetric(v, o, modeC), v.cfg.d);
     }
 }
 
