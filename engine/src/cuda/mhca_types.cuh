@@ -209,6 +209,7 @@ struct PersistentArgs {
     int prologue;                 ///< rescan the rows already in the rescan list before the first merge
     int stageRows;                ///< member rows the shape area stages
     int areaDoubles;              ///< ShapeLayout{d, stageRows}.doubles()
+    int streamEvictFirst;         ///< the shape phase streams the metrics evict-first (they exceed L2)
     RowTop* blockPart;            ///< [blocks] best candidate of each block's range (RowTop.best)
     RowTop* aPart;                ///< [blocks] the merged row's partial best over each range
     double* minPart;              ///< [blocks] smallest new key of each range

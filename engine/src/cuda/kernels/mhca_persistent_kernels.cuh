@@ -160,9 +160,18 @@ __device__ __noinline__ double sideForm(const double* muC, const double* muO, in
 /// MAXD triangle is valid (rows beyond d read entry 0 and add exact zeros: r_k = 0 there) and no
 /// branch separates the loads, so they can be in flight together; with the branches, a lane's ~d
 /// dependent rounds of loads bounded the streaming. Only here: in the other passes the extra live
-/// values cost spills.
-template <int MAXD>
+/// values cost spills. kEvictFirst: the metric loads are marked evict-first (when the streamed metrics
+/// exceed the L2 cache they would only push out what the other phases reuse).
+template <int MAXD, bool kEvictFirst>
 __device__ __noinline__ double streamedSideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
+    auto load = [&](int e) {
+        const double* p = m.m + static_cast<size_t>(e) * m.stride;
+        if constexpr (kEvictFirst) {
+            return __ldcs(p);
+        } else {
+            return *p;
+        }
+    };
     double r[MAXD];
 #pragma unroll
     for (int k = 0; k < MAXD; ++k) {
@@ -174,14 +183,14 @@ __device__ __noinline__ double streamedSideForm(const double* muC, const double*
     double y[MAXD];
 #pragma unroll
     for (int j = 0; j < MAXD; ++j) {
-        const double mjj = m.m[static_cast<size_t>(j < d ? packedIndex(j, j) : 0) * m.stride];
+        const double mjj = load(j < d ? packedIndex(j, j) : 0);
         y[j] = dmul(j < d ? mjj : 0.0, r[j]);
     }
 #pragma unroll
     for (int i = 1; i < MAXD; ++i) {
 #pragma unroll
         for (int k = 0; k < i; ++k) {
-            const double loaded = m.m[static_cast<size_t>(i < d ? packedIndex(i, k) : 0) * m.stride];
+            const double loaded = load(i < d ? packedIndex(i, k) : 0);
             const double mik = i < d ? loaded : 0.0;
             y[i] = dadd(y[i], dmul(mik, r[k]));
             y[k] = dadd(y[k], dmul(mik, r[i]));
@@ -352,7 +361,8 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
 /// so the shape team and the selecting warps join in once they are done: with 100K clusters the
 /// streaming outlasts the shape by far. *s_claim: zero before the phase.
 template <int MAXD>
-__device__ inline void otherSideForms(const MhcaView& v, const Step& st, int modeC, const double* muC, int* s_claim) {
+__device__ inline void otherSideForms(const MhcaView& v, const Step& st, int modeC, const double* muC, int* s_claim,
+                                      bool evictFirst) {
     const int lane = static_cast<int>(threadIdx.x & 31u);
     const int blocks = static_cast<int>(gridDim.x), blk = static_cast<int>(blockIdx.x);
     for (;;) {
@@ -364,7 +374,9 @@ __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int mod
         if (t >= v.listLen) continue;
         const int o = v.list[t];
         if (o == st.a || o == st.b || !v.s.alive[o] || v.s.group[o] != st.group) continue;
-        v.w.newDist[t] = streamedSideForm<MAXD>(muC, v.s.mu + o, v.cfg.n, slotMetric(v, o, modeC), v.cfg.d);
+        const MetricRef mO = slotMetric(v, o, modeC);
+        v.w.newDist[t] = evictFirst ? streamedSideForm<MAXD, true>(muC, v.s.mu + o, v.cfg.n, mO, v.cfg.d)
+                                    : streamedSideForm<MAXD, false>(muC, v.s.mu + o, v.cfg.n, mO, v.cfg.d);
     }
 }
 
@@ -541,7 +553,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
         // Every warp streams once its own part is done (the chunks are claimed, so the phase ends with
         // the last chunk, not with the last selection plus a fixed share).
-        if (!planned.switchNow) otherSideForms<MAXD>(v, planned, modeC, area.newMu, &s_claim);
+        if (!planned.switchNow) otherSideForms<MAXD>(v, planned, modeC, area.newMu, &s_claim, pa.streamEvictFirst != 0);
         __syncthreads();
         if (tid == 0) s_pending.count = 0;
         lap(1);
