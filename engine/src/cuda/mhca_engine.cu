@@ -92,6 +92,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     m_sms = std::max(1, prop.multiProcessorCount);
     m_l2Bytes = static_cast<std::size_t>(std::max(0, prop.l2CacheSize));
     if (const char* evict = std::getenv("CLUSTERLENS_MHCA_EVICT_FIRST")) m_evictFirst = std::atoi(evict) != 0 ? 1 : 0;
+    if (const char* rescans = std::getenv("CLUSTERLENS_MHCA_RESCAN_STREAMED")) m_rescanStreamed = std::atoi(rescans) != 0;
     m_targetItems = 4 * m_sms;
 
     const bool full = options.variant == MhcaVariant::Full;

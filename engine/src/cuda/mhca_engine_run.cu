@@ -105,6 +105,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     // in L2 they would only evict what the other phases reuse.
     const std::size_t streamed = static_cast<std::size_t>(m_listLen) * static_cast<std::size_t>(m_packed) * sizeof(double);
     args.streamEvictFirst = m_evictFirst >= 0 ? m_evictFirst : (streamed > m_l2Bytes ? 1 : 0);
+    args.rescanStreamed = m_rescanStreamed ? 1 : 0;
     args.blockPart = d_blockPart.data();
     args.aPart = d_aPart.data();
     args.minPart = d_minPart.data();

@@ -210,6 +210,7 @@ struct PersistentArgs {
     int stageRows;                ///< member rows the shape area stages
     int areaDoubles;              ///< ShapeLayout{d, stageRows}.doubles()
     int streamEvictFirst;         ///< the shape phase streams the metrics evict-first (they exceed L2)
+    int rescanStreamed;           ///< the rescan passes read the other side's metric as the streaming
     RowTop* blockPart;            ///< [blocks] best candidate of each block's range (RowTop.best)
     RowTop* aPart;                ///< [blocks] the merged row's partial best over each range
     double* minPart;              ///< [blocks] smallest new key of each range

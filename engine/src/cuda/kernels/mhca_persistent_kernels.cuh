@@ -156,14 +156,16 @@ __device__ __noinline__ double sideForm(const double* muC, const double* muO, in
     return quadraticForm<MAXD>(m, r, d);
 }
 
-/// sideForm for a metric in global memory (the other side), the same value, but every address of the
-/// MAXD triangle is valid (rows beyond d read entry 0 and add exact zeros: r_k = 0 there) and no
-/// branch separates the loads, so they can be in flight together; with the branches, a lane's ~d
-/// dependent rounds of loads bounded the streaming. Only here: in the other passes the extra live
-/// values cost spills. kEvictFirst: the metric loads are marked evict-first (when the streamed metrics
-/// exceed the L2 cache they would only push out what the other phases reuse).
+/// rᵀ M r for a metric in global memory, the value of quadraticForm (same operations, same order), but
+/// every address of the MAXD triangle is valid (rows beyond d read entry 0 and add exact zeros: r_k = 0
+/// there) and no branch separates the loads, so a lane's loads can be in flight together; with the
+/// branches, ~d dependent rounds of loads per cluster bounded the streaming. Only in out-of-line
+/// functions: inlined, the extra live values cost spills. kEvictFirst: the loads are marked
+/// evict-first (while the streamed metrics exceed the L2 cache they would only push out what the
+/// other phases reuse).
 template <int MAXD, bool kEvictFirst>
-__device__ __noinline__ double streamedSideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
+__device__ __forceinline__ double streamedForm(MetricRef m, const double (&r)[MAXD], int d) {
+    if (m.m == nullptr) return quadraticForm<MAXD>(m, r, d);
     auto load = [&](int e) {
         const double* p = m.m + static_cast<size_t>(e) * m.stride;
         if constexpr (kEvictFirst) {
@@ -172,14 +174,6 @@ __device__ __noinline__ double streamedSideForm(const double* muC, const double*
             return *p;
         }
     };
-    double r[MAXD];
-#pragma unroll
-    for (int k = 0; k < MAXD; ++k) {
-        const int kk = k < d ? k : 0;
-        const double o = muO[static_cast<size_t>(kk) * n];
-        r[k] = k < d ? dsub(o, muC[kk]) : 0.0;
-    }
-    if (m.m == nullptr) return quadraticForm<MAXD>(m, r, d);
     double y[MAXD];
 #pragma unroll
     for (int j = 0; j < MAXD; ++j) {
@@ -200,6 +194,38 @@ __device__ __noinline__ double streamedSideForm(const double* muC, const double*
 #pragma unroll
     for (int j = 0; j < MAXD; ++j) q = dadd(q, dmul(y[j], r[j]));
     return q;
+}
+
+/// r = μo - μc (μo in global memory, stride n) with valid addresses only and no branch.
+template <int MAXD>
+__device__ __forceinline__ void streamedDifference(const double* muC, const double* muO, int n, int d,
+                                                   double (&r)[MAXD]) {
+#pragma unroll
+    for (int k = 0; k < MAXD; ++k) {
+        const int kk = k < d ? k : 0;
+        const double o = muO[static_cast<size_t>(kk) * n];
+        r[k] = k < d ? dsub(o, muC[kk]) : 0.0;
+    }
+}
+
+/// sideForm with streamedForm: the shape phase's streaming of the other clusters' side.
+template <int MAXD, bool kEvictFirst>
+__device__ __noinline__ double streamedSideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
+    double r[MAXD];
+    streamedDifference<MAXD>(muC, muO, n, d, r);
+    return streamedForm<MAXD, kEvictFirst>(m, r, d);
+}
+
+/// stagedDistance (centroidDistance's value: the staged row's side, then o's) with o's side by
+/// streamedForm, for the rescan passes, which read every later cluster's metric.
+template <int MAXD, bool kEvictFirst>
+__device__ __noinline__ double stagedDistanceStreamed(const double* muC, MetricRef mC, const double* muO, MetricRef mO,
+                                                      int n, int d) {
+    double r[MAXD];
+    streamedDifference<MAXD>(muC, muO, n, d, r);
+    const double qC = quadraticForm<MAXD>(mC, r, d);
+    const double qO = streamedForm<MAXD, kEvictFirst>(mO, r, d);
+    return (sqrt(qC) + sqrt(qO)) / 2.0;
 }
 
 /// Rows whose runners-up a block selects in the next merge, while its shape team factorises: the last
@@ -297,7 +323,11 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
             mR.m = (identityR || pairMode == kModeIdentity) ? nullptr
                                                              : (pairMode == kModeScaled ? row + d + packed : row + d);
             mR.stride = 1;
-            const double dist = stagedDistance<MAXD>(row, mR, v.s.mu + j, slotMetric(v, j, pairMode), n, d);
+            const MetricRef mJ = slotMetric(v, j, pairMode);
+            const double dist =
+                pa.rescanStreamed == 0 ? stagedDistance<MAXD>(row, mR, v.s.mu + j, mJ, n, d)
+                : pa.streamEvictFirst  ? stagedDistanceStreamed<MAXD, true>(row, mR, v.s.mu + j, mJ, n, d)
+                                       : stagedDistanceStreamed<MAXD, false>(row, mR, v.s.mu + j, mJ, n, d);
             Candidate cand;
             const int stamp = max(birthR, birthJ);
             cand.key = cached ? keyOfCached(*s_shifts, maxDistR, dist, stamp, groupR) : keyOf(v, dist, stamp, groupR);
