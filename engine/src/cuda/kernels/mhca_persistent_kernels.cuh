@@ -37,6 +37,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_distance_forms.cuh"
 #include "cuda/kernels/mhca_merge_device.cuh"
 #include "cuda/kernels/mhca_runner_device.cuh"
 
@@ -59,14 +60,6 @@ __device__ __forceinline__ OwnedEntries ownedEntries(int listLen, int warp0, int
     const int blocks = static_cast<int>(gridDim.x);
     return OwnedEntries{((warp - warp0) * blocks + static_cast<int>(blockIdx.x)) * 32 + lane, listLen,
                         warpCount * blocks * 32};
-}
-
-/// The distance of the merged (or rescanned) cluster, staged in shared memory, to cluster o, out of
-/// line so that the logic around it does not raise the kernel's register count.
-template <int MAXD>
-__device__ __noinline__ double stagedDistance(const double* muC, MetricRef mC, const double* muO, MetricRef mO,
-                                              int n, int d) {
-    return centroidDistance<MAXD>(muC, 1, mC, muO, static_cast<size_t>(n), mO, d);
 }
 
 __device__ __forceinline__ Candidate shflCandidate(const Candidate& c, int offset) {
@@ -144,88 +137,6 @@ __device__ __forceinline__ Candidate rowCandidate(double key, int pos, int slot,
         c.slot = slot;
     }
     return c;
-}
-
-/// One side of a CMD distance (centroidDistance's form of r = μo - μc with the metric m), out of line so
-/// that the logic around it does not raise the kernel's register count.
-template <int MAXD>
-__device__ __noinline__ double sideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
-    double r[MAXD];
-#pragma unroll
-    for (int k = 0; k < MAXD; ++k) r[k] = k < d ? dsub(muO[static_cast<size_t>(k) * n], muC[k]) : 0.0;
-    return quadraticForm<MAXD>(m, r, d);
-}
-
-/// rᵀ M r for a metric in global memory, the value of quadraticForm (same operations, same order), but
-/// every address of the MAXD triangle is valid (rows beyond d read entry 0 and add exact zeros: r_k = 0
-/// there) and no branch separates the loads, so a lane's loads can be in flight together; with the
-/// branches, ~d dependent rounds of loads per cluster bounded the streaming. Only in out-of-line
-/// functions: inlined, the extra live values cost spills. kEvictFirst: the loads are marked
-/// evict-first (while the streamed metrics exceed the L2 cache they would only push out what the
-/// other phases reuse).
-template <int MAXD, bool kEvictFirst>
-__device__ __forceinline__ double streamedForm(MetricRef m, const double (&r)[MAXD], int d) {
-    if (m.m == nullptr) return quadraticForm<MAXD>(m, r, d);
-    auto load = [&](int e) {
-        const double* p = m.m + static_cast<size_t>(e) * m.stride;
-        if constexpr (kEvictFirst) {
-            return __ldcs(p);
-        } else {
-            return *p;
-        }
-    };
-    double y[MAXD];
-#pragma unroll
-    for (int j = 0; j < MAXD; ++j) {
-        const double mjj = load(j < d ? packedIndex(j, j) : 0);
-        y[j] = dmul(j < d ? mjj : 0.0, r[j]);
-    }
-#pragma unroll
-    for (int i = 1; i < MAXD; ++i) {
-#pragma unroll
-        for (int k = 0; k < i; ++k) {
-            const double loaded = load(i < d ? packedIndex(i, k) : 0);
-            const double mik = i < d ? loaded : 0.0;
-            y[i] = dadd(y[i], dmul(mik, r[k]));
-            y[k] = dadd(y[k], dmul(mik, r[i]));
-        }
-    }
-    double q = 0.0;
-#pragma unroll
-    for (int j = 0; j < MAXD; ++j) q = dadd(q, dmul(y[j], r[j]));
-    return q;
-}
-
-/// r = μo - μc (μo in global memory, stride n) with valid addresses only and no branch.
-template <int MAXD>
-__device__ __forceinline__ void streamedDifference(const double* muC, const double* muO, int n, int d,
-                                                   double (&r)[MAXD]) {
-#pragma unroll
-    for (int k = 0; k < MAXD; ++k) {
-        const int kk = k < d ? k : 0;
-        const double o = muO[static_cast<size_t>(kk) * n];
-        r[k] = k < d ? dsub(o, muC[kk]) : 0.0;
-    }
-}
-
-/// sideForm with streamedForm: the shape phase's streaming of the other clusters' side.
-template <int MAXD, bool kEvictFirst>
-__device__ __noinline__ double streamedSideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
-    double r[MAXD];
-    streamedDifference<MAXD>(muC, muO, n, d, r);
-    return streamedForm<MAXD, kEvictFirst>(m, r, d);
-}
-
-/// stagedDistance (centroidDistance's value: the staged row's side, then o's) with o's side by
-/// streamedForm, for the rescan passes, which read every later cluster's metric.
-template <int MAXD, bool kEvictFirst>
-__device__ __noinline__ double stagedDistanceStreamed(const double* muC, MetricRef mC, const double* muO, MetricRef mO,
-                                                      int n, int d) {
-    double r[MAXD];
-    streamedDifference<MAXD>(muC, muO, n, d, r);
-    const double qC = quadraticForm<MAXD>(mC, r, d);
-    const double qO = streamedForm<MAXD, kEvictFirst>(mO, r, d);
-    return (sqrt(qC) + sqrt(qO)) / 2.0;
 }
 
 /// Rows whose runners-up a block selects in the next merge, while its shape team factorises: the last

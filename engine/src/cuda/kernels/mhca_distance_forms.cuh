@@ -1,0 +1,107 @@
+#pragma once
+// The CMD distance forms of the persistent kernel (mhca_persistent_kernels.cuh), each out of line so
+// that the logic around its calls does not raise the kernel's register count (at 128 registers per
+// thread every live value of the merge loop costs spills). Every form gives the value of
+// centroidDistance / quadraticForm (mhca_device.cuh) bit for bit, so merges stay those of mhcaCpu.
+//
+// The streamed forms read a metric that lies in global memory for every live cluster (the shape
+// phase's other side of the new distances; the rescan passes): ~K·d²/2 doubles per merge, which
+// exceed the L2 cache from ~60K clusters at d = 14.
+
+#include <cuda_runtime.h>
+
+#include "cuda/kernels/mhca_device.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+/// The distance of the merged (or rescanned) cluster, staged in shared memory, to cluster o, out of
+/// line so that the logic around it does not raise the kernel's register count.
+template <int MAXD>
+__device__ __noinline__ double stagedDistance(const double* muC, MetricRef mC, const double* muO, MetricRef mO,
+                                              int n, int d) {
+    return centroidDistance<MAXD>(muC, 1, mC, muO, static_cast<size_t>(n), mO, d);
+}
+
+/// One side of a CMD distance (centroidDistance's form of r = μo - μc with the metric m), out of line so
+/// that the logic around it does not raise the kernel's register count.
+template <int MAXD>
+__device__ __noinline__ double sideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
+    double r[MAXD];
+#pragma unroll
+    for (int k = 0; k < MAXD; ++k) r[k] = k < d ? dsub(muO[static_cast<size_t>(k) * n], muC[k]) : 0.0;
+    return quadraticForm<MAXD>(m, r, d);
+}
+
+/// rᵀ M r for a metric in global memory, the value of quadraticForm (same operations, same order), but
+/// every address of the MAXD triangle is valid (rows beyond d read entry 0 and add exact zeros: r_k = 0
+/// there) and no branch separates the loads, so a lane's loads can be in flight together; with the
+/// branches, ~d dependent rounds of loads per cluster bounded the streaming. Only in out-of-line
+/// functions: inlined, the extra live values cost spills. kEvictFirst: the loads are marked
+/// evict-first (while the streamed metrics exceed the L2 cache they would only push out what the
+/// other phases reuse).
+template <int MAXD, bool kEvictFirst>
+__device__ __forceinline__ double streamedForm(MetricRef m, const double (&r)[MAXD], int d) {
+    if (m.m == nullptr) return quadraticForm<MAXD>(m, r, d);
+    auto load = [&](int e) {
+        const double* p = m.m + static_cast<size_t>(e) * m.stride;
+        if constexpr (kEvictFirst) {
+            return __ldcs(p);
+        } else {
+            return *p;
+        }
+    };
+    double y[MAXD];
+#pragma unroll
+    for (int j = 0; j < MAXD; ++j) {
+        const double mjj = load(j < d ? packedIndex(j, j) : 0);
+        y[j] = dmul(j < d ? mjj : 0.0, r[j]);
+    }
+#pragma unroll
+    for (int i = 1; i < MAXD; ++i) {
+#pragma unroll
+        for (int k = 0; k < i; ++k) {
+            const double loaded = load(i < d ? packedIndex(i, k) : 0);
+            const double mik = i < d ? loaded : 0.0;
+            y[i] = dadd(y[i], dmul(mik, r[k]));
+            y[k] = dadd(y[k], dmul(mik, r[i]));
+        }
+    }
+    double q = 0.0;
+#pragma unroll
+    for (int j = 0; j < MAXD; ++j) q = dadd(q, dmul(y[j], r[j]));
+    return q;
+}
+
+/// r = μo - μc (μo in global memory, stride n) with valid addresses only and no branch.
+template <int MAXD>
+__device__ __forceinline__ void streamedDifference(const double* muC, const double* muO, int n, int d,
+                                                   double (&r)[MAXD]) {
+#pragma unroll
+    for (int k = 0; k < MAXD; ++k) {
+        const int kk = k < d ? k : 0;
+        const double o = muO[static_cast<size_t>(kk) * n];
+        r[k] = k < d ? dsub(o, muC[kk]) : 0.0;
+    }
+}
+
+/// sideForm with streamedForm: the shape phase's streaming of the other clusters' side.
+template <int MAXD, bool kEvictFirst>
+__device__ __noinline__ double streamedSideForm(const double* muC, const double* muO, int n, MetricRef m, int d) {
+    double r[MAXD];
+    streamedDifference<MAXD>(muC, muO, n, d, r);
+    return streamedForm<MAXD, kEvictFirst>(m, r, d);
+}
+
+/// stagedDistance (centroidDistance's value: the staged row's side, then o's) with o's side by
+/// streamedForm, for the rescan passes, which read every later cluster's metric.
+template <int MAXD, bool kEvictFirst>
+__device__ __noinline__ double stagedDistanceStreamed(const double* muC, MetricRef mC, const double* muO, MetricRef mO,
+                                                      int n, int d) {
+    double r[MAXD];
+    streamedDifference<MAXD>(muC, muO, n, d, r);
+    const double qC = quadraticForm<MAXD>(mC, r, d);
+    const double qO = streamedForm<MAXD, kEvictFirst>(mO, r, d);
+    return (sqrt(qC) + sqrt(qO)) / 2.0;
+}
+
+}  // namespace clusterlens::cuda::mhca
