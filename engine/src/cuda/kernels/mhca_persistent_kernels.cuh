@@ -300,7 +300,8 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
 /// forms (μa - μo)ᵀ Σ'_o^-1 (μa - μo) of the block's entries into newDist. Warps claim the block's
 /// warp-sized chunks (chunk k · blocks + block, the set ownedEntries deals the block) one at a time,
 /// so the shape team and the selecting warps join in once they are done: with 100K clusters the
-/// streaming outlasts the shape by far. *s_claim: zero before the phase.
+/// streaming outlasts the shape by far. *s_claim: zero before the phase; evictFirst: the metrics'
+/// cache hint (streamedForm).
 template <int MAXD>
 __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int modeC, const double* muC, int* s_claim,
                                       bool evictFirst) {
