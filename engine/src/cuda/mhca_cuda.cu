@@ -65,12 +65,13 @@ InitialCluster groupCluster(const Group& group, const double* x, std::size_t n, 
     return c;
 }
 
-/// With CLUSTERLENS_MHCA_PROFILE set, the wall time of the apriori run's phases, printed at the end.
+/// With CLUSTERLENS_MHCA_PROFILE set, the wall time of a run's phases, printed at the end.
 class PhaseTimes {
 public:
-    PhaseTimes() : m_on(std::getenv("CLUSTERLENS_MHCA_PROFILE") != nullptr), m_last(Clock::now()) {}
+    explicit PhaseTimes(const char* run)
+        : m_on(std::getenv("CLUSTERLENS_MHCA_PROFILE") != nullptr), m_run(run), m_last(Clock::now()) {}
     ~PhaseTimes() {
-        if (m_on) std::fprintf(stderr, "[mhca profile] apriori phases (s):%s\n", m_text.c_str());
+        if (m_on) std::fprintf(stderr, "[mhca profile] %s phases (s):%s\n", m_run, m_text.c_str());
     }
     PhaseTimes(const PhaseTimes&) = delete;
     PhaseTimes& operator=(const PhaseTimes&) = delete;
@@ -86,6 +87,7 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
     bool m_on;
+    const char* m_run;
     Clock::time_point m_last;
     std::string m_text;
 };
@@ -116,7 +118,7 @@ void splitGroupMerges(const std::vector<MergeRecord>& records, std::vector<Group
 
 std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
                                           MergeProgress& progress) {
-    PhaseTimes times;
+    PhaseTimes times("apriori");
     std::map<std::int32_t, std::vector<std::int32_t>> byId;
     for (std::size_t i = 0; i < n; ++i)
         if (options.apriori[i] > 0) byId[options.apriori[i]].push_back(static_cast<std::int32_t>(i));
@@ -274,9 +276,13 @@ Linkage mhcaCuda(const double* x, std::size_t n, std::size_t d, const MhcaOption
     if (!options.apriori.empty()) {
         if (auto linkage = clusterWithApriori(x, n, d, options, progress)) return *linkage;
     }
+    PhaseTimes times("plain");
     MhcaEngine engine(x, n, d, options);
+    times.mark("device arrays");
     engine.startFromPoints(std::vector<int>(n, 0), 1);
+    times.mark("start");
     const std::vector<MergeRecord> records = engine.run(n - 1, progress);
+    times.mark("merges");
     Linkage linkage;
     linkage.leafCount = n;
     linkage.merges.resize(n - 1);
