@@ -244,6 +244,20 @@ TEST(MhcaCudaParity, PerStageKernelsEqualCpuToo) {
         expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false, 0.2), "per-stage seed " + std::to_string(seed));
 }
 
+TEST(MhcaCudaParity, PrologueByTheKernelsRescansEqualsCpuToo) {
+    CL_REQUIRE_GPU();
+    // The rows' first state comes from one tiled pass over the single points; the persistent kernel's
+    // own rescans of every row (which it still uses after a switch step) are forced here. Ties
+    // (duplicate points) check that both orders of equal keys match the CPU's.
+    const ScopedEnv kernelPrologue("CLUSTERLENS_MHCA_TILED_PROLOGUE", "0");
+    const std::uint64_t seed = test::testSeed() + 37;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    Points p = gaussianMixture(1500, 6, 8, 20.0, seed);
+    for (std::size_t k = 0; k < p.d; ++k) p.x[10 * p.d + k] = p.x[700 * p.d + k];
+    for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Euclid})
+        expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "kernel prologue seed " + std::to_string(seed));
+}
+
 TEST(MhcaCudaParity, FmdStepsFinishedByTheHostEqualCpu) {
     CL_REQUIRE_GPU();
     // FMD rescans the marked rows in a pass the device sizes (up to a row cap); a step with more rows,

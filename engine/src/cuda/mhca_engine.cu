@@ -93,6 +93,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     m_l2Bytes = static_cast<std::size_t>(std::max(0, prop.l2CacheSize));
     if (const char* evict = std::getenv("CLUSTERLENS_MHCA_EVICT_FIRST")) m_evictFirst = std::atoi(evict) != 0 ? 1 : 0;
     if (const char* rescans = std::getenv("CLUSTERLENS_MHCA_RESCAN_STREAMED")) m_rescanStreamed = std::atoi(rescans) != 0;
+    if (const char* tiled = std::getenv("CLUSTERLENS_MHCA_TILED_PROLOGUE")) m_tiledPrologue = std::atoi(tiled) != 0;
     m_targetItems = 4 * m_sms;
 
     const bool full = options.variant == MhcaVariant::Full;
@@ -396,11 +397,13 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, 
         launchNearestPoints(view(), 0, m_n, true, s);
         launchNearestPoints(view(), 0, m_n, false, s);
     }
+    m_singletons = neighbours;  // the groups' maxDist is known
     CL_CUDA_TRY(cudaStreamSynchronize(s));
 }
 
 void MhcaEngine::startFromClusters(const std::vector<InitialCluster>& clusters, int initialMode, int firstNewId) {
     const cudaStream_t s = m_stream.get();
+    m_singletons = false;
     const std::size_t count = clusters.size(), d = static_cast<std::size_t>(m_d);
     const std::size_t p = static_cast<std::size_t>(m_packed);
     std::vector<int> slot(count), pos(count), id(count), start(count), shapeIndex(count, -1), offset(count + 1, 0),

@@ -226,6 +226,8 @@ private:
     std::size_t m_l2Bytes = 0;      // the device's L2 cache
     int m_evictFirst = -1;          // CLUSTERLENS_MHCA_EVICT_FIRST=0/1 forces the streaming's cache hint
     bool m_rescanStreamed = true;   // CLUSTERLENS_MHCA_RESCAN_STREAMED=0: the rescans' plain loads
+    bool m_tiledPrologue = true;    // CLUSTERLENS_MHCA_TILED_PROLOGUE=0: the kernel's rescans instead
+    bool m_singletons = false;      // every cluster a single point and no merge made yet
     int m_targetItems = 1;
     int m_listLen = 0;
     int m_groupCount = 1;

@@ -74,8 +74,15 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     // One group: every row is rescanned once up front for its runners-up (a full nearest-neighbour
     // pass; with many apriori groups each row would scan every group's clusters, so they start unknown).
     bool prologue = m_groupCount == 1;
+    if (prologue && m_singletons && m_tiledPrologue) {
+        // Every cluster is one point and no key has shifted: the rows' state in one tiled pass
+        // (CMD 200K×14 on an H200: 0.16 s against ~1.45 s for the kernel's rescans).
+        launchSingletonRows(view(), s);
+        prologue = false;
+    }
+    m_singletons = false;
     std::size_t done = 0;
-    lap(compactions);
+    lap(compactions);  // with the profile: the tiled prologue counts here
     while (done < merges) {
         compactIfSparse(m_groupCount == 1);
         lap(compactions);
@@ -104,7 +111,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     if (m_profile) {
         std::fprintf(stderr,
                      "[mhca profile] persistent loop wall (s): first batch (with the prologue) %.3f; later "
-                     "batches %.3f; compactions and forget %.3f; switch steps %.3f\n",
+                     "batches %.3f; compactions, forget and tiled prologue %.3f; switch steps %.3f\n",
                      firstBatch, laterBatches, compactions, switches);
         printPersistentProfile();
     }
