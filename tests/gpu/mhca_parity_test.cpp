@@ -244,11 +244,11 @@ TEST(MhcaCudaParity, PerStageKernelsEqualCpuToo) {
         expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false, 0.2), "per-stage seed " + std::to_string(seed));
 }
 
-TEST(MhcaCudaParity, PrologueByTheKernelsRescansEqualsCpuToo) {
+TEST(MhcaCudaParity, PrologueByRescansEqualsCpuToo) {
     CL_REQUIRE_GPU();
-    // The rows' first state comes from one tiled pass over the single points; the persistent kernel's
-    // own rescans of every row (which it still uses after a switch step) are forced here. Ties
-    // (duplicate points) check that both orders of equal keys match the CPU's.
+    // The rows' first state comes from one tiled pass over the single points; the rescans of every
+    // row (which CMD's persistent kernel still uses after a switch step, and FMD above d = 16) are
+    // forced here. Ties (duplicate points) check that both orders of equal keys match the CPU's.
     const ScopedEnv kernelPrologue("CLUSTERLENS_MHCA_TILED_PROLOGUE", "0");
     const std::uint64_t seed = test::testSeed() + 37;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
@@ -256,6 +256,9 @@ TEST(MhcaCudaParity, PrologueByTheKernelsRescansEqualsCpuToo) {
     for (std::size_t k = 0; k < p.d; ++k) p.x[10 * p.d + k] = p.x[700 * p.d + k];
     for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Euclid})
         expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "kernel prologue seed " + std::to_string(seed));
+    const Points small = gaussianMixture(500, 5, 6, 15.0, seed + 1);
+    expectParity(small, makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false),
+                 "rescan prologue seed " + std::to_string(seed + 1));
 }
 
 TEST(MhcaCudaParity, FmdStepsFinishedByTheHostEqualCpu) {

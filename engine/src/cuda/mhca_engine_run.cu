@@ -77,7 +77,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     if (prologue && m_singletons && m_tiledPrologue) {
         // Every cluster is one point and no key has shifted: the rows' state in one tiled pass
         // (CMD 200K×14 on an H200: 0.16 s against ~1.45 s for the kernel's rescans).
-        launchSingletonRows(view(), s);
+        launchSingletonRows(view(), false, s);
         prologue = false;
     }
     m_singletons = false;
@@ -275,7 +275,9 @@ void MhcaEngine::StageProfile::finish(int k, cudaStream_t s) {
 std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& progress) {
     const cudaStream_t s = m_stream.get();
     launchForgetRunners(view(), s);  // the rows' neighbours came from the start's nearest-point pass
-    if (m_groupCount == 1) {         // every row rescanned once for its runners-up (as runPersistent)
+    if (m_groupCount == 1 && m_singletons && m_tiledPrologue && dimensionInstance(m_d) > 0) {
+        launchSingletonRows(view(), true, s);  // as runPersistent: single points, one tiled pass
+    } else if (m_groupCount == 1) {  // every row rescanned once for its runners-up (as runPersistent)
         CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
         launchListLiveRows(view(), s);
         int rows = 0;
@@ -283,6 +285,7 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
         fmdRescans(0, rows, 0);
         CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
     }
+    m_singletons = false;
     std::size_t done = 0;
     while (done < merges) {
         compactIfSparse();  // m_live is exact between batches

@@ -125,9 +125,9 @@ void launchForgetRunners(const MhcaView& v, cudaStream_t stream);
 /// Puts every live slot of the list into the rescan list (any order: each row's result is its own).
 void launchListLiveRows(const MhcaView& v, cudaStream_t stream);
 /// Every listed row's best partner, runners-up and bound while every cluster is a single point and no
-/// key has shifted (mhca_prologue_kernels.cuh): the persistent kernel's prologue as one tiled pass,
-/// O(N²·d) work, d <= 16.
-void launchSingletonRows(const MhcaView& v, cudaStream_t stream);
+/// key has shifted (mhca_prologue_kernels.cuh): the first rescan of every row as one tiled pass,
+/// O(N²·d) work, d <= 16 (dimensionInstance(d) > 0). `fused`: FMD's sums (fused multiply-adds).
+void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream);
 
 /// Launch shape of the CMD group phase; maxBlocks == 0: its shared memory does not fit (large d).
 struct GroupPhaseShape {

@@ -108,12 +108,16 @@ void launchListLiveRows(const MhcaView& v, cudaStream_t stream) {
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchSingletonRows(const MhcaView& v, cudaStream_t stream) {
+void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream) {
     byDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         if constexpr (kMaxD > 0) {
-            const unsigned blocks = static_cast<unsigned>((v.listLen + kPrologueTile - 1) / kPrologueTile);
-            singletonRowsKernel<kMaxD><<<std::max(1u, blocks), kPrologueTile, 0, stream>>>(v);
+            const unsigned blocks = std::max(1u, static_cast<unsigned>((v.listLen + kPrologueTile - 1) / kPrologueTile));
+            if (fused) {
+                singletonRowsKernel<kMaxD, true><<<blocks, kPrologueTile, 0, stream>>>(v);
+            } else {
+                singletonRowsKernel<kMaxD, false><<<blocks, kPrologueTile, 0, stream>>>(v);
+            }
         }
     });
     CL_CUDA_CHECK_LAUNCH();

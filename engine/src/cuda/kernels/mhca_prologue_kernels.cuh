@@ -1,12 +1,14 @@
 #pragma once
-// The persistent CMD kernel's prologue when every cluster is still a single point: each row's best
-// later partner, runners-up and bound (mhca_runner_device.cuh) from one tiled pass over the pairs,
-// instead of the kernel's rescan passes (16 rows per pass, a grid barrier each, the list still N
-// long: ~1.45 s of CMD 200K×14 on an H200).
+// The first rescan of every row when every cluster is still a single point: each row's best later
+// partner, runners-up and bound (mhca_runner_device.cuh) from one tiled pass over the pairs, instead
+// of the rescan passes (CMD: the persistent kernel's, 16 rows per pass, a grid barrier each, the list
+// still N long: ~1.45 s of CMD 200K×14 on an H200; FMD: the point and member passes, 256 rows each).
 //
 // Single points carry the identity metric, and no key has shifted before the first merge. So a
-// pair's key is dsub(maxDist, d), where d is centroidDistance of two identity sides: r = μj − μr,
-// q = Σ r_k² in ascending k without contraction, and (√q + √q)/2, since both sides give the same q.
+// pair's key is dsub(maxDist, d) with d = (√q + √q)/2 (both sides give the same q) and r = μj − μr:
+// CMD's centroidDistance takes q = Σ r_k² in ascending k without contraction; FMD's sums
+// (quadraticFormFast) take q = fma(r_k, r_k, q) in ascending k, and (toS + h2 / 1) / 2 is the same
+// average.
 // The state written is the tightest a rescan allows: the row's kRowListLength best partners in
 // candidateBefore order, and the best key of all the others as the bound. The rescans' block-wise
 // selection gives the same best and a bound no tighter. Merges do not depend on which valid state a
@@ -28,7 +30,7 @@ constexpr int kPrologueTile = 128;
 /// One thread per entry of the visited list (its row), blocks of kPrologueTile; the candidates are
 /// staged tile by tile, and a tile without any position after the block's first row is skipped (the
 /// list runs in position order at the start, so about half the tiles are).
-template <int MAXD>
+template <int MAXD, bool kFused>
 __global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v) {
     __shared__ double s_mu[MAXD][kPrologueTile];
     __shared__ int s_slot[kPrologueTile];
@@ -85,7 +87,7 @@ __global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v)
             for (int k = 0; k < MAXD; ++k) {
                 if (k < d) {
                     const double r = dsub(s_mu[k][c], mu[k]);
-                    q = dadd(q, dmul(r, r));
+                    q = kFused ? fma(r, r, q) : dadd(q, dmul(r, r));
                 }
             }
             const double root = sqrt(q);
