@@ -110,8 +110,8 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     CL_CUDA_TRY(cudaStreamSynchronize(s));
     if (m_profile) {
         std::fprintf(stderr,
-                     "[mhca profile] persistent loop wall (s): first batch (with the prologue) %.3f; later "
-                     "batches %.3f; compactions, forget and tiled prologue %.3f; switch steps %.3f\n",
+                     "[mhca profile] persistent loop wall (s): first batch (with the rescans' prologue, if taken) "
+                     "%.3f; later batches %.3f; compactions, forget and tiled prologue %.3f; switch steps %.3f\n",
                      firstBatch, laterBatches, compactions, switches);
         printPersistentProfile();
     }

@@ -5,7 +5,6 @@
 #include <type_traits>
 
 #include "cuda/kernels/mhca_persistent_kernels.cuh"
-#include "cuda/kernels/mhca_prologue_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
 
@@ -105,21 +104,6 @@ void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int bloc
 
 void launchListLiveRows(const MhcaView& v, cudaStream_t stream) {
     listLiveRowsKernel<<<std::max(1, std::min(1024, (v.listLen + 255) / 256)), 256, 0, stream>>>(v);
-    CL_CUDA_CHECK_LAUNCH();
-}
-
-void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream) {
-    byDimension(v.cfg.d, [&](auto instance) {
-        constexpr int kMaxD = decltype(instance)::value;
-        if constexpr (kMaxD > 0) {
-            const unsigned blocks = std::max(1u, static_cast<unsigned>((v.listLen + kPrologueTile - 1) / kPrologueTile));
-            if (fused) {
-                singletonRowsKernel<kMaxD, true><<<blocks, kPrologueTile, 0, stream>>>(v);
-            } else {
-                singletonRowsKernel<kMaxD, false><<<blocks, kPrologueTile, 0, stream>>>(v);
-            }
-        }
-    });
     CL_CUDA_CHECK_LAUNCH();
 }
 

@@ -1,0 +1,28 @@
+// Launcher of the first rescan of every row when every cluster is a single point
+// (mhca_prologue_kernels.cuh), for CMD's persistent loop and for FMD.
+
+#include <algorithm>
+#include <type_traits>
+
+#include "cuda/kernels/mhca_prologue_kernels.cuh"
+#include "cuda/mhca_launch.cuh"
+#include "cuda/util/cuda_check.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream) {
+    byDimension(v.cfg.d, [&](auto instance) {
+        constexpr int kMaxD = decltype(instance)::value;
+        if constexpr (kMaxD > 0) {
+            const unsigned blocks = std::max(1u, static_cast<unsigned>((v.listLen + kPrologueTile - 1) / kPrologueTile));
+            if (fused) {
+                singletonRowsKernel<kMaxD, true><<<blocks, kPrologueTile, 0, stream>>>(v);
+            } else {
+                singletonRowsKernel<kMaxD, false><<<blocks, kPrologueTile, 0, stream>>>(v);
+            }
+        }
+    });
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace clusterlens::cuda::mhca
