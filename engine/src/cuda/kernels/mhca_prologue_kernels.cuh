@@ -6,9 +6,8 @@
 //
 // Single points carry the identity metric, and no key has shifted before the first merge. So a
 // pair's key is dsub(maxDist, d) with d = (√q + √q)/2 (both sides give the same q) and r = μj − μr:
-// CMD's centroidDistance takes q = Σ r_k² in ascending k without contraction; FMD's sums
-// (quadraticFormFast) take q = fma(r_k, r_k, q) in ascending k, and (toS + h2 / 1) / 2 is the same
-// average.
+// CMD's centroidDistance takes q from quadraticForm's identity path, FMD's sums from
+// quadraticFormFast's (fused multiply-adds), and FMD's (toS + h2 / 1) / 2 is the same average.
 // The state written is the tightest a rescan allows: the row's kRowListLength best partners in
 // candidateBefore order, and the best key of all the others as the bound. The rescans' block-wise
 // selection gives the same best and a bound no tighter. Merges do not depend on which valid state a
@@ -82,14 +81,11 @@ __global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v)
         for (int c = 0; c < count; ++c) {
             const int j = s_slot[c];
             if (j < 0 || s_pos[c] <= posR || s_group[c] != groupR) continue;
-            double q = 0.0;
+            double r[MAXD];
 #pragma unroll
-            for (int k = 0; k < MAXD; ++k) {
-                if (k < d) {
-                    const double r = dsub(s_mu[k][c], mu[k]);
-                    q = kFused ? fma(r, r, q) : dadd(q, dmul(r, r));
-                }
-            }
+            for (int k = 0; k < MAXD; ++k) r[k] = k < d ? dsub(s_mu[k][c], mu[k]) : 0.0;
+            const MetricRef identity{nullptr, 0};
+            const double q = kFused ? quadraticFormFast<MAXD>(identity, r, d) : quadraticForm<MAXD>(identity, r, d);
             const double root = sqrt(q);
             Candidate cand;
             cand.key = dsub(maxDist, (root + root) / 2.0);
