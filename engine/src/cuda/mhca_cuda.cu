@@ -277,12 +277,16 @@ Linkage mhcaCuda(const double* x, std::size_t n, std::size_t d, const MhcaOption
         if (auto linkage = clusterWithApriori(x, n, d, options, progress)) return *linkage;
     }
     PhaseTimes times("plain");
-    MhcaEngine engine(x, n, d, options);
-    times.mark("device arrays");
-    engine.startFromPoints(std::vector<int>(n, 0), 1);
-    times.mark("start");
-    const std::vector<MergeRecord> records = engine.run(n - 1, progress);
-    times.mark("merges");
+    std::vector<MergeRecord> records;
+    {
+        MhcaEngine engine(x, n, d, options);
+        times.mark("device arrays");
+        engine.startFromPoints(std::vector<int>(n, 0), 1);
+        times.mark("start");
+        records = engine.run(n - 1, progress);
+        times.mark("merges");
+    }
+    times.mark("teardown");
     Linkage linkage;
     linkage.leafCount = n;
     linkage.merges.resize(n - 1);

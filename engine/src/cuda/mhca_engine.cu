@@ -3,6 +3,8 @@
 // nearest-neighbour array. The merge loop is in mhca_engine_run.cu.
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cmath>
 #include <limits>
@@ -85,12 +87,25 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
       m_options(options) {
     if (std::getenv("CLUSTERLENS_MHCA_PROFILE"))
         m_profile = std::make_unique<StageProfile>(options.variant == MhcaVariant::Full);
+    // With the profile, the host wall time of the construction's parts (a run's fixed cost).
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point last = Clock::now();
+    std::string parts;
+    auto lap = [&](const char* part) {
+        if (!m_profile) return;
+        const Clock::time_point now = Clock::now();
+        char line[96];
+        std::snprintf(line, sizeof(line), " %s %.4f;", part, std::chrono::duration<double>(now - last).count());
+        parts += line;
+        last = now;
+    };
     int device = 0;
     CL_CUDA_TRY(cudaGetDevice(&device));
     cudaDeviceProp prop{};
     CL_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
     m_sms = std::max(1, prop.multiProcessorCount);
     m_l2Bytes = static_cast<std::size_t>(std::max(0, prop.l2CacheSize));
+    lap("properties");
     if (const char* evict = std::getenv("CLUSTERLENS_MHCA_EVICT_FIRST")) m_evictFirst = std::atoi(evict) != 0 ? 1 : 0;
     if (const char* rescans = std::getenv("CLUSTERLENS_MHCA_RESCAN_STREAMED")) m_rescanStreamed = std::atoi(rescans) != 0;
     if (const char* tiled = std::getenv("CLUSTERLENS_MHCA_TILED_PROLOGUE")) m_tiledPrologue = std::atoi(tiled) != 0;
@@ -140,8 +155,14 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     if (!full && !(persistent && std::string(persistent) == "0"))
         m_persistent = planPersistentCmd(m_d, m_cfg.memberCap, m_sms);
     if (!full) m_groupPhase = planGroupPhase(m_d, m_cfg.memberCap, m_sms);
+    lap("plans");
     allocate();
+    lap("allocate");
+    if (m_profile) CL_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
+    lap("allocate-sync");
     configureKernelLimits(m_shapeBytes);
+    lap("limits");
+    if (m_profile) std::fprintf(stderr, "[mhca profile] engine construction (s):%s\n", parts.c_str());
     const char* speculate = std::getenv("CLUSTERLENS_MHCA_SPECULATE");
     m_speculate = full && !(speculate && std::string(speculate) == "0");
 }
@@ -393,17 +414,23 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, 
     d_groups.copyFromHost(groups.data(), groups.size());
     CL_CUDA_TRY(cudaMemsetAsync(d_shiftCount.data(), 0, sizeof(int), s));
     setList(index);
-    if (neighbours) {
-        launchNearestPoints(view(), 0, m_n, true, s);
-        launchNearestPoints(view(), 0, m_n, false, s);
-    }
-    m_singletons = neighbours;  // the groups' maxDist is known
+    // The groups' maxDist now; the rows' neighbours when the run starts (finishStart), as the tiled
+    // prologue would write them again (CMD 200K×14: ~0.1 s).
+    if (neighbours) launchNearestPoints(view(), 0, m_n, true, s);
+    m_singletons = neighbours;
+    m_nearestPending = neighbours;
     CL_CUDA_TRY(cudaStreamSynchronize(s));
+}
+
+void MhcaEngine::finishStart(bool tiled) {
+    if (m_nearestPending && !tiled) launchNearestPoints(view(), 0, m_n, false, m_stream.get());
+    m_nearestPending = false;
 }
 
 void MhcaEngine::startFromClusters(const std::vector<InitialCluster>& clusters, int initialMode, int firstNewId) {
     const cudaStream_t s = m_stream.get();
     m_singletons = false;
+    m_nearestPending = false;
     const std::size_t count = clusters.size(), d = static_cast<std::size_t>(m_d);
     const std::size_t p = static_cast<std::size_t>(m_packed);
     std::vector<int> slot(count), pos(count), id(count), start(count), shapeIndex(count, -1), offset(count + 1, 0),

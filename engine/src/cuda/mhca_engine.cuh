@@ -160,6 +160,9 @@ private:
     void moveLiveSlots();
     static bool slotCompactionEnabled();
     void rescanAll(const std::vector<int>& slots);
+    /// The rows' nearest neighbours that startFromPoints deferred, unless the run's tiled prologue
+    /// (launchSingletonRows, which writes every row's) replaces them: `tiled`.
+    void finishStart(bool tiled);
     /// A batch over rows[0 .. rowCount), or sized on the device by *rowLimit (chunks for kFmdRowBlocks rows).
     FmdBatch fmdBatch(const int* rows, int rowCount, const int* rowLimit = nullptr);
     void fmdRowsPass(const int* rows, int rowCount, int mode);
@@ -228,6 +231,7 @@ private:
     bool m_rescanStreamed = true;   // CLUSTERLENS_MHCA_RESCAN_STREAMED=0: the rescans' plain loads
     bool m_tiledPrologue = true;    // CLUSTERLENS_MHCA_TILED_PROLOGUE=0: the kernel's rescans instead
     bool m_singletons = false;      // every cluster a single point and no merge made yet
+    bool m_nearestPending = false;  // startFromPoints left the rows' nearest neighbours to the run
     int m_targetItems = 1;
     int m_listLen = 0;
     int m_groupCount = 1;

@@ -23,6 +23,7 @@ bool MhcaEngine::groupPhaseFits(std::size_t largest) const {
 
 std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart, MergeProgress& progress) {
     const cudaStream_t s = m_stream.get();
+    finishStart(false);  // the group kernel finds its groups' neighbours itself; none are pending then
     const int groups = static_cast<int>(listStart.size()) - 1;
     if (groups <= 0) return {};
     const std::size_t merges = static_cast<std::size_t>(listStart.back() - groups);

@@ -39,6 +39,7 @@ constexpr std::size_t kFmdSyncEvery = 128;
 std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& progress) {
     if (m_cfg.full) return runFull(merges, progress);
     if (m_persistent.maxBlocks > 0) return runPersistent(merges, progress);
+    finishStart(false);
     const cudaStream_t s = m_stream.get();
     std::size_t done = 0;
     while (done < merges) {
@@ -70,11 +71,13 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         sum += std::chrono::duration<double>(now - since).count();
         since = now;
     };
-    launchForgetRunners(view(), s);  // the rows' neighbours came from the per-stage kernels
     // One group: every row is rescanned once up front for its runners-up (a full nearest-neighbour
     // pass; with many apriori groups each row would scan every group's clusters, so they start unknown).
     bool prologue = m_groupCount == 1;
-    if (prologue && m_singletons && m_tiledPrologue) {
+    const bool tiled = prologue && m_singletons && m_tiledPrologue;
+    finishStart(tiled);
+    launchForgetRunners(view(), s);  // the rows' neighbours came from the per-stage kernels
+    if (tiled) {
         // Every cluster is one point and no key has shifted: the rows' state in one tiled pass
         // (CMD 200K×14 on an H200: 0.16 s against ~1.45 s for the kernel's rescans).
         launchSingletonRows(view(), false, s);
@@ -274,8 +277,10 @@ void MhcaEngine::StageProfile::finish(int k, cudaStream_t s) {
 
 std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& progress) {
     const cudaStream_t s = m_stream.get();
+    const bool tiled = m_groupCount == 1 && m_singletons && m_tiledPrologue && dimensionInstance(m_d) > 0;
+    finishStart(tiled);
     launchForgetRunners(view(), s);  // the rows' neighbours came from the start's nearest-point pass
-    if (m_groupCount == 1 && m_singletons && m_tiledPrologue && dimensionInstance(m_d) > 0) {
+    if (tiled) {
         launchSingletonRows(view(), true, s);  // as runPersistent: single points, one tiled pass
     } else if (m_groupCount == 1) {  // every row rescanned once for its runners-up (as runPersistent)
         CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
