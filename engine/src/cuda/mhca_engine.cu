@@ -108,6 +108,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     lap("properties");
     if (const char* evict = std::getenv("CLUSTERLENS_MHCA_EVICT_FIRST")) m_evictFirst = std::atoi(evict) != 0 ? 1 : 0;
     if (const char* rescans = std::getenv("CLUSTERLENS_MHCA_RESCAN_STREAMED")) m_rescanStreamed = std::atoi(rescans) != 0;
+    if (const char* lazy = std::getenv("CLUSTERLENS_MHCA_LAZY_RESCANS")) m_lazyRescans = std::atoi(lazy) != 0;
     if (const char* tiled = std::getenv("CLUSTERLENS_MHCA_TILED_PROLOGUE")) m_tiledPrologue = std::atoi(tiled) != 0;
     m_targetItems = 4 * m_sms;
 
@@ -275,6 +276,7 @@ void MhcaEngine::allocate() {
             d_rowPart = DeviceBuffer<RowTop>(blocks * kRescanRowsPerPass, s);
 
             d_minPart = DeviceBuffer<double>(blocks, s);
+            d_lazyPart = DeviceBuffer<double>(blocks, s);
             d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
             d_rowFinal = DeviceBuffer<Candidate>(n, s);
             d_status = DeviceBuffer<int>(2, s);

@@ -229,6 +229,7 @@ private:
     std::size_t m_l2Bytes = 0;      // the device's L2 cache
     int m_evictFirst = -1;          // CLUSTERLENS_MHCA_EVICT_FIRST=0/1 forces the streaming's cache hint
     bool m_rescanStreamed = true;   // CLUSTERLENS_MHCA_RESCAN_STREAMED=0: the rescans' plain loads
+    bool m_lazyRescans = true;      // CLUSTERLENS_MHCA_LAZY_RESCANS=0: stale rows rescanned at once
     bool m_tiledPrologue = true;    // CLUSTERLENS_MHCA_TILED_PROLOGUE=0: the kernel's rescans instead
     bool m_singletons = false;      // every cluster a single point and no merge made yet
     bool m_nearestPending = false;  // startFromPoints left the rows' nearest neighbours to the run
@@ -272,6 +273,7 @@ private:
     DeviceBuffer<double> d_runKey, d_runBound;
     DeviceBuffer<int> d_runSlot, d_runPos, d_runBirth, d_runCount;
     DeviceBuffer<double> d_minPart;
+    DeviceBuffer<double> d_lazyPart;
     DeviceBuffer<unsigned int> d_rowCounter;
     DeviceBuffer<Candidate> d_rowFinal;
     DeviceBuffer<int> d_status;

@@ -138,6 +138,8 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     const std::size_t streamed = static_cast<std::size_t>(m_listLen) * static_cast<std::size_t>(m_packed) * sizeof(double);
     args.streamEvictFirst = m_evictFirst >= 0 ? m_evictFirst : (streamed > m_l2Bytes ? 1 : 0);
     args.rescanStreamed = m_rescanStreamed ? 1 : 0;
+    args.lazyRescans = m_lazyRescans ? 1 : 0;
+    args.lazyPart = d_lazyPart.data();
     args.blockPart = d_blockPart.data();
     args.aPart = d_aPart.data();
     args.minPart = d_minPart.data();

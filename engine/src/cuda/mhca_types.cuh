@@ -27,6 +27,10 @@ struct Candidate {
 constexpr int kRunners = 8;
 /// A rescanned row's best partner and runners-up.
 constexpr int kRowListLength = kRunners + 1;
+/// nn of a lazy row (persistent CMD kernel): its best partner died and its runners-up could not
+/// answer, and its rescan waits until its nnKey, an upper bound of the keys of all its partners,
+/// could reach the closest pair's key (most such rows merge before that).
+constexpr int kLazyRow = -2;
 
 /// A row's best candidate and an upper bound of the keys of its other partners (mhca_agglomerate's
 /// `before`: only needed to find rows whose best may tie with an earlier partner after a shift).
@@ -211,6 +215,8 @@ struct PersistentArgs {
     int areaDoubles;              ///< ShapeLayout{d, stageRows}.doubles()
     int streamEvictFirst;         ///< the shape phase streams the metrics evict-first (they exceed L2)
     int rescanStreamed;           ///< the rescan passes read the other side's metric as the streaming
+    int lazyRescans;              ///< unresolved stale rows become lazy (kLazyRow) instead of rescanned
+    double* lazyPart;             ///< [blocks] the largest bound of each range's lazy rows (or kNoKey)
     RowTop* blockPart;            ///< [blocks] best candidate of each block's range (RowTop.best)
     RowTop* aPart;                ///< [blocks] the merged row's partial best over each range
     double* minPart;              ///< [blocks] smallest new key of each range

@@ -70,18 +70,33 @@ __device__ __forceinline__ Candidate shflCandidate(const Candidate& c, int offse
     return o;
 }
 
+/// The order of keys (no NaN) as unsigned integers, 0 for none: a block's largest lazy bound is an
+/// atomicMax in shared memory, taken only by the rare lazy rows.
+__device__ __forceinline__ unsigned long long keyOrderBits(double key) {
+    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(key));
+    return (bits >> 63) != 0ull ? ~bits : bits | (1ull << 63);
+}
+__device__ __forceinline__ double keyFromOrderBits(unsigned long long order) {
+    if (order == 0ull) return kNoKey;
+    return __longlong_as_double(static_cast<long long>((order >> 63) != 0ull ? order & ~(1ull << 63) : ~order));
+}
+
 /// Warp 0: the first candidate (candidateBefore) among parts[0 .. count).best, finals[0 .. finalCount)
-/// and `extra`, into *out; every thread of the block calls and sees *out afterwards.
+/// and `extra`, into *out; every thread of the block calls and sees *out afterwards. With lazyParts,
+/// also the largest of lazyParts[0 .. count) into *lazyOut (kNoKey when none).
 __device__ inline void closestCandidate(const RowTop* parts, int count, const Candidate* finals, int finalCount,
-                                        Candidate extra, Candidate* out) {
+                                        Candidate extra, Candidate* out, const double* lazyParts = nullptr,
+                                        double* lazyOut = nullptr) {
     if (threadIdx.x < 32) {
         const int lane = static_cast<int>(threadIdx.x);
         Candidate c = lane == 0 ? extra : noCandidate();
+        double lazy = kNoKey;
         for (int i = lane; i < count; i += 32) {
             Candidate x;
             x.key = __ldcg(&parts[i].best.key);
             x.pos = __ldcg(&parts[i].best.pos);
             x.slot = __ldcg(&parts[i].best.slot);
+            if (lazyParts != nullptr) lazy = fmax(lazy, __ldcg(&lazyParts[i]));
             if (candidateBefore(x, c)) c = x;
         }
         for (int i = lane; i < finalCount; i += 32) {
@@ -96,6 +111,10 @@ __device__ inline void closestCandidate(const RowTop* parts, int count, const Ca
             if (candidateBefore(o, c)) c = o;
         }
         if (lane == 0) *out = c;
+        if (lazyParts != nullptr) {
+            for (int offset = 16; offset > 0; offset >>= 1) lazy = fmax(lazy, __shfl_down_sync(0xffffffffu, lazy, offset));
+            if (lane == 0) *lazyOut = lazy;
+        }
     }
     __syncthreads();
 }
@@ -126,6 +145,12 @@ __device__ inline void smallestValue(const double* values, int count, double* ou
         if (threadIdx.x == 0) *out = all;
     }
     __syncthreads();
+}
+
+/// Whether a lazy row whose bound is `bound` could hold the closest pair, whose best known candidate
+/// is `best` (none, or a NaN key: every real key beats it). Ties count: the row's position may win.
+__device__ __forceinline__ bool lazyRowForced(double bound, const Candidate& best) {
+    return best.slot < 0 || isnan(best.key) || bound >= best.key;
 }
 
 /// The row candidate of the closest-pair order (closestPairKernel's: nnKey, pos, slot; none without nn).
@@ -343,23 +368,25 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
 
 /// newRowUpdateKernel over the block's range (the step's shift given by `st`), plus the range's best
 /// closest-pair candidate among the rows that keep their neighbour (not a, b or a rescanned row).
+/// *s_lazy: raised to the order bits (keyOrderBits) of every lazy row's bound (none is a candidate).
 __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, double maxDist, int posA, OwnedEntries own,
-                                        RowTop& topA, Candidate& best) {
+                                        bool makeLazy, RowTop& topA, Candidate& best, unsigned long long* s_lazy) {
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = v.list[t];
         if (o == st.a || o == st.b || !v.s.alive[o]) continue;
-        const int nnO = v.s.nn[o];
-        if (v.s.group[o] != st.group) {
-            const Candidate c = rowCandidate(v.s.nnKey[o], v.s.pos[o], o, nnO);
-            if (candidateBefore(c, best)) best = c;
+        if (v.s.group[o] == st.group &&
+            updateRowForMerge<true, true>(v, st, o, v.w.newDist[t], maxDist, posA, topA, makeLazy)) {
+            appendRescan(v, o);
             continue;
         }
-        if (updateRowForMerge<true>(v, st, o, v.w.newDist[t], maxDist, posA, topA)) {
-            appendRescan(v, o);
-        } else {
-            const Candidate c = rowCandidate(v.s.nnKey[o], v.s.pos[o], o, v.s.nn[o]);
-            if (candidateBefore(c, best)) best = c;
+        const int nnO = v.s.nn[o];
+        const double key = v.s.nnKey[o];
+        if (nnO == kLazyRow) {
+            atomicMax(s_lazy, keyOrderBits(key));
+            continue;
         }
+        const Candidate c = rowCandidate(key, v.s.pos[o], o, nnO);
+        if (candidateBefore(c, best)) best = c;
     }
 }
 
@@ -404,6 +431,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ ShiftCache s_shifts;
     __shared__ PendingRows s_pending;
     __shared__ int s_claim;  // the next chunk of the streaming (otherSideForms)
+    __shared__ unsigned long long s_lazy;  // the order bits of the range's largest lazy bound
     // The profile sums in shared memory while the kernel runs (a global read-modify-write per phase
     // would add its latency to the phases it times), added to the global ones at the end.
     __shared__ unsigned long long s_profile[kPersistentProfileSlots + kPhaseSlots];
@@ -443,31 +471,68 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
     }
 
-    {  // the range's best candidate from the state the launch starts from
+    if (tid == 0) s_lazy = 0ull;
+    __syncthreads();
+    {  // the range's best candidate and lazy bound from the state the launch starts from
         RowTop top = noTop();
         for (int t = own.first; t < own.end; t += own.stride) {
             const int slot = v.list[t];
             if (!v.s.alive[slot]) continue;
-            const Candidate c = rowCandidate(v.s.nnKey[slot], v.s.pos[slot], slot, v.s.nn[slot]);
+            const int nn = v.s.nn[slot];
+            if (nn == kLazyRow) atomicMax(&s_lazy, keyOrderBits(v.s.nnKey[slot]));
+            const Candidate c = rowCandidate(v.s.nnKey[slot], v.s.pos[slot], slot, nn);
             if (candidateBefore(c, top.best)) top.best = c;
         }
         top = blockTop(top, s_warp);
-        if (tid == 0) pa.blockPart[blk] = top;
+        if (tid == 0) {
+            pa.blockPart[blk] = top;
+            pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
+        }
     }
     if (tid == 0) s_pending.count = 0;
     int m = *v.w.mergeCount;  // read by every block before the first barrier; written after S3 only
     int prevRows = pa.prologue ? *reinterpret_cast<volatile int*>(v.w.rescanCount) : 0, prevA = -1, prevANn = -1;
     Candidate aCand = noCandidate();
     grid.sync();
-    for (int first = 0; first < prevRows; first += kRescanRowsPerPass) {  // every row's runners-up
-        rescanPass<MAXD>(v, pa, first, min(kRescanRowsPerPass, prevRows - first), own, s_dyn, s_rowWarp, &s_shifts,
-                         false, &s_pending);
-        grid.sync();
-    }
     if (blockTimed) stamp = globalNanoseconds();
-    int done = 0;
-    for (; done < pa.merges; ++done) {
-        closestCandidate(pa.blockPart, blocks, pa.rowFinal, prevRows, aCand, &s_best);
+    int done = 0, passed = 0;  // rows of the rescan list [0, prevRows) rescanned so far
+    bool lazyChecked = false;  // this merge's closest candidate was checked against the lazy rows
+    for (;;) {
+        // The listed rows' rescans: the launch's prologue, the last merge's stale rows, or the lazy rows
+        // forced below. The last pass leaves its selections to the next shape phase unless an earlier
+        // pass of the same merge did (the pending list holds one pass and row a).
+        const int from = passed;
+        for (int first = passed; first < prevRows; first += kRescanRowsPerPass) {
+            const int count = min(kRescanRowsPerPass, prevRows - first);
+            rescanPass<MAXD>(v, pa, first, count, own, s_dyn, s_rowWarp, &s_shifts,
+                             first + count == prevRows && from == 0, &s_pending);
+            lap(6);
+            grid.sync();
+            lap(7);
+        }
+        if (timed) pa.profile[8] += static_cast<unsigned long long>(prevRows - passed);
+        passed = prevRows;
+        if (done == pa.merges) break;
+        closestCandidate(pa.blockPart, blocks, pa.rowFinal, prevRows, aCand, &s_best,
+                         pa.lazyRescans ? pa.lazyPart : nullptr, &s_value);
+        if (pa.lazyRescans && !lazyChecked) {
+            // Lazy rows whose bound could reach the closest candidate are rescanned first (grid-uniform:
+            // every block reduced the same parts). Their rescans can only raise the best, so once
+            // per merge suffices.
+            lazyChecked = true;
+            const Candidate known = s_best;
+            if (s_value != kNoKey && lazyRowForced(s_value, known)) {
+                for (int t = own.first; t < own.end; t += own.stride) {
+                    const int o = v.list[t];
+                    if (v.s.alive[o] && v.s.nn[o] == kLazyRow && lazyRowForced(v.s.nnKey[o], known))
+                        appendRescan(v, o);  // at least the row holding s_value
+                }
+                grid.sync();
+                prevRows = *reinterpret_cast<volatile int*>(v.w.rescanCount);
+                continue;
+            }
+        }
+        lazyChecked = false;
         if (tid == 0) {
             // All blocks read the last merge's rescan count before the barrier that ended its rescans.
             if (blk == 0 && prevRows > 0) *v.w.rescanCount = 0;
@@ -475,6 +540,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             const int nnBest = best.slot < 0 ? -1 : (best.slot == prevA ? prevANn : v.s.nn[best.slot]);
             s_plan = planMerge(v, best, nnBest, m);
             s_claim = 0;
+            s_lazy = 0ull;
         }
         __syncthreads();
         const Step planned = s_plan.st;
@@ -536,18 +602,22 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
         const int posA = v.s.pos[st.a];
         RowTop topA = noTop(), range = noTop();
-        rowUpdateOfRange(v, st, maxDist, posA, own, topA, range.best);
+        rowUpdateOfRange(v, st, maxDist, posA, own, pa.lazyRescans != 0, topA, range.best, &s_lazy);
         topA = blockTop(topA, s_warp);
         if (tid == 0) pa.aPart[blk] = topA;
         range = blockTop(range, s_warp);
-        if (tid == 0) pa.blockPart[blk] = range;
+        if (tid == 0) {
+            pa.blockPart[blk] = range;
+            pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
+        }
         lap(4);
         grid.sync();  // S4
         lap(5);
 
         combinedTop(pa.aPart, blocks, &s_aRow);
         if (tid == 0) {
-            s_rows = *reinterpret_cast<volatile int*>(v.w.rescanCount);
+            // With lazy rows the row update appends nothing (and the count is not read then).
+            s_rows = pa.lazyRescans ? 0 : *reinterpret_cast<volatile int*>(v.w.rescanCount);
             if (blk == 0) {
                 v.s.nn[st.a] = s_aRow.best.slot;
                 v.s.nnKey[st.a] = s_aRow.best.slot < 0 ? kNoKey : s_aRow.best.key;
@@ -562,21 +632,12 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         prevANn = s_aRow.best.slot;
         aCand = rowCandidate(s_aRow.best.key, posA, st.a, prevANn);
         prevRows = s_rows;
+        passed = 0;
         ++m;
-        for (int first = 0; first < prevRows; first += kRescanRowsPerPass) {
-            const int count = min(kRescanRowsPerPass, prevRows - first);
-            rescanPass<MAXD>(v, pa, first, count, own, s_dyn, s_rowWarp, &s_shifts, first + count == prevRows,
-                             &s_pending);
-            lap(6);
-            grid.sync();
-            lap(7);
-        }
+        ++done;
         lap(6);
         if (blockTimed) pa.blockProfile[blk * kPhaseSlots + kPhaseSlots - 1] += 1ull;
-        if (timed) {
-            pa.profile[8] += static_cast<unsigned long long>(prevRows);
-            pa.profile[9] += 1ull;
-        }
+        if (timed) pa.profile[9] += 1ull;
     }
     if (blk == 0 && tid == 0) {
         if (prevRows > 0) *v.w.rescanCount = 0;  // every block read it before the last barrier

@@ -255,14 +255,43 @@ __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge,
     return true;
 }
 
+/// A lazy row's part of a merge step (updateRowForMerge): its bound *bound shifted with the step's
+/// keys and, when the merged cluster is its partner (`partner`), raised to their key; returns that
+/// key (the row's as a's partner otherwise). +inf stands for an unknown bound. Out of line: inlined,
+/// it would add live values to the persistent kernel's row update.
+template <int kOutOfLine = 0>
+__device__ __noinline__ double carryLazyRow(double* bound, bool partner, bool shifted, double shiftAmount,
+                                            double maxBefore, double maxDist, double dist) {
+    constexpr double kInf = __builtin_huge_val();
+    double b = *bound;
+    if (shifted) b = dsub(b, shiftAmount);
+    const double key = shifted ? dsub(dsub(maxBefore, dist), shiftAmount) : dsub(maxDist, dist);
+    if (partner && !(key <= b)) b = isnan(key) ? kInf : key;
+    *bound = isnan(b) ? kInf : b;
+    return key;
+}
+
 /// One row's part of a merge step (mhca_agglomerate.cpp's updateAfterMerge, row o of the step's group
 /// at distance `dist` from the merged cluster a): the step's key shift, the row offered to a's own row
 /// (topA) when it lies after a, else a offered to the row; with `runners`, the row's runners-up kept
 /// and a stale row answered from them when they can. True: the row needs a rescan.
-template <bool runners>
+/// With `lazy` (the persistent kernel): a lazy row only carries its bound through the merge (shifted,
+/// raised to its key with the merged cluster), and with `makeLazy` a stale row its runners-up cannot
+/// answer becomes lazy (its bound: the runners' bound, which covers every partner they do not hold)
+/// instead of needing a rescan. +inf stands for an unknown bound and forces the rescan.
+template <bool runners, bool lazy = false>
 __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist,
-                                                  double maxDist, int posA, RowTop& topA) {
+                                                  double maxDist, int posA, RowTop& topA, bool makeLazy = false) {
     const int nnO = v.s.nn[o];
+    if constexpr (lazy) {
+        if (nnO == kLazyRow) {
+            const int posO = v.s.pos[o];
+            const double key = carryLazyRow(v.s.nnKey + o, posO < posA, st.shifted != 0, st.shiftAmount, st.maxBefore,
+                                            maxDist, dist);
+            if (posO > posA) offerTop(topA, Candidate{key, posO, o});
+            return false;
+        }
+    }
     bool stale = false;
     if (st.shifted && nnO >= 0) {
         const double key = dsub(v.s.nnKey[o], st.shiftAmount);
@@ -293,6 +322,14 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
             }
             if (posO < posA) fresh = Candidate{key, posA, st.a};
             stale = !resolveRow(runnerRefs(v), st.a, st.b, st.merge, o, keep, keepBirth, fresh);
+            if constexpr (lazy) {
+                if (stale && makeLazy) {
+                    const double bound = v.s.runBound[o];
+                    v.s.nn[o] = kLazyRow;
+                    v.s.nnKey[o] = isnan(bound) ? __builtin_huge_val() : bound;
+                    return false;
+                }
+            }
         }
     }
     return stale;
