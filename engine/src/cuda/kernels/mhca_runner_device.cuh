@@ -255,19 +255,31 @@ __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge,
     return true;
 }
 
-/// A lazy row's part of a merge step (updateRowForMerge): its bound *bound shifted with the step's
-/// keys and, when the merged cluster is its partner (`partner`), raised to their key; returns that
-/// key (the row's as a's partner otherwise). +inf stands for an unknown bound. Out of line: inlined,
-/// it would add live values to the persistent kernel's row update.
+/// A lazy row's part of a merge step (updateRowForMerge): its bound shifted with the step's keys and,
+/// when the merged cluster a is its partner (`partner`), a's key compared with it. A key strictly
+/// above the bound makes a the row's best outright (every other partner's key is at most the
+/// bound): the row leaves the lazy state with a as its nn, no runners-up and the bound as theirs.
+/// Otherwise the bound is raised to the key. Returns a's key (the row's as a's partner otherwise).
+/// +inf stands for an unknown bound. Out of line: inlined, it would add live values to the
+/// persistent kernel's row update.
 template <int kOutOfLine = 0>
-__device__ __noinline__ double carryLazyRow(double* bound, bool partner, bool shifted, double shiftAmount,
-                                            double maxBefore, double maxDist, double dist) {
+__device__ __noinline__ double carryLazyRow(RunnerRefs ref, int o, int a, bool partner, bool shifted,
+                                            double shiftAmount, double maxBefore, double maxDist, double dist) {
     constexpr double kInf = __builtin_huge_val();
-    double b = *bound;
+    double b = ref.nnKey[o];
     if (shifted) b = dsub(b, shiftAmount);
+    if (isnan(b)) b = kInf;
     const double key = shifted ? dsub(dsub(maxBefore, dist), shiftAmount) : dsub(maxDist, dist);
+    if (partner && key > b) {
+        ref.nn[o] = a;
+        ref.nnKey[o] = key;
+        ref.nnBefore[o] = b;
+        ref.count[o] = 0;
+        ref.bound[o] = b;
+        return key;
+    }
     if (partner && !(key <= b)) b = isnan(key) ? kInf : key;
-    *bound = isnan(b) ? kInf : b;
+    ref.nnKey[o] = b;
     return key;
 }
 
@@ -286,8 +298,8 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
     if constexpr (lazy) {
         if (nnO == kLazyRow) {
             const int posO = v.s.pos[o];
-            const double key = carryLazyRow(v.s.nnKey + o, posO < posA, st.shifted != 0, st.shiftAmount, st.maxBefore,
-                                            maxDist, dist);
+            const double key = carryLazyRow(runnerRefs(v), o, st.a, posO < posA, st.shifted != 0, st.shiftAmount,
+                                            st.maxBefore, maxDist, dist);
             if (posO > posA) offerTop(topA, Candidate{key, posO, o});
             return false;
         }
