@@ -261,6 +261,20 @@ TEST(MhcaCudaParity, PrologueByRescansEqualsCpuToo) {
                  "rescan prologue seed " + std::to_string(seed + 1));
 }
 
+TEST(MhcaCudaParity, EagerRescansEqualCpuToo) {
+    CL_REQUIRE_GPU();
+    // The persistent CMD kernel leaves a stale row that its runners-up cannot answer lazy until its
+    // bound could reach the closest pair (every other test takes that path); here such rows are
+    // rescanned at the end of their merge instead. 3000 points: three launches and a compaction.
+    const ScopedEnv eager("CLUSTERLENS_MHCA_LAZY_RESCANS", "0");
+    const std::uint64_t seed = test::testSeed() + 41;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    Points p = gaussianMixture(3000, 5, 8, 20.0, seed);
+    for (std::size_t k = 0; k < p.d; ++k) p.x[20 * p.d + k] = p.x[1900 * p.d + k];
+    for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0})
+        expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "eager rescans seed " + std::to_string(seed));
+}
+
 TEST(MhcaCudaParity, FmdStepsFinishedByTheHostEqualCpu) {
     CL_REQUIRE_GPU();
     // FMD rescans the marked rows in a pass the device sizes (up to a row cap); a step with more rows,
