@@ -525,10 +525,12 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 for (int t = own.first; t < own.end; t += own.stride) {
                     const int o = v.list[t];
                     if (v.s.alive[o] && v.s.nn[o] == kLazyRow && lazyRowForced(v.s.nnKey[o], known))
-                        appendRescan(v, o);  // at least the row holding s_value
+                        appendRescan(v, o);  // the row holding s_value, unless a prologue rescanned it
                 }
                 grid.sync();
-                prevRows = *reinterpret_cast<volatile int*>(v.w.rescanCount);
+                // With nothing appended there is no pass (no barrier) before block 0 resets the count,
+                // so a slow block may read 0: the list only grows between resets.
+                prevRows = max(prevRows, *reinterpret_cast<volatile int*>(v.w.rescanCount));
                 continue;
             }
         }
