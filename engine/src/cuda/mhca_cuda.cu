@@ -5,8 +5,6 @@
 // orderStrata; then groups and ungrouped points are clustered as clusters.
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <numeric>
@@ -21,6 +19,7 @@
 #include "cpu/mhca_parallel.hpp"
 #include "cpu/mhca_runs.hpp"
 #include "cuda/mhca_engine.cuh"
+#include "cuda/mhca_phase_times.hpp"
 #include "cuda/mhca_types.cuh"
 
 namespace clusterlens {
@@ -28,6 +27,7 @@ namespace {
 
 using cuda::mhca::InitialCluster;
 using cuda::mhca::MergeProgress;
+using cuda::mhca::PhaseTimes;
 using cuda::mhca::MergeRecord;
 using cuda::mhca::MhcaEngine;
 
@@ -64,33 +64,6 @@ InitialCluster groupCluster(const Group& group, const double* x, std::size_t n, 
     c.start = group.start;
     return c;
 }
-
-/// With CLUSTERLENS_MHCA_PROFILE set, the wall time of a run's phases, printed at the end.
-class PhaseTimes {
-public:
-    explicit PhaseTimes(const char* run)
-        : m_on(std::getenv("CLUSTERLENS_MHCA_PROFILE") != nullptr), m_run(run), m_last(Clock::now()) {}
-    ~PhaseTimes() {
-        if (m_on) std::fprintf(stderr, "[mhca profile] %s phases (s):%s\n", m_run, m_text.c_str());
-    }
-    PhaseTimes(const PhaseTimes&) = delete;
-    PhaseTimes& operator=(const PhaseTimes&) = delete;
-    void mark(const char* phase) {
-        if (!m_on) return;
-        const Clock::time_point now = Clock::now();
-        char line[96];
-        std::snprintf(line, sizeof(line), " %s %.3f;", phase, std::chrono::duration<double>(now - m_last).count());
-        m_text += line;
-        m_last = now;
-    }
-
-private:
-    using Clock = std::chrono::steady_clock;
-    bool m_on;
-    const char* m_run;
-    Clock::time_point m_last;
-    std::string m_text;
-};
 
 /// The merges of each group with local ids, from the records of the group phase (joint ids).
 void splitGroupMerges(const std::vector<MergeRecord>& records, std::vector<Group>& groups, std::size_t n) {

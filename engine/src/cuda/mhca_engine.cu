@@ -3,8 +3,6 @@
 // nearest-neighbour array. The merge loop is in mhca_engine_run.cu.
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cmath>
 #include <limits>
@@ -16,6 +14,7 @@
 #include "cuda/kernels/mhca_device.cuh"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_launch.cuh"
+#include "cuda/mhca_phase_times.hpp"
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
@@ -87,25 +86,14 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
       m_options(options) {
     if (std::getenv("CLUSTERLENS_MHCA_PROFILE"))
         m_profile = std::make_unique<StageProfile>(options.variant == MhcaVariant::Full);
-    // With the profile, the host wall time of the construction's parts (a run's fixed cost).
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point last = Clock::now();
-    std::string parts;
-    auto lap = [&](const char* part) {
-        if (!m_profile) return;
-        const Clock::time_point now = Clock::now();
-        char line[96];
-        std::snprintf(line, sizeof(line), " %s %.4f;", part, std::chrono::duration<double>(now - last).count());
-        parts += line;
-        last = now;
-    };
+    PhaseTimes times("engine construction");  // with the profile: a run's fixed cost
     int device = 0;
     CL_CUDA_TRY(cudaGetDevice(&device));
     cudaDeviceProp prop{};
     CL_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
     m_sms = std::max(1, prop.multiProcessorCount);
     m_l2Bytes = static_cast<std::size_t>(std::max(0, prop.l2CacheSize));
-    lap("properties");
+    times.mark("properties");
     if (const char* evict = std::getenv("CLUSTERLENS_MHCA_EVICT_FIRST")) m_evictFirst = std::atoi(evict) != 0 ? 1 : 0;
     if (const char* rescans = std::getenv("CLUSTERLENS_MHCA_RESCAN_STREAMED")) m_rescanStreamed = std::atoi(rescans) != 0;
     if (const char* lazy = std::getenv("CLUSTERLENS_MHCA_LAZY_RESCANS")) m_lazyRescans = std::atoi(lazy) != 0;
@@ -156,14 +144,13 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     if (!full && !(persistent && std::string(persistent) == "0"))
         m_persistent = planPersistentCmd(m_d, m_cfg.memberCap, m_sms);
     if (!full) m_groupPhase = planGroupPhase(m_d, m_cfg.memberCap, m_sms);
-    lap("plans");
+    times.mark("plans");
     allocate();
-    lap("allocate");
+    times.mark("allocate");
     if (m_profile) CL_CUDA_TRY(cudaStreamSynchronize(m_stream.get()));
-    lap("allocate-sync");
+    times.mark("allocate-sync");
     configureKernelLimits(m_shapeBytes);
-    lap("limits");
-    if (m_profile) std::fprintf(stderr, "[mhca profile] engine construction (s):%s\n", parts.c_str());
+    times.mark("limits");
     const char* speculate = std::getenv("CLUSTERLENS_MHCA_SPECULATE");
     m_speculate = full && !(speculate && std::string(speculate) == "0");
 }
