@@ -45,6 +45,18 @@ __device__ __forceinline__ double betterKey(double a, double b) {
     return better(a, b) ? a : b;
 }
 
+/// The order of keys (no NaN) as unsigned integers, all above 1 (0 and 1 stay free for "none" and
+/// NaN): integer maxima and comparisons of keys (the persistent kernel's lazy bounds, a runner
+/// selection's order keys). keyFromOrderBits(0) is kNoKey.
+__device__ __forceinline__ unsigned long long keyOrderBits(double key) {
+    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(key));
+    return (bits >> 63) != 0ull ? ~bits : bits | (1ull << 63);
+}
+__device__ __forceinline__ double keyFromOrderBits(unsigned long long order) {
+    if (order == 0ull) return kNoKey;
+    return __longlong_as_double(static_cast<long long>((order >> 63) != 0ull ? order & ~(1ull << 63) : ~order));
+}
+
 __device__ __forceinline__ Candidate noCandidate() {
     Candidate c;
     c.key = kNoKey;

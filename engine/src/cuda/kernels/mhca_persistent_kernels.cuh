@@ -70,17 +70,6 @@ __device__ __forceinline__ Candidate shflCandidate(const Candidate& c, int offse
     return o;
 }
 
-/// The order of keys (no NaN) as unsigned integers, 0 for none: a block's largest lazy bound is an
-/// atomicMax in shared memory, taken only by the rare lazy rows.
-__device__ __forceinline__ unsigned long long keyOrderBits(double key) {
-    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(key));
-    return (bits >> 63) != 0ull ? ~bits : bits | (1ull << 63);
-}
-__device__ __forceinline__ double keyFromOrderBits(unsigned long long order) {
-    if (order == 0ull) return kNoKey;
-    return __longlong_as_double(static_cast<long long>((order >> 63) != 0ull ? order & ~(1ull << 63) : ~order));
-}
-
 /// Warp 0: the first candidate (candidateBefore) among parts[0 .. count).best, finals[0 .. finalCount)
 /// and `extra`, into *out; every thread of the block calls and sees *out afterwards. With lazyParts,
 /// also the largest of lazyParts[0 .. count) into *lazyOut (kNoKey when none).

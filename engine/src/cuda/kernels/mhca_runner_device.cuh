@@ -27,8 +27,7 @@ constexpr int kLaneParts = 6;
 __device__ __forceinline__ unsigned long long candidateOrderKey(const Candidate& c) {
     if (c.slot < 0) return 0ull;
     if (isnan(c.key)) return 1ull;
-    const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(c.key == 0.0 ? 0.0 : c.key));
-    return (bits >> 63) != 0ull ? ~bits : bits | (1ull << 63);
+    return keyOrderBits(c.key == 0.0 ? 0.0 : c.key);
 }
 
 /// One warp (every lane calls) finishes a rescanned row from the blocks' results parts[0 .. count)
