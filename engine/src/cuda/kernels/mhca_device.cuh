@@ -235,6 +235,54 @@ struct MetricRef {
     size_t stride;
 };
 
+/// Global loads issued where they stand. The compiler sinks a plain load below every branch that
+/// does not need it (and the short-circuit tests of a pass are such branches), so each test of an
+/// entry waited for its own round trip. Volatile keeps the load in place; it orders nothing else, so
+/// only data that no thread writes during the pass may be read this way.
+__device__ __forceinline__ int loadNow(const int* p) {
+    int r;
+    asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; ld.global.s32 %0, [g]; }" : "=r"(r) : "l"(p));
+    return r;
+}
+__device__ __forceinline__ double loadNow(const double* p) {
+    double r;
+    asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; ld.global.f64 %0, [g]; }" : "=d"(r) : "l"(p));
+    return r;
+}
+__device__ __forceinline__ int loadNow(const unsigned char* p) {
+    unsigned short r;
+    asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; ld.global.u8 %0, [g]; }" : "=h"(r) : "l"(p));
+    return r;
+}
+__device__ __forceinline__ int loadNow(const signed char* p) {
+    return loadNow(reinterpret_cast<const unsigned char*>(p));
+}
+
+/// The list entry's cluster state that decides whether a pass visits it, loaded together (a slot
+/// index is always in range, so the loads need not wait for one another's tests).
+struct EntryState {
+    bool alive;
+    bool identity;
+    int group;
+};
+
+__device__ __forceinline__ EntryState entryState(const MhcaView& v, int slot) {
+    return EntryState{loadNow(v.s.alive + slot) != 0, loadNow(v.s.identity + slot) != 0, loadNow(v.s.group + slot)};
+}
+
+/// slotMetric with the slot's identity flag already read.
+__device__ __forceinline__ MetricRef slotMetric(const MhcaView& v, int slot, int mode, bool identity) {
+    MetricRef r;
+    if (mode == kModeIdentity || identity) {
+        r.m = nullptr;
+        r.stride = 0;
+    } else {
+        r.m = (mode == kModeScaled ? v.s.scaled : v.s.metric) + slot;
+        r.stride = static_cast<size_t>(v.cfg.n);
+    }
+    return r;
+}
+
 __device__ __forceinline__ MetricRef slotMetric(const MhcaView& v, int slot, int mode) {
     MetricRef r;
     if (mode == kModeIdentity || v.s.identity[slot]) {

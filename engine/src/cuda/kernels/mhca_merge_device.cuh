@@ -6,6 +6,7 @@
 // The split lets every block of a persistent grid plan and shape the merge redundantly, from the same
 // global state, while only one block writes it back after a grid barrier.
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include "cuda/kernels/mhca_device.cuh"
@@ -192,7 +193,32 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
     double* cov = s.cov;
     if (sizeC <= v.cfg.memberCap) {
         const bool staged = sizeC <= s.stageRows;
-        if (staged) {
+        // The factorisation's three p x p matrices are free until the scatter is summed: they hold the
+        // member indices while the rows are copied asynchronously, so the copy costs two round trips
+        // of latency (indices, coordinates) instead of two per eight loads of a thread.
+        int* memberSlots = reinterpret_cast<int*>(s.cov);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        const bool async = staged && sizeC <= 6 * p * p && __isShared(s.rows);
+#else
+        const bool async = false;
+#endif
+        if (async) {
+            for (int k = tid; k < sizeC; k += 2 * nt) {
+                const int first = mergedMember(v, st, k);
+                const int second = k + nt < sizeC ? mergedMember(v, st, k + nt) : 0;
+                memberSlots[k] = first;
+                if (k + nt < sizeC) memberSlots[k + nt] = second;
+            }
+            team.sync();
+            const int total = sizeC * p;
+            for (int t = tid; t < total; t += nt) {
+                const int k = t / p;
+                __pipeline_memcpy_async(&s.rows[t], &v.x[static_cast<size_t>(memberSlots[k]) * p + (t - k * p)],
+                                        sizeof(double));
+            }
+            __pipeline_commit();
+            __pipeline_wait_prior(0);
+        } else if (staged) {
             // Member indices, then coordinates: every load of a thread in flight before the first use.
             constexpr int kUnroll = 8;
             const int total = sizeC * p;

@@ -329,8 +329,10 @@ __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int mod
         const int t = chunk * 32 + lane;
         if (t >= v.listLen) continue;
         const int o = v.list[t];
-        if (o == st.a || o == st.b || !v.s.alive[o] || v.s.group[o] != st.group) continue;
-        const MetricRef mO = slotMetric(v, o, modeC);
+        // o's state read in one round trip: the tests one after the other made a chain of three.
+        const EntryState e = entryState(v, o);
+        if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
+        const MetricRef mO = slotMetric(v, o, modeC, e.identity);
         v.w.newDist[t] = evictFirst ? streamedSideForm<MAXD, true>(muC, v.s.mu + o, v.cfg.n, mO, v.cfg.d)
                                     : streamedSideForm<MAXD, false>(muC, v.s.mu + o, v.cfg.n, mO, v.cfg.d);
     }
@@ -344,8 +346,9 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
     double smallest = 0.0;
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = v.list[t];
-        if (o == st.a || o == st.b || !v.s.alive[o] || v.s.group[o] != st.group) continue;
         const double qO = v.w.newDist[t];
+        const EntryState e = entryState(v, o);
+        if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
         const double qC = sideForm<MAXD>(muC, v.s.mu + o, v.cfg.n, mC, v.cfg.d);
         const double dist = (sqrt(qC) + sqrt(qO)) / 2.0;
         v.w.newDist[t] = dist;
@@ -362,19 +365,24 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
                                         bool makeLazy, RowTop& topA, Candidate& best, unsigned long long* s_lazy) {
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = v.list[t];
-        if (o == st.a || o == st.b || !v.s.alive[o]) continue;
-        if (v.s.group[o] == st.group &&
-            updateRowForMerge<true, true>(v, st, o, v.w.newDist[t], maxDist, posA, topA, makeLazy)) {
+        const double dist = v.w.newDist[t];
+        // Everything the update reads first about the row, in one round trip: each test used to wait
+        // for its own load.
+        const EntryState e = entryState(v, o);
+        const RowState row = rowState<true>(v, o);
+        if (o == st.a || o == st.b || !e.alive) continue;
+        if (e.group == st.group &&
+            updateRowForMerge<true, true>(v, st, o, dist, maxDist, posA, topA, makeLazy, row)) {
             appendRescan(v, o);
             continue;
         }
-        const int nnO = v.s.nn[o];
+        const int nnO = v.s.nn[o];  // after the update's stores
         const double key = v.s.nnKey[o];
         if (nnO == kLazyRow) {
             atomicMax(s_lazy, keyOrderBits(key));
             continue;
         }
-        const Candidate c = rowCandidate(key, v.s.pos[o], o, nnO);
+        const Candidate c = rowCandidate(key, row.pos, o, nnO);
         if (candidateBefore(c, best)) best = c;
     }
 }

@@ -164,37 +164,65 @@ __device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, 
     ref.count[row] = count + 1;
 }
 
-/// Offers a partner (born at `birth`) to a row's runners-up; a key the bound covers changes nothing.
+/// Offers a partner (born at `birth`) to a row's runners-up whose bound is `bound`; a key the bound
+/// covers changes nothing.
+__device__ __forceinline__ void runnerOffer(RunnerRefs ref, int row, const Candidate& c, int birth, double bound) {
+    if (c.slot >= 0 && better(c.key, bound)) runnerInsert(ref, row, c, birth);
+}
+
 __device__ __forceinline__ void runnerOffer(RunnerRefs ref, int row, const Candidate& c, int birth) {
-    if (c.slot >= 0 && better(c.key, ref.bound[row])) runnerInsert(ref, row, c, birth);
+    runnerOffer(ref, row, c, birth, ref.bound[row]);
+}
+
+/// The state of a row that a merge step reads first (updateRowForMerge), loaded together.
+struct RowState {
+    int nn;
+    int pos;
+    double key;     ///< nnKey
+    double before;  ///< nnBefore
+    double bound;   ///< runBound (with runners)
+};
+
+/// (loadNow: the row's own thread is its only writer during a row update.)
+template <bool runners>
+__device__ __forceinline__ RowState rowState(const MhcaView& v, int o) {
+    RowState r;
+    r.nn = loadNow(v.s.nn + o);
+    r.pos = loadNow(v.s.pos + o);
+    r.key = loadNow(v.s.nnKey + o);
+    r.before = loadNow(v.s.nnBefore + o);
+    r.bound = runners ? loadNow(v.s.runBound + o) : 0.0;
+    return r;
 }
 
 /// mhca_agglomerate.cpp's offerNewCluster: row `slot` (before the merged cluster a) learns its key to
 /// a; false when it must be rescanned (its best was a or b and a is now worse). With `runners`, the
-/// partner that does not become the best is offered to the row's runners-up.
+/// partner that does not become the best is offered to the row's runners-up. `row`: the row's state
+/// after the step's shift.
 template <bool runners = false>
-__device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& st, int slot, double key, int posA) {
-    const int nn = v.s.nn[slot];
+__device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& st, int slot, double key, int posA,
+                                                const RowState& row) {
+    const int nn = row.nn;
     if (nn == st.a || nn == st.b) {
         // Every other partner's key is at most the old best, and partners tying with it lie beyond b
         // (or were flagged by the shift check), so the merged cluster wins unless it is worse.
-        if (better(v.s.nnKey[slot], key)) return false;
+        if (better(row.key, key)) return false;
         v.s.nn[slot] = st.a;
         v.s.nnKey[slot] = key;
         return true;
     }
     const int posNn = nn >= 0 ? v.s.pos[nn] : -1;
-    const double current = v.s.nnKey[slot];
+    const double current = row.key;
     if (better(key, current) || (key == current && posA < posNn)) {
         if (posNn < posA) v.s.nnBefore[slot] = current;
         if constexpr (runners) {
-            if (nn >= 0) runnerOffer(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn]);
+            if (nn >= 0) runnerOffer(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn], row.bound);
         }
         v.s.nn[slot] = st.a;
         v.s.nnKey[slot] = key;
     } else {
-        if (posA < posNn && better(key, v.s.nnBefore[slot])) v.s.nnBefore[slot] = key;
-        if constexpr (runners) runnerOffer(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge);
+        if (posA < posNn && better(key, row.before)) v.s.nnBefore[slot] = key;
+        if constexpr (runners) runnerOffer(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge, row.bound);
     }
     return true;
 }
@@ -292,11 +320,12 @@ __device__ __noinline__ double carryLazyRow(RunnerRefs ref, int o, int a, bool p
 /// instead of needing a rescan. +inf stands for an unknown bound and forces the rescan.
 template <bool runners, bool lazy = false>
 __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist,
-                                                  double maxDist, int posA, RowTop& topA, bool makeLazy = false) {
-    const int nnO = v.s.nn[o];
+                                                  double maxDist, int posA, RowTop& topA, bool makeLazy,
+                                                  RowState row) {
+    const int nnO = row.nn;
+    const int posO = row.pos;
     if constexpr (lazy) {
         if (nnO == kLazyRow) {
-            const int posO = v.s.pos[o];
             const double key = carryLazyRow(runnerRefs(v), o, st.a, posO < posA, st.shifted != 0, st.shiftAmount,
                                             st.maxBefore, maxDist, dist);
             if (posO > posA) offerTop(topA, Candidate{key, posO, o});
@@ -305,22 +334,23 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
     }
     bool stale = false;
     if (st.shifted && nnO >= 0) {
-        const double key = dsub(v.s.nnKey[o], st.shiftAmount);
-        v.s.nnKey[o] = key;
-        double bound = v.s.nnBefore[o];
-        if (bound != kNoKey) {
-            bound = dsub(bound, st.shiftAmount);
-            v.s.nnBefore[o] = bound;
+        row.key = dsub(row.key, st.shiftAmount);
+        v.s.nnKey[o] = row.key;
+        if (row.before != kNoKey) {
+            row.before = dsub(row.before, st.shiftAmount);
+            v.s.nnBefore[o] = row.before;
         }
-        if constexpr (runners) runnerShift(v, o, st.shiftAmount);
-        stale = bound == key;
+        if constexpr (runners) {
+            runnerShift(v, o, st.shiftAmount);
+            row.bound = v.s.runBound[o];
+        }
+        stale = row.before == row.key;
     }
     const double key = st.shifted ? dsub(dsub(st.maxBefore, dist), st.shiftAmount) : dsub(maxDist, dist);
-    const int posO = v.s.pos[o];
     if (posO > posA) {
         offerTop(topA, Candidate{key, posO, o});
         if (nnO == st.b) stale = true;
-    } else if (!stale && !offerNewCluster<runners>(v, st, o, key, posA)) {
+    } else if (!stale && !offerNewCluster<runners>(v, st, o, key, posA, row)) {
         stale = true;
     }
     if constexpr (runners) {
@@ -328,7 +358,7 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
             Candidate keep = noCandidate(), fresh = noCandidate();
             int keepBirth = 0;
             if (nnO >= 0 && nnO != st.a && nnO != st.b) {
-                keep = Candidate{v.s.nnKey[o], v.s.pos[nnO], nnO};
+                keep = Candidate{row.key, v.s.pos[nnO], nnO};  // nothing stored the row's key since the shift
                 keepBirth = v.s.birth[nnO];
             }
             if (posO < posA) fresh = Candidate{key, posA, st.a};
@@ -344,6 +374,13 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
         }
     }
     return stale;
+}
+
+/// updateRowForMerge with the row's state read here.
+template <bool runners, bool lazy = false>
+__device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist,
+                                                  double maxDist, int posA, RowTop& topA, bool makeLazy = false) {
+    return updateRowForMerge<runners, lazy>(v, st, o, dist, maxDist, posA, topA, makeLazy, rowState<runners>(v, o));
 }
 
 }  // namespace clusterlens::cuda::mhca
