@@ -267,7 +267,7 @@ void MhcaEngine::allocate() {
             d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
             d_rowFinal = DeviceBuffer<Candidate>(n, s);
             d_status = DeviceBuffer<int>(2, s);
-            d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots, s);
+            d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots + 2 * kProfileStampSlots, s);
             d_blockProfile = DeviceBuffer<unsigned long long>(m_profile ? blocks * kPhaseSlots : 0, s);
             if (slotCompactionEnabled()) {  // compaction moves at most n / 2 live slots
                 d_slotScratch = DeviceBuffer<double>((n / 2 + 1) * kSlotMoveChunk, s);

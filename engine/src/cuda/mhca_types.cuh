@@ -201,8 +201,14 @@ constexpr int kRescanRowsPerPass = 16;
 /// distances, barrier S3, row update, barrier S4, rescans, their barriers; then the rescanned rows,
 /// the merges timed, the time and count of bare barriers, the shape's member sums, factorisations
 /// and rest; the rescan passes, the time and count of their final selections (any block), and block
-/// 0's time in the passes' row loops.
-constexpr int kPersistentProfileSlots = 19;
+/// 0's time in the passes' row loops; the parts of block 0's row update (grid minimum, commit, its
+/// thread 0's rows, the wait for the block's other rows), the spread of the blocks' arrivals at
+/// barrier S4 and the merges where block 0 arrived last; the blocks with rows whose partner was a or b
+/// (summed over merges), the lazy rows, and the merges whose last block had such rows, or lazy ones.
+constexpr int kPersistentProfileSlots = 29;
+/// Arrival stamps at barrier S4 (one per block, up to this many blocks) after the profile's sums, then
+/// the blocks' counts of stale and lazy rows.
+constexpr int kProfileStampSlots = 256;
 /// The first 8 entries (the merge's phases and barrier waits) are also summed per block, with the
 /// block's merge count last.
 constexpr int kPhaseSlots = 9;

@@ -361,8 +361,10 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
 /// newRowUpdateKernel over the block's range (the step's shift given by `st`), plus the range's best
 /// closest-pair candidate among the rows that keep their neighbour (not a, b or a rescanned row).
 /// *s_lazy: raised to the order bits (keyOrderBits) of every lazy row's bound (none is a candidate).
+/// s_heavy (the profile, else null): counts the rows whose best partner was a or b and the lazy rows.
 __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, double maxDist, int posA, OwnedEntries own,
-                                        bool makeLazy, RowTop& topA, Candidate& best, unsigned long long* s_lazy) {
+                                        bool makeLazy, RowTop& topA, Candidate& best, unsigned long long* s_lazy,
+                                        int* s_heavy = nullptr) {
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = v.list[t];
         const double dist = v.w.newDist[t];
@@ -371,6 +373,10 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
         const EntryState e = entryState(v, o);
         const RowState row = rowState<true>(v, o);
         if (o == st.a || o == st.b || !e.alive) continue;
+        if (s_heavy != nullptr) {
+            if (row.nn == st.a || row.nn == st.b) atomicAdd(&s_heavy[0], 1);
+            if (row.nn == kLazyRow) atomicAdd(&s_heavy[1], 1);
+        }
         if (e.group == st.group &&
             updateRowForMerge<true, true>(v, st, o, dist, maxDist, posA, topA, makeLazy, row)) {
             appendRescan(v, o);
@@ -429,6 +435,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ PendingRows s_pending;
     __shared__ int s_claim;  // the next chunk of the streaming (otherSideForms)
     __shared__ unsigned long long s_lazy;  // the order bits of the range's largest lazy bound
+    __shared__ int s_heavy[2];             // the profile's count of stale and lazy rows in the row update
     // The profile sums in shared memory while the kernel runs (a global read-modify-write per phase
     // would add its latency to the phases it times), added to the global ones at the end.
     __shared__ unsigned long long s_profile[kPersistentProfileSlots + kPhaseSlots];
@@ -453,6 +460,14 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     const bool timed = pa.profile != nullptr && blk == 0 && tid == 0;
     const bool blockTimed = pa.profile != nullptr && tid == 0;  // every block's phases, for their spread
     unsigned long long stamp = blockTimed ? globalNanoseconds() : 0ull;
+    unsigned long long* stamps = args.profile != nullptr ? args.profile + kPersistentProfileSlots : nullptr;
+    unsigned long long partStamp = 0ull;
+    auto part = [&](int slot) {  // block 0's parts of a phase; the first starts with the phase
+        if (!timed) return;
+        const unsigned long long now = globalNanoseconds();
+        pa.profile[slot] += now - (slot == 19 ? stamp : partStamp);
+        partStamp = now;
+    };
     auto lap = [&](int slot) {
         if (!blockTimed) return;
         const unsigned long long now = globalNanoseconds();
@@ -587,7 +602,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         grid.sync();  // S3
         lap(3);
 
+        if (pa.profile != nullptr && tid == 0) s_heavy[0] = s_heavy[1] = 0;
         smallestValue(pa.minPart, blocks, &s_smallest);
+        part(19);
         Step st = planned;
         st.shifted = s_smallest < 0.0 ? 1 : 0;
         st.shiftAmount = s_smallest;
@@ -600,18 +617,69 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             writeMergedShape(v, planned, area, s_shape);
         }
         const int posA = v.s.pos[st.a];
+        part(20);
         RowTop topA = noTop(), range = noTop();
-        rowUpdateOfRange(v, st, maxDist, posA, own, pa.lazyRescans != 0, topA, range.best, &s_lazy);
+        rowUpdateOfRange(v, st, maxDist, posA, own, pa.lazyRescans != 0, topA, range.best, &s_lazy,
+                         pa.profile != nullptr ? s_heavy : nullptr);
+        part(21);
         topA = blockTop(topA, s_warp);
+        part(22);
         if (tid == 0) pa.aPart[blk] = topA;
         range = blockTop(range, s_warp);
         if (tid == 0) {
             pa.blockPart[blk] = range;
             pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
         }
+        if (blockTimed && blk < kProfileStampSlots) {
+            stamps[blk] = globalNanoseconds();
+            stamps[kProfileStampSlots + blk] = static_cast<unsigned long long>(s_heavy[0]) |
+                                               (static_cast<unsigned long long>(s_heavy[1]) << 32);
+        }
         lap(4);
         grid.sync();  // S4
         lap(5);
+        if (pa.profile != nullptr && blk == 0 && tid < 32) {  // the arrivals' spread, by warp 0
+            unsigned long long first = ~0ull, last = 0ull;
+            int lastBlock = 0;
+            for (int b = tid; b < min(blocks, kProfileStampSlots); b += 32) {
+                const unsigned long long at = __ldcg(&stamps[b]);
+                first = min(first, at);
+                if (at > last) {
+                    last = at;
+                    lastBlock = b;
+                }
+            }
+            for (int offset = 16; offset > 0; offset >>= 1) {
+                first = min(first, __shfl_down_sync(0xffffffffu, first, offset));
+                const unsigned long long otherLast = __shfl_down_sync(0xffffffffu, last, offset);
+                const int otherBlock = __shfl_down_sync(0xffffffffu, lastBlock, offset);
+                if (otherLast > last) {
+                    last = otherLast;
+                    lastBlock = otherBlock;
+                }
+            }
+            // How many blocks had stale or lazy rows, and whether the last one did.
+            unsigned long long staleBlocks = 0ull, lazyRows = 0ull;
+            for (int b = tid; b < min(blocks, kProfileStampSlots); b += 32) {
+                const unsigned long long h = __ldcg(&stamps[kProfileStampSlots + b]);
+                staleBlocks += (h & 0xffffffffull) != 0ull ? 1ull : 0ull;
+                lazyRows += h >> 32;
+            }
+            for (int offset = 16; offset > 0; offset >>= 1) {
+                staleBlocks += __shfl_down_sync(0xffffffffu, staleBlocks, offset);
+                lazyRows += __shfl_down_sync(0xffffffffu, lazyRows, offset);
+            }
+            if (timed) {
+                const unsigned long long lastHeavy = __ldcg(&stamps[kProfileStampSlots + lastBlock]);
+                pa.profile[23] += last - first;
+                pa.profile[24] += lastBlock == 0 ? 1ull : 0ull;
+                pa.profile[25] += staleBlocks;
+                pa.profile[26] += lazyRows;
+                pa.profile[27] += (lastHeavy & 0xffffffffull) != 0ull ? 1ull : 0ull;
+                pa.profile[28] += (lastHeavy >> 32) != 0ull ? 1ull : 0ull;
+                stamp = globalNanoseconds();  // the scan is not the next phase's
+            }
+        }
 
         combinedTop(pa.aPart, blocks, &s_aRow);
         if (tid == 0) {
