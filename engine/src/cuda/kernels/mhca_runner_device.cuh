@@ -249,13 +249,34 @@ __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge,
     Candidate pool[kRunners + 2];
     int birth[kRunners + 2];
     int size = 0;
-    for (int k = 0; k < count; ++k) {
-        const int slot = ref.slot[base + k];
-        if (slot == a || slot == b || !ref.alive[slot] || ref.birth[slot] != ref.birthOf[base + k]) continue;
-        pool[size].key = ref.key[base + k];
-        pool[size].pos = ref.pos[base + k];
-        pool[size].slot = slot;
-        birth[size++] = ref.birthOf[base + k];
+    // The whole list is loaded at once, then the listed slots' state: a loop testing each entry as it
+    // arrives waited two round trips per entry, and a block with a stale row held the grid at the
+    // barrier after the row update in most merges.
+    int slots[kRunners], births[kRunners], positions[kRunners];
+    double keys[kRunners];
+#pragma unroll
+    for (int k = 0; k < kRunners; ++k) {
+        slots[k] = ref.slot[base + k];
+        births[k] = ref.birthOf[base + k];
+        keys[k] = ref.key[base + k];
+        positions[k] = ref.pos[base + k];
+    }
+    unsigned standing = 0u;
+#pragma unroll
+    for (int k = 0; k < kRunners; ++k) {
+        const bool listed = k < count;
+        const int slot = listed ? slots[k] : 0;  // slot 0 exists; an unlisted entry's value may not
+        const bool alive = ref.alive[slot] != 0;
+        const int born = ref.birth[slot];
+        if (listed & (slot != a) & (slot != b) & alive & (born == births[k])) standing |= 1u << k;
+    }
+#pragma unroll
+    for (int k = 0; k < kRunners; ++k) {
+        if (!(standing & (1u << k))) continue;
+        pool[size].key = keys[k];
+        pool[size].pos = positions[k];
+        pool[size].slot = slots[k];
+        birth[size++] = births[k];
     }
     if (keep.slot >= 0) {
         pool[size] = keep;
