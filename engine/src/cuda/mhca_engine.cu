@@ -349,12 +349,15 @@ MhcaView MhcaEngine::view() {
     v.x = d_x.data();
     v.list = d_list.data();
     v.listLen = m_listLen;
+    v.listIsIdentity = m_listIdentity ? 1 : 0;
     return v;
 }
 
 void MhcaEngine::setList(const std::vector<int>& slots) {
     d_list.copyFromHost(slots.data(), slots.size());
     m_listLen = static_cast<int>(slots.size());
+    m_listIdentity = true;
+    for (std::size_t t = 0; t < slots.size() && m_listIdentity; ++t) m_listIdentity = slots[t] == static_cast<int>(t);
     m_live = m_listLen;
 }
 

@@ -230,6 +230,7 @@ private:
     int m_evictFirst = -1;          // CLUSTERLENS_MHCA_EVICT_FIRST=0/1 forces the streaming's cache hint
     bool m_rescanStreamed = true;   // CLUSTERLENS_MHCA_RESCAN_STREAMED=0: the rescans' plain loads
     bool m_lazyRescans = true;      // CLUSTERLENS_MHCA_LAZY_RESCANS=0: stale rows rescanned at once
+    bool m_listIdentity = false;    // d_list holds 0 .. m_listLen-1 (MhcaView::listIsIdentity)
     bool m_tiledPrologue = true;    // CLUSTERLENS_MHCA_TILED_PROLOGUE=0: the kernel's rescans instead
     bool m_singletons = false;      // every cluster a single point and no merge made yet
     bool m_nearestPending = false;  // startFromPoints left the rows' nearest neighbours to the run

@@ -48,8 +48,10 @@ void MhcaEngine::compactIfSparse(bool slots) {
                   d_selected.data(), m_stream.get());
     if (slots && d_slotScratch.size() > 0) {
         moveLiveSlots();  // d_listSpare: the live slots, ascending; d_list becomes 0 .. live-1
+        m_listIdentity = true;
     } else {
         std::swap(d_list, d_listSpare);
+        m_listIdentity = false;
     }
     m_listLen = m_live;
 }

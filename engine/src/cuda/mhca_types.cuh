@@ -260,6 +260,10 @@ struct MhcaView {
     const double* x;  ///< n x d, row-major
     const int* list;  ///< slots to visit (ascending), dead ones are skipped
     int listLen;
+    /// list[t] == t for every t < listLen (a single-group run's list, from the start and after each
+    /// slot compaction): the persistent kernel's passes take the slot from the position, one
+    /// dependent round trip fewer per entry.
+    int listIsIdentity;
 };
 
 }  // namespace clusterlens::cuda::mhca

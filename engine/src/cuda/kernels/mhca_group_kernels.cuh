@@ -37,6 +37,7 @@ __device__ inline MhcaView groupView(const MhcaView& v, const GroupPhaseArgs& ga
     const int first = ga.listStart[g], offset = first - g;  // a group of k points makes k - 1 merges
     lv.list = v.list + first;
     lv.listLen = ga.listStart[g + 1] - first;
+    lv.listIsIdentity = 0;
     lv.cfg.firstNewId = v.cfg.firstNewId + offset;
     lv.w.step = ga.steps + g;
     lv.w.mergeCount = ga.mergeCounts + g;

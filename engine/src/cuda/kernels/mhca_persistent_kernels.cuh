@@ -62,6 +62,11 @@ __device__ __forceinline__ OwnedEntries ownedEntries(int listLen, int warp0, int
                         warpCount * blocks * 32};
 }
 
+/// The slot at list position t (MhcaView::listIsIdentity: no load).
+__device__ __forceinline__ int listSlot(const MhcaView& v, int t) {
+    return v.listIsIdentity ? t : v.list[t];
+}
+
 __device__ __forceinline__ Candidate shflCandidate(const Candidate& c, int offset) {
     Candidate o;
     o.key = __shfl_down_sync(0xffffffffu, c.key, offset);
@@ -240,7 +245,7 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
         const double maxDistR = v.w.groups[groupR].maxDist;
         RowTop top = noTop();
         for (int t = own.first; t < own.end; t += own.stride) {
-            const int j = v.list[t];
+            const int j = listSlot(v, t);
             if (!v.s.alive[j] || v.s.group[j] != groupR || v.s.pos[j] <= posR) continue;
             const int birthJ = v.s.birth[j];
             const int pairMode = birthR >= birthJ ? modeR : v.s.mode[j];
@@ -328,7 +333,7 @@ __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int mod
         if (chunk * 32 >= v.listLen) break;
         const int t = chunk * 32 + lane;
         if (t >= v.listLen) continue;
-        const int o = v.list[t];
+        const int o = listSlot(v, t);
         // o's state read in one round trip: the tests one after the other made a chain of three.
         const EntryState e = entryState(v, o);
         if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
@@ -345,7 +350,7 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
                                              double maxDist, OwnedEntries own) {
     double smallest = 0.0;
     for (int t = own.first; t < own.end; t += own.stride) {
-        const int o = v.list[t];
+        const int o = listSlot(v, t);
         const double qO = v.w.newDist[t];
         const EntryState e = entryState(v, o);
         if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
@@ -366,7 +371,7 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
                                         bool makeLazy, RowTop& topA, Candidate& best, unsigned long long* s_lazy,
                                         int* s_heavy = nullptr) {
     for (int t = own.first; t < own.end; t += own.stride) {
-        const int o = v.list[t];
+        const int o = listSlot(v, t);
         const double dist = v.w.newDist[t];
         // Everything the update reads first about the row, in one round trip: each test used to wait
         // for its own load.
@@ -488,7 +493,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     {  // the range's best candidate and lazy bound from the state the launch starts from
         RowTop top = noTop();
         for (int t = own.first; t < own.end; t += own.stride) {
-            const int slot = v.list[t];
+            const int slot = listSlot(v, t);
             if (!v.s.alive[slot]) continue;
             const int nn = v.s.nn[slot];
             if (nn == kLazyRow) atomicMax(&s_lazy, keyOrderBits(v.s.nnKey[slot]));
@@ -535,7 +540,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             const Candidate known = s_best;
             if (s_value != kNoKey && lazyRowForced(s_value, known)) {
                 for (int t = own.first; t < own.end; t += own.stride) {
-                    const int o = v.list[t];
+                    const int o = listSlot(v, t);
                     if (v.s.alive[o] && v.s.nn[o] == kLazyRow && lazyRowForced(v.s.nnKey[o], known))
                         appendRescan(v, o);  // the row holding s_value, unless a prologue rescanned it
                 }
