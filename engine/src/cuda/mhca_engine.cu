@@ -152,7 +152,9 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     configureKernelLimits(m_shapeBytes);
     times.mark("limits");
     const char* speculate = std::getenv("CLUSTERLENS_MHCA_SPECULATE");
-    m_speculate = full && !(speculate && std::string(speculate) == "0");
+    const bool speculateOn = !(speculate && std::string(speculate) == "0");
+    m_speculate = full && speculateOn;
+    m_persistentSpeculate = speculateOn;
 }
 
 MhcaEngine::~MhcaEngine() {
@@ -181,6 +183,7 @@ void MhcaEngine::allocate() {
         shapeWork +
         (m_persistent.maxBlocks > 0
              ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop)) +
+                   2 * (sizeof(SpecShape) + (d * d + p) * 8) +
                    (slotCompactionEnabled() ? (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4 : 0)
              : 0) +
         n * (kRunners * 20 + 12);
@@ -266,6 +269,8 @@ void MhcaEngine::allocate() {
             d_lazyPart = DeviceBuffer<double>(blocks, s);
             d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
             d_rowFinal = DeviceBuffer<Candidate>(n, s);
+            d_cmdSpec = DeviceBuffer<SpecShape>(2, s);
+            d_cmdSpecPayload = DeviceBuffer<double>(2 * (d * d + p), s);
             d_status = DeviceBuffer<int>(2, s);
             d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots + 2 * kProfileStampSlots, s);
             d_blockProfile = DeviceBuffer<unsigned long long>(m_profile ? blocks * kPhaseSlots : 0, s);
@@ -280,6 +285,7 @@ void MhcaEngine::allocate() {
     CL_CUDA_TRY(cudaMemsetAsync(d_counters.data(), 0, d_counters.bytes(), s));
     if (m_persistent.maxBlocks > 0) {
         CL_CUDA_TRY(cudaMemsetAsync(d_rowCounter.data(), 0, d_rowCounter.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(d_cmdSpec.data(), 0xff, d_cmdSpec.bytes(), s));  // merge -1: none
         CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), s));
         if (m_profile) CL_CUDA_TRY(cudaMemsetAsync(d_blockProfile.data(), 0, d_blockProfile.bytes(), s));
     }

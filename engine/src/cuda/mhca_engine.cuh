@@ -215,6 +215,7 @@ private:
     StreamFork m_fork{true};    // FMD: the merged cluster's shape beside the member move and sums
     StreamFork m_spec{false};   // FMD: the next merge's speculated shape beside the step's later kernels
     bool m_speculate = true;    // CLUSTERLENS_MHCA_SPECULATE=0 turns the speculation off (comparisons)
+    bool m_persistentSpeculate = true;  // CMD: the persistent kernel's speculated shapes (same variable)
     OwnedGraph m_stepGraph;  // launchStepBatch's graph and what it was captured for
     std::size_t m_stepGraphBatch = 0;
     bool m_stepGraphFull = false;
@@ -277,6 +278,8 @@ private:
     DeviceBuffer<double> d_lazyPart;
     DeviceBuffer<unsigned int> d_rowCounter;
     DeviceBuffer<Candidate> d_rowFinal;
+    DeviceBuffer<SpecShape> d_cmdSpec;     // the persistent kernel's two speculation records
+    DeviceBuffer<double> d_cmdSpecPayload;  // and their shapes
     DeviceBuffer<int> d_status;
     DeviceBuffer<unsigned long long> d_persistentProfile, d_blockProfile;
     DeviceBuffer<double> d_slotScratch;  // (n / 2 + 1) x kSlotMoveChunk values of the slot move

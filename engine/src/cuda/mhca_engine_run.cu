@@ -139,6 +139,9 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     args.streamEvictFirst = m_evictFirst >= 0 ? m_evictFirst : (streamed > m_l2Bytes ? 1 : 0);
     args.rescanStreamed = m_rescanStreamed ? 1 : 0;
     args.lazyRescans = m_lazyRescans ? 1 : 0;
+    args.speculate = m_persistentSpeculate ? 1 : 0;
+    args.spec = d_cmdSpec.data();
+    args.specPayload = d_cmdSpecPayload.data();
     args.lazyPart = d_lazyPart.data();
     args.blockPart = d_blockPart.data();
     args.aPart = d_aPart.data();
@@ -207,6 +210,8 @@ void MhcaEngine::printPersistentProfile() {
                  "block to arrive had such rows in %.0f%% of merges, lazy rows in %.0f%%\n",
                  static_cast<double>(sums[25]) / merges, static_cast<double>(sums[26]) / merges,
                  100.0 * static_cast<double>(sums[27]) / merges, 100.0 * static_cast<double>(sums[28]) / merges);
+    std::fprintf(stderr, "[mhca profile] speculated shapes: %llu written, block 0 took %llu (%.0f%% of merges)\n",
+                 sums[30], sums[29], 100.0 * static_cast<double>(sums[29]) / merges);
     // Every block's phases per merge it took part in (later launches run fewer blocks).
     const std::size_t blocks = d_blockProfile.size() / kPhaseSlots;
     std::vector<unsigned long long> perBlock(d_blockProfile.size());

@@ -204,8 +204,9 @@ constexpr int kRescanRowsPerPass = 16;
 /// 0's time in the passes' row loops; the parts of block 0's row update (grid minimum, commit, its
 /// thread 0's rows, the wait for the block's other rows), the spread of the blocks' arrivals at
 /// barrier S4 and the merges where block 0 arrived last; the blocks with rows whose partner was a or b
-/// (summed over merges), the lazy rows, and the merges whose last block had such rows, or lazy ones.
-constexpr int kPersistentProfileSlots = 29;
+/// (summed over merges), the lazy rows, and the merges whose last block had such rows, or lazy ones;
+/// the merges whose shape block 0 took from a speculation record, and the records written.
+constexpr int kPersistentProfileSlots = 31;
 /// Arrival stamps at barrier S4 (one per block, up to this many blocks) after the profile's sums, then
 /// the blocks' counts of stale and lazy rows.
 constexpr int kProfileStampSlots = 256;
@@ -222,6 +223,9 @@ struct PersistentArgs {
     int streamEvictFirst;         ///< the shape phase streams the metrics evict-first (they exceed L2)
     int rescanStreamed;           ///< the rescan passes read the other side's metric as the streaming
     int lazyRescans;              ///< unresolved stale rows become lazy (kLazyRow) instead of rescanned
+    int speculate;                ///< the last block shapes the likely next merge (mhca_persistent_speculation.cuh)
+    SpecShape* spec;              ///< [2] speculation records by merge parity
+    double* specPayload;          ///< [2][specPayloadDoubles(d)] their shapes
     double* lazyPart;             ///< [blocks] the largest bound of each range's lazy rows (or kNoKey)
     RowTop* blockPart;            ///< [blocks] best candidate of each block's range (RowTop.best)
     RowTop* aPart;                ///< [blocks] the merged row's partial best over each range

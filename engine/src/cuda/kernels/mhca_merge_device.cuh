@@ -278,26 +278,29 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
     team.sync();
 }
 
-/// clusterShapeBlock for p <= kShapeRegs: both factorisations, the determinant powers and the
-/// triangular inverse in the registers of the team's first warp (one row per lane), the product
-/// (L^-1)ᵀ L^-1 by the team; the second warp takes nmf's power while the first inverts. The shape is a
-/// chain of dependent steps on a 14 x 14 matrix (thesis 2.5.3), bound by latency, not arithmetic: on
-/// an H200 (one block, p = 14) ~37K cycles against ~45K for the team version, and 12.7 instead of
-/// 18.0 us per merge in the persistent CMD kernel. Out of line: inlined, it raised the persistent
-/// kernel's spills. Same operations in the same order as the team version; `factor` receives L,
-/// `column` is one shared double of scratch.
-static __device__ __noinline__ bool clusterShapeWarp(int p, int sub, double weight, double* cov, double* factor,
-                                                     double* inverse, double* column, double& nmf, int* s_flag,
-                                                     double* s_value, const ShapeTeam& team) {
+/// Whether a cluster of weight `weight` gets a shape in sub-threshold mode `sub` at all (otherwise the
+/// identity; mhca_clusters.cpp's setShape).
+__device__ __forceinline__ bool shapedInMode(int sub, double weight) { return sub == 0 || sub == 1 || weight == 1.0; }
+
+/// clusterShapeFactor for p <= kShapeRegs, in the registers of the team's first warp (one row per
+/// lane): both factorisations and the determinant power between them. The shape is a chain of
+/// dependent steps on a 14 x 14 matrix (thesis 2.5.3), bound by latency, not arithmetic: on an H200
+/// (one block, p = 14) the whole shape takes ~37K cycles against ~45K for the team version, and 12.7
+/// instead of 18.0 us per merge in the persistent CMD kernel. Out of line: inlined, it raised the
+/// persistent kernel's spills. Same operations in the same order as the team version. L goes to the
+/// lower triangle of `factor`, the product of its diagonal to *column, whether it factorised to
+/// *s_flag. Ends with the team's barrier.
+static __device__ __noinline__ void clusterFactorWarp(int p, int sub, double weight, const double* cov, double* factor,
+                                                      double* column, int* s_flag, const ShapeTeam& team) {
     const int tid = team.tid;
-    double row[kShapeRegs];
-    double diag = 0.0;
-    auto load = [&] {  // cov stays intact until the inverse is stored
-#pragma unroll
-        for (int j = 0; j < kShapeRegs; ++j) row[j] = (j < tid && tid < p) ? cov[tid * p + j] : 0.0;
-        diag = tid < p ? cov[tid * p + tid] : 0.0;
-    };
     if (tid < 32) {
+        double row[kShapeRegs];
+        double diag = 0.0;
+        auto load = [&] {  // cov stays intact until the inverse is stored
+#pragma unroll
+            for (int j = 0; j < kShapeRegs; ++j) row[j] = (j < tid && tid < p) ? cov[tid * p + j] : 0.0;
+            diag = tid < p ? cov[tid * p + tid] : 0.0;
+        };
         double mf = 1.0;
         if (sub != 1 && weight < 1.0) {  // with weight 1 mhcaCpu computes mf too but never uses it
             load();
@@ -312,40 +315,49 @@ static __device__ __noinline__ bool clusterShapeWarp(int p, int sub, double weig
         }
         const bool factored = choleskyRegs(row, diag, p);
         const double product = factored ? diagonalProductRegs(diag, p) : 0.0;
+        if (factored) storeLowerRegs(row, diag, factor, p);
         if (tid == 0) {
             *s_flag = factored ? 1 : 0;
             *column = product;
         }
     }
     team.sync();
-    if (*s_flag == 0) return false;  // the caller's barrier follows every read of *s_flag
-    const int powerWarp = team.nt > 32 ? 1 : 0;
+}
+
+/// clusterShapeInverse for p <= kShapeRegs: the triangular inverse of the factor in the first warp's
+/// registers (rows reloaded from `factor`: the same values), the second warp takes nmf's power
+/// meanwhile, the product (L^-1)ᵀ L^-1 by the team into `inverse`.
+static __device__ __noinline__ void clusterInverseWarp(int p, double* cov, const double* factor, double* inverse,
+                                                       const double* column, double& nmf, double* s_value,
+                                                       const ShapeTeam& team) {
+    const int tid = team.tid;
     if (tid < 32) {
-        storeLowerRegs(row, diag, factor, p);
-        __syncwarp();
+        double row[kShapeRegs];
+#pragma unroll
+        for (int j = 0; j < kShapeRegs; ++j) row[j] = (j < tid && tid < p) ? factor[tid * p + j] : 0.0;
+        double diag = tid < p ? factor[tid * p + tid] : 0.0;
         triangularInverseRegs(row, diag, factor, p);
         storeLowerRegs(row, diag, cov, p);
     }
+    const int powerWarp = team.nt > 32 ? 1 : 0;
     if (tid == powerWarp * 32) *s_value = shapePower(*column, p, true);
     team.sync();
     nmf = *s_value;
     inverseProductBlock(cov, inverse, p, team);
-    return true;
 }
 
-/// mhca_linalg.cpp's clusterShape (determinant from the Cholesky factor) by the team (the triangular
-/// inverse by its first warp): Σ'^-1 into `inverse` and nmf returned; false means the identity (and
-/// nmf 1). `cov` and `factor` are overwritten; `column` and `scratch` are p doubles each; s_value: one
-/// shared double.
-__device__ inline bool clusterShapeBlock(const MhcaView& v, double weight, double* cov, double* factor, double* inverse,
-                                         double* column, double* scratch, double& nmf, int* s_flag, double* s_value,
-                                         const ShapeTeam& team) {
+/// First half of mhca_linalg.cpp's clusterShape (determinant from the Cholesky factor) by the team:
+/// Σ' = wf·Σ + (1 - wf)·mf·I from the covariance in `cov`, and its Cholesky factor (in `factor` for
+/// p <= kShapeRegs, else in place in `cov`); *s_flag: whether it factorised. Only for a cluster that
+/// is shaped (shapedInMode). `column`: p doubles of scratch. Ends with the team's barrier.
+__device__ inline void clusterShapeFactor(const MhcaView& v, double weight, double* cov, double* factor, double* column,
+                                          int* s_flag, const ShapeTeam& team) {
     const int p = v.cfg.d, sub = v.cfg.subthreshold;
     const int tid = team.tid, nt = team.nt;
-    const bool shaped = sub == 0 || sub == 1 || weight == 1.0;
-    if (!shaped) return false;
-    if (p <= kShapeRegs)
-        return clusterShapeWarp(p, sub, weight, cov, factor, inverse, column, nmf, s_flag, s_value, team);
+    if (p <= kShapeRegs) {
+        clusterFactorWarp(p, sub, weight, cov, factor, column, s_flag, team);
+        return;
+    }
     double mf = 1.0;
     if (sub != 1 && weight < 1.0) {  // with weight 1 mhcaCpu computes mf too but never uses it
         for (int t = tid; t < p * p; t += nt) factor[t] = cov[t];
@@ -360,7 +372,24 @@ __device__ inline bool clusterShapeBlock(const MhcaView& v, double weight, doubl
         }
         team.sync();
     }
-    if (!choleskyTeam(cov, column, p, team)) return false;
+    const bool factored = choleskyTeam(cov, column, p, team);
+    if (tid == 0) *s_flag = factored ? 1 : 0;
+    team.sync();
+}
+
+/// Second half: Σ'^-1 into `inverse` and nmf from the factor of clusterShapeFactor (the triangular
+/// inverse by the team's first warp); false (the identity, nmf 1) when it did not factorise. `cov`
+/// and `factor` are overwritten; `column` and `scratch` are p doubles each; s_value: one shared
+/// double. The caller's barrier follows every read of *s_flag.
+__device__ inline bool clusterShapeInverse(const MhcaView& v, double* cov, double* factor, double* inverse,
+                                           double* column, double* scratch, double& nmf, const int* s_flag,
+                                           double* s_value, const ShapeTeam& team) {
+    const int p = v.cfg.d, tid = team.tid;
+    if (*s_flag == 0) return false;
+    if (p <= kShapeRegs) {
+        clusterInverseWarp(p, cov, factor, inverse, column, nmf, s_value, team);
+        return true;
+    }
     if (tid < 32) {
         if (tid == 0) *s_value = shapePower(diagonalProduct(cov, p), p, true);
         triangularInverseWarp(cov, column, scratch, p);
@@ -397,31 +426,36 @@ struct ShapeResult {
     int identity;  ///< mhca_clusters.cpp's setShape: Σ'^-1 == I exactly and nmf == 1
 };
 
-/// Thesis 2.5.2 / 2.5.3 for the merged cluster of the step, by the team, without writing global
-/// memory: mean (mergedMean, unless meansReady: the caller ran it and a barrier since), scatter matrix,
-/// covariance, Σ'^-1 and the identity test into the area; the outcome into *out (shared). Ends with the
-/// team's barrier. `profile` (thread 0 of one
-/// block, or null): nanoseconds of member sums, factorisations and the rest added to profile[0 .. 2].
-__device__ inline void mergedShapeBlock(const MhcaView& v, const Step& st, const ShapeArea& s, ShapeResult* out,
-                                        int* s_flag, double* s_value, const ShapeTeam& team, bool meansReady,
-                                        unsigned long long* profile = nullptr) {
-    const int p = v.cfg.d, sizeC = st.sizeA + st.sizeB;
-    const int tid = team.tid, nt = team.nt;
-    unsigned long long stamp = profile ? globalNanoseconds() : 0ull;
+/// The record of a speculated shape: the merge, its pair and the outcome (its matrices stored apart).
+__device__ __forceinline__ SpecShape specRecordOf(const Step& sp, const ShapeResult& r) {
+    SpecShape record;
+    record.merge = sp.merge;
+    record.a = sp.a;
+    record.b = sp.b;
+    record.shaped = r.shaped;
+    record.identity = r.identity;
+    record.pad = 0;
+    record.nmf = r.nmf;
+    return record;
+}
+
+/// The second half of mergedShapeBlock (after its factorisation, by the same team on the same area):
+/// Σ'^-1, nmf and the identity test into the area and *out. Ends with the team's barrier.
+/// `profile`: as mergedShapeBlock's, from `stamp` on.
+__device__ inline void finishMergedShape(const MhcaView& v, const Step& st, const ShapeArea& s, ShapeResult* out,
+                                         int* s_flag, double* s_value, const ShapeTeam& team,
+                                         unsigned long long* profile = nullptr, unsigned long long stamp = 0ull) {
+    const int p = v.cfg.d, tid = team.tid, nt = team.nt;
     auto lap = [&](int slot) {
         if (!profile) return;
         const unsigned long long now = globalNanoseconds();
         profile[slot] += now - stamp;
         stamp = now;
     };
-    if (!meansReady) mergedMean(v, st, s, team.tid, team.nt);
-    mergedCovariance(v, st, s, team);  // its first barrier publishes muA and muB
-    lap(0);
     double nmf = 1.0;
-    bool shaped = false;
-    if (sizeC > 2)
-        shaped = clusterShapeBlock(v, st.weight, s.cov, s.factor, s.inverse, s.column, s.means, nmf, s_flag, s_value,
-                                   team);
+    const bool shaped = st.sizeA + st.sizeB > 2 && shapedInMode(v.cfg.subthreshold, st.weight) &&
+                        clusterShapeInverse(v, s.cov, s.factor, s.inverse, s.column, s.means, nmf, s_flag, s_value,
+                                            team);
     team.sync();  // every thread read *s_flag
     lap(1);
     if (tid == 0) *s_flag = shaped ? (nmf == 1.0) : 1;
@@ -440,6 +474,29 @@ __device__ inline void mergedShapeBlock(const MhcaView& v, const Step& st, const
     }
     team.sync();
     lap(2);
+}
+
+/// Thesis 2.5.2 / 2.5.3 for the merged cluster of the step, by the team, without writing global
+/// memory: mean (mergedMean, unless meansReady: the caller ran it and a barrier since), scatter matrix,
+/// covariance, Σ'^-1 and the identity test into the area; the outcome into *out (shared). Ends with the
+/// team's barrier. With `factorOnly` it stops after the Cholesky factor (the area, *s_flag and
+/// s.column hold the rest's input) and finishMergedShape completes it later. `profile` (thread 0 of
+/// one block, or null): nanoseconds of member sums, factorisations and the rest added to
+/// profile[0 .. 2].
+__device__ inline void mergedShapeBlock(const MhcaView& v, const Step& st, const ShapeArea& s, ShapeResult* out,
+                                        int* s_flag, double* s_value, const ShapeTeam& team, bool meansReady,
+                                        unsigned long long* profile = nullptr, bool factorOnly = false) {
+    unsigned long long stamp = profile ? globalNanoseconds() : 0ull;
+    if (!meansReady) mergedMean(v, st, s, team.tid, team.nt);
+    mergedCovariance(v, st, s, team);  // its first barrier publishes muA and muB
+    if (profile) {
+        const unsigned long long now = globalNanoseconds();
+        profile[0] += now - stamp;
+        stamp = now;
+    }
+    if (st.sizeA + st.sizeB > 2 && shapedInMode(v.cfg.subthreshold, st.weight))
+        clusterShapeFactor(v, st.weight, s.cov, s.factor, s.column, s_flag, team);
+    if (!factorOnly) finishMergedShape(v, st, s, out, s_flag, s_value, team, profile, stamp);
 }
 
 /// Writes the merged shape of mergedShapeBlock into slot a (the whole block): member list (CMD, while

@@ -22,6 +22,11 @@
 //
 // The phases' functions are in mhca_persistent_phases.cuh.
 //
+// The last block owns no entries: it speculates (mhca_persistent_speculation.cuh). While merge m runs
+// it shapes the pair likely to merge at m + 1, the factorisation in the shape phase and the inverse
+// after S3 (its row update is empty), and every block takes that shape at m + 1 when the plan merges
+// exactly that pair (70 % of the merges of the cytometry-like benchmarks), skipping the chain.
+//
 // Every row is rescanned once before the first merge of a single-group run (its runners-up), and
 // the runners-up of the merged cluster and of the last pass's rows are selected by warps with time
 // to spare in the next merge's shape phase.
@@ -41,6 +46,7 @@
 #include "cuda/kernels/mhca_device.cuh"
 #include "cuda/kernels/mhca_merge_device.cuh"
 #include "cuda/kernels/mhca_persistent_phases.cuh"
+#include "cuda/kernels/mhca_persistent_speculation.cuh"
 #include "cuda/kernels/mhca_runner_device.cuh"
 
 namespace clusterlens::cuda::mhca {
@@ -76,13 +82,18 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ int s_claim;  // the next chunk of the streaming (otherSideForms)
     __shared__ unsigned long long s_lazy;  // the order bits of the range's largest lazy bound
     __shared__ int s_heavy[2];             // the profile's count of stale and lazy rows in the row update
+    __shared__ int s_specHit;              // this merge's shape comes from the speculation record
+    __shared__ Step s_specStep;            // the speculating block: the pair it shapes for the next merge
     // The profile sums in shared memory while the kernel runs (a global read-modify-write per phase
     // would add its latency to the phases it times), added to the global ones at the end.
     __shared__ unsigned long long s_profile[kPersistentProfileSlots + kPhaseSlots];
     const int tid = static_cast<int>(threadIdx.x), blk = static_cast<int>(blockIdx.x);
     const int blocks = static_cast<int>(gridDim.x);
     const int warps = static_cast<int>(blockDim.x >> 5);
-    const OwnedEntries own = ownedEntries(v.listLen, 0, warps);
+    // The last block speculates (mhca_persistent_speculation.cuh) and owns no entries.
+    const int specBlock = args.speculate && blocks >= 2 ? blocks - 1 : -1;
+    const int workers = specBlock >= 0 ? blocks - 1 : blocks;
+    const OwnedEntries own = ownedEntries(v.listLen, 0, warps, workers);
     PersistentArgs pa = args;
     if (!kProfiled) {
         args.profile = nullptr;
@@ -124,6 +135,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     }
 
     if (tid == 0) s_lazy = 0ull;
+    // Records of an earlier launch name slots that compaction may have moved.
+    if (pa.spec != nullptr && blk == 0 && tid < 2) pa.spec[tid].merge = -1;
     __syncthreads();
     {  // the range's best candidate and lazy bound from the state the launch starts from
         RowTop top = noTop();
@@ -191,22 +204,41 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             // All blocks read the last merge's rescan count before the barrier that ended its rescans.
             if (blk == 0 && prevRows > 0) *v.w.rescanCount = 0;
             const Candidate best = s_best;
+            // The record is loaded beside the plan's loads (its round trip off the chain).
+            SpecShape record;
+            record.merge = -1;
+            if (pa.spec != nullptr && blk != specBlock) record = loadSpecRecord(&pa.spec[m & 1]);
             const int nnBest = best.slot < 0 ? -1 : (best.slot == prevA ? prevANn : v.s.nn[best.slot]);
             s_plan = planMerge(v, best, nnBest, m);
+            s_specHit = pa.spec != nullptr && blk != specBlock && takeSpecRecord(record, s_plan.st, &s_shape);
             s_claim = 0;
             s_lazy = 0ull;
         }
         __syncthreads();
         const Step planned = s_plan.st;
         if (!planned.valid) break;
+        if (blk == specBlock) {
+            speculatedStep(v, pa.blockPart, blocks, pa.rowFinal, prevRows, aCand, prevANn, planned, &s_specStep);
+            __syncthreads();
+        }
         lap(0);
         const int modeC = s_plan.mode;
-        mergedMean(v, planned, area, tid, static_cast<int>(blockDim.x));
+        // The speculating block shapes its pair where the others shape this merge's (one call site).
+        const Step& shapeStep = blk == specBlock ? s_specStep : s_plan.st;
+        if (shapeStep.valid) mergedMean(v, shapeStep, area, tid, static_cast<int>(blockDim.x));
         __syncthreads();
         // The shape team factorises while the other warps stream the other clusters' metrics.
         if (tid < kShapeTeamThreads) {
-            mergedShapeBlock(v, planned, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, kShapeTeamThreads, 1},
-                             true, timed ? pa.profile + 12 : nullptr);
+            if (s_specHit) {
+                loadSpecShape(v, pa.specPayload, m, area, tid, kShapeTeamThreads);
+                if (timed) pa.profile[29] += 1ull;
+            } else if (shapeStep.valid) {
+                // The speculating block stops after the factorisation and finishes after barrier S3,
+                // in its empty row update, so that neither barrier waits for its whole chain.
+                mergedShapeBlock(v, shapeStep, area, &s_shape, &s_flag, &s_value,
+                                 ShapeTeam{tid, kShapeTeamThreads, 1}, true, timed ? pa.profile + 12 : nullptr,
+                                 blk == specBlock);
+            }
         } else if (!planned.switchNow) {
             const int selectors = min(s_pending.count, kSelectorWarps);
             const int w = (tid - kShapeTeamThreads) >> 5;
@@ -215,7 +247,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
         // Every warp streams once its own part is done (the chunks are claimed, so the phase ends with
         // the last chunk, not with the last selection plus a fixed share).
-        if (!planned.switchNow) otherSideForms<MAXD>(v, planned, modeC, area.newMu, &s_claim, pa.streamEvictFirst != 0);
+        if (!planned.switchNow)
+            otherSideForms<MAXD>(v, planned, modeC, area.newMu, &s_claim, pa.streamEvictFirst != 0, workers);
         __syncthreads();
         if (tid == 0) s_pending.count = 0;
         lap(1);
@@ -231,7 +264,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             break;
         }
 
-        const bool identityC = modeC == kModeIdentity || s_shape.identity;
+        const bool identityC = modeC == kModeIdentity || s_shape.identity || blk == specBlock;
         if (!identityC) stageMergedMetric(v, area, s_shape, modeC, metC);
         const MetricRef mC{identityC ? nullptr : metC, 1};
         const double maxDist = v.w.groups[planned.group].maxDist;
@@ -241,6 +274,13 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         lap(2);
         grid.sync();  // S3
         lap(3);
+        if (blk == specBlock && s_specStep.valid) {  // the speculated shape's second half, and its record
+            if (tid < kShapeTeamThreads)
+                finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, kShapeTeamThreads, 1});
+            __syncthreads();
+            publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep);
+            if (pa.profile != nullptr && tid == 0) pa.profile[30] += 1ull;
+        }
 
         if (pa.profile != nullptr && tid == 0) s_heavy[0] = s_heavy[1] = 0;
         smallestValue(pa.minPart, blocks, &s_smallest);

@@ -24,13 +24,13 @@ struct OwnedEntries {
     int stride;
 };
 
-/// The entries of this thread when warps [warp0, warp0 + warpCount) of every block share the list.
-__device__ __forceinline__ OwnedEntries ownedEntries(int listLen, int warp0, int warpCount) {
+/// The entries of this thread when warps [warp0, warp0 + warpCount) of the first `workers` blocks
+/// share the list (a later block, the speculating one, owns none).
+__device__ __forceinline__ OwnedEntries ownedEntries(int listLen, int warp0, int warpCount, int workers) {
     const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31u);
-    if (warp < warp0 || warp >= warp0 + warpCount) return OwnedEntries{listLen, listLen, 1};
-    const int blocks = static_cast<int>(gridDim.x);
-    return OwnedEntries{((warp - warp0) * blocks + static_cast<int>(blockIdx.x)) * 32 + lane, listLen,
-                        warpCount * blocks * 32};
+    const int blk = static_cast<int>(blockIdx.x);
+    if (warp < warp0 || warp >= warp0 + warpCount || blk >= workers) return OwnedEntries{listLen, listLen, 1};
+    return OwnedEntries{((warp - warp0) * workers + blk) * 32 + lane, listLen, warpCount * workers * 32};
 }
 
 /// The slot at list position t (MhcaView::listIsIdentity: no load).
@@ -288,19 +288,20 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
 
 /// First half of the merged cluster's new distances, while the shape team factorises: the other side's
 /// forms (μa - μo)ᵀ Σ'_o^-1 (μa - μo) of the block's entries into newDist. Warps claim the block's
-/// warp-sized chunks (chunk k · blocks + block, the set ownedEntries deals the block) one at a time,
+/// warp-sized chunks (chunk k · workers + block, the set ownedEntries deals the block) one at a time,
 /// so the shape team and the selecting warps join in once they are done: with 100K clusters the
 /// streaming outlasts the shape by far. *s_claim: zero before the phase; evictFirst: the metrics'
-/// cache hint (streamedForm).
+/// cache hint (streamedForm); workers: the blocks that own entries (ownedEntries).
 template <int MAXD>
 __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int modeC, const double* muC, int* s_claim,
-                                      bool evictFirst) {
+                                      bool evictFirst, int workers) {
     const int lane = static_cast<int>(threadIdx.x & 31u);
-    const int blocks = static_cast<int>(gridDim.x), blk = static_cast<int>(blockIdx.x);
+    const int blk = static_cast<int>(blockIdx.x);
+    if (blk >= workers) return;
     for (;;) {
         int k = 0;
         if (lane == 0) k = atomicAdd(s_claim, 1);
-        const int chunk = __shfl_sync(0xffffffffu, k, 0) * blocks + blk;
+        const int chunk = __shfl_sync(0xffffffffu, k, 0) * workers + blk;
         if (chunk * 32 >= v.listLen) break;
         const int t = chunk * 32 + lane;
         if (t >= v.listLen) continue;

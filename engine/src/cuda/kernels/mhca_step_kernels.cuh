@@ -219,17 +219,7 @@ __global__ void fmdSpeculativeShapeKernel(MhcaView v, ShapeLayout layout, int st
         for (int t = static_cast<int>(threadIdx.x); t < p; t += static_cast<int>(blockDim.x))
             out.newMu[t] = area.newMu[t];
     }
-    if (threadIdx.x == 0) {
-        SpecShape spec;
-        spec.merge = sp.merge;
-        spec.a = sp.a;
-        spec.b = sp.b;
-        spec.shaped = s_result.shaped;
-        spec.identity = s_result.identity;
-        spec.pad = 0;
-        spec.nmf = s_result.nmf;
-        v.w.spec[sp.merge & 1] = spec;
-    }
+    if (threadIdx.x == 0) v.w.spec[sp.merge & 1] = specRecordOf(sp, s_result);
 }
 
 /// Writes the initial clusters of a run that starts from clusters into their slots (one block per

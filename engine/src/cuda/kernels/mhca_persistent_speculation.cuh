@@ -1,0 +1,148 @@
+#pragma once
+// The persistent CMD kernel's speculated shapes (mhca_persistent_kernels.cuh). The merged cluster's
+// shape (thesis 2.5.3: scatter, two Cholesky factorisations, the inverse) is a chain of dependent
+// steps that every block runs at the head of a merge, and the merge waits for it. Most merges do not
+// involve the cluster the merge before made, so one block (the last, which owns no entries) takes,
+// while merge m runs, the pair most likely to merge at m + 1 among the rows merge m leaves untouched:
+// the first candidate of the blocks' parts whose row and partner are neither a nor b. It shapes that
+// pair with the same functions into a record of merge m + 1; at merge m + 1 every block takes the
+// record when, and only when, the plan merges exactly that row and partner. The speculating block
+// runs the factorisations in merge m's shape phase and the inverse after barrier S3, where its row
+// update is empty, so that it reaches neither barrier later than the others (its whole chain before
+// S3 delayed S3 by ~5 us per merge at 44K).
+//
+// Why that is exact: the shape of c ∪ d is a function of the two slots' members, means and scatter
+// matrices and their sizes alone (mergedShapeBlock; the weight depends on the size only), and merge m
+// writes only slot a's (b dies). A pair without a and b therefore has at m + 1 the shape the record
+// holds, bit for bit; a stale choice (a row the update gives another partner) only misses.
+// Records alternate by merge parity: merge m + 1's is written while blocks may still read merge m's.
+
+#include <cuda_runtime.h>
+
+#include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_merge_device.cuh"
+
+namespace clusterlens::cuda::mhca {
+
+/// Doubles of one record's payload: Σ'^-1 (p x p) then the packed scatter matrix.
+__host__ __device__ __forceinline__ int specPayloadDoubles(int p) { return p * p + p * (p + 1) / 2; }
+
+/// Warp 0 of the speculating block, after the plan of merge st.merge: the first candidate (candidate
+/// order) among parts[0 .. count).best, finals[0 .. finalCount) and `extra` (the last merged row, whose
+/// partner `extraNn` block 0 may still be writing) whose row and partner are neither st.a nor st.b,
+/// as the step of merge st.merge + 1 into *out (valid 0: none). Two dependent round trips (the
+/// candidates, then their partners) and the two sizes; a long final list (a launch's prologue) is not
+/// searched. Nothing at a switch (the launch ends with that merge).
+__device__ inline void speculatedStep(const MhcaView& v, const RowTop* parts, int count, const Candidate* finals,
+                                      int finalCount, Candidate extra, int extraNn, const Step& st, Step* out) {
+    constexpr int kPerLane = 8;
+    if (threadIdx.x >= 32) return;
+    const int lane = static_cast<int>(threadIdx.x);
+    Candidate c = noCandidate();
+    int nnC = -1;
+    if (extra.slot >= 0 && extra.slot != st.a && extra.slot != st.b && extraNn >= 0 && extraNn != st.a &&
+        extraNn != st.b && lane == 0) {
+        c = extra;
+        nnC = extraNn;
+    }
+    const int total = finalCount <= 32 * kPerLane ? count + finalCount : count;
+    for (int base = 0; base < total; base += 32 * kPerLane) {
+        Candidate x[kPerLane];
+#pragma unroll
+        for (int u = 0; u < kPerLane; ++u) {
+            const int i = base + u * 32 + lane;
+            x[u] = noCandidate();
+            if (i < count) {
+                x[u].key = __ldcg(&parts[i].best.key);
+                x[u].pos = __ldcg(&parts[i].best.pos);
+                x[u].slot = __ldcg(&parts[i].best.slot);
+            } else if (i < total) {
+                x[u].key = __ldcg(&finals[i - count].key);
+                x[u].pos = __ldcg(&finals[i - count].pos);
+                x[u].slot = __ldcg(&finals[i - count].slot);
+            }
+        }
+        int nn[kPerLane];
+#pragma unroll
+        for (int u = 0; u < kPerLane; ++u)
+            nn[u] = x[u].slot < 0 ? -1 : (x[u].slot == extra.slot ? extraNn : __ldcg(&v.s.nn[x[u].slot]));
+#pragma unroll
+        for (int u = 0; u < kPerLane; ++u) {
+            const bool clear = x[u].slot >= 0 && x[u].slot != st.a && x[u].slot != st.b && nn[u] >= 0 &&
+                               nn[u] != st.a && nn[u] != st.b;
+            if (clear && candidateBefore(x[u], c)) {
+                c = x[u];
+                nnC = nn[u];
+            }
+        }
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        Candidate o;
+        o.key = __shfl_down_sync(0xffffffffu, c.key, offset);
+        o.pos = __shfl_down_sync(0xffffffffu, c.pos, offset);
+        o.slot = __shfl_down_sync(0xffffffffu, c.slot, offset);
+        const int oNn = __shfl_down_sync(0xffffffffu, nnC, offset);
+        if (candidateBefore(o, c)) {
+            c = o;
+            nnC = oNn;
+        }
+    }
+    if (lane != 0) return;
+    Step sp{};
+    if (c.slot >= 0 && !st.switchNow) {  // a switch ends the launch with this merge
+        sp.a = c.slot;
+        sp.b = nnC;
+        sp.sizeA = v.s.size[c.slot];
+        sp.sizeB = v.s.size[nnC];
+        sp.merge = st.merge + 1;
+        sp.group = v.s.group[c.slot];
+        sp.weight = mergeWeight(v, sp.sizeA + sp.sizeB);
+        sp.valid = 1;
+    }
+    *out = sp;
+}
+
+/// The speculating block, once its shape is finished: the shape of `sp` from its area into the
+/// record of merge sp.merge (nothing reads it before the next grid barrier).
+__device__ inline void publishSpecShape(const MhcaView& v, SpecShape* records, double* payloads, const ShapeArea& area,
+                                        const ShapeResult& r, const Step& sp) {
+    const int p = v.cfg.d, tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    double* out = payloads + (sp.merge & 1) * specPayloadDoubles(p);
+    for (int t = tid; t < p * p; t += nt) out[t] = area.inverse[t];
+    for (int t = tid; t < p * (p + 1) / 2; t += nt) out[p * p + t] = area.scatter[t];
+    if (tid == 0) records[sp.merge & 1] = specRecordOf(sp, r);
+}
+
+/// A record from L2 (the block may hold the same record slot of two merges ago in L1).
+__device__ __forceinline__ SpecShape loadSpecRecord(const SpecShape* p) {
+    SpecShape r;
+    r.merge = __ldcg(&p->merge);
+    r.a = __ldcg(&p->a);
+    r.b = __ldcg(&p->b);
+    r.shaped = __ldcg(&p->shaped);
+    r.identity = __ldcg(&p->identity);
+    r.pad = 0;
+    r.nmf = __ldcg(&p->nmf);
+    return r;
+}
+
+/// Thread 0 of a block at the plan of merge st.merge: whether the record stands for exactly this
+/// merge (`record` loaded before the plan), and then its outcome into *out.
+__device__ __forceinline__ bool takeSpecRecord(const SpecShape& record, const Step& st, ShapeResult* out) {
+    if (record.merge != st.merge || record.a != st.a || record.b != st.b) return false;
+    *out = ShapeResult{record.nmf, record.shaped, record.identity};
+    return true;
+}
+
+/// The record's payload of merge `merge` into the area (Σ'^-1 and the scatter matrix, what the merge
+/// reads of a computed shape), by threads tid of nt; the caller's barrier publishes it. L2 loads: the
+/// block may hold the same record slot of two merges ago in L1.
+__device__ inline void loadSpecShape(const MhcaView& v, const double* payloads, int merge, const ShapeArea& area,
+                                     int tid, int nt) {
+    const int p = v.cfg.d;
+    const double* in = payloads + (merge & 1) * specPayloadDoubles(p);
+    for (int t = tid; t < p * p; t += nt) area.inverse[t] = __ldcg(&in[t]);
+    for (int t = tid; t < p * (p + 1) / 2; t += nt) area.scatter[t] = __ldcg(&in[p * p + t]);
+}
+
+}  // namespace clusterlens::cuda::mhca
