@@ -212,6 +212,16 @@ void MhcaEngine::printPersistentProfile() {
                  100.0 * static_cast<double>(sums[27]) / merges, 100.0 * static_cast<double>(sums[28]) / merges);
     std::fprintf(stderr, "[mhca profile] speculated shapes: %llu written, block 0 took %llu (%.0f%% of merges)\n",
                  sums[30], sums[29], 100.0 * static_cast<double>(sums[29]) / merges);
+    const double hits = static_cast<double>(std::max<unsigned long long>(1, sums[29]));
+    std::fprintf(stderr,
+                 "[mhca profile] shape phase of block 0: %.1f us when speculated (record loaded after %.1f us); "
+                 "streaming done after %.1f us; merged mean %.1f us; selections in %.0f%% of merges, done after %.1f "
+                 "us; block 1's shape phase when speculated %.1f us\n",
+                 1e-3 * static_cast<double>(sums[31]) / hits, 1e-3 * static_cast<double>(sums[32]) / hits,
+                 1e-3 * static_cast<double>(sums[36]) / hits, 1e-3 * static_cast<double>(sums[34]) / merges,
+                 100.0 * static_cast<double>(sums[35]) / merges,
+                 1e-3 * static_cast<double>(sums[33]) / static_cast<double>(std::max<unsigned long long>(1, sums[35])),
+                 1e-3 * static_cast<double>(sums[37]) / static_cast<double>(std::max<unsigned long long>(1, sums[38])));
     // Every block's phases per merge it took part in (later launches run fewer blocks).
     const std::size_t blocks = d_blockProfile.size() / kPhaseSlots;
     std::vector<unsigned long long> perBlock(d_blockProfile.size());

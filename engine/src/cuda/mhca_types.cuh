@@ -205,8 +205,11 @@ constexpr int kRescanRowsPerPass = 16;
 /// thread 0's rows, the wait for the block's other rows), the spread of the blocks' arrivals at
 /// barrier S4 and the merges where block 0 arrived last; the blocks with rows whose partner was a or b
 /// (summed over merges), the lazy rows, and the merges whose last block had such rows, or lazy ones;
-/// the merges whose shape block 0 took from a speculation record, and the records written.
-constexpr int kPersistentProfileSlots = 31;
+/// the merges whose shape block 0 took from a speculation record, and the records written; block 0's
+/// shape phase: its time in those merges, the team's time to load the record, the first selecting
+/// warp's time (when it selected), the merged mean's time, and the merges it selected in; the last
+/// warp's end of streaming in those merges, block 1's shape phase in them and their count there.
+constexpr int kPersistentProfileSlots = 39;
 /// Arrival stamps at barrier S4 (one per block, up to this many blocks) after the profile's sums, then
 /// the blocks' counts of stale and lazy rows.
 constexpr int kProfileStampSlots = 256;

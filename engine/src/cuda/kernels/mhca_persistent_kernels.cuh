@@ -84,6 +84,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ int s_heavy[2];             // the profile's count of stale and lazy rows in the row update
     __shared__ int s_specHit;              // this merge's shape comes from the speculation record
     __shared__ Step s_specStep;            // the speculating block: the pair it shapes for the next merge
+    __shared__ unsigned long long s_phaseStart;  // the profile: the shape phase's start
+    __shared__ unsigned long long s_streamEnd;   // and the last warp's end of its streaming
     // The profile sums in shared memory while the kernel runs (a global read-modify-write per phase
     // would add its latency to the phases it times), added to the global ones at the end.
     __shared__ unsigned long long s_profile[kPersistentProfileSlots + kPhaseSlots];
@@ -225,12 +227,21 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const int modeC = s_plan.mode;
         // The speculating block shapes its pair where the others shape this merge's (one call site).
         const Step& shapeStep = blk == specBlock ? s_specStep : s_plan.st;
+        if (kProfiled && tid == 0) {
+            s_phaseStart = globalNanoseconds();
+            s_streamEnd = 0ull;
+        }
         if (shapeStep.valid) mergedMean(v, shapeStep, area, tid, static_cast<int>(blockDim.x));
         __syncthreads();
+        if (timed) pa.profile[34] += globalNanoseconds() - s_phaseStart;
         // The shape team factorises while the other warps stream the other clusters' metrics.
         if (tid < kShapeTeamThreads) {
             if (s_specHit) {
                 loadSpecShape(v, pa.specPayload, m, area, tid, kShapeTeamThreads);
+                if (kProfiled && blk == 0) {  // the stores (after their loads) reached the barrier
+                    ShapeTeam{tid, kShapeTeamThreads, 1}.sync();
+                    if (tid == 0) pa.profile[32] += globalNanoseconds() - s_phaseStart;
+                }
                 if (timed) pa.profile[29] += 1ull;
             } else if (shapeStep.valid) {
                 // The speculating block stops after the factorisation and finishes after barrier S3,
@@ -244,13 +255,26 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             const int w = (tid - kShapeTeamThreads) >> 5;
             for (int k = w; k < s_pending.count && w < selectors; k += selectors)
                 warpFinishRow(runnerRefs(v), s_pending.row[k], s_pending.parts[k], blocks, false);
+            if (kProfiled && blk == 0 && tid == kShapeTeamThreads && selectors > 0) {
+                pa.profile[33] += globalNanoseconds() - s_phaseStart;
+                pa.profile[35] += 1ull;
+            }
         }
         // Every warp streams once its own part is done (the chunks are claimed, so the phase ends with
         // the last chunk, not with the last selection plus a fixed share).
         if (!planned.switchNow)
             otherSideForms<MAXD>(v, planned, modeC, area.newMu, &s_claim, pa.streamEvictFirst != 0, workers);
+        if (kProfiled && (tid & 31) == 0) atomicMax(&s_streamEnd, globalNanoseconds());
         __syncthreads();
         if (tid == 0) s_pending.count = 0;
+        if (timed && s_specHit) {
+            pa.profile[31] += globalNanoseconds() - s_phaseStart;
+            pa.profile[36] += s_streamEnd - s_phaseStart;
+        }
+        if (kProfiled && blk == 1 && tid == 0 && s_specHit) {
+            pa.profile[37] += globalNanoseconds() - s_phaseStart;
+            pa.profile[38] += 1ull;
+        }
         lap(1);
         if (planned.switchNow) {
             grid.sync();  // every block planned from the state before this merge
