@@ -275,6 +275,23 @@ TEST(MhcaCudaParity, EagerRescansEqualCpuToo) {
         expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "eager rescans seed " + std::to_string(seed));
 }
 
+TEST(MhcaCudaParity, SpeculatedShapesChangeNoMerge) {
+    CL_REQUIRE_GPU();
+    // The persistent CMD kernel's last block shapes the pair likely to merge next, and the others take
+    // that shape when the plan names exactly that pair (mhca_persistent_speculation.cuh); 4000 points
+    // make 15 blocks, so it runs. With it off every block shapes every merge itself. Both must give
+    // the CPU's merges, in the kernel's instances for d <= 8 and d <= 16.
+    const std::uint64_t seed = test::testSeed() + 43;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    for (const std::size_t d : {std::size_t{7}, std::size_t{14}}) {
+        const Points p = gaussianMixture(4000, d, 12, 25.0, seed + d);
+        const MhcaOptions options = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
+        expectParity(p, options, "speculated, d " + std::to_string(d));
+        const ScopedEnv off("CLUSTERLENS_MHCA_SPECULATE", "0");
+        expectParity(p, options, "not speculated, d " + std::to_string(d));
+    }
+}
+
 TEST(MhcaCudaParity, FmdStepsFinishedByTheHostEqualCpu) {
     CL_REQUIRE_GPU();
     // FMD rescans the marked rows in a pass the device sizes (up to a row cap); a step with more rows,
