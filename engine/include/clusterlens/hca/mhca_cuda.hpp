@@ -19,8 +19,11 @@ namespace clusterlens {
 /// device and updated after each merge; the merged cluster's mean, scatter matrix and Σ'^-1 are
 /// recomputed there (covariance from the members in mhclust's order while the cluster is small, by
 /// the pairwise update of the scatter matrices when it is large; Cholesky and inverse in the
-/// operation order of reference LAPACK, as mhcaCpu). CMD runs without any host synchronisation per
-/// merge; FMD copies one small record per merge to plan the member passes.
+/// operation order of reference LAPACK, as mhcaCpu). The pairwise update rounds otherwise than the
+/// CPU's member sums, so heights of merges with such large clusters (CMD: over min(256, 2^24 / N)
+/// members, at least 2d + 2) can differ from mhcaCpu's in the 8th significant digit, and a near tie
+/// can break the other way. CMD runs without any host synchronisation per merge; FMD copies one
+/// small record per merge to plan the member passes.
 ///
 /// Device memory: O(N·D + N·D²) — points, means, Σ'^-1, Σ'^-1/nmf and scatter matrix per cluster
 /// slot (packed triangles) and 8 runner-up partners per slot, never a pairwise distance matrix
