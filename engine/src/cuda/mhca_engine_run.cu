@@ -175,7 +175,10 @@ void MhcaEngine::printPersistentProfile() {
     d_persistentProfile.copyToHost(sums, kPersistentProfileSlots);
     int shifts = 0;
     d_shiftCount.copyToHost(&shifts, 1);
-    const double merges = static_cast<double>(std::max<unsigned long long>(1, sums[9]));
+    // Slot k's count (at least 1), and its nanoseconds in microseconds per `count`.
+    auto atLeastOne = [&](int k) { return static_cast<double>(std::max<unsigned long long>(1, sums[k])); };
+    auto us = [&](int k, double count) { return 1e-3 * static_cast<double>(sums[k]) / count; };
+    const double merges = atLeastOne(9);
     static const char* const names[] = {"closest pair + plan", "merge shape", "new distances", "barrier",
                                         "row update", "barrier", "rescans", "rescan barriers"};
     std::fprintf(stderr, "[mhca profile] persistent kernel, %llu merges, device time per merge (block 0):", sums[9]);
@@ -202,9 +205,8 @@ void MhcaEngine::printPersistentProfile() {
                  "[mhca profile] row update of block 0 per merge: grid minimum %.1f us, commit %.1f us, thread 0's rows "
                  "%.1f us, the block's other rows %.1f us; arrival spread at S4 %.1f us, block 0 last in %.0f%% of "
                  "merges\n",
-                 1e-3 * static_cast<double>(sums[19]) / merges, 1e-3 * static_cast<double>(sums[20]) / merges,
-                 1e-3 * static_cast<double>(sums[21]) / merges, 1e-3 * static_cast<double>(sums[22]) / merges,
-                 1e-3 * static_cast<double>(sums[23]) / merges, 100.0 * static_cast<double>(sums[24]) / merges);
+                 us(19, merges), us(20, merges), us(21, merges), us(22, merges), us(23, merges),
+                 100.0 * static_cast<double>(sums[24]) / merges);
     std::fprintf(stderr,
                  "[mhca profile] per merge: %.2f blocks with rows whose partner was a or b, %.1f lazy rows; the last "
                  "block to arrive had such rows in %.0f%% of merges, lazy rows in %.0f%%\n",
@@ -212,16 +214,13 @@ void MhcaEngine::printPersistentProfile() {
                  100.0 * static_cast<double>(sums[27]) / merges, 100.0 * static_cast<double>(sums[28]) / merges);
     std::fprintf(stderr, "[mhca profile] speculated shapes: %llu written, block 0 took %llu (%.0f%% of merges)\n",
                  sums[30], sums[29], 100.0 * static_cast<double>(sums[29]) / merges);
-    const double hits = static_cast<double>(std::max<unsigned long long>(1, sums[29]));
+    const double hits = atLeastOne(29);
     std::fprintf(stderr,
                  "[mhca profile] shape phase of block 0: %.1f us when speculated (record loaded after %.1f us); "
                  "streaming done after %.1f us; merged mean %.1f us; selections in %.0f%% of merges, done after %.1f "
                  "us; block 1's shape phase when speculated %.1f us\n",
-                 1e-3 * static_cast<double>(sums[31]) / hits, 1e-3 * static_cast<double>(sums[32]) / hits,
-                 1e-3 * static_cast<double>(sums[36]) / hits, 1e-3 * static_cast<double>(sums[34]) / merges,
-                 100.0 * static_cast<double>(sums[35]) / merges,
-                 1e-3 * static_cast<double>(sums[33]) / static_cast<double>(std::max<unsigned long long>(1, sums[35])),
-                 1e-3 * static_cast<double>(sums[37]) / static_cast<double>(std::max<unsigned long long>(1, sums[38])));
+                 us(31, hits), us(32, hits), us(36, hits), us(34, merges), 100.0 * static_cast<double>(sums[35]) / merges,
+                 us(33, atLeastOne(35)), us(37, atLeastOne(38)));
     // Every block's phases per merge it took part in (later launches run fewer blocks).
     const std::size_t blocks = d_blockProfile.size() / kPhaseSlots;
     std::vector<unsigned long long> perBlock(d_blockProfile.size());
