@@ -208,8 +208,9 @@ constexpr int kRescanRowsPerPass = 16;
 /// the merges whose shape block 0 took from a speculation record, and the records written; block 0's
 /// shape phase: its time in those merges, the team's time to load the record, the first selecting
 /// warp's time (when it selected), the merged mean's time, and the merges it selected in; the last
-/// warp's end of streaming in those merges, block 1's shape phase in them and their count there.
-constexpr int kPersistentProfileSlots = 39;
+/// warp's end of streaming in those merges, block 1's shape phase in them and their count there; the
+/// merges where the speculating block arrived last at S4, and its arrival after the first block's.
+constexpr int kPersistentProfileSlots = 41;
 /// Arrival stamps at barrier S4 (one per block, up to this many blocks) after the profile's sums, then
 /// the blocks' counts of stale and lazy rows.
 constexpr int kProfileStampSlots = 256;

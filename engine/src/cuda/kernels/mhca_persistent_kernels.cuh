@@ -381,6 +381,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 pa.profile[26] += lazyRows;
                 pa.profile[27] += (lastHeavy & 0xffffffffull) != 0ull ? 1ull : 0ull;
                 pa.profile[28] += (lastHeavy >> 32) != 0ull ? 1ull : 0ull;
+                if (specBlock >= 0 && specBlock < kProfileStampSlots) {  // the speculating block's arrival
+                    pa.profile[39] += lastBlock == specBlock ? 1ull : 0ull;
+                    pa.profile[40] += __ldcg(&stamps[specBlock]) - first;
+                }
                 stamp = globalNanoseconds();  // the scan is not the next phase's
             }
         }
