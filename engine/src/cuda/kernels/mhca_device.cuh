@@ -149,11 +149,18 @@ __device__ __forceinline__ double blockMinValue(double value, double* s_warp) {
 }
 
 /// Reads a result another block wrote (bypasses the non-coherent L1).
+/// A candidate another block wrote, from L2 (this block's L1 may hold an older copy).
+__device__ __forceinline__ Candidate loadCandidate(const Candidate* p) {
+    Candidate c;
+    c.key = __ldcg(&p->key);
+    c.pos = __ldcg(&p->pos);
+    c.slot = __ldcg(&p->slot);
+    return c;
+}
+
 __device__ __forceinline__ RowTop loadTop(const RowTop* p) {
     RowTop t;
-    t.best.key = __ldcg(&p->best.key);
-    t.best.pos = __ldcg(&p->best.pos);
-    t.best.slot = __ldcg(&p->best.slot);
+    t.best = loadCandidate(&p->best);
     t.second = __ldcg(&p->second);
     return t;
 }

@@ -57,18 +57,12 @@ __device__ inline void closestCandidate(const RowTop* parts, int count, const Ca
         Candidate c = lane == 0 ? extra : noCandidate();
         double lazy = kNoKey;
         for (int i = lane; i < count; i += 32) {
-            Candidate x;
-            x.key = __ldcg(&parts[i].best.key);
-            x.pos = __ldcg(&parts[i].best.pos);
-            x.slot = __ldcg(&parts[i].best.slot);
+            const Candidate x = loadCandidate(&parts[i].best);
             if (lazyParts != nullptr) lazy = fmax(lazy, __ldcg(&lazyParts[i]));
             if (candidateBefore(x, c)) c = x;
         }
         for (int i = lane; i < finalCount; i += 32) {
-            Candidate x;
-            x.key = __ldcg(&finals[i].key);
-            x.pos = __ldcg(&finals[i].pos);
-            x.slot = __ldcg(&finals[i].slot);
+            const Candidate x = loadCandidate(&finals[i]);
             if (candidateBefore(x, c)) c = x;
         }
         for (int offset = 16; offset > 0; offset >>= 1) {

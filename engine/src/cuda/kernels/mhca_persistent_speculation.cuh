@@ -53,13 +53,9 @@ __device__ inline void speculatedStep(const MhcaView& v, const RowTop* parts, in
             const int i = base + u * 32 + lane;
             x[u] = noCandidate();
             if (i < count) {
-                x[u].key = __ldcg(&parts[i].best.key);
-                x[u].pos = __ldcg(&parts[i].best.pos);
-                x[u].slot = __ldcg(&parts[i].best.slot);
+                x[u] = loadCandidate(&parts[i].best);
             } else if (i < total) {
-                x[u].key = __ldcg(&finals[i - count].key);
-                x[u].pos = __ldcg(&finals[i - count].pos);
-                x[u].slot = __ldcg(&finals[i - count].slot);
+                x[u] = loadCandidate(&finals[i - count]);
             }
         }
         int nn[kPerLane];
