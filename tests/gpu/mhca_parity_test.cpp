@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clusterlens/backend.hpp"
@@ -306,6 +307,39 @@ TEST(MhcaCudaParity, SpeculatedShapesChangeNoMerge) {
         }
         EXPECT_NO_THROW(speculated.validate("speculated run"));
         expectIdentical(speculated, plain, "d " + std::to_string(d));
+    }
+}
+
+TEST(MhcaCudaParity, RowsUpdatedWithoutBarrierS3EqualCpu) {
+    CL_REQUIRE_GPU();
+    // The persistent CMD kernel updates the rows without waiting for every block's new distances, as
+    // if no key shifted, and puts them back from its journal and updates them again when one did
+    // (mhca_row_journal.cuh). This data shifts the keys 10 times (mahal) and 48 times (mahal0 at
+    // threshold 0.05) on the CPU: the runs must equal the CPU's, the runs with barrier S3 bit for bit,
+    // and the second update must have run (CLUSTERLENS_MHCA_STATS counts it).
+    const std::uint64_t seed = 20261200;  // fixed: the shifts depend on the data
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    const Points p = gaussianMixture(3000, 5, 8, 20.0, seed);
+    const ScopedEnv stats("CLUSTERLENS_MHCA_STATS", "1");
+    for (const auto& [mode, threshold] : {std::pair{SubthresholdMode::Mahal, 0.5}, std::pair{SubthresholdMode::Mahal0, 0.05}}) {
+        const MhcaOptions options = makeOptions(MhcaVariant::Centroid, mode, false, threshold);
+        const std::string what = "without S3 " + describe(options);
+        testing::internal::CaptureStderr();
+        const Linkage elided = mhcaCuda(p.x.data(), p.n, p.d, options);
+        const std::string log = testing::internal::GetCapturedStderr();
+        const std::size_t at = log.find(" updated again for a shift");
+        ASSERT_NE(at, std::string::npos) << what << ": no statistics line in\n" << log;
+        const std::size_t from = log.rfind(", ", at);
+        const long redone = std::atol(log.c_str() + from + 2);
+        std::cout << "[ mhca gpu ] " << what << ": " << redone << " merges updated again for a shift\n";
+        EXPECT_GT(redone, 0) << what;
+        Linkage barrier;
+        {
+            const ScopedEnv off("CLUSTERLENS_MHCA_ELIDE_S3", "0");
+            barrier = mhcaCuda(p.x.data(), p.n, p.d, options);
+        }
+        expectIdentical(elided, barrier, what);
+        expectSameMerges(elided, mhcaCpu(p.x.data(), p.n, p.d, options), what);
     }
 }
 

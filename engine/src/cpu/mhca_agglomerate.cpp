@@ -69,8 +69,8 @@ public:
             m_progress.advance();
         }
         if (std::getenv("CLUSTERLENS_MHCA_STATS"))
-            std::fprintf(stderr, "mhca cpu: %zu merges, stale rows %zu answered by runners-up, %zu rescanned\n",
-                         merges.size(), m_resolved, m_rescanned);
+            std::fprintf(stderr, "mhca cpu: %zu merges, stale rows %zu answered by runners-up, %zu rescanned, %zu shifts\n",
+                         merges.size(), m_resolved, m_rescanned, m_shiftTimes.size());
     }
 
 private:

@@ -12,6 +12,7 @@
 
 #include "clusterlens/errors.hpp"
 #include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_row_journal.cuh"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/mhca_phase_times.hpp"
@@ -97,6 +98,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     if (const char* evict = std::getenv("CLUSTERLENS_MHCA_EVICT_FIRST")) m_evictFirst = std::atoi(evict) != 0 ? 1 : 0;
     if (const char* rescans = std::getenv("CLUSTERLENS_MHCA_RESCAN_STREAMED")) m_rescanStreamed = std::atoi(rescans) != 0;
     if (const char* lazy = std::getenv("CLUSTERLENS_MHCA_LAZY_RESCANS")) m_lazyRescans = std::atoi(lazy) != 0;
+    if (const char* elide = std::getenv("CLUSTERLENS_MHCA_ELIDE_S3")) m_elideS3 = std::atoi(elide) != 0;
     if (const char* tiled = std::getenv("CLUSTERLENS_MHCA_TILED_PROLOGUE")) m_tiledPrologue = std::atoi(tiled) != 0;
     m_targetItems = 4 * m_sms;
 
@@ -261,17 +263,20 @@ void MhcaEngine::allocate() {
         if (shapeWork) d_shapeWork = DeviceBuffer<double>(shapeWork / sizeof(double) + 1, s);
         if (m_persistent.maxBlocks > 0) {
             const std::size_t blocks = static_cast<std::size_t>(m_persistent.maxBlocks);
-            d_blockPart = DeviceBuffer<RowTop>(blocks, s);
-            d_aPart = DeviceBuffer<RowTop>(blocks, s);
+            d_blockPart = DeviceBuffer<RowTop>(2 * blocks, s);  // by merge parity
+            d_aPart = DeviceBuffer<RowTop>(2 * blocks, s);
             d_rowPart = DeviceBuffer<RowTop>(blocks * kRescanRowsPerPass, s);
 
             d_minPart = DeviceBuffer<double>(blocks, s);
-            d_lazyPart = DeviceBuffer<double>(blocks, s);
+            d_lazyPart = DeviceBuffer<double>(2 * blocks, s);
+            d_arrive = DeviceBuffer<unsigned int>(2, s);
+            d_shiftSeen = DeviceBuffer<int>(2, s);
+            d_rowJournal = DeviceBuffer<double>(rowJournalDoubles(static_cast<int>(n)), s);
             d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
             d_rowFinal = DeviceBuffer<Candidate>(n, s);
             d_cmdSpec = DeviceBuffer<SpecShape>(2, s);
             d_cmdSpecPayload = DeviceBuffer<double>(2 * (d * d + p), s);
-            d_status = DeviceBuffer<int>(2, s);
+            d_status = DeviceBuffer<int>(3, s);
             d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots + 2 * kProfileStampSlots, s);
             d_blockProfile = DeviceBuffer<unsigned long long>(m_profile ? blocks * kPhaseSlots : 0, s);
             if (slotCompactionEnabled()) {  // compaction moves at most n / 2 live slots
@@ -286,6 +291,9 @@ void MhcaEngine::allocate() {
     if (m_persistent.maxBlocks > 0) {
         CL_CUDA_TRY(cudaMemsetAsync(d_rowCounter.data(), 0, d_rowCounter.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_cmdSpec.data(), 0xff, d_cmdSpec.bytes(), s));  // merge -1: none
+        CL_CUDA_TRY(cudaMemsetAsync(d_arrive.data(), 0, d_arrive.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(d_shiftSeen.data(), 0, d_shiftSeen.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(d_rowJournal.data(), 0xff, d_rowJournal.bytes(), s));  // stamps -1
         CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), s));
         if (m_profile) CL_CUDA_TRY(cudaMemsetAsync(d_blockProfile.data(), 0, d_blockProfile.bytes(), s));
     }

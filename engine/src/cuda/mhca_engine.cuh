@@ -231,6 +231,8 @@ private:
     int m_evictFirst = -1;          // CLUSTERLENS_MHCA_EVICT_FIRST=0/1 forces the streaming's cache hint
     bool m_rescanStreamed = true;   // CLUSTERLENS_MHCA_RESCAN_STREAMED=0: the rescans' plain loads
     bool m_lazyRescans = true;      // CLUSTERLENS_MHCA_LAZY_RESCANS=0: stale rows rescanned at once
+    bool m_elideS3 = true;          // CLUSTERLENS_MHCA_ELIDE_S3=0: the persistent kernel keeps barrier S3
+    std::size_t m_shiftRedos = 0;   // merges whose rows the kernel updated again for a shift
     bool m_listIdentity = false;    // d_list holds 0 .. m_listLen-1 (MhcaView::listIsIdentity)
     bool m_tiledPrologue = true;    // CLUSTERLENS_MHCA_TILED_PROLOGUE=0: the kernel's rescans instead
     bool m_singletons = false;      // every cluster a single point and no merge made yet
@@ -276,6 +278,9 @@ private:
     DeviceBuffer<int> d_runSlot, d_runPos, d_runBirth, d_runCount;
     DeviceBuffer<double> d_minPart;
     DeviceBuffer<double> d_lazyPart;
+    DeviceBuffer<unsigned int> d_arrive;  // the persistent kernel without S3: arrivals, shift flags, row journal
+    DeviceBuffer<int> d_shiftSeen;
+    DeviceBuffer<double> d_rowJournal;
     DeviceBuffer<unsigned int> d_rowCounter;
     DeviceBuffer<Candidate> d_rowFinal;
     DeviceBuffer<SpecShape> d_cmdSpec;     // the persistent kernel's two speculation records

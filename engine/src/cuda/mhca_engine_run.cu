@@ -111,6 +111,9 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         if (completed == 0 && !switched) break;  // no finite pair was left: downloadMerges reports it
     }
     CL_CUDA_TRY(cudaStreamSynchronize(s));
+    if (std::getenv("CLUSTERLENS_MHCA_STATS"))
+        std::fprintf(stderr, "mhca gpu: %zu merges, %zu updated again for a shift (no barrier S3)\n", done,
+                     m_shiftRedos);
     if (m_profile) {
         std::fprintf(stderr,
                      "[mhca profile] persistent loop wall (s): first batch (with the rescans' prologue, if taken) "
@@ -140,6 +143,10 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     args.rescanStreamed = m_rescanStreamed ? 1 : 0;
     args.lazyRescans = m_lazyRescans ? 1 : 0;
     args.speculate = m_persistentSpeculate ? 1 : 0;
+    args.elideS3 = m_elideS3 ? 1 : 0;  // the kernel checks what it needs besides (speculation, lazy rows, list)
+    args.arrive = d_arrive.data();
+    args.shiftSeen = d_shiftSeen.data();
+    args.journal = d_rowJournal.data();
     args.spec = d_cmdSpec.data();
     args.specPayload = d_cmdSpecPayload.data();
     args.lazyPart = d_lazyPart.data();
@@ -153,10 +160,11 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     args.profile = m_profile ? d_persistentProfile.data() : nullptr;
     args.blockProfile = m_profile ? d_blockProfile.data() : nullptr;
     launchCmdPersistent(view(), args, persistentBlocks(m_persistent, m_listLen), m_persistent.sharedBytes, s);
-    int status[2] = {0, 0};
+    int status[3] = {0, 0, 0};
     CL_CUDA_TRY(cudaMemcpyAsync(status, d_status.data(), sizeof(status), cudaMemcpyDeviceToHost, s));
     CL_CUDA_TRY(cudaStreamSynchronize(s));
     switched = status[1] != 0;
+    m_shiftRedos += static_cast<std::size_t>(std::max(0, status[2]));
     return static_cast<std::size_t>(std::max(0, status[0]));
 }
 

@@ -228,16 +228,24 @@ struct PersistentArgs {
     int rescanStreamed;           ///< the rescan passes read the other side's metric as the streaming
     int lazyRescans;              ///< unresolved stale rows become lazy (kLazyRow) instead of rescanned
     int speculate;                ///< the last block shapes the likely next merge (mhca_persistent_speculation.cuh)
+    int elideS3;                  ///< rows update without barrier S3 (mhca_row_journal.cuh; needs speculate, lazy
+                                  ///< rescans and an identity list)
     SpecShape* spec;              ///< [2] speculation records by merge parity
     double* specPayload;          ///< [2][specPayloadDoubles(d)] their shapes
-    double* lazyPart;             ///< [blocks] the largest bound of each range's lazy rows (or kNoKey)
-    RowTop* blockPart;            ///< [blocks] best candidate of each block's range (RowTop.best)
-    RowTop* aPart;                ///< [blocks] the merged row's partial best over each range
+    // The parts below are [2][blocks], by merge parity: without barrier S3 a block may write merge m's
+    // while a slower one still reads merge m - 1's.
+    double* lazyPart;             ///< [2][blocks] the largest bound of each range's lazy rows (or kNoKey)
+    RowTop* blockPart;            ///< [2][blocks] best candidate of each block's range (RowTop.best)
+    RowTop* aPart;                ///< [2][blocks] the merged row's partial best over each range
     double* minPart;              ///< [blocks] smallest new key of each range
     RowTop* rowPart;              ///< [kRescanRowsPerPass * blocks] rescan partials
     unsigned int* rowCounter;     ///< [kRescanRowsPerPass] arrivals, zero between uses
     Candidate* rowFinal;          ///< [n] the rescanned rows' candidates for the next closest pair
-    int* status;                  ///< [0] merges completed, [1] stopped at a switch step (plan written)
+    unsigned int* arrive;         ///< [2] blocks past the shape phase, by merge parity (without S3; zero between uses)
+    int* shiftSeen;               ///< [2] a block saw a negative new key (without S3; zero between uses)
+    double* journal;              ///< rowJournalDoubles(n): the row journal (without S3)
+    int* status;                  ///< [0] merges completed, [1] stopped at a switch step (plan written),
+                                  ///< [2] merges whose rows were updated again for a shift
     unsigned long long* profile;  ///< kPersistentProfileSlots sums, or null
     unsigned long long* blockProfile;  ///< [blocks][kPhaseSlots] phase sums of every block (with profile)
 };

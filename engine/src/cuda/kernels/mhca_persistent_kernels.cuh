@@ -13,6 +13,7 @@
 //                  mean), which hides the shape's sequential chain; warps claim the streaming's
 //                  chunks, so the team and the selectors join in once done
 //   new distances  the merged cluster's side over the entries it owns; block minima    -> barrier S3
+//                  (S3 is left out where it can be: see "Without S3" below)
 //   commit         block 0 writes the plan, the shape and the key shift (nobody reads them before S4)
 //   row update     each block over its entries: earlier rows offered the merged cluster, stale rows
 //                  answered from their runners-up (mhca_runner_device.cuh) or marked for a rescan,
@@ -26,6 +27,15 @@
 // it shapes the pair likely to merge at m + 1, the factorisation in the shape phase and the inverse
 // after S3 (its row update is empty), and every block takes that shape at m + 1 when the plan merges
 // exactly that pair (70 % of the merges of the cytometry-like benchmarks), skipping the chain.
+//
+// Without S3 (mhca_row_journal.cuh; a single-group run with speculation and lazy rescans, the default):
+// the barrier only told every block the merge's smallest new key, for the rare key shift. Each block
+// updates its rows once its own new distances are done, as if nothing shifted, keeping a journal; a
+// block that saw a negative key raises a flag, and after S4 the rows are put back and updated again
+// with the shift (1-3 merges of a 4.4K-10K-point run). What S3 also ordered is ordered otherwise:
+// block 0 commits the merge after its row update, once every block has counted itself past the shape
+// phase (the last reads of a's and b's old state); the blocks' parts alternate by merge parity; and
+// a row's pending runner-up selection is made by the block that owns the row, before its update.
 //
 // Every row is rescanned once before the first merge of a single-group run (its runners-up), and
 // the runners-up of the merged cluster and of the last pass's rows are selected by warps with time
@@ -83,6 +93,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ unsigned long long s_lazy;  // the order bits of the range's largest lazy bound
     __shared__ int s_heavy[2];             // the profile's count of stale and lazy rows in the row update
     __shared__ int s_specHit;              // this merge's shape comes from the speculation record
+    __shared__ int s_shiftSeen;            // without S3: the rows must be updated again with a shift
     __shared__ Step s_specStep;            // the speculating block: the pair it shapes for the next merge
     __shared__ unsigned long long s_phaseStart;  // the profile: the shape phase's start
     __shared__ unsigned long long s_streamEnd;   // and the last warp's end of its streaming
@@ -96,6 +107,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     const int specBlock = args.speculate && blocks >= 2 ? blocks - 1 : -1;
     const int workers = specBlock >= 0 ? blocks - 1 : blocks;
     const OwnedEntries own = ownedEntries(v.listLen, 0, warps, workers);
+    // Without barrier S3 (mhca_row_journal.cuh): the rows update as soon as a block's new distances
+    // are done. The rows a block's selecting warps write are then those it owns, which the identity
+    // list makes cheap to tell.
+    const bool elide = args.elideS3 && specBlock >= 0 && args.lazyRescans && v.listIsIdentity;
     PersistentArgs pa = args;
     if (!kProfiled) {
         args.profile = nullptr;
@@ -136,7 +151,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
     }
 
-    if (tid == 0) s_lazy = 0ull;
+    if (tid == 0) {
+        s_lazy = 0ull;
+        s_shiftSeen = 0;
+    }
     // Records of an earlier launch name slots that compaction may have moved.
     if (pa.spec != nullptr && blk == 0 && tid < 2) pa.spec[tid].merge = -1;
     __syncthreads();
@@ -152,8 +170,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
         top = blockTop(top, s_warp);
         if (tid == 0) {
-            pa.blockPart[blk] = top;
-            pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
+            const int first = *v.w.mergeCount;  // the parts of merge m sit at [(m & 1) * blocks]
+            pa.blockPart[(first & 1) * blocks + blk] = top;
+            pa.lazyPart[(first & 1) * blocks + blk] = keyFromOrderBits(s_lazy);
         }
     }
     if (tid == 0) s_pending.count = 0;
@@ -171,17 +190,24 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const int from = passed;
         for (int first = passed; first < prevRows; first += kRescanRowsPerPass) {
             const int count = min(kRescanRowsPerPass, prevRows - first);
-            rescanPass<MAXD>(v, pa, first, count, own, s_dyn, s_rowWarp, &s_shifts,
-                             first + count == prevRows && from == 0, &s_pending);
+            const bool defer = first + count == prevRows && from == 0;
+            rescanPass<MAXD>(v, pa, first, count, own, s_dyn, s_rowWarp, &s_shifts, defer, &s_pending, elide);
             lap(6);
             grid.sync();
             lap(7);
+            if (elide && defer && tid == 0) {  // the owner selects a deferred row's runners-up
+                for (int i = 0; i < count; ++i) {
+                    const int r = v.w.rescanRows[first + i];
+                    if (ownerBlock(r, workers) == blk) s_pending.add(r, pa.rowPart + i * blocks);
+                }
+            }
         }
         if (timed) pa.profile[8] += static_cast<unsigned long long>(prevRows - passed);
         passed = prevRows;
         if (done == pa.merges) break;
-        closestCandidate(pa.blockPart, blocks, pa.rowFinal, prevRows, aCand, &s_best,
-                         pa.lazyRescans ? pa.lazyPart : nullptr, &s_value);
+        const RowTop* parts = pa.blockPart + (m & 1) * blocks;
+        closestCandidate(parts, blocks, pa.rowFinal, prevRows, aCand, &s_best,
+                         pa.lazyRescans ? pa.lazyPart + (m & 1) * blocks : nullptr, &s_value);
         if (pa.lazyRescans && !lazyChecked) {
             // Lazy rows whose bound could reach the closest candidate are rescanned first (grid-uniform:
             // every block reduced the same parts). Their rescans can only raise the best, so once
@@ -220,7 +246,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const Step planned = s_plan.st;
         if (!planned.valid) break;
         if (blk == specBlock) {
-            speculatedStep(v, pa.blockPart, blocks, pa.rowFinal, prevRows, aCand, prevANn, planned, &s_specStep);
+            speculatedStep(v, parts, blocks, pa.rowFinal, prevRows, aCand, prevANn, planned, &s_specStep);
             __syncthreads();
         }
         lap(0);
@@ -234,8 +260,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         if (shapeStep.valid) mergedMean(v, shapeStep, area, tid, static_cast<int>(blockDim.x));
         __syncthreads();
         if (timed) pa.profile[34] += globalNanoseconds() - s_phaseStart;
-        // The shape team factorises while the other warps stream the other clusters' metrics.
-        if (tid < kShapeTeamThreads) {
+        // The shape team factorises while the other warps stream the other clusters' metrics. The
+        // speculating block streams nothing: its whole block is the team unless it selects rows.
+        const int teamThreads = blk == specBlock && s_pending.count == 0 ? warps * 32 : kShapeTeamThreads;
+        if (tid < teamThreads) {
             if (s_specHit) {
                 loadSpecShape(v, pa.specPayload, m, area, tid, kShapeTeamThreads);
                 if (kProfiled && blk == 0) {  // the stores (after their loads) reached the barrier
@@ -246,9 +274,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             } else if (shapeStep.valid) {
                 // The speculating block stops after the factorisation and finishes after barrier S3,
                 // in its empty row update, so that neither barrier waits for its whole chain.
-                mergedShapeBlock(v, shapeStep, area, &s_shape, &s_flag, &s_value,
-                                 ShapeTeam{tid, kShapeTeamThreads, 1}, true, timed ? pa.profile + 12 : nullptr,
-                                 blk == specBlock);
+                mergedShapeBlock(v, shapeStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, teamThreads, 1},
+                                 true, timed ? pa.profile + 12 : nullptr, blk == specBlock);
             }
         } else if (!planned.switchNow) {
             const int selectors = min(s_pending.count, kSelectorWarps);
@@ -291,29 +318,38 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const bool identityC = modeC == kModeIdentity || s_shape.identity || blk == specBlock;
         if (!identityC) stageMergedMetric(v, area, s_shape, modeC, metC);
         const MetricRef mC{identityC ? nullptr : metC, 1};
-        const double maxDist = v.w.groups[planned.group].maxDist;
+        const double maxDist = s_plan.gs.maxDist;  // the group's, unchanged by the plan
+        // Without S3, block 0 commits the merge once every block is past the shape phase (the last
+        // reads of a's and b's old state).
+        if (elide && tid == 0) {
+            __threadfence();
+            atomicAdd(&pa.arrive[m & 1], 1u);
+        }
         double smallest = newDistancesOfRange<MAXD>(v, planned, area.newMu, mC, maxDist, own);
-        smallest = blockMinValue(smallest, s_min);
-        if (tid == 0) pa.minPart[blk] = smallest;
+        if (elide) {
+            if (smallest < 0.0) pa.shiftSeen[m & 1] = 1;  // the rows update again after S4
+        } else {
+            smallest = blockMinValue(smallest, s_min);
+            if (tid == 0) pa.minPart[blk] = smallest;
+        }
         lap(2);
-        grid.sync();  // S3
+        if (!elide) grid.sync();  // S3
         lap(3);
         if (blk == specBlock && s_specStep.valid) {  // the speculated shape's second half, and its record
-            if (tid < kShapeTeamThreads)
-                finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, kShapeTeamThreads, 1});
-            __syncthreads();
+            finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, warps * 32, 1});
             publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep);
             if (pa.profile != nullptr && tid == 0) pa.profile[30] += 1ull;
         }
 
         if (pa.profile != nullptr && tid == 0) s_heavy[0] = s_heavy[1] = 0;
-        smallestValue(pa.minPart, blocks, &s_smallest);
+        if (!elide) smallestValue(pa.minPart, blocks, &s_smallest);
         part(19);
         Step st = planned;
-        st.shifted = s_smallest < 0.0 ? 1 : 0;
-        st.shiftAmount = s_smallest;
+        const double shift = elide ? 0.0 : s_smallest;
+        st.shifted = shift < 0.0 ? 1 : 0;
+        st.shiftAmount = shift;
         st.maxBefore = maxDist;
-        if (blk == 0) {  // nobody reads what the merge changes before S4
+        if (blk == 0 && !elide) {  // nobody reads what the merge changes before S4
             if (tid == 0) {
                 commitMerge(v, s_plan, false);
                 recordShift(v, s_smallest);
@@ -322,84 +358,123 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
         const int posA = v.s.pos[st.a];
         part(20);
-        RowTop topA = noTop(), range = noTop();
-        rowUpdateOfRange(v, st, maxDist, posA, own, pa.lazyRescans != 0, topA, range.best, &s_lazy,
-                         pa.profile != nullptr ? s_heavy : nullptr);
-        part(21);
-        topA = blockTop(topA, s_warp);
-        part(22);
-        if (tid == 0) pa.aPart[blk] = topA;
-        range = blockTop(range, s_warp);
-        if (tid == 0) {
-            pa.blockPart[blk] = range;
-            pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
-        }
-        if (blockTimed && blk < kProfileStampSlots) {
-            stamps[blk] = globalNanoseconds();
-            stamps[kProfileStampSlots + blk] = static_cast<unsigned long long>(s_heavy[0]) |
-                                               (static_cast<unsigned long long>(s_heavy[1]) << 32);
-        }
-        lap(4);
-        grid.sync();  // S4
-        lap(5);
-        if (pa.profile != nullptr && blk == 0 && tid < 32) {  // the arrivals' spread, by warp 0
-            unsigned long long first = ~0ull, last = 0ull;
-            int lastBlock = 0;
-            for (int b = tid; b < min(blocks, kProfileStampSlots); b += 32) {
-                const unsigned long long at = __ldcg(&stamps[b]);
-                first = min(first, at);
-                if (at > last) {
-                    last = at;
-                    lastBlock = b;
+        // Without S3 the rows update as if no key shifted, journaled; a shift found after S4 puts them
+        // back and updates them again (mhca_row_journal.cuh).
+        RowJournal journal{elide ? pa.journal : nullptr, v.cfg.n, m};
+        for (;;) {
+            RowTop topA = noTop(), range = noTop();
+            if (blk != specBlock) {  // (it owns no rows: its parts are the empty ones)
+                rowUpdateOfRange(v, st, maxDist, posA, own, pa.lazyRescans != 0, topA, range.best, &s_lazy,
+                                 pa.profile != nullptr ? s_heavy : nullptr, journal);
+                part(21);
+                topA = blockTop(topA, s_warp);
+                part(22);
+                range = blockTop(range, s_warp);
+            }
+            if (tid == 0) {
+                pa.aPart[(m & 1) * blocks + blk] = topA;
+                pa.blockPart[((m + 1) & 1) * blocks + blk] = range;
+                pa.lazyPart[((m + 1) & 1) * blocks + blk] = keyFromOrderBits(s_lazy);
+            }
+            if (elide && blk == 0 && journal.base != nullptr) {
+                if (tid == 0) {
+                    waitForArrivals(&pa.arrive[m & 1], static_cast<unsigned int>(blocks));
+                    commitMerge(v, s_plan, false);
+                }
+                __syncthreads();
+                writeMergedShape(v, planned, area, s_shape);
+            }
+            if (blockTimed && blk < kProfileStampSlots) {
+                stamps[blk] = globalNanoseconds();
+                stamps[kProfileStampSlots + blk] = static_cast<unsigned long long>(s_heavy[0]) |
+                                                   (static_cast<unsigned long long>(s_heavy[1]) << 32);
+            }
+            lap(4);
+            grid.sync();  // S4
+            lap(5);
+            if (pa.profile != nullptr && blk == 0 && tid < 32) {  // the arrivals' spread, by warp 0
+                unsigned long long first = ~0ull, last = 0ull;
+                int lastBlock = 0;
+                for (int b = tid; b < min(blocks, kProfileStampSlots); b += 32) {
+                    const unsigned long long at = __ldcg(&stamps[b]);
+                    first = min(first, at);
+                    if (at > last) {
+                        last = at;
+                        lastBlock = b;
+                    }
+                }
+                for (int offset = 16; offset > 0; offset >>= 1) {
+                    first = min(first, __shfl_down_sync(0xffffffffu, first, offset));
+                    const unsigned long long otherLast = __shfl_down_sync(0xffffffffu, last, offset);
+                    const int otherBlock = __shfl_down_sync(0xffffffffu, lastBlock, offset);
+                    if (otherLast > last) {
+                        last = otherLast;
+                        lastBlock = otherBlock;
+                    }
+                }
+                // How many blocks had stale or lazy rows, and whether the last one did.
+                unsigned long long staleBlocks = 0ull, lazyRows = 0ull;
+                for (int b = tid; b < min(blocks, kProfileStampSlots); b += 32) {
+                    const unsigned long long h = __ldcg(&stamps[kProfileStampSlots + b]);
+                    staleBlocks += (h & 0xffffffffull) != 0ull ? 1ull : 0ull;
+                    lazyRows += h >> 32;
+                }
+                for (int offset = 16; offset > 0; offset >>= 1) {
+                    staleBlocks += __shfl_down_sync(0xffffffffu, staleBlocks, offset);
+                    lazyRows += __shfl_down_sync(0xffffffffu, lazyRows, offset);
+                }
+                if (timed) {
+                    const unsigned long long lastHeavy = __ldcg(&stamps[kProfileStampSlots + lastBlock]);
+                    pa.profile[23] += last - first;
+                    pa.profile[24] += lastBlock == 0 ? 1ull : 0ull;
+                    pa.profile[25] += staleBlocks;
+                    pa.profile[26] += lazyRows;
+                    pa.profile[27] += (lastHeavy & 0xffffffffull) != 0ull ? 1ull : 0ull;
+                    pa.profile[28] += (lastHeavy >> 32) != 0ull ? 1ull : 0ull;
+                    if (specBlock >= 0 && specBlock < kProfileStampSlots) {  // the speculating block's arrival
+                        pa.profile[39] += lastBlock == specBlock ? 1ull : 0ull;
+                        pa.profile[40] += __ldcg(&stamps[specBlock]) - first;
+                    }
+                    stamp = globalNanoseconds();  // the scan is not the next phase's
                 }
             }
-            for (int offset = 16; offset > 0; offset >>= 1) {
-                first = min(first, __shfl_down_sync(0xffffffffu, first, offset));
-                const unsigned long long otherLast = __shfl_down_sync(0xffffffffu, last, offset);
-                const int otherBlock = __shfl_down_sync(0xffffffffu, lastBlock, offset);
-                if (otherLast > last) {
-                    last = otherLast;
-                    lastBlock = otherBlock;
+            // The flag is read beside the merged row's parts (one barrier for both).
+            if (elide && tid == 32) s_shiftSeen = journal.base != nullptr ? __ldcg(&pa.shiftSeen[m & 1]) : 0;
+            combinedTop(pa.aPart + (m & 1) * blocks, blocks, &s_aRow);
+            if (!s_shiftSeen) break;
+            // The merge shifted every key: its smallest new key, the rows as they were, the shift
+            // recorded (block 0 committed the merge before S4), and the update once more.
+            double low = smallestKeyOfRange(v, st, maxDist, own);
+            low = blockMinValue(low, s_min);
+            if (tid == 0) pa.minPart[blk] = low;
+            grid.sync();
+            smallestValue(pa.minPart, blocks, &s_smallest);
+            restoreRange(v, st, own, journal);
+            if (tid == 0) {
+                if (blk == 0) {
+                    recordShift(v, s_smallest);
+                    pa.shiftSeen[m & 1] = 0;  // every block read it before the barrier above
+                    pa.status[2] += 1;
                 }
+                s_lazy = 0ull;
             }
-            // How many blocks had stale or lazy rows, and whether the last one did.
-            unsigned long long staleBlocks = 0ull, lazyRows = 0ull;
-            for (int b = tid; b < min(blocks, kProfileStampSlots); b += 32) {
-                const unsigned long long h = __ldcg(&stamps[kProfileStampSlots + b]);
-                staleBlocks += (h & 0xffffffffull) != 0ull ? 1ull : 0ull;
-                lazyRows += h >> 32;
-            }
-            for (int offset = 16; offset > 0; offset >>= 1) {
-                staleBlocks += __shfl_down_sync(0xffffffffu, staleBlocks, offset);
-                lazyRows += __shfl_down_sync(0xffffffffu, lazyRows, offset);
-            }
-            if (timed) {
-                const unsigned long long lastHeavy = __ldcg(&stamps[kProfileStampSlots + lastBlock]);
-                pa.profile[23] += last - first;
-                pa.profile[24] += lastBlock == 0 ? 1ull : 0ull;
-                pa.profile[25] += staleBlocks;
-                pa.profile[26] += lazyRows;
-                pa.profile[27] += (lastHeavy & 0xffffffffull) != 0ull ? 1ull : 0ull;
-                pa.profile[28] += (lastHeavy >> 32) != 0ull ? 1ull : 0ull;
-                if (specBlock >= 0 && specBlock < kProfileStampSlots) {  // the speculating block's arrival
-                    pa.profile[39] += lastBlock == specBlock ? 1ull : 0ull;
-                    pa.profile[40] += __ldcg(&stamps[specBlock]) - first;
-                }
-                stamp = globalNanoseconds();  // the scan is not the next phase's
-            }
+            st.shifted = 1;
+            st.shiftAmount = s_smallest;
+            journal.base = nullptr;
+            __syncthreads();
         }
 
-        combinedTop(pa.aPart, blocks, &s_aRow);
         if (tid == 0) {
             // With lazy rows the row update appends nothing (and the count is not read then).
             s_rows = pa.lazyRescans ? 0 : *reinterpret_cast<volatile int*>(v.w.rescanCount);
-            if (blk == 0) {
+            // Without S3 the row's owner writes it: its selecting warps write its runners-up next.
+            if (blk == (elide ? ownerBlock(st.a, workers) : 0)) {
                 v.s.nn[st.a] = s_aRow.best.slot;
                 v.s.nnKey[st.a] = s_aRow.best.slot < 0 ? kNoKey : s_aRow.best.key;
                 v.s.nnBefore[st.a] = s_aRow.second;
                 v.s.runCount[st.a] = 0;  // no runners-up yet: the bound of all its other partners
                 v.s.runBound[st.a] = s_aRow.second;
-                s_pending.add(st.a, pa.aPart);
+                s_pending.add(st.a, pa.aPart + (m & 1) * blocks);
             }
         }
         __syncthreads();

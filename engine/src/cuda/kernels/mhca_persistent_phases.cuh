@@ -33,6 +33,9 @@ __device__ __forceinline__ OwnedEntries ownedEntries(int listLen, int warp0, int
     return OwnedEntries{((warp - warp0) * workers + blk) * 32 + lane, listLen, warpCount * workers * 32};
 }
 
+/// The block whose entries (ownedEntries, any warps) hold list position t.
+__device__ __forceinline__ int ownerBlock(int t, int workers) { return (t >> 5) % workers; }
+
 /// The slot at list position t (MhcaView::listIsIdentity: no load).
 __device__ __forceinline__ int listSlot(const MhcaView& v, int t) {
     return v.listIsIdentity ? t : v.list[t];
@@ -173,11 +176,12 @@ __device__ inline double keyOfCached(const ShiftCache& c, double maxDistG, doubl
 /// best partner and runners-up from every block's best (warpFinishRow) and writes them and its
 /// closest-pair candidate. s_rows: count * (d + 2 * packed) doubles; s_rowWarp: kRescanRowsPerPass *
 /// 32 partials. With `defer` (the merge's last pass), the last block stores only the row's best (its
-/// runners-up unknown) and leaves the selection to its idle warps of the next merge (*pending).
+/// runners-up unknown) and leaves the selection to its idle warps of the next merge (*pending), or,
+/// with ownerSelects, to the block that owns the row (which adds it after the pass's barrier).
 template <int MAXD>
 __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, int first, int count, OwnedEntries own,
                                   double* s_rows, RowTop* s_rowWarp, ShiftCache* s_shifts, bool defer,
-                                  PendingRows* pending) {
+                                  PendingRows* pending, bool ownerSelects) {
     const int n = v.cfg.n, d = v.cfg.d, packed = v.cfg.packed, rowDoubles = d + 2 * packed;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     const int lane = tid & 31, warp = tid >> 5, warps = nt >> 5;
@@ -264,7 +268,7 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
                 v.s.nnBefore[r] = all.second;
                 v.s.runCount[r] = 0;
                 v.s.runBound[r] = __longlong_as_double(0x7ff0000000000000LL);  // unknown until selected
-                pending->add(r, pa.rowPart + i * blocks);
+                if (!ownerSelects) pending->add(r, pa.rowPart + i * blocks);
             }
         } else {
             best = warpFinishRow(runnerRefs(v), r, pa.rowPart + i * blocks, blocks, true);
@@ -335,7 +339,7 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
 /// s_heavy (the profile, else null): counts the rows whose best partner was a or b and the lazy rows.
 __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, double maxDist, int posA, OwnedEntries own,
                                         bool makeLazy, RowTop& topA, Candidate& best, unsigned long long* s_lazy,
-                                        int* s_heavy = nullptr) {
+                                        int* s_heavy, RowJournal journal) {
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = listSlot(v, t);
         const double dist = v.w.newDist[t];
@@ -349,7 +353,7 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
             if (row.nn == kLazyRow) atomicAdd(&s_heavy[1], 1);
         }
         if (e.group == st.group &&
-            updateRowForMerge<true, true>(v, st, o, dist, maxDist, posA, topA, makeLazy, row)) {
+            updateRowForMerge<true, true>(v, st, o, dist, maxDist, posA, topA, makeLazy, row, journal)) {
             appendRescan(v, o);
             continue;
         }
@@ -362,6 +366,41 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
         const Candidate c = rowCandidate(key, row.pos, o, nnO);
         if (candidateBefore(c, best)) best = c;
     }
+}
+
+/// Without barrier S3, when a block's entries held a negative new key: the block's smallest new key
+/// again, from newDist (newDistancesOfRange's rule and order).
+__device__ inline double smallestKeyOfRange(const MhcaView& v, const Step& st, double maxDist, OwnedEntries own) {
+    double smallest = 0.0;
+    for (int t = own.first; t < own.end; t += own.stride) {
+        const int o = listSlot(v, t);
+        const EntryState e = entryState(v, o);
+        if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
+        const double key = dsub(maxDist, v.w.newDist[t]);
+        if (key < smallest) smallest = key;
+    }
+    return smallest;
+}
+
+/// And the rows of the range as the update's journal kept them: every row updateRowForMerge visited
+/// (rowUpdateOfRange's filter).
+__device__ inline void restoreRange(const MhcaView& v, const Step& st, OwnedEntries own, const RowJournal& j) {
+    for (int t = own.first; t < own.end; t += own.stride) {
+        const int o = listSlot(v, t);
+        const EntryState e = entryState(v, o);
+        if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
+        restoreRow(j, runnerRefs(v), o);
+    }
+}
+
+/// Thread 0 of block 0: waits until `expected` blocks counted themselves in *counter (each after its
+/// last read of what the merge's commit overwrites), then clears it for the merge two later.
+__device__ __forceinline__ void waitForArrivals(unsigned int* counter, unsigned int expected) {
+    unsigned int seen = 0u;
+    do {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+    } while (seen < expected);
+    *reinterpret_cast<volatile unsigned int*>(counter) = 0u;
 }
 
 /// The merged cluster's metric in its mode, packed, from the shape area (writeMergedShape's values).

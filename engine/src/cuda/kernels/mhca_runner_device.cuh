@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/kernels/mhca_device.cuh"
+#include "cuda/kernels/mhca_row_journal.cuh"
 
 namespace clusterlens::cuda::mhca {
 
@@ -127,9 +128,10 @@ __device__ __noinline__ Candidate warpFinishRow(RunnerRefs ref, int row, const R
 }
 
 /// Inserts a partner (born at `birth`) whose key beats the bound into a row's runners-up (runnerOffer's
-/// rare path, out of line: the merge loop's registers stay free).
+/// rare path, out of line: the merge loop's registers stay free). With a journal (j.base), the
+/// insertion is recorded first (the bound is in the row's journaled scalars).
 template <int kOutOfLine = 0>
-__device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, int birth) {
+__device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, int birth, RowJournal j) {
     double bound = ref.bound[row];
     const size_t base = static_cast<size_t>(row) * kRunners;
     int count = ref.count[row];
@@ -145,6 +147,14 @@ __device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, 
     if (at == kRunners) {
         ref.bound[row] = c.key;
         return;
+    }
+    if (j.base != nullptr) {
+        const size_t last = base + kRunners - 1;
+        if (count == kRunners) {
+            journalInsert(j, row, count, at, ref.key[last], ref.slot[last], ref.pos[last], ref.birthOf[last]);
+        } else {
+            journalInsert(j, row, count, at, 0.0, -1, 0, 0);
+        }
     }
     if (count == kRunners) {
         bound = betterKey(ref.key[base + kRunners - 1], bound);
@@ -166,8 +176,9 @@ __device__ __noinline__ void runnerInsert(RunnerRefs ref, int row, Candidate c, 
 
 /// Offers a partner (born at `birth`) to a row's runners-up whose bound is `bound`; a key the bound
 /// covers changes nothing.
-__device__ __forceinline__ void runnerOffer(RunnerRefs ref, int row, const Candidate& c, int birth, double bound) {
-    if (c.slot >= 0 && better(c.key, bound)) runnerInsert(ref, row, c, birth);
+__device__ __forceinline__ void runnerOffer(RunnerRefs ref, int row, const Candidate& c, int birth, double bound,
+                                            RowJournal j = RowJournal{}) {
+    if (c.slot >= 0 && better(c.key, bound)) runnerInsert(ref, row, c, birth, j);
 }
 
 __device__ __forceinline__ void runnerOffer(RunnerRefs ref, int row, const Candidate& c, int birth) {
@@ -198,10 +209,10 @@ __device__ __forceinline__ RowState rowState(const MhcaView& v, int o) {
 /// mhca_agglomerate.cpp's offerNewCluster: row `slot` (before the merged cluster a) learns its key to
 /// a; false when it must be rescanned (its best was a or b and a is now worse). With `runners`, the
 /// partner that does not become the best is offered to the row's runners-up. `row`: the row's state
-/// after the step's shift.
+/// after the step's shift. j: the row journal (mhca_row_journal.cuh), or none.
 template <bool runners = false>
 __device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& st, int slot, double key, int posA,
-                                                const RowState& row) {
+                                                const RowState& row, RowJournal j = RowJournal{}) {
     const int nn = row.nn;
     if (nn == st.a || nn == st.b) {
         // Every other partner's key is at most the old best, and partners tying with it lie beyond b
@@ -216,13 +227,13 @@ __device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& s
     if (better(key, current) || (key == current && posA < posNn)) {
         if (posNn < posA) v.s.nnBefore[slot] = current;
         if constexpr (runners) {
-            if (nn >= 0) runnerOffer(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn], row.bound);
+            if (nn >= 0) runnerOffer(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn], row.bound, j);
         }
         v.s.nn[slot] = st.a;
         v.s.nnKey[slot] = key;
     } else {
         if (posA < posNn && better(key, row.before)) v.s.nnBefore[slot] = key;
-        if constexpr (runners) runnerOffer(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge, row.bound);
+        if constexpr (runners) runnerOffer(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge, row.bound, j);
     }
     return true;
 }
@@ -239,10 +250,11 @@ __device__ __forceinline__ void runnerShift(const MhcaView& v, int row, double a
 /// A stale row during the row update of the step merging slots a and b (merge index `merge`): its new
 /// best among the runners-up that still stand (not a or b, alive, same birth), the still valid best
 /// `keep` (born keepBirth) and the merged cluster `fresh` (slot < 0: none), when it beats the bound
-/// strictly; the others become its runners-up. False: the row needs a rescan (nothing written).
+/// strictly; the others become its runners-up. False: the row needs a rescan (nothing written). With
+/// a journal (j.base), the list is recorded before it is rebuilt.
 template <int kOutOfLine = 0>
 __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge, int row, Candidate keep,
-                                        int keepBirth, Candidate fresh) {
+                                        int keepBirth, Candidate fresh, RowJournal j) {
     const double bound = ref.bound[row];
     const size_t base = static_cast<size_t>(row) * kRunners;
     const int count = ref.count[row];
@@ -290,6 +302,7 @@ __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge,
     for (int k = 0; k < size; ++k)
         if (best < 0 || candidateBefore(pool[k], pool[best])) best = k;
     if (best < 0 || !better(pool[best].key, bound)) return false;
+    if (j.base != nullptr) journalList(j, row, count, keys, slots, positions, births);
     ref.count[row] = 0;
     double before = bound;
     for (int k = 0; k < size; ++k) {
@@ -309,16 +322,18 @@ __device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge,
 /// bound): the row leaves the lazy state with a as its nn, no runners-up and the bound as theirs.
 /// Otherwise the bound is raised to the key. Returns a's key (the row's as a's partner otherwise).
 /// +inf stands for an unknown bound. Out of line: inlined, it would add live values to the
-/// persistent kernel's row update.
+/// persistent kernel's row update. With a journal (j.base), the count is recorded before it changes.
 template <int kOutOfLine = 0>
 __device__ __noinline__ double carryLazyRow(RunnerRefs ref, int o, int a, bool partner, bool shifted,
-                                            double shiftAmount, double maxBefore, double maxDist, double dist) {
+                                            double shiftAmount, double maxBefore, double maxDist, double dist,
+                                            RowJournal j) {
     constexpr double kInf = __builtin_huge_val();
     double b = ref.nnKey[o];
     if (shifted) b = dsub(b, shiftAmount);
     if (isnan(b)) b = kInf;
     const double key = shifted ? dsub(dsub(maxBefore, dist), shiftAmount) : dsub(maxDist, dist);
     if (partner && key > b) {
+        if (j.base != nullptr) journalCount(j, o, ref.count[o]);
         ref.nn[o] = a;
         ref.nnKey[o] = key;
         ref.nnBefore[o] = b;
@@ -339,16 +354,18 @@ __device__ __noinline__ double carryLazyRow(RunnerRefs ref, int o, int a, bool p
 /// raised to its key with the merged cluster), and with `makeLazy` a stale row its runners-up cannot
 /// answer becomes lazy (its bound: the runners' bound, which covers every partner they do not hold)
 /// instead of needing a rescan. +inf stands for an unknown bound and forces the rescan.
+/// j (the persistent kernel without barrier S3): the row journal of the step, or none.
 template <bool runners, bool lazy = false>
 __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist,
                                                   double maxDist, int posA, RowTop& topA, bool makeLazy,
-                                                  RowState row) {
+                                                  RowState row, RowJournal j = RowJournal{}) {
     const int nnO = row.nn;
     const int posO = row.pos;
+    if (j.base != nullptr) journalScalars(j, o, row.nn, row.key, row.before, row.bound);
     if constexpr (lazy) {
         if (nnO == kLazyRow) {
             const double key = carryLazyRow(runnerRefs(v), o, st.a, posO < posA, st.shifted != 0, st.shiftAmount,
-                                            st.maxBefore, maxDist, dist);
+                                            st.maxBefore, maxDist, dist, j);
             if (posO > posA) offerTop(topA, Candidate{key, posO, o});
             return false;
         }
@@ -371,7 +388,7 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
     if (posO > posA) {
         offerTop(topA, Candidate{key, posO, o});
         if (nnO == st.b) stale = true;
-    } else if (!stale && !offerNewCluster<runners>(v, st, o, key, posA, row)) {
+    } else if (!stale && !offerNewCluster<runners>(v, st, o, key, posA, row, j)) {
         stale = true;
     }
     if constexpr (runners) {
@@ -383,7 +400,7 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
                 keepBirth = v.s.birth[nnO];
             }
             if (posO < posA) fresh = Candidate{key, posA, st.a};
-            stale = !resolveRow(runnerRefs(v), st.a, st.b, st.merge, o, keep, keepBirth, fresh);
+            stale = !resolveRow(runnerRefs(v), st.a, st.b, st.merge, o, keep, keepBirth, fresh, j);
             if constexpr (lazy) {
                 if (stale && makeLazy) {
                     const double bound = v.s.runBound[o];
