@@ -263,13 +263,13 @@ void MhcaEngine::allocate() {
         if (shapeWork) d_shapeWork = DeviceBuffer<double>(shapeWork / sizeof(double) + 1, s);
         if (m_persistent.maxBlocks > 0) {
             const std::size_t blocks = static_cast<std::size_t>(m_persistent.maxBlocks);
-            d_blockPart = DeviceBuffer<RowTop>(2 * blocks, s);  // by merge parity
-            d_aPart = DeviceBuffer<RowTop>(2 * blocks, s);
+            d_blockPart = DeviceBuffer<RowTop>(blocks, s);
+            d_aPart = DeviceBuffer<RowTop>(blocks, s);
             d_rowPart = DeviceBuffer<RowTop>(blocks * kRescanRowsPerPass, s);
 
             d_minPart = DeviceBuffer<double>(blocks, s);
-            d_lazyPart = DeviceBuffer<double>(2 * blocks, s);
-            d_arrive = DeviceBuffer<unsigned int>(2, s);
+            d_lazyPart = DeviceBuffer<double>(blocks, s);
+            d_arrive = DeviceBuffer<unsigned int>(1, s);
             d_shiftSeen = DeviceBuffer<int>(2, s);
             d_rowJournal = DeviceBuffer<double>(rowJournalDoubles(static_cast<int>(n)), s);
             d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);

@@ -232,16 +232,14 @@ struct PersistentArgs {
                                   ///< rescans and an identity list)
     SpecShape* spec;              ///< [2] speculation records by merge parity
     double* specPayload;          ///< [2][specPayloadDoubles(d)] their shapes
-    // The parts below are [2][blocks], by merge parity: without barrier S3 a block may write merge m's
-    // while a slower one still reads merge m - 1's.
-    double* lazyPart;             ///< [2][blocks] the largest bound of each range's lazy rows (or kNoKey)
-    RowTop* blockPart;            ///< [2][blocks] best candidate of each block's range (RowTop.best)
-    RowTop* aPart;                ///< [2][blocks] the merged row's partial best over each range
+    double* lazyPart;             ///< [blocks] the largest bound of each range's lazy rows (or kNoKey)
+    RowTop* blockPart;            ///< [blocks] best candidate of each block's range (RowTop.best)
+    RowTop* aPart;                ///< [blocks] the merged row's partial best over each range
     double* minPart;              ///< [blocks] smallest new key of each range
     RowTop* rowPart;              ///< [kRescanRowsPerPass * blocks] rescan partials
     unsigned int* rowCounter;     ///< [kRescanRowsPerPass] arrivals, zero between uses
     Candidate* rowFinal;          ///< [n] the rescanned rows' candidates for the next closest pair
-    unsigned int* arrive;         ///< [2] blocks past the shape phase, by merge parity (without S3; zero between uses)
+    unsigned int* arrive;         ///< [1] blocks past the shape phase, summed over the launch's merges (without S3)
     int* shiftSeen;               ///< [2] a block saw a negative new key (without S3; zero between uses)
     double* journal;              ///< rowJournalDoubles(n): the row journal (without S3)
     int* status;                  ///< [0] merges completed, [1] stopped at a switch step (plan written),

@@ -34,8 +34,9 @@
 // block that saw a negative key raises a flag, and after S4 the rows are put back and updated again
 // with the shift (1-3 merges of a 4.4K-10K-point run). What S3 also ordered is ordered otherwise:
 // block 0 commits the merge after its row update, once every block has counted itself past the shape
-// phase (the last reads of a's and b's old state); the blocks' parts alternate by merge parity; and
-// a row's pending runner-up selection is made by the block that owns the row, before its update.
+// phase (the last reads of a's and b's old state); a block writes its parts for the next merge only
+// after that count is full too (the parts of this merge are read last in its shape phase); and a
+// row's pending runner-up selection is made by the block that owns the row, before its update.
 //
 // Every row is rescanned once before the first merge of a single-group run (its runners-up), and
 // the runners-up of the merged cluster and of the last pass's rows are selected by warps with time
@@ -170,9 +171,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
         top = blockTop(top, s_warp);
         if (tid == 0) {
-            const int first = *v.w.mergeCount;  // the parts of merge m sit at [(m & 1) * blocks]
-            pa.blockPart[(first & 1) * blocks + blk] = top;
-            pa.lazyPart[(first & 1) * blocks + blk] = keyFromOrderBits(s_lazy);
+            pa.blockPart[blk] = top;
+            pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
+            if (blk == 0) pa.arrive[0] = 0u;  // counts from the launch's first merge
         }
     }
     if (tid == 0) s_pending.count = 0;
@@ -205,9 +206,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         if (timed) pa.profile[8] += static_cast<unsigned long long>(prevRows - passed);
         passed = prevRows;
         if (done == pa.merges) break;
-        const RowTop* parts = pa.blockPart + (m & 1) * blocks;
+        const RowTop* parts = pa.blockPart;
         closestCandidate(parts, blocks, pa.rowFinal, prevRows, aCand, &s_best,
-                         pa.lazyRescans ? pa.lazyPart + (m & 1) * blocks : nullptr, &s_value);
+                         pa.lazyRescans ? pa.lazyPart : nullptr, &s_value);
         if (pa.lazyRescans && !lazyChecked) {
             // Lazy rows whose bound could reach the closest candidate are rescanned first (grid-uniform:
             // every block reduced the same parts). Their rescans can only raise the best, so once
@@ -323,7 +324,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         // reads of a's and b's old state).
         if (elide && tid == 0) {
             __threadfence();
-            atomicAdd(&pa.arrive[m & 1], 1u);
+            atomicAdd(&pa.arrive[0], 1u);
         }
         double smallest = newDistancesOfRange<MAXD>(v, planned, area.newMu, mC, maxDist, own);
         if (elide) {
@@ -361,6 +362,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         // Without S3 the rows update as if no key shifted, journaled; a shift found after S4 puts them
         // back and updates them again (mhca_row_journal.cuh).
         RowJournal journal{elide ? pa.journal : nullptr, v.cfg.n, m};
+        // Without S3 a block writes its parts once every block is past this merge's shape phase, where
+        // the parts of the merge before are read last; loaded here, the count is rarely short then.
+        const unsigned int arrivals = static_cast<unsigned int>(blocks) * static_cast<unsigned int>(done + 1);
+        unsigned int arrived = elide && tid == 0 ? loadAcquire(&pa.arrive[0]) : arrivals;
         for (;;) {
             RowTop topA = noTop(), range = noTop();
             if (blk != specBlock) {  // (it owns no rows: its parts are the empty ones)
@@ -372,15 +377,13 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 range = blockTop(range, s_warp);
             }
             if (tid == 0) {
-                pa.aPart[(m & 1) * blocks + blk] = topA;
-                pa.blockPart[((m + 1) & 1) * blocks + blk] = range;
-                pa.lazyPart[((m + 1) & 1) * blocks + blk] = keyFromOrderBits(s_lazy);
+                arrived = waitForCount(&pa.arrive[0], arrivals, arrived);
+                pa.aPart[blk] = topA;
+                pa.blockPart[blk] = range;
+                pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
             }
-            if (elide && blk == 0 && journal.base != nullptr) {
-                if (tid == 0) {
-                    waitForArrivals(&pa.arrive[m & 1], static_cast<unsigned int>(blocks));
-                    commitMerge(v, s_plan, false);
-                }
+            if (elide && blk == 0 && journal.base != nullptr) {  // after every block's shape phase
+                if (tid == 0) commitMerge(v, s_plan, false);
                 __syncthreads();
                 writeMergedShape(v, planned, area, s_shape);
             }
@@ -440,7 +443,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             }
             // The flag is read beside the merged row's parts (one barrier for both).
             if (elide && tid == 32) s_shiftSeen = journal.base != nullptr ? __ldcg(&pa.shiftSeen[m & 1]) : 0;
-            combinedTop(pa.aPart + (m & 1) * blocks, blocks, &s_aRow);
+            combinedTop(pa.aPart, blocks, &s_aRow);
             if (!s_shiftSeen) break;
             // The merge shifted every key: its smallest new key, the rows as they were, the shift
             // recorded (block 0 committed the merge before S4), and the update once more.
@@ -474,7 +477,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 v.s.nnBefore[st.a] = s_aRow.second;
                 v.s.runCount[st.a] = 0;  // no runners-up yet: the bound of all its other partners
                 v.s.runBound[st.a] = s_aRow.second;
-                s_pending.add(st.a, pa.aPart + (m & 1) * blocks);
+                s_pending.add(st.a, pa.aPart);
             }
         }
         __syncthreads();

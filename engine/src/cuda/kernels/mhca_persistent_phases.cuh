@@ -393,14 +393,19 @@ __device__ inline void restoreRange(const MhcaView& v, const Step& st, OwnedEntr
     }
 }
 
-/// Thread 0 of block 0: waits until `expected` blocks counted themselves in *counter (each after its
-/// last read of what the merge's commit overwrites), then clears it for the merge two later.
-__device__ __forceinline__ void waitForArrivals(unsigned int* counter, unsigned int expected) {
-    unsigned int seen = 0u;
-    do {
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
-    } while (seen < expected);
-    *reinterpret_cast<volatile unsigned int*>(counter) = 0u;
+/// A count other blocks raise (acquire: what they wrote before raising it is seen after).
+__device__ __forceinline__ unsigned int loadAcquire(const unsigned int* counter) {
+    unsigned int seen;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+    return seen;
+}
+
+/// Waits until *counter reaches `expected`, given `seen`, a value loaded earlier (so that the usual
+/// case, already there, waits for nothing); returns the last value seen.
+__device__ __forceinline__ unsigned int waitForCount(const unsigned int* counter, unsigned int expected,
+                                                     unsigned int seen) {
+    while (seen < expected) seen = loadAcquire(counter);
+    return seen;
 }
 
 /// The merged cluster's metric in its mode, packed, from the shape area (writeMergedShape's values).
