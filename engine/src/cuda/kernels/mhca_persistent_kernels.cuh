@@ -29,10 +29,10 @@
 // exactly that pair (70 % of the merges of the cytometry-like benchmarks), skipping the chain.
 //
 // Without S3 (mhca_row_journal.cuh; a single-group run with speculation and lazy rescans, the default):
-// the barrier only told every block the merge's smallest new key, for the rare key shift. Each block
-// updates its rows once its own new distances are done, as if nothing shifted, keeping a journal; a
-// block that saw a negative key raises a flag, and after S4 the rows are put back and updated again
-// with the shift (1-3 merges of a 4.4K-10K-point run). What S3 also ordered is ordered otherwise:
+// the barrier's purpose was to tell every block the merge's smallest new key, for the rare key shift.
+// Each block updates its rows once its own new distances are done, as if nothing shifted, keeping a
+// journal; a block that saw a negative key raises a flag, and after S4 the rows are put back and
+// updated again with the shift (1-3 merges of a 4.4K-10K-point run). What S3 also ordered is ordered otherwise:
 // block 0 commits the merge after its row update, once every block has counted itself past the shape
 // phase (the last reads of a's and b's old state); a block writes its parts for the next merge only
 // after that count is full too (the parts of this merge are read last in its shape phase); and a
