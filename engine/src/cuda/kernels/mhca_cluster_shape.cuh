@@ -36,18 +36,22 @@ static __device__ __noinline__ void clusterFactorWarp(int p, int sub, double wei
             diag = tid < p ? cov[tid * p + tid] : 0.0;
         };
         double mf = 1.0;
-        if (sub != 1 && weight < 1.0) {  // with weight 1 mhcaCpu computes mf too but never uses it
+        bool factored = false;
+        // Two factorisations through one copy of the unrolled Cholesky (a rolled pass loop): the
+        // first, of the covariance, only for mf (with weight 1 mhcaCpu computes mf too but never
+        // uses it); the second of the shrunk matrix.
+#pragma unroll 1
+        for (int pass = sub != 1 && weight < 1.0 ? 0 : 1; pass < 2; ++pass) {
             load();
-            if (choleskyRegs(row, diag, p)) mf = shapePower(diagonalProductRegs(diag, p), p, false);
-        }
-        load();
-        if (weight < 1.0) {
-            const double shrink = dmul(1.0 - weight, mf);
+            if (pass == 1 && weight < 1.0) {
+                const double shrink = dmul(1.0 - weight, mf);
 #pragma unroll
-            for (int j = 0; j < kShapeRegs; ++j) row[j] = dadd(dmul(weight, row[j]), dmul(shrink, 0.0));
-            diag = dadd(dmul(weight, diag), dmul(shrink, 1.0));
+                for (int j = 0; j < kShapeRegs; ++j) row[j] = dadd(dmul(weight, row[j]), dmul(shrink, 0.0));
+                diag = dadd(dmul(weight, diag), dmul(shrink, 1.0));
+            }
+            factored = choleskyRegs(row, diag, p);
+            if (pass == 0 && factored) mf = shapePower(diagonalProductRegs(diag, p), p, false);
         }
-        const bool factored = choleskyRegs(row, diag, p);
         const double product = factored ? diagonalProductRegs(diag, p) : 0.0;
         if (factored) storeLowerRegs(row, diag, factor, p);
         if (tid == 0) {
