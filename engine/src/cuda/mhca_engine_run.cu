@@ -144,6 +144,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     args.lazyRescans = m_lazyRescans ? 1 : 0;
     args.speculate = m_persistentSpeculate ? 1 : 0;
     args.elideS3 = m_elideS3 ? 1 : 0;  // the kernel checks what it needs besides (speculation, lazy rows, list)
+    args.oneGroup = m_groupCount == 1 ? 1 : 0;
     args.arrive = d_arrive.data();
     args.shiftSeen = d_shiftSeen.data();
     args.journal = d_rowJournal.data();

@@ -230,6 +230,7 @@ struct PersistentArgs {
     int speculate;                ///< the last block shapes the likely next merge (mhca_persistent_speculation.cuh)
     int elideS3;                  ///< rows update without barrier S3 (mhca_row_journal.cuh; needs speculate, lazy
                                   ///< rescans and an identity list)
+    int oneGroup;                 ///< the run has a single group (no apriori groups)
     SpecShape* spec;              ///< [2] speculation records by merge parity
     double* specPayload;          ///< [2][specPayloadDoubles(d)] their shapes
     double* lazyPart;             ///< [blocks] the largest bound of each range's lazy rows (or kNoKey)

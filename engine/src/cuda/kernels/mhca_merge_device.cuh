@@ -42,13 +42,16 @@ __device__ __forceinline__ double mergeWeight(const MhcaView& v, int sizeC) {
 /// mergeStep / shapeOfUnion), reading only: the record (height maxDistX - key), the weight and the
 /// count of clusters at the threshold, the distance mode of the new cluster, and whether every cluster
 /// of the group reached the threshold now (the switch to pure Mahalanobis distances). `m` is the
-/// merge index within the run. Single thread.
-__device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnOfBest, int m) {
+/// merge index within the run. known (or null): the group's state, knownGroup's, when the caller
+/// holds it (the persistent kernel's last plan of a single-group run: one dependent round trip less).
+/// Single thread.
+__device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnOfBest, int m,
+                                     const GroupState* known = nullptr, int knownGroup = -1) {
     MergePlan plan{};
     if (best.slot < 0) return plan;  // st.valid == 0
     const int a = best.slot, b = nnOfBest;
-    const int g = v.s.group[a];
-    GroupState gs = v.w.groups[g];
+    const int g = known != nullptr ? knownGroup : v.s.group[a];
+    GroupState gs = known != nullptr ? *known : v.w.groups[g];
     const int sizeA = v.s.size[a], sizeB = v.s.size[b], sizeC = sizeA + sizeB;
     const double w1 = v.s.weight[a], w2 = v.s.weight[b];
     const int idA = v.s.id[a], idB = v.s.id[b];

@@ -83,6 +83,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ MergePlan s_plan;
     __shared__ ShapeResult s_shape;
     __shared__ Candidate s_best;
+    __shared__ Candidate s_partsBest;  // without S3: the blocks' parts' first candidate (mergedRowAndClosest)
     __shared__ RowTop s_aRow;
     __shared__ double s_smallest;
     __shared__ double s_value;
@@ -184,6 +185,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     if (blockTimed) stamp = globalNanoseconds();
     int done = 0, passed = 0;  // rows of the rescan list [0, prevRows) rescanned so far
     bool lazyChecked = false;  // this merge's closest candidate was checked against the lazy rows
+    // Without S3: knownBest and s_value were reduced after S4 beside the merged row's parts; the group's
+    // state is s_plan.gs, the last plan's (nothing but that merge's commit and a key shift changes it).
+    bool closestKnown = false, groupKnown = false;
+    Candidate knownBest = noCandidate();
     for (;;) {
         // The listed rows' rescans: the launch's prologue, the last merge's stale rows, or the lazy rows
         // forced below. The last pass leaves its selections to the next shape phase unless an earlier
@@ -207,14 +212,21 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         passed = prevRows;
         if (done == pa.merges) break;
         const RowTop* parts = pa.blockPart;
-        closestCandidate(parts, blocks, pa.rowFinal, prevRows, aCand, &s_best,
-                         pa.lazyRescans ? pa.lazyPart : nullptr, &s_value);
+        Candidate bestNow = knownBest;
+        if (!closestKnown) {
+            closestCandidate(parts, blocks, pa.rowFinal, prevRows, aCand, &s_best,
+                             pa.lazyRescans ? pa.lazyPart : nullptr, &s_value);
+            bestNow = s_best;
+        } else if (tid == 0) {
+            s_best = knownBest;  // for the plan, in this thread
+        }
+        closestKnown = false;
         if (pa.lazyRescans && !lazyChecked) {
             // Lazy rows whose bound could reach the closest candidate are rescanned first (grid-uniform:
             // every block reduced the same parts). Their rescans can only raise the best, so once
             // per merge suffices.
             lazyChecked = true;
-            const Candidate known = s_best;
+            const Candidate known = bestNow;
             if (s_value != kNoKey && lazyRowForced(s_value, known)) {
                 for (int t = own.first; t < own.end; t += own.stride) {
                     const int o = listSlot(v, t);
@@ -238,7 +250,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             record.merge = -1;
             if (pa.spec != nullptr && blk != specBlock) record = loadSpecRecord(&pa.spec[m & 1]);
             const int nnBest = best.slot < 0 ? -1 : (best.slot == prevA ? prevANn : v.s.nn[best.slot]);
-            s_plan = planMerge(v, best, nnBest, m);
+            const GroupState known = s_plan.gs;
+            const int knownGroup = s_plan.st.group;
+            s_plan = planMerge(v, best, nnBest, m, groupKnown ? &known : nullptr, knownGroup);
             s_specHit = pa.spec != nullptr && blk != specBlock && takeSpecRecord(record, s_plan.st, &s_shape);
             s_claim = 0;
             s_lazy = 0ull;
@@ -246,6 +260,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         __syncthreads();
         const Step planned = s_plan.st;
         if (!planned.valid) break;
+        groupKnown = elide && pa.oneGroup != 0;
         if (blk == specBlock) {
             speculatedStep(v, parts, blocks, pa.rowFinal, prevRows, aCand, prevANn, planned, &s_specStep);
             __syncthreads();
@@ -443,8 +458,16 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             }
             // The flag is read beside the merged row's parts (one barrier for both).
             if (elide && tid == 32) s_shiftSeen = journal.base != nullptr ? __ldcg(&pa.shiftSeen[m & 1]) : 0;
-            combinedTop(pa.aPart, blocks, &s_aRow);
+            if (elide) {  // the next merge's closest pair in the same round trip (no rows to rescan)
+                knownBest = mergedRowAndClosest(pa.aPart, pa.blockPart, pa.lazyPart, blocks, posA, st.a, &s_aRow,
+                                                &s_partsBest, &s_value);
+                closestKnown = true;
+            } else {
+                combinedTop(pa.aPart, blocks, &s_aRow);
+            }
             if (!s_shiftSeen) break;
+            closestKnown = false;
+            groupKnown = false;  // block 0 records the shift in the group's state
             // The merge shifted every key: its smallest new key, the rows as they were, the shift
             // recorded (block 0 committed the merge before S4), and the update once more.
             double low = smallestKeyOfRange(v, st, maxDist, own);

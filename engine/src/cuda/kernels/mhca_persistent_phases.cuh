@@ -129,6 +129,46 @@ __device__ __forceinline__ Candidate rowCandidate(double key, int pos, int slot,
     return c;
 }
 
+/// After barrier S4 without S3, in one round trip: warp 0 takes combinedTop of aParts[0 .. count) into
+/// *aRow, while warp 1 takes the first of parts[0 .. count).best into *partsBest and the largest of
+/// lazyParts into *lazyOut. Returns (to every thread) the next merge's closest candidate: that first
+/// or the merged row's candidate (rowCandidate of *aRow at position posA of slot a). The next merge has
+/// no rescanned rows (lazy rescans), so this is closestCandidate's result; the candidate order is
+/// total, so the order of the reduction does not matter.
+__device__ inline Candidate mergedRowAndClosest(const RowTop* aParts, const RowTop* parts, const double* lazyParts,
+                                                int count, int posA, int a, RowTop* aRow, Candidate* partsBest,
+                                                double* lazyOut) {
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    if (threadIdx.x < 32) {
+        RowTop t = noTop();
+        for (int i = lane; i < count; i += 32) t = combineTop(t, loadTop(&aParts[i]));
+        t = warpTop(t);
+        if (lane == 0) *aRow = t;
+    } else if (threadIdx.x < 64) {
+        Candidate c = noCandidate();
+        double lazy = kNoKey;
+        for (int i = lane; i < count; i += 32) {
+            const Candidate x = loadCandidate(&parts[i].best);
+            lazy = fmax(lazy, __ldcg(&lazyParts[i]));
+            if (candidateBefore(x, c)) c = x;
+        }
+#pragma unroll 1
+        for (int offset = 16; offset > 0; offset >>= 1) {
+            const Candidate o = shflCandidate(c, offset);
+            if (candidateBefore(o, c)) c = o;
+            lazy = fmax(lazy, __shfl_down_sync(0xffffffffu, lazy, offset));
+        }
+        if (lane == 0) {
+            *partsBest = c;
+            *lazyOut = lazy;
+        }
+    }
+    __syncthreads();
+    const RowTop t = *aRow;
+    const Candidate merged = rowCandidate(t.best.key, posA, a, t.best.slot), c = *partsBest;
+    return candidateBefore(merged, c) ? merged : c;
+}
+
 /// Rows whose runners-up a block selects in the next merge, while its shape team factorises: the last
 /// pass's rescanned rows it finished, and (block 0) the merged cluster's row. Their blocks' results
 /// (pa.rowPart, pa.aPart) stay untouched until after that merge's shape phase.
