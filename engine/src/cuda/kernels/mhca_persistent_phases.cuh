@@ -351,8 +351,7 @@ __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int mod
         const EntryState e = entryState(v, o);
         if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
         const MetricRef mO = slotMetric(v, o, modeC, e.identity);
-        v.w.newDist[t] = evictFirst ? streamedSideForm<MAXD, true>(muC, v.s.mu + o, v.cfg.n, mO, v.cfg.d)
-                                    : streamedSideForm<MAXD, false>(muC, v.s.mu + o, v.cfg.n, mO, v.cfg.d);
+        v.w.newDist[t] = streamedSide<MAXD>(evictFirst, muC, v.s.mu + o, v.cfg.n, mO, v.cfg.d);
     }
 }
 
@@ -367,7 +366,7 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
         const double qO = v.w.newDist[t];
         const EntryState e = entryState(v, o);
         if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
-        const double qC = sideForm<MAXD>(muC, v.s.mu + o, v.cfg.n, mC, v.cfg.d);
+        const double qC = sideFormOf<MAXD>(muC, v.s.mu + o, v.cfg.n, mC, v.cfg.d);
         const double dist = (sqrt(qC) + sqrt(qO)) / 2.0;
         v.w.newDist[t] = dist;
         const double key = dsub(maxDist, dist);
