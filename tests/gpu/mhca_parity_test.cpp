@@ -286,6 +286,33 @@ TEST(MhcaCudaParity, EagerRescansEqualCpuToo) {
         expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "eager rescans seed " + std::to_string(seed));
 }
 
+TEST(MhcaCudaParity, ExactDimensionStreamingEqualsPadded) {
+    CL_REQUIRE_GPU();
+    // While the metrics fit in L2 the persistent CMD kernel streams the other side with a function for
+    // the exact d (streamedSideFormExact); CLUSTERLENS_MHCA_EVICT_FIRST=1 forces the padded form of the
+    // kernel instance (MAXD 16 here, and 8 at d = 7), whose extra rows add exact zeros. Both runs must
+    // agree bit for bit.
+    const std::uint64_t seed = test::testSeed() + 53;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    for (const std::size_t d : {std::size_t{7}, std::size_t{11}, std::size_t{14}}) {
+        const Points p = gaussianMixture(4000, d, 12, 25.0, seed + d);
+        for (const SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0}) {
+            const MhcaOptions options = makeOptions(MhcaVariant::Centroid, mode, false);
+            Linkage exact, padded;
+            {
+                const ScopedEnv plain("CLUSTERLENS_MHCA_EVICT_FIRST", "0");
+                exact = mhcaCuda(p.x.data(), p.n, p.d, options);
+            }
+            {
+                const ScopedEnv evict("CLUSTERLENS_MHCA_EVICT_FIRST", "1");
+                padded = mhcaCuda(p.x.data(), p.n, p.d, options);
+            }
+            EXPECT_NO_THROW(exact.validate("exact-dimension run"));
+            expectIdentical(exact, padded, "d " + std::to_string(d) + " " + describe(options));
+        }
+    }
+}
+
 TEST(MhcaCudaParity, SpeculatedShapesChangeNoMerge) {
     CL_REQUIRE_GPU();
     // The persistent CMD kernel's last block shapes the pair likely to merge next, and the others take

@@ -99,7 +99,7 @@ __device__ __forceinline__ RowTop combineTop(RowTop x, const RowTop& y) {
 }
 
 __device__ __forceinline__ RowTop warpTop(RowTop t) {
-    #pragma unroll 1
+#pragma unroll 1
     for (int offset = 16; offset > 0; offset >>= 1) {
         RowTop o;
         o.best.key = __shfl_down_sync(0xffffffffu, t.best.key, offset);
@@ -131,7 +131,7 @@ __device__ __forceinline__ RowTop blockTop(RowTop t, RowTop* s_warp) {
 __device__ __forceinline__ double blockMinValue(double value, double* s_warp) {
     const int lane = static_cast<int>(threadIdx.x & 31u);
     const int warp = static_cast<int>(threadIdx.x >> 5);
-    #pragma unroll 1
+#pragma unroll 1
     for (int offset = 16; offset > 0; offset >>= 1) {
         const double o = __shfl_down_sync(0xffffffffu, value, offset);
         if (o < value) value = o;
@@ -142,7 +142,7 @@ __device__ __forceinline__ double blockMinValue(double value, double* s_warp) {
     if (warp == 0) {
         const int warps = static_cast<int>((blockDim.x + 31u) >> 5);
         value = lane < warps ? s_warp[lane] : 0.0;
-        #pragma unroll 1
+#pragma unroll 1
         for (int offset = 16; offset > 0; offset >>= 1) {
             const double o = __shfl_down_sync(0xffffffffu, value, offset);
             if (o < value) value = o;

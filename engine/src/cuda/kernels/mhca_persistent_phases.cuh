@@ -68,14 +68,14 @@ __device__ inline void closestCandidate(const RowTop* parts, int count, const Ca
             const Candidate x = loadCandidate(&finals[i]);
             if (candidateBefore(x, c)) c = x;
         }
-        #pragma unroll 1
+#pragma unroll 1
         for (int offset = 16; offset > 0; offset >>= 1) {
             const Candidate o = shflCandidate(c, offset);
             if (candidateBefore(o, c)) c = o;
         }
         if (lane == 0) *out = c;
         if (lazyParts != nullptr) {
-            #pragma unroll 1
+#pragma unroll 1
             for (int offset = 16; offset > 0; offset >>= 1) lazy = fmax(lazy, __shfl_down_sync(0xffffffffu, lazy, offset));
             if (lane == 0) *lazyOut = lazy;
         }
@@ -102,7 +102,7 @@ __device__ inline void smallestValue(const double* values, int count, double* ou
             const double p = __ldcg(&values[i]);
             if (p < all) all = p;
         }
-        #pragma unroll 1
+#pragma unroll 1
         for (int offset = 16; offset > 0; offset >>= 1) {
             const double o = __shfl_down_sync(0xffffffffu, all, offset);
             if (o < all) all = o;

@@ -72,7 +72,7 @@ __device__ inline void speculatedStep(const MhcaView& v, const RowTop* parts, in
             }
         }
     }
-    #pragma unroll 1
+#pragma unroll 1
     for (int offset = 16; offset > 0; offset >>= 1) {
         Candidate o;
         o.key = __shfl_down_sync(0xffffffffu, c.key, offset);
