@@ -83,12 +83,17 @@ __device__ inline void closestCandidate(const RowTop* parts, int count, const Ca
     __syncthreads();
 }
 
+/// One warp: combineTop over parts[0 .. count), valid in its lane 0 (lane: this thread's lane).
+__device__ __forceinline__ RowTop warpCombinedTop(const RowTop* parts, int count, int lane) {
+    RowTop t = noTop();
+    for (int i = lane; i < count; i += 32) t = combineTop(t, loadTop(&parts[i]));
+    return warpTop(t);
+}
+
 /// Warp 0: combineTop over parts[0 .. count) into *out (seen by every thread afterwards).
 __device__ inline void combinedTop(const RowTop* parts, int count, RowTop* out) {
     if (threadIdx.x < 32) {
-        RowTop t = noTop();
-        for (int i = static_cast<int>(threadIdx.x); i < count; i += 32) t = combineTop(t, loadTop(&parts[i]));
-        t = warpTop(t);
+        const RowTop t = warpCombinedTop(parts, count, static_cast<int>(threadIdx.x));
         if (threadIdx.x == 0) *out = t;
     }
     __syncthreads();
@@ -140,9 +145,7 @@ __device__ inline Candidate mergedRowAndClosest(const RowTop* aParts, const RowT
                                                 double* lazyOut) {
     const int lane = static_cast<int>(threadIdx.x & 31u);
     if (threadIdx.x < 32) {
-        RowTop t = noTop();
-        for (int i = lane; i < count; i += 32) t = combineTop(t, loadTop(&aParts[i]));
-        t = warpTop(t);
+        const RowTop t = warpCombinedTop(aParts, count, lane);
         if (lane == 0) *aRow = t;
     } else if (threadIdx.x < 64) {
         Candidate c = noCandidate();
