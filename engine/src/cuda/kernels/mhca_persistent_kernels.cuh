@@ -217,8 +217,6 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             closestCandidate(parts, blocks, pa.rowFinal, prevRows, aCand, &s_best,
                              pa.lazyRescans ? pa.lazyPart : nullptr, &s_value);
             bestNow = s_best;
-        } else if (tid == 0) {
-            s_best = knownBest;  // for the plan, in this thread
         }
         closestKnown = false;
         if (pa.lazyRescans && !lazyChecked) {
@@ -241,10 +239,21 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             }
         }
         lazyChecked = false;
-        if (tid == 0) {
+        // The speculating block's warp 0 picks the pair it shapes while its warp 1 plans (so that the
+        // shape's chain starts one step earlier): the pair must be clear of this merge's, the closest
+        // candidate and its partner, which it finds as the plan does.
+        if (blk == specBlock && tid < 32) {
+            Step merging{};
+            merging.a = bestNow.slot;
+            merging.b = bestNow.slot < 0 ? -1
+                                         : (bestNow.slot == prevA ? prevANn : __ldcg(&v.s.nn[bestNow.slot]));
+            merging.merge = m;
+            speculatedStep(v, parts, blocks, pa.rowFinal, prevRows, aCand, prevANn, merging, &s_specStep);
+        }
+        if (tid == (blk == specBlock ? 32 : 0)) {
             // All blocks read the last merge's rescan count before the barrier that ended its rescans.
             if (blk == 0 && prevRows > 0) *v.w.rescanCount = 0;
-            const Candidate best = s_best;
+            const Candidate best = bestNow;
             // The record is loaded beside the plan's loads (its round trip off the chain).
             SpecShape record;
             record.merge = -1;
@@ -261,10 +270,6 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const Step planned = s_plan.st;
         if (!planned.valid) break;
         groupKnown = elide && pa.oneGroup != 0;
-        if (blk == specBlock) {
-            speculatedStep(v, parts, blocks, pa.rowFinal, prevRows, aCand, prevANn, planned, &s_specStep);
-            __syncthreads();
-        }
         lap(0);
         const int modeC = s_plan.mode;
         // The speculating block shapes its pair where the others shape this merge's (one call site).

@@ -27,12 +27,14 @@ namespace clusterlens::cuda::mhca {
 /// Doubles of one record's payload: Σ'^-1 (p x p) then the packed scatter matrix.
 __host__ __device__ __forceinline__ int specPayloadDoubles(int p) { return p * p + p * (p + 1) / 2; }
 
-/// Warp 0 of the speculating block, after the plan of merge st.merge: the first candidate (candidate
-/// order) among parts[0 .. count).best, finals[0 .. finalCount) and `extra` (the last merged row, whose
-/// partner `extraNn` block 0 may still be writing) whose row and partner are neither st.a nor st.b,
-/// as the step of merge st.merge + 1 into *out (valid 0: none). Two dependent round trips (the
-/// candidates, then their partners) and the two sizes; a long final list (a launch's prologue) is not
-/// searched. Nothing at a switch (the launch ends with that merge).
+/// Warp 0 of the speculating block, while its warp 1 plans merge st.merge (st: that merge's pair, the
+/// closest candidate's row and partner, and its index): the first candidate (candidate order) among
+/// parts[0 .. count).best, finals[0 .. finalCount) and `extra` (the last merged row, whose partner
+/// `extraNn` block 0 may still be writing) whose row and partner are neither st.a nor st.b, as the
+/// step of merge st.merge + 1 into *out (valid 0: none). Two dependent round trips (the candidates,
+/// then their partners) and the two sizes; a long final list (a launch's prologue) is not searched.
+/// Nothing when st.switchNow (the persistent kernel, which picks before the plan, passes 0: at a
+/// switch its launch ends with that merge and the shape goes unused).
 __device__ inline void speculatedStep(const MhcaView& v, const RowTop* parts, int count, const Candidate* finals,
                                       int finalCount, Candidate extra, int extraNn, const Step& st, Step* out) {
     constexpr int kPerLane = 8;
