@@ -76,7 +76,8 @@ __device__ inline void closestCandidate(const RowTop* parts, int count, const Ca
         if (lane == 0) *out = c;
         if (lazyParts != nullptr) {
 #pragma unroll 1
-            for (int offset = 16; offset > 0; offset >>= 1) lazy = fmax(lazy, __shfl_down_sync(0xffffffffu, lazy, offset));
+            for (int offset = 16; offset > 0; offset >>= 1)
+                lazy = fmax(lazy, __shfl_down_sync(0xffffffffu, lazy, offset));
             if (lane == 0) *lazyOut = lazy;
         }
     }
