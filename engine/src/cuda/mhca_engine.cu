@@ -269,7 +269,7 @@ void MhcaEngine::allocate() {
 
             d_minPart = DeviceBuffer<double>(blocks, s);
             d_lazyPart = DeviceBuffer<double>(blocks, s);
-            d_arrive = DeviceBuffer<unsigned int>(1, s);
+            d_arrive = DeviceBuffer<unsigned int>(2, s);
             d_shiftSeen = DeviceBuffer<int>(2, s);
             d_rowJournal = DeviceBuffer<double>(rowJournalDoubles(static_cast<int>(n)), s);
             d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);

@@ -240,7 +240,8 @@ struct PersistentArgs {
     RowTop* rowPart;              ///< [kRescanRowsPerPass * blocks] rescan partials
     unsigned int* rowCounter;     ///< [kRescanRowsPerPass] arrivals, zero between uses
     Candidate* rowFinal;          ///< [n] the rescanned rows' candidates for the next closest pair
-    unsigned int* arrive;         ///< [1] blocks past the shape phase, summed over the launch's merges (without S3)
+    unsigned int* arrive;         ///< [2] without S3: blocks past the shape phase and blocks arrived at barrier S4,
+                                  ///< each summed over the launch's merges
     int* shiftSeen;               ///< [2] a block saw a negative new key (without S3; zero between uses)
     double* journal;              ///< rowJournalDoubles(n): the row journal (without S3)
     int* status;                  ///< [0] merges completed, [1] stopped at a switch step (plan written),

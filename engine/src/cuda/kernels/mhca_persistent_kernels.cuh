@@ -157,8 +157,12 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         s_lazy = 0ull;
         s_shiftSeen = 0;
     }
-    // Records of an earlier launch name slots that compaction may have moved.
-    if (pa.spec != nullptr && blk == 0 && tid < 2) pa.spec[tid].merge = -1;
+    // Records of an earlier launch name slots that compaction may have moved. The blocks wait for the
+    // record of every merge: the first's is out already, "none".
+    if (pa.spec != nullptr && blk == 0 && tid < 2) {
+        const int first = *v.w.mergeCount;
+        pa.spec[tid] = noSpecRecord(tid == (first & 1) ? first : -1);
+    }
     __syncthreads();
     {  // the range's best candidate and lazy bound from the state the launch starts from
         RowTop top = noTop();
@@ -174,7 +178,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         if (tid == 0) {
             pa.blockPart[blk] = top;
             pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
-            if (blk == 0) pa.arrive[0] = 0u;  // counts from the launch's first merge
+            if (blk == 0) pa.arrive[0] = pa.arrive[1] = 0u;  // count from the launch's first merge
         }
     }
     if (tid == 0) s_pending.count = 0;
@@ -189,6 +193,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     // state is s_plan.gs, the last plan's (nothing but that merge's commit and a key shift changes it).
     bool closestKnown = false, groupKnown = false;
     Candidate knownBest = noCandidate();
+    unsigned int splitArrivals = 0u;  // without S3: the blocks' arrivals at the split barrier S4 so far
     for (;;) {
         // The listed rows' rescans: the launch's prologue, the last merge's stale rows, or the lazy rows
         // forced below. The last pass leaves its selections to the next shape phase unless an earlier
@@ -254,15 +259,11 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             // All blocks read the last merge's rescan count before the barrier that ended its rescans.
             if (blk == 0 && prevRows > 0) *v.w.rescanCount = 0;
             const Candidate best = bestNow;
-            // The record is loaded beside the plan's loads (its round trip off the chain).
-            SpecShape record;
-            record.merge = -1;
-            if (pa.spec != nullptr && blk != specBlock) record = loadSpecRecord(&pa.spec[m & 1]);
             const int nnBest = best.slot < 0 ? -1 : (best.slot == prevA ? prevANn : v.s.nn[best.slot]);
             const GroupState known = s_plan.gs;
             const int knownGroup = s_plan.st.group;
             s_plan = planMerge(v, best, nnBest, m, groupKnown ? &known : nullptr, knownGroup);
-            s_specHit = pa.spec != nullptr && blk != specBlock && takeSpecRecord(record, s_plan.st, &s_shape);
+            s_specHit = 0;
             s_claim = 0;
             s_lazy = 0ull;
         }
@@ -285,6 +286,12 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         // speculating block streams nothing: its whole block is the team unless it selects rows.
         const int teamThreads = blk == specBlock && s_pending.count == 0 ? warps * 32 : kShapeTeamThreads;
         if (tid < teamThreads) {
+            if (specBlock >= 0 && blk != specBlock && pa.spec != nullptr) {
+                // The speculation record of this merge, once out (without S3 the speculating block
+                // finishes it after its arrival at S4; the streaming goes on meanwhile).
+                if (tid == 0) s_specHit = takeSpecRecord(awaitSpecRecord(&pa.spec[m & 1], m), planned, &s_shape);
+                ShapeTeam{tid, teamThreads, 1}.sync();
+            }
             if (s_specHit) {
                 loadSpecShape(v, pa.specPayload, m, area, tid, kShapeTeamThreads);
                 if (kProfiled && blk == 0) {  // the stores (after their loads) reached the barrier
@@ -356,10 +363,11 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         lap(2);
         if (!elide) grid.sync();  // S3
         lap(3);
-        if (blk == specBlock && s_specStep.valid) {  // the speculated shape's second half, and its record
-            finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, warps * 32, 1});
-            publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep);
-            if (pa.profile != nullptr && tid == 0) pa.profile[30] += 1ull;
+        if (blk == specBlock && !elide) {  // the speculated shape's second half, and its record
+            if (s_specStep.valid)
+                finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, warps * 32, 1});
+            publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep, m + 1);
+            if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[30] += 1ull;
         }
 
         if (pa.profile != nullptr && tid == 0) s_heavy[0] = s_heavy[1] = 0;
@@ -413,7 +421,21 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                                                    (static_cast<unsigned long long>(s_heavy[1]) << 32);
             }
             lap(4);
-            grid.sync();  // S4
+            if (elide) {
+                // S4, split: the speculating block finishes its shape between its arrival and its wait.
+                splitBarrierArrive(&pa.arrive[1]);
+                if (blk == specBlock && journal.base != nullptr) {
+                    if (s_specStep.valid)
+                        finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value,
+                                          ShapeTeam{tid, warps * 32, 1});
+                    publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep, m + 1);
+                    if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[30] += 1ull;
+                }
+                splitArrivals += static_cast<unsigned int>(blocks);
+                splitBarrierWait(&pa.arrive[1], splitArrivals);
+            } else {
+                grid.sync();  // S4
+            }
             lap(5);
             if (pa.profile != nullptr && blk == 0 && tid < 32) {  // the arrivals' spread, by warp 0
                 unsigned long long first = ~0ull, last = 0ull;

@@ -446,6 +446,27 @@ __device__ __forceinline__ unsigned int loadAcquire(const unsigned int* counter)
     return seen;
 }
 
+/// A grid barrier split in two (the cooperative grid barrier cannot be): the block's arrival, counted
+/// over the launch in *counter...
+__device__ __forceinline__ void splitBarrierArrive(unsigned int* counter) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(counter, 1u);
+    }
+}
+
+/// ...and its wait until `expected` arrivals (every block's, over the launch).
+__device__ __forceinline__ void splitBarrierWait(const unsigned int* counter, unsigned int expected) {
+    if (threadIdx.x == 0) {
+        unsigned int seen;
+        do {
+            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+        } while (seen < expected);
+    }
+    __syncthreads();
+}
+
 /// Waits until *counter reaches `expected`, given `seen`, a value loaded earlier (so that the usual
 /// case, already there, waits for nothing); returns the last value seen.
 __device__ __forceinline__ unsigned int waitForCount(const unsigned int* counter, unsigned int expected,

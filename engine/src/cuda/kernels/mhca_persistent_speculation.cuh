@@ -101,21 +101,44 @@ __device__ inline void speculatedStep(const MhcaView& v, const RowTop* parts, in
     *out = sp;
 }
 
-/// The speculating block, once its shape is finished: the shape of `sp` from its area into the
-/// record of merge sp.merge (nothing reads it before the next grid barrier).
-__device__ inline void publishSpecShape(const MhcaView& v, SpecShape* records, double* payloads, const ShapeArea& area,
-                                        const ShapeResult& r, const Step& sp) {
-    const int p = v.cfg.d, tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
-    double* out = payloads + (sp.merge & 1) * specPayloadDoubles(p);
-    for (int t = tid; t < p * p; t += nt) out[t] = area.inverse[t];
-    for (int t = tid; t < p * (p + 1) / 2; t += nt) out[p * p + t] = area.scatter[t];
-    if (tid == 0) records[sp.merge & 1] = specRecordOf(sp, r);
+/// Thread 0 of the speculating block: record `r` out, for merge r.merge (a = b = -1: none). The
+/// fields, then the merge number with release: a block that acquires the number sees the rest, and
+/// the payload written before the caller's barrier.
+__device__ __forceinline__ void releaseSpecRecord(SpecShape* record, const SpecShape& r) {
+    record->a = r.a;
+    record->b = r.b;
+    record->shaped = r.shaped;
+    record->identity = r.identity;
+    record->nmf = r.nmf;
+    __threadfence();
+    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(&record->merge), "r"(r.merge) : "memory");
 }
 
-/// A record from L2 (the block may hold the same record slot of two merges ago in L1).
-__device__ __forceinline__ SpecShape loadSpecRecord(const SpecShape* p) {
+/// The record of merge `merge` that says there is no speculated shape.
+__device__ __forceinline__ SpecShape noSpecRecord(int merge) { return SpecShape{merge, -1, -1, 0, 0, 0, 1.0}; }
+
+/// The speculating block, whole, once the shape of `sp` is finished (or with sp.valid 0: none): its
+/// payload from the area, then the record of merge `merge`. The blocks wait for it at that merge
+/// (awaitSpecRecord), so there is one for every merge.
+__device__ inline void publishSpecShape(const MhcaView& v, SpecShape* records, double* payloads, const ShapeArea& area,
+                                        const ShapeResult& r, const Step& sp, int merge) {
+    const int p = v.cfg.d, tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    if (sp.valid) {
+        double* out = payloads + (merge & 1) * specPayloadDoubles(p);
+        for (int t = tid; t < p * p; t += nt) out[t] = area.inverse[t];
+        for (int t = tid; t < p * (p + 1) / 2; t += nt) out[p * p + t] = area.scatter[t];
+        __syncthreads();
+    }
+    if (tid == 0) releaseSpecRecord(records + (merge & 1), sp.valid ? specRecordOf(sp, r) : noSpecRecord(merge));
+}
+
+/// The record of merge `merge` once it is out (a block's thread at that merge's shape phase): its
+/// number acquired, then the fields from L2 (the block may hold the slot of two merges ago in L1).
+__device__ __forceinline__ SpecShape awaitSpecRecord(const SpecShape* p, int merge) {
     SpecShape r;
-    r.merge = __ldcg(&p->merge);
+    do {
+        asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(r.merge) : "l"(&p->merge) : "memory");
+    } while (r.merge != merge);
     r.a = __ldcg(&p->a);
     r.b = __ldcg(&p->b);
     r.shaped = __ldcg(&p->shaped);
@@ -125,8 +148,8 @@ __device__ __forceinline__ SpecShape loadSpecRecord(const SpecShape* p) {
     return r;
 }
 
-/// Thread 0 of a block at the plan of merge st.merge: whether the record stands for exactly this
-/// merge (`record` loaded before the plan), and then its outcome into *out.
+/// Thread 0 of a block at merge st.merge: whether the record stands for exactly this merge, and then
+/// its outcome into *out.
 __device__ __forceinline__ bool takeSpecRecord(const SpecShape& record, const Step& st, ShapeResult* out) {
     if (record.merge != st.merge || record.a != st.a || record.b != st.b) return false;
     *out = ShapeResult{record.nmf, record.shaped, record.identity};
