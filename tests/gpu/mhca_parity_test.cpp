@@ -337,6 +337,45 @@ TEST(MhcaCudaParity, SpeculatedShapesChangeNoMerge) {
     }
 }
 
+TEST(MhcaCudaParity, GrowthRecordsChangeNoMerge) {
+    CL_REQUIRE_GPU();
+    // The growth kernel beside the persistent CMD kernel shapes the merged cluster with its nearest
+    // partner, and the blocks take that shape when the plan names exactly that pair
+    // (mhca_growth_kernel.cuh). With it off they shape those merges themselves. The runs must agree bit
+    // for bit (d <= 8 and d <= 16 instances, the profiled instance too), and the profiled run must have
+    // taken growth records.
+    const std::uint64_t seed = test::testSeed() + 47;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    for (const std::size_t d : {std::size_t{7}, std::size_t{14}}) {
+        const Points p = gaussianMixture(4000, d, 12, 25.0, seed + d);
+        for (const SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0}) {
+            const MhcaOptions options = makeOptions(MhcaVariant::Centroid, mode, false);
+            const std::string what = "d " + std::to_string(d) + " " + describe(options);
+            Linkage plain, grown, profiled;
+            std::string log;
+            {
+                const ScopedEnv off("CLUSTERLENS_MHCA_GROWTH", "0");
+                plain = mhcaCuda(p.x.data(), p.n, p.d, options);
+            }
+            {
+                const ScopedEnv on("CLUSTERLENS_MHCA_GROWTH", "1");
+                grown = mhcaCuda(p.x.data(), p.n, p.d, options);
+                const ScopedEnv profile("CLUSTERLENS_MHCA_PROFILE", "1");
+                testing::internal::CaptureStderr();
+                profiled = mhcaCuda(p.x.data(), p.n, p.d, options);
+                log = testing::internal::GetCapturedStderr();
+            }
+            EXPECT_NO_THROW(grown.validate("growth run"));
+            expectIdentical(grown, plain, what);
+            expectIdentical(profiled, plain, what + " (profiled)");
+            const std::size_t at = log.find(" from the growth kernel");
+            ASSERT_NE(at, std::string::npos) << what << ": no profile line";
+            const std::size_t start = log.rfind(' ', at - 1) + 1;
+            EXPECT_GT(std::stoull(log.substr(start, at - start)), 0ull) << what << ": no growth record taken";
+        }
+    }
+}
+
 TEST(MhcaCudaParity, RowsUpdatedWithoutBarrierS3EqualCpu) {
     CL_REQUIRE_GPU();
     // The persistent CMD kernel updates the rows without waiting for every block's new distances, as

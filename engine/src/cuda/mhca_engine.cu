@@ -100,6 +100,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     if (const char* lazy = std::getenv("CLUSTERLENS_MHCA_LAZY_RESCANS")) m_lazyRescans = std::atoi(lazy) != 0;
     if (const char* elide = std::getenv("CLUSTERLENS_MHCA_ELIDE_S3")) m_elideS3 = std::atoi(elide) != 0;
     if (const char* tiled = std::getenv("CLUSTERLENS_MHCA_TILED_PROLOGUE")) m_tiledPrologue = std::atoi(tiled) != 0;
+    if (const char* growth = std::getenv("CLUSTERLENS_MHCA_GROWTH")) m_growth = std::atoi(growth) != 0;
     m_targetItems = 4 * m_sms;
 
     const bool full = options.variant == MhcaVariant::Full;
@@ -163,6 +164,7 @@ MhcaEngine::~MhcaEngine() {
     // An error between a fork and its join can leave side-stream kernels that read the buffers, which
     // are freed in the main stream's order only.
     m_fork.drain();
+    m_growthSide.drain();
     m_spec.drain();
 }
 
@@ -276,6 +278,13 @@ void MhcaEngine::allocate() {
             d_rowFinal = DeviceBuffer<Candidate>(n, s);
             d_cmdSpec = DeviceBuffer<SpecShape>(2, s);
             d_cmdSpecPayload = DeviceBuffer<double>(2 * (d * d + p), s);
+            d_growthPlans = DeviceBuffer<PlanRecord>(2, s);
+            d_growthNearest = DeviceBuffer<unsigned long long>(2, s);
+            d_growthCounted = DeviceBuffer<unsigned int>(1, s);
+            d_growthIntents = DeviceBuffer<SpecShape>(2, s);
+            d_growthRecords = DeviceBuffer<SpecShape>(2, s);
+            d_growthPayload = DeviceBuffer<double>(2 * (d * d + p), s);
+            d_growthStop = DeviceBuffer<int>(1, s);
             d_status = DeviceBuffer<int>(3, s);
             d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots + 2 * kProfileStampSlots, s);
             d_blockProfile = DeviceBuffer<unsigned long long>(m_profile ? blocks * kPhaseSlots : 0, s);

@@ -216,6 +216,8 @@ private:
     StreamFork m_spec{false};   // FMD: the next merge's speculated shape beside the step's later kernels
     bool m_speculate = true;    // CLUSTERLENS_MHCA_SPECULATE=0 turns the speculation off (comparisons)
     bool m_persistentSpeculate = true;  // CMD: the persistent kernel's speculated shapes (same variable)
+    StreamFork m_growthSide{false};     // CMD: the growth kernel beside the persistent one
+    bool m_growth = true;               // CLUSTERLENS_MHCA_GROWTH=0 leaves it out (comparisons)
     OwnedGraph m_stepGraph;  // launchStepBatch's graph and what it was captured for
     std::size_t m_stepGraphBatch = 0;
     bool m_stepGraphFull = false;
@@ -285,6 +287,13 @@ private:
     DeviceBuffer<Candidate> d_rowFinal;
     DeviceBuffer<SpecShape> d_cmdSpec;     // the persistent kernel's two speculation records
     DeviceBuffer<double> d_cmdSpecPayload;  // and their shapes
+    DeviceBuffer<PlanRecord> d_growthPlans;            // GrowthShared (mhca_growth_kernel.cuh): [2]
+    DeviceBuffer<unsigned long long> d_growthNearest;  // [2]
+    DeviceBuffer<unsigned int> d_growthCounted;        // [1]
+    DeviceBuffer<SpecShape> d_growthIntents;           // [2]
+    DeviceBuffer<SpecShape> d_growthRecords;           // [2]
+    DeviceBuffer<double> d_growthPayload;              // [2][specPayloadDoubles(d)]
+    DeviceBuffer<int> d_growthStop;                    // [1]
     DeviceBuffer<int> d_status;
     DeviceBuffer<unsigned long long> d_persistentProfile, d_blockProfile;
     DeviceBuffer<double> d_slotScratch;  // (n / 2 + 1) x kSlotMoveChunk values of the slot move

@@ -160,7 +160,30 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     args.status = d_status.data();
     args.profile = m_profile ? d_persistentProfile.data() : nullptr;
     args.blockProfile = m_profile ? d_blockProfile.data() : nullptr;
-    launchCmdPersistent(view(), args, persistentBlocks(m_persistent, m_listLen), m_persistent.sharedBytes, s);
+    int blocks = persistentBlocks(m_persistent, m_listLen);
+    // The growth kernel (mhca_growth_kernel.cuh) runs beside the kernel on a multiprocessor of its own,
+    // where the kernel runs without barrier S3 (its conditions as the kernel checks them) with at least
+    // two workers.
+    const int besideBlocks = std::min(blocks, m_persistent.maxBlocks - 1);
+    const bool growth = m_growth && m_persistent.growthBytes > 0 && m_persistentSpeculate && m_elideS3 &&
+                        m_lazyRescans && m_listIdentity && m_groupCount == 1 && besideBlocks >= 3;
+    if (growth) {
+        blocks = besideBlocks;
+        args.growth = GrowthShared{d_growthPlans.data(),   d_growthNearest.data(), d_growthCounted.data(),
+                                   d_growthIntents.data(), d_growthRecords.data(), d_growthPayload.data(),
+                                   d_growthStop.data()};
+        CL_CUDA_TRY(cudaMemsetAsync(d_growthPlans.data(), 0xff, d_growthPlans.bytes(), s));  // merge -1
+        CL_CUDA_TRY(cudaMemsetAsync(d_growthNearest.data(), 0xff, d_growthNearest.bytes(), s));  // kNoNearest
+        CL_CUDA_TRY(cudaMemsetAsync(d_growthCounted.data(), 0, d_growthCounted.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(d_growthIntents.data(), 0xff, d_growthIntents.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(d_growthRecords.data(), 0xff, d_growthRecords.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(d_growthStop.data(), 0, d_growthStop.bytes(), s));
+        m_growthSide.fork(s);
+        const int workers = blocks - 1;  // the last block speculates
+        launchCmdGrowth(view(), args.growth, workers, m_persistent, m_growthSide.side());
+    }
+    launchCmdPersistent(view(), args, blocks, m_persistent.sharedBytes, s);
+    if (growth) m_growthSide.join(s);
     int status[3] = {0, 0, 0};
     CL_CUDA_TRY(cudaMemcpyAsync(status, d_status.data(), sizeof(status), cudaMemcpyDeviceToHost, s));
     CL_CUDA_TRY(cudaStreamSynchronize(s));
@@ -222,9 +245,10 @@ void MhcaEngine::printPersistentProfile() {
                  static_cast<double>(sums[25]) / merges, static_cast<double>(sums[26]) / merges,
                  100.0 * static_cast<double>(sums[27]) / merges, 100.0 * static_cast<double>(sums[28]) / merges);
     std::fprintf(stderr,
-                 "[mhca profile] speculated shapes: %llu written, block 0 took %llu (%.0f%% of merges); the "
-                 "speculating block last at S4 in %.0f%% of merges, arriving %.1f us after the first\n",
-                 sums[30], sums[29], 100.0 * static_cast<double>(sums[29]) / merges,
+                 "[mhca profile] speculated shapes: %llu written, block 0 took %llu (%.0f%% of merges, %llu from the "
+                 "growth kernel); the speculating block last at S4 in %.0f%% of merges, arriving %.1f us after the "
+                 "first\n",
+                 sums[30], sums[29], 100.0 * static_cast<double>(sums[29]) / merges, sums[41],
                  100.0 * static_cast<double>(sums[39]) / merges, us(40, merges));
     const double hits = atLeastOne(29);
     std::fprintf(stderr,

@@ -113,6 +113,7 @@ struct PersistentShape {
     int stageRows = 0;
     int areaDoubles = 0;
     std::size_t sharedBytes = 0;
+    std::size_t growthBytes = 0;  ///< the growth kernel's dynamic shared memory (0: it does not fit)
 };
 PersistentShape planPersistentCmd(int d, int memberCap, int sms);
 /// Blocks of a launch over a visited list of listLen entries (about one entry per thread).
@@ -120,6 +121,12 @@ int persistentBlocks(const PersistentShape& shape, int listLen);
 /// CMD: up to args.merges merge steps in one cooperative launch (mhca_persistent_kernels.cuh).
 void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int blocks, std::size_t sharedBytes,
                          cudaStream_t stream);
+/// CMD: the growth kernel (mhca_growth_kernel.cuh), one block beside a persistent launch whose first
+/// `workers` blocks own entries, on another stream; it ends when that launch ends. growth: reset by the
+/// caller (plans, nearest, intents and records all ones, counted and stop zero). Needs
+/// shape.growthBytes > 0.
+void launchCmdGrowth(const MhcaView& v, const GrowthShared& growth, int workers, const PersistentShape& shape,
+                     cudaStream_t stream);
 /// Marks every row's runners-up unknown (rows whose neighbours the per-stage kernels computed).
 void launchForgetRunners(const MhcaView& v, cudaStream_t stream);
 /// Puts every live slot of the list into the rescan list (any order: each row's result is its own).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "cuda/kernels/mhca_growth_kernel.cuh"
 #include "cuda/kernels/mhca_persistent_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
@@ -74,6 +75,15 @@ PersistentShape planPersistentCmd(int d, int memberCap, int sms) {
         }
     });
     shape.maxBlocks = perSm >= 1 ? std::max(1, sms) : 0;
+    // The growth kernel beside it: the same shape area, then the pair's two member lists.
+    shape.growthBytes = static_cast<std::size_t>(ShapeLayout{d, shape.stageRows}.doubles()) * sizeof(double) +
+                        2 * static_cast<std::size_t>(memberCap) * sizeof(int);
+    if (shape.maxBlocks > 0 && shape.growthBytes + kPersistentStaticReserve <= static_cast<std::size_t>(optIn)) {
+        CL_CUDA_TRY(cudaFuncSetAttribute(cmdGrowthKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shape.growthBytes)));
+    } else {
+        shape.growthBytes = 0;
+    }
     return shape;
 }
 
@@ -99,6 +109,12 @@ void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int bloc
                                                     dim3(kPersistentThreads), params, sharedBytes, stream));
         }
     });
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+void launchCmdGrowth(const MhcaView& v, const GrowthShared& growth, int workers, const PersistentShape& shape,
+                     cudaStream_t stream) {
+    cmdGrowthKernel<<<1, kPersistentThreads, shape.growthBytes, stream>>>(v, growth, workers, shape.stageRows);
     CL_CUDA_CHECK_LAUNCH();
 }
 

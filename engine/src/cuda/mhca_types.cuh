@@ -209,14 +209,39 @@ constexpr int kRescanRowsPerPass = 16;
 /// shape phase: its time in those merges, the team's time to load the record, the first selecting
 /// warp's time (when it selected), the merged mean's time, and the merges it selected in; the last
 /// warp's end of streaming in those merges, block 1's shape phase in them and their count there; the
-/// merges where the speculating block arrived last at S4, and its arrival after the first block's.
-constexpr int kPersistentProfileSlots = 41;
+/// merges where the speculating block arrived last at S4, and its arrival after the first block's;
+/// the merges whose shape block 0 took from a growth record (mhca_growth_kernel.cuh).
+constexpr int kPersistentProfileSlots = 42;
 /// Arrival stamps at barrier S4 (one per block, up to this many blocks) after the profile's sums, then
 /// the blocks' counts of stale and lazy rows.
 constexpr int kProfileStampSlots = 256;
 /// The first 8 entries (the merge's phases and barrier waits) are also summed per block, with the
 /// block's merge count last.
 constexpr int kPhaseSlots = 9;
+
+/// A merge's plan as the persistent CMD kernel publishes it for the growth kernel beside it
+/// (mhca_growth_kernel.cuh): merge -1 none; valid 0 when the merge makes no growth record (no pair,
+/// or a switch step).
+struct PlanRecord {
+    int merge;
+    int a;
+    int b;
+    int sizeA;
+    int sizeB;
+    int valid;
+};
+
+/// What the persistent CMD kernel and the growth kernel beside it share (mhca_growth_kernel.cuh);
+/// null `plans` when there is no growth kernel. Reset by the host before each pair of launches.
+struct GrowthShared {
+    PlanRecord* plans;                 ///< [2] the speculating block's plan of each merge, by parity
+    unsigned long long* nearest;       ///< [2] smallest (distance, slot) key of the merged cluster, by parity
+    unsigned int* counted;             ///< [1] worker blocks whose new distances are in `nearest`, summed
+    SpecShape* intents;                ///< [2] the pair of merge m the growth kernel shapes (fields a, b), by parity
+    SpecShape* records;                ///< [2] its finished shapes, as speculation records
+    double* payload;                   ///< [2][specPayloadDoubles(d)]
+    int* stop;                         ///< set when the persistent kernel ends its launch
+};
 
 /// Scratch and outcome of one launch of the persistent CMD kernel.
 struct PersistentArgs {
@@ -248,6 +273,7 @@ struct PersistentArgs {
                                   ///< [2] merges whose rows were updated again for a shift
     unsigned long long* profile;  ///< kPersistentProfileSlots sums, or null
     unsigned long long* blockProfile;  ///< [blocks][kPhaseSlots] phase sums of every block (with profile)
+    GrowthShared growth;               ///< with the growth kernel beside (without S3 only), else plans null
 };
 
 /// One launch of the CMD group phase (mhca_group_kernels.cuh): a block per group. Group g's slots are

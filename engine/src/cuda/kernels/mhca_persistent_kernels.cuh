@@ -57,6 +57,7 @@
 #include "cuda/kernels/mhca_device.cuh"
 #include "cuda/kernels/mhca_merge_device.cuh"
 #include "cuda/kernels/mhca_persistent_phases.cuh"
+#include "cuda/kernels/mhca_growth_shared.cuh"
 #include "cuda/kernels/mhca_persistent_speculation.cuh"
 #include "cuda/kernels/mhca_runner_device.cuh"
 
@@ -95,6 +96,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ unsigned long long s_lazy;  // the order bits of the range's largest lazy bound
     __shared__ int s_heavy[2];             // the profile's count of stale and lazy rows in the row update
     __shared__ int s_specHit;              // this merge's shape comes from the speculation record
+    __shared__ int s_growthHit;            // ... from the growth kernel's record (mhca_growth_kernel.cuh)
+    __shared__ unsigned long long s_nearestKey;  // the growth kernel's nearest partner over the block's warps
+    __shared__ unsigned int s_nearestWarps;      // and the warps that offered theirs
     __shared__ int s_shiftSeen;            // without S3: the rows must be updated again with a shift
     __shared__ Step s_specStep;            // the speculating block: the pair it shapes for the next merge
     __shared__ unsigned long long s_phaseStart;  // the profile: the shape phase's start
@@ -181,7 +185,12 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             if (blk == 0) pa.arrive[0] = pa.arrive[1] = 0u;  // count from the launch's first merge
         }
     }
-    if (tid == 0) s_pending.count = 0;
+    if (tid == 0) {
+        s_pending.count = 0;
+        s_growthHit = 0;
+        s_nearestKey = kNoNearest;
+        s_nearestWarps = 0u;
+    }
     int m = *v.w.mergeCount;  // read by every block before the first barrier; written after S3 only
     int prevRows = pa.prologue ? *reinterpret_cast<volatile int*>(v.w.rescanCount) : 0, prevA = -1, prevANn = -1;
     Candidate aCand = noCandidate();
@@ -263,6 +272,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             const GroupState known = s_plan.gs;
             const int knownGroup = s_plan.st.group;
             s_plan = planMerge(v, best, nnBest, m, groupKnown ? &known : nullptr, knownGroup);
+            if (blk == specBlock && pa.growth.plans != nullptr) publishPlan(&pa.growth.plans[m & 1], s_plan.st);
             s_specHit = 0;
             s_claim = 0;
             s_lazy = 0ull;
@@ -289,16 +299,24 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             if (specBlock >= 0 && blk != specBlock && pa.spec != nullptr) {
                 // The speculation record of this merge, once out (without S3 the speculating block
                 // finishes it after its arrival at S4; the streaming goes on meanwhile).
-                if (tid == 0) s_specHit = takeSpecRecord(awaitSpecRecord(&pa.spec[m & 1], m), planned, &s_shape);
+                if (tid == 0) {
+                    s_specHit = takeSpecRecord(awaitSpecRecord(&pa.spec[m & 1], m), planned, &s_shape);
+                    // Else the growth kernel's record, once its intent names this pair.
+                    s_growthHit = !s_specHit && pa.growth.plans != nullptr &&
+                                  growthIntended(&pa.growth.intents[m & 1], planned) &&
+                                  takeSpecRecord(awaitSpecRecord(&pa.growth.records[m & 1], m), planned, &s_shape);
+                    s_specHit = s_specHit || s_growthHit;
+                }
                 ShapeTeam{tid, teamThreads, 1}.sync();
             }
             if (s_specHit) {
-                loadSpecShape(v, pa.specPayload, m, area, tid, kShapeTeamThreads);
+                loadSpecShape(v, s_growthHit ? pa.growth.payload : pa.specPayload, m, area, tid, kShapeTeamThreads);
                 if (kProfiled && blk == 0) {  // the stores (after their loads) reached the barrier
                     ShapeTeam{tid, kShapeTeamThreads, 1}.sync();
                     if (tid == 0) pa.profile[32] += globalNanoseconds() - s_phaseStart;
                 }
                 if (timed) pa.profile[29] += 1ull;
+                if (timed && s_growthHit) pa.profile[41] += 1ull;
             } else if (shapeStep.valid) {
                 // The speculating block stops after the factorisation and finishes after barrier S3,
                 // in its empty row update, so that neither barrier waits for its whole chain.
@@ -353,8 +371,12 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             __threadfence();
             atomicAdd(&pa.arrive[0], 1u);
         }
-        double smallest = newDistancesOfRange<MAXD>(v, planned, area.newMu, mC, maxDist, own);
+        unsigned long long nearest = kNoNearest;
+        double smallest = newDistancesOfRange<MAXD>(v, planned, area.newMu, mC, maxDist, own,
+                                                    pa.growth.plans != nullptr ? &nearest : nullptr);
         if (elide) {
+            if (pa.growth.plans != nullptr && blk < workers)
+                offerNearest(pa.growth, m, nearest, &s_nearestKey, &s_nearestWarps);
             if (smallest < 0.0) pa.shiftSeen[m & 1] = 1;  // the rows update again after S4
         } else {
             smallest = blockMinValue(smallest, s_min);
@@ -545,6 +567,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     if (blk == 0 && tid == 0) {
         if (prevRows > 0) *v.w.rescanCount = 0;  // every block read it before the last barrier
         pa.status[0] = done;
+        if (pa.growth.plans != nullptr) releaseInt(pa.growth.stop, 1);
     }
     if (args.profile != nullptr) {
         __syncthreads();

@@ -9,6 +9,7 @@
 
 #include "cuda/kernels/mhca_device.cuh"
 #include "cuda/kernels/mhca_distance_forms.cuh"
+#include "cuda/kernels/mhca_growth_shared.cuh"
 #include "cuda/kernels/mhca_merge_device.cuh"
 #include "cuda/kernels/mhca_runner_device.cuh"
 
@@ -360,10 +361,11 @@ __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int mod
 }
 
 /// Second half: the merged cluster's own form, the distance ½(m(μo, A) + m(μa, O)) as centroidDistance
-/// gives it, into newDist; the block's smallest key.
+/// gives it, into newDist; the block's smallest key. With `nearest`, also the smallest nearestKey of the
+/// thread's entries (the growth kernel's guess of the merged cluster's next partner).
 template <int MAXD>
 __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, const double* muC, MetricRef mC,
-                                             double maxDist, OwnedEntries own) {
+                                             double maxDist, OwnedEntries own, unsigned long long* nearest) {
     double smallest = 0.0;
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = listSlot(v, t);
@@ -373,6 +375,7 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
         const double qC = sideFormOf<MAXD>(muC, v.s.mu + o, v.cfg.n, mC, v.cfg.d);
         const double dist = (sqrt(qC) + sqrt(qO)) / 2.0;
         v.w.newDist[t] = dist;
+        if (nearest != nullptr) *nearest = min(*nearest, nearestKey(dist, o));
         const double key = dsub(maxDist, dist);
         if (key < smallest) smallest = key;
     }
