@@ -279,8 +279,7 @@ void MhcaEngine::allocate() {
             d_cmdSpec = DeviceBuffer<SpecShape>(2, s);
             d_cmdSpecPayload = DeviceBuffer<double>(2 * (d * d + p), s);
             d_growthPlans = DeviceBuffer<PlanRecord>(2, s);
-            d_growthNearest = DeviceBuffer<unsigned long long>(2, s);
-            d_growthCounted = DeviceBuffer<unsigned int>(1, s);
+            d_growthNearest = DeviceBuffer<unsigned long long>(2 * static_cast<std::size_t>(growthStride()), s);
             d_growthIntents = DeviceBuffer<SpecShape>(2, s);
             d_growthRecords = DeviceBuffer<SpecShape>(2, s);
             d_growthPayload = DeviceBuffer<double>(2 * (d * d + p), s);
@@ -300,6 +299,7 @@ void MhcaEngine::allocate() {
     if (m_persistent.maxBlocks > 0) {
         CL_CUDA_TRY(cudaMemsetAsync(d_rowCounter.data(), 0, d_rowCounter.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_cmdSpec.data(), 0xff, d_cmdSpec.bytes(), s));  // merge -1: none
+        CL_CUDA_TRY(cudaMemsetAsync(d_growthNearest.data(), 0xff, d_growthNearest.bytes(), s));  // any value
         CL_CUDA_TRY(cudaMemsetAsync(d_arrive.data(), 0, d_arrive.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_shiftSeen.data(), 0, d_shiftSeen.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_rowJournal.data(), 0xff, d_rowJournal.bytes(), s));  // stamps -1

@@ -188,6 +188,8 @@ private:
     std::size_t persistentBatch(int merges, bool& switched, bool prologue);
     void finishSwitchStep();
     void printPersistentProfile();
+    /// Entries of one merge in d_growthNearest: every warp of the most blocks a persistent launch has.
+    int growthStride() const { return m_persistent.maxBlocks * (kPersistentThreads / 32); }
     std::vector<MergeRecord> downloadMerges(std::size_t merges);
     std::vector<MergeRecord> readRecords(std::size_t merges);
 
@@ -288,8 +290,7 @@ private:
     DeviceBuffer<SpecShape> d_cmdSpec;     // the persistent kernel's two speculation records
     DeviceBuffer<double> d_cmdSpecPayload;  // and their shapes
     DeviceBuffer<PlanRecord> d_growthPlans;            // GrowthShared (mhca_growth_kernel.cuh): [2]
-    DeviceBuffer<unsigned long long> d_growthNearest;  // [2]
-    DeviceBuffer<unsigned int> d_growthCounted;        // [1]
+    DeviceBuffer<unsigned long long> d_growthNearest;  // [2][growthStride()]
     DeviceBuffer<SpecShape> d_growthIntents;           // [2]
     DeviceBuffer<SpecShape> d_growthRecords;           // [2]
     DeviceBuffer<double> d_growthPayload;              // [2][specPayloadDoubles(d)]

@@ -166,15 +166,14 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     // two workers.
     const int besideBlocks = std::min(blocks, m_persistent.maxBlocks - 1);
     const bool growth = m_growth && m_persistent.growthBytes > 0 && m_persistentSpeculate && m_elideS3 &&
-                        m_lazyRescans && m_listIdentity && m_groupCount == 1 && besideBlocks >= 3;
+                        m_lazyRescans && m_listIdentity && m_groupCount == 1 && besideBlocks >= 3 &&
+                        m_n <= kNearestSlots;
     if (growth) {
         blocks = besideBlocks;
-        args.growth = GrowthShared{d_growthPlans.data(),   d_growthNearest.data(), d_growthCounted.data(),
+        args.growth = GrowthShared{d_growthPlans.data(),   d_growthNearest.data(),  growthStride(),
                                    d_growthIntents.data(), d_growthRecords.data(), d_growthPayload.data(),
                                    d_growthStop.data()};
         CL_CUDA_TRY(cudaMemsetAsync(d_growthPlans.data(), 0xff, d_growthPlans.bytes(), s));  // merge -1
-        CL_CUDA_TRY(cudaMemsetAsync(d_growthNearest.data(), 0xff, d_growthNearest.bytes(), s));  // kNoNearest
-        CL_CUDA_TRY(cudaMemsetAsync(d_growthCounted.data(), 0, d_growthCounted.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_growthIntents.data(), 0xff, d_growthIntents.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_growthRecords.data(), 0xff, d_growthRecords.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_growthStop.data(), 0, d_growthStop.bytes(), s));

@@ -123,7 +123,7 @@ void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int bloc
                          cudaStream_t stream);
 /// CMD: the growth kernel (mhca_growth_kernel.cuh), one block beside a persistent launch whose first
 /// `workers` blocks own entries, on another stream; it ends when that launch ends. growth: reset by the
-/// caller (plans, nearest, intents and records all ones, counted and stop zero). Needs
+/// caller (plans, intents and records all ones, stop zero; the nearest keys are tagged). Needs
 /// shape.growthBytes > 0.
 void launchCmdGrowth(const MhcaView& v, const GrowthShared& growth, int workers, const PersistentShape& shape,
                      cudaStream_t stream);

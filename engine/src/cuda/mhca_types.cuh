@@ -231,12 +231,17 @@ struct PlanRecord {
     int valid;
 };
 
+/// Slots a growth kernel's nearest key holds (20 bits; mhca_growth_shared.cuh's nearestKey): the host
+/// runs the growth kernel only up to this many points.
+constexpr int kNearestSlots = 1 << 20;
+
 /// What the persistent CMD kernel and the growth kernel beside it share (mhca_growth_kernel.cuh);
-/// null `plans` when there is no growth kernel. Reset by the host before each pair of launches.
+/// null `plans` when there is no growth kernel. The host resets the rest before each pair of launches.
 struct GrowthShared {
     PlanRecord* plans;                 ///< [2] the speculating block's plan of each merge, by parity
-    unsigned long long* nearest;       ///< [2] smallest (distance, slot) key of the merged cluster, by parity
-    unsigned int* counted;             ///< [1] worker blocks whose new distances are in `nearest`, summed
+    unsigned long long* nearest;       ///< [2][stride] each worker warp's nearest partner of the merged cluster
+                                       ///< (nearestKey, tagged with the merge), by parity; any value at first
+    int stride;                        ///< warps of the most blocks a launch has
     SpecShape* intents;                ///< [2] the pair of merge m the growth kernel shapes (fields a, b), by parity
     SpecShape* records;                ///< [2] its finished shapes, as speculation records
     double* payload;                   ///< [2][specPayloadDoubles(d)]

@@ -5,8 +5,8 @@
 // shape those pairs, since C's partner E is known only from C's new distances, so their shape chain
 // (~20 µs at 44K) stood at the head of the merge. While merge m runs, this kernel takes merge m's plan
 // (published by the speculating block), E, the nearest cluster to C by merge m's new distances (each
-// worker warp's nearest, then an atomic minimum over the grid: on the CPU reference it is the partner
-// of every such merge), and publishes the pair (C, E) as merge m + 1's intent, then its shape as a
+// worker warp's nearest, tagged with the merge, reduced here: on the CPU reference E is the partner of
+// every such merge), and publishes the pair (C, E) as merge m + 1's intent, then its shape as a
 // speculation record. At merge m + 1 a block whose plan merges exactly the intent's pair waits for
 // that record instead of shaping the pair itself.
 //
@@ -41,6 +41,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
     __shared__ ShapeResult s_shape;
     __shared__ int s_flag;
     __shared__ double s_value;
+    __shared__ unsigned long long s_nearest;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     const int cap = v.cfg.memberCap;
     const ShapeArea area = shapeArea(s_dyn, v.cfg.d, stageRows);
@@ -48,42 +49,45 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
     int* lists = reinterpret_cast<int*>(s_dyn + ShapeLayout{v.cfg.d, stageRows}.doubles());
     MhcaView local = v;
     local.s.members = lists;
-    const int first = *v.w.mergeCount;  // the host launches the kernel after the last launch's work
-    int next = first;
+    const int entries = workers * (kPersistentThreads / 32);  // the worker warps' nearest partners
+    int next = *v.w.mergeCount;  // the host launches the kernel after the last launch's work
     for (;;) {
+        __syncthreads();  // every thread read the last merge's plan and step
         if (tid == 0) {
             s_plan = awaitPlan(g, next);
             s_step.valid = 0;
-            const int m = s_plan.merge;
-            if (m >= 0) {
-                next = m + 1;
-                const bool counted = awaitNearest(g, static_cast<unsigned int>(workers) *
-                                                         static_cast<unsigned int>(m - first + 1));
-                const unsigned long long key = counted ? atomicExch(&g.nearest[m & 1], kNoNearest) : kNoNearest;
-                const int c = s_plan.a, e = key == kNoNearest ? -1 : static_cast<int>(key & 0xffffffffull);
-                const int sizeC = s_plan.sizeA + s_plan.sizeB;
-                const int sizeE = e >= 0 ? __ldcg(&v.s.size[e]) : 0;
-                if (s_plan.valid && e >= 0 && e != c && e != s_plan.b && __ldcg(&v.s.alive[e]) &&
-                    sizeC + sizeE <= cap) {
-                    Step sp{};
-                    sp.a = min(c, e);
-                    sp.b = max(c, e);
-                    sp.sizeA = sp.a == c ? sizeC : sizeE;
-                    sp.sizeB = sizeC + sizeE - sp.sizeA;
-                    sp.merge = m + 1;
-                    sp.weight = mergeWeight(v, sizeC + sizeE);
-                    sp.valid = 1;
-                    s_step = sp;
-                    SpecShape* intent = &g.intents[sp.merge & 1];
-                    intent->a = sp.a;
-                    intent->b = sp.b;
-                    __threadfence();
-                    releaseInt(&intent->merge, sp.merge);
-                }
+            s_nearest = kNoNearest;
+        }
+        __syncthreads();
+        const int m = s_plan.merge;
+        if (m < 0) break;
+        next = m + 1;
+        if (!s_plan.valid) continue;
+        const unsigned long long mine = nearestOfMerge(g, m, entries, tid, nt);
+        if (mine != kNoNearest) atomicMin(&s_nearest, mine);
+        __syncthreads();
+        if (tid == 0) {
+            const int c = s_plan.a, e = nearestSlot(s_nearest);
+            const int sizeC = s_plan.sizeA + s_plan.sizeB;
+            const int sizeE = e >= 0 ? __ldcg(&v.s.size[e]) : 0;
+            if (e >= 0 && e != c && e != s_plan.b && __ldcg(&v.s.alive[e]) && sizeC + sizeE <= cap) {
+                Step sp{};
+                sp.a = min(c, e);
+                sp.b = max(c, e);
+                sp.sizeA = sp.a == c ? sizeC : sizeE;
+                sp.sizeB = sizeC + sizeE - sp.sizeA;
+                sp.merge = m + 1;
+                sp.weight = mergeWeight(v, sizeC + sizeE);
+                sp.valid = 1;
+                s_step = sp;
+                SpecShape* intent = &g.intents[sp.merge & 1];
+                intent->a = sp.a;
+                intent->b = sp.b;
+                __threadfence();
+                releaseInt(&intent->merge, sp.merge);
             }
         }
         __syncthreads();
-        if (s_plan.merge < 0) break;
         const Step sp = s_step;
         if (!sp.valid) continue;
         // C's members (a's list, then b's) and E's, each into the list of its position in the pair;

@@ -12,14 +12,21 @@ namespace clusterlens::cuda::mhca {
 
 /// No candidate partner (the largest key).
 constexpr unsigned long long kNoNearest = ~0ull;
+/// The low bits of a published key: its merge index modulo 4096 (the key's own low bits are zero).
+constexpr unsigned long long kNearestTag = 0xfffull;
 
 /// The order key of a candidate partner of the merged cluster: the float bits of its distance (not
-/// negative, so they order as unsigned integers), then its slot. The float rounding can only change
-/// which of two nearly tied partners is taken: a guess, not a merge.
+/// negative, so they order as unsigned integers), then its slot, then 12 zero bits for the merge tag.
+/// The float rounding can only change which of two nearly tied partners is taken: a guess, not a merge.
 __device__ __forceinline__ unsigned long long nearestKey(double dist, int slot) {
     if (!(dist >= 0.0)) return kNoNearest;
     return (static_cast<unsigned long long>(__float_as_uint(__double2float_ru(dist))) << 32) |
-           static_cast<unsigned int>(slot);
+           (static_cast<unsigned long long>(static_cast<unsigned int>(slot)) << 12);
+}
+
+/// The slot of a key, or -1 for none.
+__device__ __forceinline__ int nearestSlot(unsigned long long key) {
+    return (key | kNearestTag) == kNoNearest ? -1 : static_cast<int>((key >> 12) & 0xfffffull);
 }
 
 __device__ __forceinline__ int acquireInt(const int* p) {
@@ -28,9 +35,9 @@ __device__ __forceinline__ int acquireInt(const int* p) {
     return value;
 }
 
-__device__ __forceinline__ unsigned int acquireUint(const unsigned int* p) {
-    unsigned int value;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(p) : "memory");
+__device__ __forceinline__ unsigned long long relaxedKey(const unsigned long long* p) {
+    unsigned long long value;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(p) : "memory");
     return value;
 }
 
@@ -50,23 +57,16 @@ __device__ __forceinline__ void publishPlan(PlanRecord* record, const Step& st) 
 }
 
 /// Every thread of a worker block after its new distances of merge m (`key`: its nearest partner of
-/// the merged cluster): the block's nearest into g.nearest[m & 1], and the block counted in g.counted,
-/// by the block's last warp to get here (no block barrier: the rows update meanwhile). *s_key and
-/// *s_warps: kNoNearest and 0 between merges.
-__device__ inline void offerNearest(const GrowthShared& g, int m, unsigned long long key, unsigned long long* s_key,
-                                    unsigned int* s_warps) {
+/// the merged cluster): the warp's nearest, tagged with m, into its entry of g.nearest. One store, no
+/// fence and no count: the tag tells the growth kernel that the entry is merge m's.
+__device__ __forceinline__ void offerNearest(const GrowthShared& g, int m, unsigned long long key) {
 #pragma unroll 1
     for (int offset = 16; offset > 0; offset >>= 1) key = min(key, __shfl_down_sync(0xffffffffu, key, offset));
-    if ((threadIdx.x & 31u) != 0u) return;
-    atomicMin(s_key, key);
-    __threadfence_block();
-    if (atomicAdd(s_warps, 1u) != (blockDim.x >> 5) - 1u) return;
-    __threadfence_block();
-    const unsigned long long best = atomicExch(s_key, kNoNearest);
-    atomicExch(s_warps, 0u);
-    if (best != kNoNearest) atomicMin(&g.nearest[m & 1], best);
-    __threadfence();
-    atomicAdd(g.counted, 1u);
+    if ((threadIdx.x & 31u) == 0u) {
+        const unsigned int warp = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+        __stcg(&g.nearest[static_cast<size_t>(m & 1) * g.stride + warp],
+               (key & ~kNearestTag) | (static_cast<unsigned long long>(m) & kNearestTag));
+    }
 }
 
 /// Thread 0 of a block at merge st.merge: whether the growth kernel's intent of this merge is out and
@@ -102,11 +102,27 @@ __device__ inline PlanRecord awaitPlan(const GrowthShared& g, int next) {
     }
 }
 
-/// Thread 0: waits until `expected` worker blocks counted their nearest (or the launch ended: false).
-__device__ inline bool awaitNearest(const GrowthShared& g, unsigned int expected) {
-    while (acquireUint(g.counted) < expected)
-        if (acquireInt(g.stop) != 0) return false;
-    return true;
+/// The block's threads (tid of nt): the smallest key of the first `entries` warps' entries of merge m,
+/// each once its tag is m's; an entry already a later merge's (this kernel ran late), or the launch's
+/// end, gives none. Untagged (tag bits ones); the caller reduces over the block.
+__device__ inline unsigned long long nearestOfMerge(const GrowthShared& g, int m, int entries, int tid, int nt) {
+    const unsigned long long tag = static_cast<unsigned long long>(m) & kNearestTag;
+    const unsigned long long* parts = g.nearest + static_cast<size_t>(m & 1) * g.stride;
+    unsigned long long best = kNoNearest;
+    for (int i = tid; i < entries; i += nt) {
+        unsigned long long key;
+        for (;;) {
+            key = relaxedKey(&parts[i]);
+            const unsigned long long ahead = ((key & kNearestTag) - tag) & kNearestTag;
+            if (ahead == 0) break;
+            if (ahead < kNearestTag / 2 || acquireInt(g.stop) != 0) {
+                key = kNoNearest;
+                break;
+            }
+        }
+        best = min(best, key | kNearestTag);
+    }
+    return best;
 }
 
 }  // namespace clusterlens::cuda::mhca

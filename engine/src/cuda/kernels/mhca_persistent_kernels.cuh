@@ -97,8 +97,6 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ int s_heavy[2];             // the profile's count of stale and lazy rows in the row update
     __shared__ int s_specHit;              // this merge's shape comes from the speculation record
     __shared__ int s_growthHit;            // ... from the growth kernel's record (mhca_growth_kernel.cuh)
-    __shared__ unsigned long long s_nearestKey;  // the growth kernel's nearest partner over the block's warps
-    __shared__ unsigned int s_nearestWarps;      // and the warps that offered theirs
     __shared__ int s_shiftSeen;            // without S3: the rows must be updated again with a shift
     __shared__ Step s_specStep;            // the speculating block: the pair it shapes for the next merge
     __shared__ unsigned long long s_phaseStart;  // the profile: the shape phase's start
@@ -188,8 +186,6 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     if (tid == 0) {
         s_pending.count = 0;
         s_growthHit = 0;
-        s_nearestKey = kNoNearest;
-        s_nearestWarps = 0u;
     }
     int m = *v.w.mergeCount;  // read by every block before the first barrier; written after S3 only
     int prevRows = pa.prologue ? *reinterpret_cast<volatile int*>(v.w.rescanCount) : 0, prevA = -1, prevANn = -1;
@@ -376,7 +372,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                                                     pa.growth.plans != nullptr ? &nearest : nullptr);
         if (elide) {
             if (pa.growth.plans != nullptr && blk < workers)
-                offerNearest(pa.growth, m, nearest, &s_nearestKey, &s_nearestWarps);
+                offerNearest(pa.growth, m, nearest);
             if (smallest < 0.0) pa.shiftSeen[m & 1] = 1;  // the rows update again after S4
         } else {
             smallest = blockMinValue(smallest, s_min);
