@@ -268,6 +268,29 @@ __device__ __forceinline__ int loadNow(const signed char* p) {
     return loadNow(reinterpret_cast<const unsigned char*>(p));
 }
 
+/// Values other blocks (or the kernel beside, mhca_growth_kernel.cuh) publish. An acquiring load sees
+/// what the writer wrote before its releasing store or fenced atomic; spin on these, never on a plain
+/// or __ldcg load, which the compiler may hoist out of the loop.
+__device__ __forceinline__ unsigned int loadAcquire(const unsigned int* p) {
+    unsigned int value;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(p) : "memory");
+    return value;
+}
+__device__ __forceinline__ int loadAcquire(const int* p) {
+    int value;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(value) : "l"(p) : "memory");
+    return value;
+}
+/// A value whose own content tells whether it is the awaited one (it orders nothing else).
+__device__ __forceinline__ unsigned long long loadRelaxed(const unsigned long long* p) {
+    unsigned long long value;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(p) : "memory");
+    return value;
+}
+__device__ __forceinline__ void storeRelease(int* p, int value) {
+    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(value) : "memory");
+}
+
 /// The list entry's cluster state that decides whether a pass visits it, loaded together (a slot
 /// index is always in range, so the loads need not wait for one another's tests).
 struct EntryState {

@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
                 intent->a = sp.a;
                 intent->b = sp.b;
                 __threadfence();
-                releaseInt(&intent->merge, sp.merge);
+                storeRelease(&intent->merge, sp.merge);
             }
         }
         __syncthreads();

@@ -1,12 +1,11 @@
 #pragma once
 // What the persistent CMD kernel and the growth kernel beside it (mhca_growth_kernel.cuh) exchange:
-// the plans, the merged cluster's nearest partner, the intents and records, and the acquire/release
-// accesses that order them.
+// the plans, the merged cluster's nearest partner, the intents and records (ordered by mhca_device.cuh's
+// acquiring and releasing accesses).
 
 #include <cuda_runtime.h>
 
 #include "cuda/kernels/mhca_device.cuh"
-#include "cuda/kernels/mhca_merge_device.cuh"
 
 namespace clusterlens::cuda::mhca {
 
@@ -29,22 +28,6 @@ __device__ __forceinline__ int nearestSlot(unsigned long long key) {
     return (key | kNearestTag) == kNoNearest ? -1 : static_cast<int>((key >> 12) & 0xfffffull);
 }
 
-__device__ __forceinline__ int acquireInt(const int* p) {
-    int value;
-    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(value) : "l"(p) : "memory");
-    return value;
-}
-
-__device__ __forceinline__ unsigned long long relaxedKey(const unsigned long long* p) {
-    unsigned long long value;
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(value) : "l"(p) : "memory");
-    return value;
-}
-
-__device__ __forceinline__ void releaseInt(int* p, int value) {
-    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(value) : "memory");
-}
-
 /// The speculating block's planning thread: merge `st.merge`'s plan for the growth kernel.
 __device__ __forceinline__ void publishPlan(PlanRecord* record, const Step& st) {
     record->a = st.a;
@@ -53,7 +36,7 @@ __device__ __forceinline__ void publishPlan(PlanRecord* record, const Step& st) 
     record->sizeB = st.sizeB;
     record->valid = st.valid && !st.switchNow ? 1 : 0;
     __threadfence();
-    releaseInt(&record->merge, st.merge);
+    storeRelease(&record->merge, st.merge);
 }
 
 /// Every thread of a worker block after its new distances of merge m (`key`: its nearest partner of
@@ -72,7 +55,7 @@ __device__ __forceinline__ void offerNearest(const GrowthShared& g, int m, unsig
 /// Thread 0 of a block at merge st.merge: whether the growth kernel's intent of this merge is out and
 /// names exactly the planned pair (then its record will follow: awaitSpecRecord).
 __device__ __forceinline__ bool growthIntended(const SpecShape* intent, const Step& st) {
-    if (acquireInt(&intent->merge) != st.merge) return false;
+    if (loadAcquire(&intent->merge) != st.merge) return false;
     return __ldcg(&intent->a) == st.a && __ldcg(&intent->b) == st.b;
 }
 
@@ -81,8 +64,8 @@ __device__ __forceinline__ bool growthIntended(const SpecShape* intent, const St
 __device__ inline PlanRecord awaitPlan(const GrowthShared& g, int next) {
     for (;;) {
         for (int k = 0; k < 2; ++k) {
-            const int other = acquireInt(&g.plans[k ^ 1].merge);
-            const int merge = acquireInt(&g.plans[k].merge);
+            const int other = loadAcquire(&g.plans[k ^ 1].merge);
+            const int merge = loadAcquire(&g.plans[k].merge);
             if (merge < next || merge < other) continue;
             PlanRecord r;
             r.a = __ldcg(&g.plans[k].a);
@@ -91,10 +74,10 @@ __device__ inline PlanRecord awaitPlan(const GrowthShared& g, int next) {
             r.sizeB = __ldcg(&g.plans[k].sizeB);
             r.valid = __ldcg(&g.plans[k].valid);
             __threadfence();
-            r.merge = acquireInt(&g.plans[k].merge);
+            r.merge = loadAcquire(&g.plans[k].merge);
             if (r.merge == merge) return r;
         }
-        if (acquireInt(g.stop) != 0) {
+        if (loadAcquire(g.stop) != 0) {
             PlanRecord none{};
             none.merge = -1;
             return none;
@@ -112,10 +95,10 @@ __device__ inline unsigned long long nearestOfMerge(const GrowthShared& g, int m
     for (int i = tid; i < entries; i += nt) {
         unsigned long long key;
         for (;;) {
-            key = relaxedKey(&parts[i]);
+            key = loadRelaxed(&parts[i]);
             const unsigned long long ahead = ((key & kNearestTag) - tag) & kNearestTag;
             if (ahead == 0) break;
-            if (ahead < kNearestTag / 2 || acquireInt(g.stop) != 0) {
+            if (ahead < kNearestTag / 2 || loadAcquire(g.stop) != 0) {
                 key = kNoNearest;
                 break;
             }

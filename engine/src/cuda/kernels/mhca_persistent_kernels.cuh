@@ -567,7 +567,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     if (blk == 0 && tid == 0) {
         if (prevRows > 0) *v.w.rescanCount = 0;  // every block read it before the last barrier
         pa.status[0] = done;
-        if (pa.growth.plans != nullptr) releaseInt(pa.growth.stop, 1);
+        if (pa.growth.plans != nullptr) storeRelease(pa.growth.stop, 1);
     }
     if (args.profile != nullptr) {
         __syncthreads();

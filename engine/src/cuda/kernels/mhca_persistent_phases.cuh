@@ -442,13 +442,6 @@ __device__ inline void restoreRange(const MhcaView& v, const Step& st, OwnedEntr
     }
 }
 
-/// A count other blocks raise (acquire: what they wrote before raising it is seen after).
-__device__ __forceinline__ unsigned int loadAcquire(const unsigned int* counter) {
-    unsigned int seen;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
-    return seen;
-}
-
 /// A grid barrier split in two (the cooperative grid barrier cannot be): the block's arrival, counted
 /// over the launch in *counter...
 __device__ __forceinline__ void splitBarrierArrive(unsigned int* counter) {
@@ -462,10 +455,8 @@ __device__ __forceinline__ void splitBarrierArrive(unsigned int* counter) {
 /// ...and its wait until `expected` arrivals (every block's, over the launch).
 __device__ __forceinline__ void splitBarrierWait(const unsigned int* counter, unsigned int expected) {
     if (threadIdx.x == 0) {
-        unsigned int seen;
-        do {
-            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
-        } while (seen < expected);
+        while (loadAcquire(counter) < expected) {
+        }
     }
     __syncthreads();
 }

@@ -111,7 +111,7 @@ __device__ __forceinline__ void releaseSpecRecord(SpecShape* record, const SpecS
     record->identity = r.identity;
     record->nmf = r.nmf;
     __threadfence();
-    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(&record->merge), "r"(r.merge) : "memory");
+    storeRelease(&record->merge, r.merge);
 }
 
 /// The record of merge `merge` that says there is no speculated shape.
@@ -137,7 +137,7 @@ __device__ inline void publishSpecShape(const MhcaView& v, SpecShape* records, d
 __device__ __forceinline__ SpecShape awaitSpecRecord(const SpecShape* p, int merge) {
     SpecShape r;
     do {
-        asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(r.merge) : "l"(&p->merge) : "memory");
+        r.merge = loadAcquire(&p->merge);
     } while (r.merge != merge);
     r.a = __ldcg(&p->a);
     r.b = __ldcg(&p->b);
