@@ -236,7 +236,8 @@ struct PlanRecord {
 constexpr int kNearestSlots = 1 << 20;
 
 /// What the persistent CMD kernel and the growth kernel beside it share (mhca_growth_kernel.cuh);
-/// null `plans` when there is no growth kernel. The host resets the rest before each pair of launches.
+/// null `plans` when there is no growth kernel. The host resets plans, intents, records and stop before
+/// each pair of launches; the nearest keys carry their merge's tag instead.
 struct GrowthShared {
     PlanRecord* plans;                 ///< [2] the speculating block's plan of each merge, by parity
     unsigned long long* nearest;       ///< [2][stride] each worker warp's nearest partner of the merged cluster
