@@ -85,10 +85,23 @@ __device__ inline void closestCandidate(const RowTop* parts, int count, const Ca
     __syncthreads();
 }
 
-/// One warp: combineTop over parts[0 .. count), valid in its lane 0 (lane: this thread's lane).
+/// The blocks' parts a lane of a reducing warp loads before it combines any of them: the combines
+/// branch, and the compiler issues no load above a branch, so a loop that combines each part as it
+/// comes waits one round trip per 32 blocks (five at 131 blocks) on the chain after barrier S4.
+constexpr int kPartsPerLane = 5;
+
+/// One warp: combineTop over parts[0 .. count), valid in its lane 0 (lane: this thread's lane). The
+/// order of the combines does not matter (candidateBefore is total).
 __device__ __forceinline__ RowTop warpCombinedTop(const RowTop* parts, int count, int lane) {
     RowTop t = noTop();
-    for (int i = lane; i < count; i += 32) t = combineTop(t, loadTop(&parts[i]));
+#pragma unroll 1
+    for (int base = lane; base < count; base += 32 * kPartsPerLane) {
+        RowTop x[kPartsPerLane];
+#pragma unroll
+        for (int k = 0; k < kPartsPerLane; ++k) x[k] = base + 32 * k < count ? loadTop(&parts[base + 32 * k]) : noTop();
+#pragma unroll
+        for (int k = 0; k < kPartsPerLane; ++k) t = combineTop(t, x[k]);
+    }
     return warpTop(t);
 }
 
@@ -152,10 +165,21 @@ __device__ inline Candidate mergedRowAndClosest(const RowTop* aParts, const RowT
     } else if (threadIdx.x < 64) {
         Candidate c = noCandidate();
         double lazy = kNoKey;
-        for (int i = lane; i < count; i += 32) {
-            const Candidate x = loadCandidate(&parts[i].best);
-            lazy = fmax(lazy, __ldcg(&lazyParts[i]));
-            if (candidateBefore(x, c)) c = x;
+#pragma unroll 1
+        for (int base = lane; base < count; base += 32 * kPartsPerLane) {  // (warpCombinedTop's loads)
+            Candidate x[kPartsPerLane];
+            double bound[kPartsPerLane];
+#pragma unroll
+            for (int k = 0; k < kPartsPerLane; ++k) {
+                const bool in = base + 32 * k < count;
+                x[k] = in ? loadCandidate(&parts[base + 32 * k].best) : noCandidate();
+                bound[k] = in ? __ldcg(&lazyParts[base + 32 * k]) : kNoKey;
+            }
+#pragma unroll
+            for (int k = 0; k < kPartsPerLane; ++k) {
+                lazy = fmax(lazy, bound[k]);
+                if (candidateBefore(x[k], c)) c = x[k];
+            }
         }
 #pragma unroll 1
         for (int offset = 16; offset > 0; offset >>= 1) {
