@@ -101,6 +101,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     if (const char* elide = std::getenv("CLUSTERLENS_MHCA_ELIDE_S3")) m_elideS3 = std::atoi(elide) != 0;
     if (const char* tiled = std::getenv("CLUSTERLENS_MHCA_TILED_PROLOGUE")) m_tiledPrologue = std::atoi(tiled) != 0;
     if (const char* growth = std::getenv("CLUSTERLENS_MHCA_GROWTH")) m_growth = std::atoi(growth) != 0;
+    if (const char* at = std::getenv("CLUSTERLENS_MHCA_COMPACT_AT")) m_compactAt = std::clamp(std::atof(at), 0.5, 0.95);
     m_targetItems = 4 * m_sms;
 
     const bool full = options.variant == MhcaVariant::Full;
@@ -144,8 +145,11 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     // CMD runs as one persistent kernel where it can (CLUSTERLENS_MHCA_PERSISTENT=0 keeps the per-stage
     // kernels, for comparisons).
     const char* persistent = std::getenv("CLUSTERLENS_MHCA_PERSISTENT");
-    if (!full && !(persistent && std::string(persistent) == "0"))
+    if (!full && !(persistent && std::string(persistent) == "0")) {
         m_persistent = planPersistentCmd(m_d, m_cfg.memberCap, m_sms);
+        if (const char* per = std::getenv("CLUSTERLENS_MHCA_BLOCK_ENTRIES"))  // (comparisons; a warp's worth at least)
+            m_persistent.blockEntries = std::max(32, std::atoi(per));
+    }
     if (!full) m_groupPhase = planGroupPhase(m_d, m_cfg.memberCap, m_sms);
     times.mark("plans");
     allocate();

@@ -154,9 +154,13 @@ private:
     void allocate();
     void uploadPoints(const std::vector<int>& group, int groupCount);
     void setList(const std::vector<int>& slots);
-    /// Drops the dead entries of the list once half of it died; with `slots` (single-group CMD runs of
-    /// the persistent kernel) the live clusters move to slots 0 .. live-1 as well (moveLiveSlots).
+    /// Drops the dead entries of the list once at most compactBelow() are alive; with `slots`
+    /// (single-group CMD runs of the persistent kernel) the live clusters move to slots 0 .. live-1 as
+    /// well (moveLiveSlots).
     void compactIfSparse(bool slots = false);
+    /// The live count at or below which the visited list is compacted (m_compactAt of its length: half
+    /// by default; compacting earlier measured slower, docs/benchmarks.md).
+    int compactBelow() const { return static_cast<int>(static_cast<double>(m_listLen) * m_compactAt); }
     void moveLiveSlots();
     static bool slotCompactionEnabled();
     void rescanAll(const std::vector<int>& slots);
@@ -220,6 +224,7 @@ private:
     bool m_persistentSpeculate = true;  // CMD: the persistent kernel's speculated shapes (same variable)
     StreamFork m_growthSide{false};     // CMD: the growth kernel beside the persistent one
     bool m_growth = true;               // CLUSTERLENS_MHCA_GROWTH=0 leaves it out (comparisons)
+    double m_compactAt = 0.5;           // CLUSTERLENS_MHCA_COMPACT_AT: the live fraction that compacts
     OwnedGraph m_stepGraph;  // launchStepBatch's graph and what it was captured for
     std::size_t m_stepGraphBatch = 0;
     bool m_stepGraphFull = false;

@@ -5,7 +5,7 @@
 // for cancellation and finishes the rare switch step with the per-stage kernels. Otherwise CMD takes
 // five launches per merge (closest pair + bookkeeping, new cluster shape, its distances + the key
 // shift, its row + the updates of the others, rescans) with no host synchronisation; the host only
-// knows how many clusters are alive and compacts the visited list when half of it died. FMD: the
+// knows how many clusters are alive and compacts the visited list when half of it died (compactBelow). FMD: the
 // merged cluster's member block is moved, its row evaluated from the members, and the marked rows
 // rescanned by a pass the device sizes from its own count (up to m_fmdRowsCap rows), so the host
 // queues batches of merges and syncs once per batch. A step that pass cannot finish (the switch to
@@ -44,10 +44,10 @@ std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& prog
     std::size_t done = 0;
     while (done < merges) {
         compactIfSparse();
-        // A batch ends where the list would be compacted (half of it dead) and at each progress check.
+        // A batch ends where the list would be compacted (compactBelow) and at each progress check.
         std::size_t batch = std::min(merges - done, kCheckEvery);
         if (m_listLen >= 2048)
-            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - m_listLen / 2)));
+            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
         launchStepBatch(batch, false);
         m_live -= static_cast<int>(batch);
         done += batch;
@@ -86,15 +86,31 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     m_singletons = false;
     std::size_t done = 0;
     lap(compactions);  // with the profile: the tiled prologue counts here
+    // CLUSTERLENS_MHCA_STATS: the batches' wall time by list length (each batch ends in a sync).
+    const bool stats = std::getenv("CLUSTERLENS_MHCA_STATS") != nullptr;
+    struct Span {
+        int listLen, blocks;
+        std::size_t merges;
+        double seconds;
+    };
+    std::vector<Span> spans;
     while (done < merges) {
         compactIfSparse(m_groupCount == 1);
         lap(compactions);
-        // A batch ends where the list would be compacted (half of it dead) and at each progress check.
+        // A batch ends where the list would be compacted (compactBelow) and at each progress check.
         std::size_t batch = std::min(merges - done, kCheckEvery);
         if (m_listLen >= 2048)
-            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - m_listLen / 2)));
+            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
         bool switched = false;
+        const Clock::time_point batchStart = Clock::now();
         const std::size_t completed = persistentBatch(static_cast<int>(batch), switched, prologue);
+        if (stats) {
+            const double seconds = std::chrono::duration<double>(Clock::now() - batchStart).count();
+            if (spans.empty() || spans.back().listLen != m_listLen)
+                spans.push_back(Span{m_listLen, persistentBlocks(m_persistent, m_listLen), 0, 0.0});
+            spans.back().merges += completed;
+            spans.back().seconds += seconds;
+        }
         lap(done == 0 ? firstBatch : laterBatches);
         prologue = false;
         done += completed;
@@ -111,9 +127,14 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         if (completed == 0 && !switched) break;  // no finite pair was left: downloadMerges reports it
     }
     CL_CUDA_TRY(cudaStreamSynchronize(s));
-    if (std::getenv("CLUSTERLENS_MHCA_STATS"))
+    if (stats) {
         std::fprintf(stderr, "mhca gpu: %zu merges, %zu updated again for a shift (no barrier S3)\n", done,
                      m_shiftRedos);
+        for (const Span& span : spans)
+            std::fprintf(stderr, "mhca gpu: list %d, %d blocks: %zu merges in %.4f s (%.1f us each)\n", span.listLen,
+                         span.blocks, span.merges, span.seconds,
+                         span.merges > 0 ? 1e6 * span.seconds / static_cast<double>(span.merges) : 0.0);
+    }
     if (m_profile) {
         std::fprintf(stderr,
                      "[mhca profile] persistent loop wall (s): first batch (with the rescans' prologue, if taken) "
@@ -249,6 +270,11 @@ void MhcaEngine::printPersistentProfile() {
                  "first\n",
                  sums[30], sums[29], 100.0 * static_cast<double>(sums[29]) / merges, sums[41],
                  100.0 * static_cast<double>(sums[39]) / merges, us(40, merges));
+    std::fprintf(stderr,
+                 "[mhca profile] the count past the shape phase: block 0 waited in %.0f%% of merges, %.1f us each; "
+                 "block 1 in %.0f%%, %.1f us each; block 0's commit %.1f us per merge\n",
+                 100.0 * static_cast<double>(sums[43]) / merges, us(42, atLeastOne(43)),
+                 100.0 * static_cast<double>(sums[46]) / merges, us(45, atLeastOne(46)), us(44, merges));
     const double hits = atLeastOne(29);
     std::fprintf(stderr,
                  "[mhca profile] shape phase of block 0: %.1f us when speculated (record loaded after %.1f us); "
@@ -359,7 +385,7 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
         compactIfSparse();  // m_live is exact between batches
         std::size_t batch = std::min(merges - done, kFmdSyncEvery);
         if (m_listLen >= 2048)
-            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - m_listLen / 2)));
+            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
         launchStepBatch(batch, true);
         int count = 0, halted = 0;
         CL_CUDA_TRY(cudaMemcpyAsync(&count, d_mergeCount.data(), sizeof(int), cudaMemcpyDeviceToHost, s));

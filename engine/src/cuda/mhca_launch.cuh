@@ -114,9 +114,11 @@ struct PersistentShape {
     int areaDoubles = 0;
     std::size_t sharedBytes = 0;
     std::size_t growthBytes = 0;  ///< the growth kernel's dynamic shared memory (0: it does not fit)
+    int blockEntries = 32;        ///< list entries per block below one block per multiprocessor
 };
 PersistentShape planPersistentCmd(int d, int memberCap, int sms);
-/// Blocks of a launch over a visited list of listLen entries (about one entry per thread).
+/// Blocks of a launch over a visited list of listLen entries (shape.blockEntries per block, at most one
+/// block per multiprocessor).
 int persistentBlocks(const PersistentShape& shape, int listLen);
 /// CMD: up to args.merges merge steps in one cooperative launch (mhca_persistent_kernels.cuh).
 void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int blocks, std::size_t sharedBytes,

@@ -210,8 +210,10 @@ constexpr int kRescanRowsPerPass = 16;
 /// warp's time (when it selected), the merged mean's time, and the merges it selected in; the last
 /// warp's end of streaming in those merges, block 1's shape phase in them and their count there; the
 /// merges where the speculating block arrived last at S4, and its arrival after the first block's;
-/// the merges whose shape block 0 took from a growth record (mhca_growth_kernel.cuh).
-constexpr int kPersistentProfileSlots = 42;
+/// the merges whose shape block 0 took from a growth record (mhca_growth_kernel.cuh); block 0's wait
+/// for the count past the shape phase and the merges it waited in, its commit's time, and block 1's
+/// wait and merges waited in.
+constexpr int kPersistentProfileSlots = 47;
 /// Arrival stamps at barrier S4 (one per block, up to this many blocks) after the profile's sums, then
 /// the blocks' counts of stale and lazy rows.
 constexpr int kProfileStampSlots = 256;

@@ -427,15 +427,22 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 range = blockTop(range, s_warp);
             }
             if (tid == 0) {
+                const unsigned long long waitStart = kProfiled && arrived < arrivals ? globalNanoseconds() : 0ull;
                 arrived = waitForCount(&pa.arrive[0], arrivals, arrived);
+                if (kProfiled && waitStart != 0ull && blk <= 1) {  // the wait of block 0 and of block 1
+                    pa.profile[blk == 0 ? 42 : 45] += globalNanoseconds() - waitStart;
+                    pa.profile[blk == 0 ? 43 : 46] += 1ull;
+                }
                 pa.aPart[blk] = topA;
                 pa.blockPart[blk] = range;
                 pa.lazyPart[blk] = keyFromOrderBits(s_lazy);
             }
             if (elide && blk == 0 && journal.base != nullptr) {  // after every block's shape phase
+                const unsigned long long commitStart = kProfiled && tid == 0 ? globalNanoseconds() : 0ull;
                 if (tid == 0) commitMerge(v, s_plan, false);
                 __syncthreads();
                 writeMergedShape(v, planned, area, s_shape);
+                if (kProfiled && tid == 0) pa.profile[44] += globalNanoseconds() - commitStart;
             }
             if (blockTimed && blk < kProfileStampSlots) {
                 stamps[blk] = globalNanoseconds();
