@@ -272,11 +272,50 @@ TEST(MhcaCudaParity, PrologueByRescansEqualsCpuToo) {
                  "rescan prologue seed " + std::to_string(seed + 1));
 }
 
+TEST(MhcaCudaParity, PairsPrologueEqualsTwoPasses) {
+    CL_REQUIRE_GPU();
+    // CMD's start takes maxDistX and every row's first state from one pass over the pairs, keeping
+    // each row's nearest by q (mhca_singleton_pairs_kernels.cuh). CLUSTERLENS_MHCA_PAIRS_PROLOGUE=0
+    // runs the pass for maxDistX and the tiled pass by keys instead; =2 does every row again with the
+    // tiled kernel (the path of rows whose keys tie). Duplicate points tie. The three runs must agree
+    // bit for bit (maxDistX is in every height), and at d = 5 equal the CPU. d = 5 and 14: both kernel
+    // instances; 2970 points: an odd number of row tiles (the middle one is a block's only tile), the
+    // last one partial. (At d = 14, 3000 points of this mixture gave a merge whose height was 3e-7
+    // off the CPU's with either start, the same pairs; EqualsCpuAtCytometryDimensionWithCompaction
+    // checks d = 14 against the CPU.)
+    const std::uint64_t seed = test::testSeed() + 59;
+    std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    for (const std::size_t d : {std::size_t{5}, std::size_t{14}}) {
+        Points p = gaussianMixture(2970, d, 8, 20.0, seed + d);
+        using Copy = std::pair<std::size_t, std::size_t>;
+        for (const auto& [to, from] : {Copy{10, 700}, Copy{11, 12}, Copy{2969, 0}})
+            for (std::size_t k = 0; k < d; ++k) p.x[to * d + k] = p.x[from * d + k];
+        const MhcaOptions options = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
+        const std::string what = "pairs prologue d " + std::to_string(d) + " seed " + std::to_string(seed + d);
+        Linkage byPairs, twoPasses, redone;
+        {
+            const ScopedEnv on("CLUSTERLENS_MHCA_PAIRS_PROLOGUE", "1");
+            byPairs = mhcaCuda(p.x.data(), p.n, p.d, options);
+        }
+        {
+            const ScopedEnv off("CLUSTERLENS_MHCA_PAIRS_PROLOGUE", "0");
+            twoPasses = mhcaCuda(p.x.data(), p.n, p.d, options);
+        }
+        {
+            const ScopedEnv redo("CLUSTERLENS_MHCA_PAIRS_PROLOGUE", "2");
+            redone = mhcaCuda(p.x.data(), p.n, p.d, options);
+        }
+        expectIdentical(byPairs, twoPasses, what);
+        expectIdentical(redone, twoPasses, what + " (every row done again)");
+        if (d == 5) expectParity(p, options, what);
+    }
+}
+
 TEST(MhcaCudaParity, EagerRescansEqualCpuToo) {
     CL_REQUIRE_GPU();
     // The persistent CMD kernel leaves a stale row that its runners-up cannot answer lazy until its
     // bound could reach the closest pair (every other test takes that path); here such rows are
-    // rescanned at the end of their merge instead. 3000 points: three launches and a compaction.
+    // rescanned at the end of their merge instead. 3000 points: two launches and a compaction.
     const ScopedEnv eager("CLUSTERLENS_MHCA_LAZY_RESCANS", "0");
     const std::uint64_t seed = test::testSeed() + 41;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";

@@ -100,6 +100,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     if (const char* lazy = std::getenv("CLUSTERLENS_MHCA_LAZY_RESCANS")) m_lazyRescans = std::atoi(lazy) != 0;
     if (const char* elide = std::getenv("CLUSTERLENS_MHCA_ELIDE_S3")) m_elideS3 = std::atoi(elide) != 0;
     if (const char* tiled = std::getenv("CLUSTERLENS_MHCA_TILED_PROLOGUE")) m_tiledPrologue = std::atoi(tiled) != 0;
+    if (const char* pairs = std::getenv("CLUSTERLENS_MHCA_PAIRS_PROLOGUE")) m_pairsPrologue = std::atoi(pairs);
     if (const char* growth = std::getenv("CLUSTERLENS_MHCA_GROWTH")) m_growth = std::atoi(growth) != 0;
     if (const char* at = std::getenv("CLUSTERLENS_MHCA_COMPACT_AT")) m_compactAt = std::clamp(std::atof(at), 0.5, 0.95);
     m_targetItems = 4 * m_sms;
@@ -391,23 +392,23 @@ void MhcaEngine::setList(const std::vector<int>& slots) {
 void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, const std::vector<int>& ids,
                                  bool neighbours) {
     const cudaStream_t s = m_stream.get();
-    const std::size_t n = static_cast<std::size_t>(m_n), d = static_cast<std::size_t>(m_d);
-    std::vector<int> ones(n, 1), index(n), minusOne(n, -1);
+    PhaseTimes times("start");  // (with the profile, each part synchronised)
+    auto mark = [&](const char* part) {
+        if (!times.on()) return;
+        CL_CUDA_TRY(cudaStreamSynchronize(s));
+        times.mark(part);
+    };
+    const std::size_t n = static_cast<std::size_t>(m_n);
+    std::vector<int> index(n);
     std::iota(index.begin(), index.end(), 0);
-    std::vector<double> mu(n * d), unit(n, 1.0), zero(n, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t k = 0; k < d; ++k) mu[k * n + i] = m_hostX[i * d + k];
-    d_size.copyFromHost(ones.data(), n);
-    d_pos.copyFromHost(index.data(), n);
-    d_id.copyFromHost(ids.empty() ? index.data() : ids.data(), n);
-    d_birth.copyFromHost(minusOne.data(), n);
+    // The slots' arrays on the device from the points there (building them here cost ~4 ms at 44K).
+    if (!ids.empty()) d_id.copyFromHost(ids.data(), n);
     d_group.copyFromHost(group.data(), n);
-    d_mu.copyFromHost(mu.data(), n * d);
-    d_nmf.copyFromHost(unit.data(), n);
-    d_weight.copyFromHost(zero.data(), n);
+    launchSinglePointSlots(view(), !ids.empty(), s);
     CL_CUDA_TRY(cudaMemsetAsync(d_mode.data(), kModeRaw, n, s));
     CL_CUDA_TRY(cudaMemsetAsync(d_identity.data(), 1, n, s));
     CL_CUDA_TRY(cudaMemsetAsync(d_alive.data(), 1, n, s));
+    mark("cluster arrays");
     if (m_cfg.full) {
         m_initialPerm = index;
         std::stable_sort(m_initialPerm.begin(), m_initialPerm.end(), [&](int a, int b) { return group[a] < group[b]; });
@@ -416,11 +417,8 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, 
         d_perm.copyFromHost(m_initialPerm.data(), n);
         d_start.copyFromHost(start.data(), n);
         d_pointSlot.copyFromHost(index.data(), n);
-    } else {
-        // Member list of every single point: its own index as the first entry of its slot's list.
-        CL_CUDA_TRY(cudaMemcpy2DAsync(d_members.data(), static_cast<std::size_t>(m_cfg.memberCap) * sizeof(int),
-                                      index.data(), sizeof(int), sizeof(int), n, cudaMemcpyHostToDevice, s));
     }
+    mark("point order (FMD)");
     // mhca_agglomerate.cpp: clusters of at least threshold·nFull points count from the start.
     m_groupCount = groupCount;
     std::vector<GroupState> groups(static_cast<std::size_t>(groupCount));
@@ -433,16 +431,19 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, 
     d_groups.copyFromHost(groups.data(), groups.size());
     CL_CUDA_TRY(cudaMemsetAsync(d_shiftCount.data(), 0, sizeof(int), s));
     setList(index);
-    // The groups' maxDist now; the rows' neighbours when the run starts (finishStart), as the tiled
-    // prologue would write them again (CMD 200K×14: ~0.1 s).
-    if (neighbours) launchNearestPoints(view(), 0, m_n, true, s);
+    // The groups' maxDist and the rows' neighbours when the run starts (finishStart): the tiled
+    // prologue would write the rows again (CMD 200K×14: ~0.1 s), and CMD's takes maxDist too.
     m_singletons = neighbours;
     m_nearestPending = neighbours;
+    m_largestPending = neighbours;
     CL_CUDA_TRY(cudaStreamSynchronize(s));
+    times.mark("groups and list");
 }
 
-void MhcaEngine::finishStart(bool tiled) {
+void MhcaEngine::finishStart(bool tiled, bool largestByPairs) {
+    if (m_largestPending && !largestByPairs) launchNearestPoints(view(), 0, m_n, true, m_stream.get());
     if (m_nearestPending && !tiled) launchNearestPoints(view(), 0, m_n, false, m_stream.get());
+    m_largestPending = false;
     m_nearestPending = false;
 }
 
@@ -450,6 +451,7 @@ void MhcaEngine::startFromClusters(const std::vector<InitialCluster>& clusters, 
     const cudaStream_t s = m_stream.get();
     m_singletons = false;
     m_nearestPending = false;
+    m_largestPending = false;
     const std::size_t count = clusters.size(), d = static_cast<std::size_t>(m_d);
     const std::size_t p = static_cast<std::size_t>(m_packed);
     std::vector<int> slot(count), pos(count), id(count), start(count), shapeIndex(count, -1), offset(count + 1, 0),

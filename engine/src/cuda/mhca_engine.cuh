@@ -166,7 +166,7 @@ private:
     void rescanAll(const std::vector<int>& slots);
     /// The rows' nearest neighbours that startFromPoints deferred, unless the run's tiled prologue
     /// (launchSingletonRows, which writes every row's) replaces them: `tiled`.
-    void finishStart(bool tiled);
+    void finishStart(bool tiled, bool largestByPairs = false);
     /// A batch over rows[0 .. rowCount), or sized on the device by *rowLimit (chunks for kFmdRowBlocks rows).
     FmdBatch fmdBatch(const int* rows, int rowCount, const int* rowLimit = nullptr);
     void fmdRowsPass(const int* rows, int rowCount, int mode);
@@ -246,6 +246,10 @@ private:
     bool m_tiledPrologue = true;    // CLUSTERLENS_MHCA_TILED_PROLOGUE=0: the kernel's rescans instead
     bool m_singletons = false;      // every cluster a single point and no merge made yet
     bool m_nearestPending = false;  // startFromPoints left the rows' nearest neighbours to the run
+    bool m_largestPending = false;  // ... and the groups' maxDistX (CMD's pass over the pairs takes it)
+    // CLUSTERLENS_MHCA_PAIRS_PROLOGUE: 1 (default) CMD's rows and maxDistX from one pass over the pairs,
+    // 0 a pass for maxDistX and the tiled pass, 2 the one pass with every row done again (a test).
+    int m_pairsPrologue = 1;
     int m_targetItems = 1;
     int m_listLen = 0;
     int m_groupCount = 1;

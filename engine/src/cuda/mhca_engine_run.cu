@@ -30,6 +30,10 @@ namespace {
 
 /// Merges between two cancellation checks (a sync drains the queue; 1024 merges take ~0.1-0.2 s).
 constexpr std::size_t kCheckEvery = 1024;
+/// The same for the persistent CMD kernel, one launch per check (2048 merges take ~0.06-0.08 s at
+/// 44K-200K points on an H200). Each launch costs a sync, the launch of the kernel and of the growth
+/// kernel beside it, and a first merge without a speculated shape: ~60 us.
+constexpr std::size_t kPersistentCheckEvery = 2048;
 /// FMD merges queued between two syncs: a sync costs one drained queue, a halt at most this many
 /// empty steps.
 constexpr std::size_t kFmdSyncEvery = 128;
@@ -62,7 +66,8 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     const cudaStream_t s = m_stream.get();
     // With the profile: host wall time of the loop's parts (synchronised, so each part is whole).
     using Clock = std::chrono::steady_clock;
-    double firstBatch = 0.0, laterBatches = 0.0, compactions = 0.0, switches = 0.0;
+    double firstBatch = 0.0, laterBatches = 0.0, compactions = 0.0, switches = 0.0, prologueTime = 0.0;
+    int launches = 0;
     Clock::time_point since = Clock::now();
     auto lap = [&](double& sum) {
         if (!m_profile) return;
@@ -75,17 +80,32 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     // pass; with many apriori groups each row would scan every group's clusters, so they start unknown).
     bool prologue = m_groupCount == 1;
     const bool tiled = prologue && m_singletons && m_tiledPrologue;
-    finishStart(tiled);
+    const bool byPairs = tiled && m_pairsPrologue != 0;  // maxDistX from the same pass
+    finishStart(tiled, byPairs);
     launchForgetRunners(view(), s);  // the rows' neighbours came from the per-stage kernels
-    if (tiled) {
-        // Every cluster is one point and no key has shifted: the rows' state in one tiled pass
-        // (CMD 200K×14 on an H200: 0.16 s against ~1.45 s for the kernel's rescans).
+    lap(compactions);
+    if (byPairs) {
+        // Every cluster is one point and no key has shifted: maxDistX and the rows' state from one
+        // pass over the pairs (CMD 44K×14 on an H200: ?? ms against 10 + 18 ms for the two passes).
+        launchSingletonPairs(view(), m_pairsPrologue == 2, s);
+        if (m_profile) {  // the pass's time and the rows it left to the tiled kernel (ties)
+            lap(prologueTime);
+            std::vector<int> counts(static_cast<std::size_t>(m_n));
+            d_runCount.copyToHost(counts.data(), counts.size());
+            std::fprintf(stderr, "[mhca profile] pass over the pairs %.3f s; rows left to the tiled kernel %zu\n",
+                         prologueTime, static_cast<std::size_t>(std::count(counts.begin(), counts.end(), -1)));
+        }
+        launchSingletonRowsFlagged(view(), s);
+        prologue = false;
+    } else if (tiled) {
+        // The rows' state in one tiled pass (CMD 200K×14 on an H200: 0.16 s against ~1.45 s for the
+        // kernel's rescans).
         launchSingletonRows(view(), false, s);
         prologue = false;
     }
     m_singletons = false;
     std::size_t done = 0;
-    lap(compactions);  // with the profile: the tiled prologue counts here
+    lap(prologueTime);
     // CLUSTERLENS_MHCA_STATS: the batches' wall time by list length (each batch ends in a sync).
     const bool stats = std::getenv("CLUSTERLENS_MHCA_STATS") != nullptr;
     struct Span {
@@ -98,12 +118,13 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         compactIfSparse(m_groupCount == 1);
         lap(compactions);
         // A batch ends where the list would be compacted (compactBelow) and at each progress check.
-        std::size_t batch = std::min(merges - done, kCheckEvery);
+        std::size_t batch = std::min(merges - done, kPersistentCheckEvery);
         if (m_listLen >= 2048)
             batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
         bool switched = false;
         const Clock::time_point batchStart = Clock::now();
         const std::size_t completed = persistentBatch(static_cast<int>(batch), switched, prologue);
+        ++launches;
         if (stats) {
             const double seconds = std::chrono::duration<double>(Clock::now() - batchStart).count();
             if (spans.empty() || spans.back().listLen != m_listLen)
@@ -138,8 +159,9 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     if (m_profile) {
         std::fprintf(stderr,
                      "[mhca profile] persistent loop wall (s): first batch (with the rescans' prologue, if taken) "
-                     "%.3f; later batches %.3f; compactions, forget and tiled prologue %.3f; switch steps %.3f\n",
-                     firstBatch, laterBatches, compactions, switches);
+                     "%.3f; later batches %.3f (%d launches in all); compactions and forget %.3f; tiled prologue %.3f; "
+                     "switch steps %.3f\n",
+                     firstBatch, laterBatches, launches, compactions, prologueTime, switches);
         printPersistentProfile();
     }
     return downloadMerges(merges);
@@ -282,6 +304,11 @@ void MhcaEngine::printPersistentProfile() {
                  "us; block 1's shape phase when speculated %.1f us\n",
                  us(31, hits), us(32, hits), us(36, hits), us(34, merges), 100.0 * static_cast<double>(sums[35]) / merges,
                  us(33, atLeastOne(35)), us(37, atLeastOne(38)));
+    const double specMerges = atLeastOne(kSpecPhaseProfile + kPhaseSlots - 1);
+    std::fprintf(stderr, "[mhca profile] the speculating block per merge:");
+    for (int k = 0; k + 1 < kPhaseSlots; ++k) std::fprintf(stderr, " %s %.1f us;", names[k], us(kSpecPhaseProfile + k, specMerges));
+    std::fprintf(stderr, " its S4 arrival to its record %.1f us; block 0's wait for the records %.1f us\n", us(57, specMerges),
+                 us(56, merges));
     // Every block's phases per merge it took part in (later launches run fewer blocks).
     const std::size_t blocks = d_blockProfile.size() / kPhaseSlots;
     std::vector<unsigned long long> perBlock(d_blockProfile.size());

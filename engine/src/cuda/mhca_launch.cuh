@@ -61,6 +61,9 @@ std::size_t shapeSharedBytes(int d, int stageRows);
 /// Raises the shape kernel's dynamic shared-memory limit when its layout needs more than 48 KiB.
 void configureKernelLimits(std::size_t shapeBytes);
 
+/// Every slot a single point: its size, position, id (unless keepIds), birth, nmf, weight, mean and,
+/// for CMD, member list (singlePointSlotsKernel). O(n·d).
+void launchSinglePointSlots(const MhcaView& v, bool keepIds, cudaStream_t stream);
 /// Single points of the same group: kLargest pass (maxDistX) or the initial nearest-neighbour keys.
 void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool largest, cudaStream_t stream);
 void launchClosestPair(const MhcaView& v, int blocks, cudaStream_t stream);
@@ -137,6 +140,13 @@ void launchListLiveRows(const MhcaView& v, cudaStream_t stream);
 /// key has shifted (mhca_prologue_kernels.cuh): the first rescan of every row as one tiled pass,
 /// O(N²·d) work, d <= 16 (dimensionInstance(d) > 0). `fused`: FMD's sums (fused multiply-adds).
 void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream);
+/// CMD: the same rows' state and the group's maxDistX (which must be 0 before: no largest pass ran)
+/// from one pass over the pairs (mhca_singleton_pairs_kernels.cuh), O(N²·d / 2) work, for a list of
+/// single points in position order (the start's). Rows whose keys tie beyond their kept partners
+/// get runCount -1 (all rows with flagAll, a test of that path): launchSingletonRowsFlagged next.
+void launchSingletonPairs(const MhcaView& v, bool flagAll, cudaStream_t stream);
+/// launchSingletonRows' pass for the rows whose runCount is -1 only (a block without one returns).
+void launchSingletonRowsFlagged(const MhcaView& v, cudaStream_t stream);
 
 /// Launch shape of the CMD group phase; maxBlocks == 0: its shared memory does not fit (large d).
 struct GroupPhaseShape {

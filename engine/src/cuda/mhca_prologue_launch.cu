@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "cuda/kernels/mhca_prologue_kernels.cuh"
+#include "cuda/kernels/mhca_singleton_pairs_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
 
@@ -16,13 +17,38 @@ void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream) {
         if constexpr (kMaxD > 0) {
             const unsigned blocks = std::max(1u, static_cast<unsigned>((v.listLen + kPrologueTile - 1) / kPrologueTile));
             if (fused) {
-                singletonRowsKernel<kMaxD, true><<<blocks, kPrologueTile, 0, stream>>>(v);
+                singletonRowsKernel<kMaxD, true><<<blocks, kPrologueTile, 0, stream>>>(v, 0);
             } else {
-                singletonRowsKernel<kMaxD, false><<<blocks, kPrologueTile, 0, stream>>>(v);
+                singletonRowsKernel<kMaxD, false><<<blocks, kPrologueTile, 0, stream>>>(v, 0);
             }
         }
     });
     CL_CUDA_CHECK_LAUNCH();
+}
+
+void launchSingletonPairs(const MhcaView& v, bool flagAll, cudaStream_t stream) {
+    byDimension(v.cfg.d, [&](auto instance) {
+        constexpr int kMaxD = decltype(instance)::value;
+        if constexpr (kMaxD > 0) {
+            const int rowTiles = std::max(1, (v.listLen + kPairsRows - 1) / kPairsRows);
+            singletonPairsKernel<kMaxD><<<static_cast<unsigned>((rowTiles + 1) / 2), kPairsThreads, 0, stream>>>(v);
+            CL_CUDA_CHECK_LAUNCH();
+            const unsigned rowBlocks = static_cast<unsigned>((v.listLen + 255) / 256);
+            singletonRowsFromPairsKernel<<<std::max(1u, rowBlocks), 256, 0, stream>>>(v, flagAll ? 1 : 0);
+            CL_CUDA_CHECK_LAUNCH();
+        }
+    });
+}
+
+void launchSingletonRowsFlagged(const MhcaView& v, cudaStream_t stream) {
+    byDimension(v.cfg.d, [&](auto instance) {
+        constexpr int kMaxD = decltype(instance)::value;
+        if constexpr (kMaxD > 0) {
+            const unsigned tiles = static_cast<unsigned>(std::max(1, (v.listLen + kPrologueTile - 1) / kPrologueTile));
+            singletonRowsKernel<kMaxD, false><<<tiles, kPrologueTile, 0, stream>>>(v, 1);
+            CL_CUDA_CHECK_LAUNCH();
+        }
+    });
 }
 
 }  // namespace clusterlens::cuda::mhca

@@ -26,6 +26,12 @@ std::size_t shapeSharedBytes(int d, int stageRows) {
     return layout.doubles() * sizeof(double);
 }
 
+void launchSinglePointSlots(const MhcaView& v, bool keepIds, cudaStream_t stream) {
+    const int blocks = std::max(1, std::min((v.cfg.n + 255) / 256, 4096));
+    singlePointSlotsKernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(v, keepIds ? 1 : 0);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
 void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool largest, cudaStream_t stream) {
     if (rowEnd <= rowBegin) return;
     const unsigned blocks = static_cast<unsigned>((rowEnd - rowBegin + kNearestThreads - 1) / kNearestThreads);

@@ -212,8 +212,12 @@ constexpr int kRescanRowsPerPass = 16;
 /// merges where the speculating block arrived last at S4, and its arrival after the first block's;
 /// the merges whose shape block 0 took from a growth record (mhca_growth_kernel.cuh); block 0's wait
 /// for the count past the shape phase and the merges it waited in, its commit's time, and block 1's
-/// wait and merges waited in.
-constexpr int kPersistentProfileSlots = 47;
+/// wait and merges waited in; the speculating block's phases (kSpecPhaseProfile on: kPhaseSlots, its
+/// merge count last); block 0's wait for the records in its shape team, and the speculating block's
+/// time from its arrival at S4 to its record's release.
+constexpr int kPersistentProfileSlots = 58;
+/// Where the speculating block's phase sums start in the profile.
+constexpr int kSpecPhaseProfile = 47;
 /// Arrival stamps at barrier S4 (one per block, up to this many blocks) after the profile's sums, then
 /// the blocks' counts of stale and lazy rows.
 constexpr int kProfileStampSlots = 256;

@@ -149,6 +149,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const unsigned long long now = globalNanoseconds();
         if (timed) pa.profile[slot] += now - stamp;
         if (slot < kPhaseSlots - 1) pa.blockProfile[blk * kPhaseSlots + slot] += now - stamp;
+        if (blk == specBlock && slot < kPhaseSlots - 1) pa.profile[kSpecPhaseProfile + slot] += now - stamp;
         stamp = now;
     };
     if (pa.profile != nullptr) {  // the bare cost of a grid barrier, for the profile
@@ -300,12 +301,14 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 // The speculation record of this merge, once out (without S3 the speculating block
                 // finishes it after its arrival at S4; the streaming goes on meanwhile).
                 if (tid == 0) {
+                    const unsigned long long awaitStart = kProfiled && blk == 0 ? globalNanoseconds() : 0ull;
                     s_specHit = takeSpecRecord(awaitSpecRecord(&pa.spec[m & 1], m), planned, &s_shape);
                     // Else the growth kernel's record, once its intent names this pair.
                     s_growthHit = !s_specHit && pa.growth.plans != nullptr &&
                                   growthIntended(&pa.growth.intents[m & 1], planned) &&
                                   takeSpecRecord(awaitSpecRecord(&pa.growth.records[m & 1], m), planned, &s_shape);
                     s_specHit = s_specHit || s_growthHit;
+                    if (kProfiled && blk == 0) pa.profile[56] += globalNanoseconds() - awaitStart;
                 }
                 ShapeTeam{tid, teamThreads, 1}.sync();
             }
@@ -454,11 +457,13 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 // S4, split: the speculating block finishes its shape between its arrival and its wait.
                 splitBarrierArrive(&pa.arrive[1]);
                 if (blk == specBlock && journal.base != nullptr) {
+                    const unsigned long long finishStart = kProfiled && tid == 0 ? globalNanoseconds() : 0ull;
                     if (s_specStep.valid)
                         finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value,
                                           ShapeTeam{tid, warps * 32, 1});
                     publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep, m + 1);
                     if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[30] += 1ull;
+                    if (kProfiled && tid == 0) pa.profile[57] += globalNanoseconds() - finishStart;
                 }
                 splitArrivals += static_cast<unsigned int>(blocks);
                 splitBarrierWait(&pa.arrive[1], splitArrivals);
@@ -569,6 +574,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         ++done;
         lap(6);
         if (blockTimed) pa.blockProfile[blk * kPhaseSlots + kPhaseSlots - 1] += 1ull;
+        if (blockTimed && blk == specBlock) pa.profile[kSpecPhaseProfile + kPhaseSlots - 1] += 1ull;
         if (timed) pa.profile[9] += 1ull;
     }
     if (blk == 0 && tid == 0) {

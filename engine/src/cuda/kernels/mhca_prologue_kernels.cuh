@@ -26,11 +26,35 @@ namespace clusterlens::cuda::mhca {
 /// Rows per block, and candidates per staged tile.
 constexpr int kPrologueTile = 128;
 
+/// A row's state from its exact list (candidateBefore order, empty entries last) and the bound of its
+/// other partners: warpFinishRow's stores.
+__device__ __forceinline__ void writeSingletonRow(const MhcaView& v, int row, const Candidate (&top)[kRowListLength],
+                                                  double bound) {
+    const RunnerRefs ref = runnerRefs(v);
+    int runners = 0;
+#pragma unroll
+    for (int k = 1; k < kRowListLength; ++k) {
+        if (top[k].slot < 0) continue;
+        const size_t e = static_cast<size_t>(row) * kRunners + static_cast<size_t>(k - 1);
+        ref.key[e] = top[k].key;
+        ref.slot[e] = top[k].slot;
+        ref.pos[e] = top[k].pos;
+        ref.birthOf[e] = ref.birth[top[k].slot];
+        ++runners;
+    }
+    ref.count[row] = runners;
+    ref.bound[row] = bound;
+    ref.nn[row] = top[0].slot;
+    ref.nnKey[row] = top[0].slot < 0 ? kNoKey : top[0].key;
+    ref.nnBefore[row] = betterKey(top[1].slot < 0 ? kNoKey : top[1].key, bound);
+}
+
 /// One thread per entry of the visited list (its row), blocks of kPrologueTile; the candidates are
 /// staged tile by tile, and a tile without any position after the block's first row is skipped (the
-/// list runs in position order at the start, so about half the tiles are).
+/// list runs in position order at the start, so about half the tiles are). onlyFlagged: only the rows
+/// whose runCount is -1 (mhca_singleton_pairs_kernels.cuh), and a block without one returns at once.
 template <int MAXD, bool kFused>
-__global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v) {
+__global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v, int onlyFlagged) {
     __shared__ double s_mu[MAXD][kPrologueTile];
     __shared__ int s_slot[kPrologueTile];
     __shared__ int s_pos[kPrologueTile];
@@ -39,7 +63,8 @@ __global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v)
     const int n = v.cfg.n, d = v.cfg.d, tid = static_cast<int>(threadIdx.x);
     const int t = static_cast<int>(blockIdx.x) * kPrologueTile + tid;
     const int row = t < v.listLen ? v.list[t] : -1;
-    const bool active = row >= 0 && v.s.alive[row] != 0;
+    const bool active = row >= 0 && v.s.alive[row] != 0 && (!onlyFlagged || v.s.runCount[row] < 0);
+    if (onlyFlagged && __syncthreads_count(active) == 0) return;  // (block-uniform)
     double mu[MAXD];
     int posR = INT_MAX, groupR = -1;
     double maxDist = 0.0;
@@ -104,25 +129,7 @@ __global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v)
             if (cand.slot >= 0) bound = betterKey(bound, cand.key);  // the candidate or the one it pushed out
         }
     }
-    if (!active) return;
-    // warpFinishRow's stores, from the exact list.
-    const RunnerRefs ref = runnerRefs(v);
-    int runners = 0;
-#pragma unroll
-    for (int k = 1; k < kRowListLength; ++k) {
-        if (top[k].slot < 0) continue;
-        const size_t e = static_cast<size_t>(row) * kRunners + static_cast<size_t>(k - 1);
-        ref.key[e] = top[k].key;
-        ref.slot[e] = top[k].slot;
-        ref.pos[e] = top[k].pos;
-        ref.birthOf[e] = ref.birth[top[k].slot];
-        ++runners;
-    }
-    ref.count[row] = runners;
-    ref.bound[row] = bound;
-    ref.nn[row] = top[0].slot;
-    ref.nnKey[row] = top[0].slot < 0 ? kNoKey : top[0].key;
-    ref.nnBefore[row] = betterKey(top[1].slot < 0 ? kNoKey : top[1].key, bound);
+    if (active) writeSingletonRow(v, row, top, bound);
 }
 
 }  // namespace clusterlens::cuda::mhca

@@ -10,6 +10,24 @@
 
 namespace clusterlens::cuda::mhca {
 
+/// Every slot a single point (MhcaEngine::startFromPoints), one thread per slot: size 1, position and
+/// id its index (the id only without `keepIds`: the caller uploaded them), birth -1, nmf 1, weight 0,
+/// its mean the point (mu is d x n, x n x d) and, for CMD, itself as its member list.
+__global__ void singlePointSlotsKernel(MhcaView v, int keepIds) {
+    const int n = v.cfg.n, d = v.cfg.d;
+    for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < n;
+         i += static_cast<int>(gridDim.x * blockDim.x)) {
+        v.s.size[i] = 1;
+        v.s.pos[i] = i;
+        if (!keepIds) v.s.id[i] = i;
+        v.s.birth[i] = -1;
+        v.s.nmf[i] = 1.0;
+        v.s.weight[i] = 0.0;
+        for (int k = 0; k < d; ++k) v.s.mu[static_cast<size_t>(k) * n + i] = v.x[static_cast<size_t>(i) * d + k];
+        if (!v.cfg.full) v.s.members[static_cast<size_t>(i) * v.cfg.memberCap] = i;
+    }
+}
+
 /// Single points of the same group, every later one against every row (one thread per row, its point
 /// in registers when MAXD > 0, candidate points in shared memory tiles of `tileRows` points), with the
 /// Euclidean distance of two points (mhcaCpu: Σ (x_j - x_i)² in feature order, then sqrt).
