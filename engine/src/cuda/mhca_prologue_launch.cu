@@ -26,18 +26,31 @@ void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream) {
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchSingletonPairs(const MhcaView& v, bool flagAll, cudaStream_t stream) {
-    byDimension(v.cfg.d, [&](auto instance) {
-        constexpr int kMaxD = decltype(instance)::value;
-        if constexpr (kMaxD > 0) {
-            const int rowTiles = std::max(1, (v.listLen + kPairsRows - 1) / kPairsRows);
-            singletonPairsKernel<kMaxD><<<static_cast<unsigned>((rowTiles + 1) / 2), kPairsThreads, 0, stream>>>(v);
-            CL_CUDA_CHECK_LAUNCH();
-            const unsigned rowBlocks = static_cast<unsigned>((v.listLen + 255) / 256);
-            singletonRowsFromPairsKernel<<<std::max(1u, rowBlocks), 256, 0, stream>>>(v, flagAll ? 1 : 0);
-            CL_CUDA_CHECK_LAUNCH();
+namespace {
+
+/// singletonPairsKernel for exactly d features, d in [1, D]: the padded features of the instance for
+/// 16 were (16 - d) / 16 of the pass's FP64 work (12.5 % at d = 14).
+template <int D>
+void launchPairsOfDimension(const MhcaView& v, unsigned blocks, cudaStream_t stream) {
+    if constexpr (D > 1) {
+        if (v.cfg.d < D) {
+            launchPairsOfDimension<D - 1>(v, blocks, stream);
+            return;
         }
-    });
+    }
+    singletonPairsKernel<D><<<blocks, kPairsThreads, 0, stream>>>(v);
+}
+
+}  // namespace
+
+void launchSingletonPairs(const MhcaView& v, bool flagAll, cudaStream_t stream) {
+    if (dimensionInstance(v.cfg.d) <= 0) return;  // (d > 16: launchSingletonRows' limit too)
+    const int rowTiles = std::max(1, (v.listLen + kPairsRows - 1) / kPairsRows);
+    launchPairsOfDimension<16>(v, static_cast<unsigned>((rowTiles + 1) / 2), stream);
+    CL_CUDA_CHECK_LAUNCH();
+    const unsigned rowBlocks = static_cast<unsigned>((v.listLen + 255) / 256);
+    singletonRowsFromPairsKernel<<<std::max(1u, rowBlocks), 256, 0, stream>>>(v, flagAll ? 1 : 0);
+    CL_CUDA_CHECK_LAUNCH();
 }
 
 void launchSingletonRowsFlagged(const MhcaView& v, cudaStream_t stream) {

@@ -135,13 +135,26 @@ struct NearestBySquare {
     }
 };
 
+/// q of the row (mu) and staged candidate c, over all MAXD features (beyond d both sides are 0, and
+/// q + (+0) is q exactly): quadraticForm's identity path.
+template <int MAXD>
+__device__ __forceinline__ double stagedSquare(const double (*s_mu)[kPairsCandidates], int c, const double (&mu)[MAXD]) {
+    double q = 0.0;
+#pragma unroll
+    for (int k = 0; k < MAXD; ++k) {
+        const double r = dsub(s_mu[k][c], mu[k]);
+        q = dadd(q, dmul(r, r));
+    }
+    return q;
+}
+
 /// The pass (see the file comment): for every entry of the visited list (kPairsSplit threads per
 /// row, two row tiles per block, candidates staged tile by tile), the group's largest distance by an
 /// atomic maximum, and the row's kept partners in its runner arrays for singletonRowsFromPairsKernel:
 /// q and slot of the nearest in nnKey / nn (its position in runCount), the others in runKey /
 /// runSlot / runPos, and `rest` in runBound. Grid: (row tiles + 1) / 2 blocks of kPairsThreads.
 template <int MAXD>
-__global__ void __launch_bounds__(kPairsThreads) singletonPairsKernel(MhcaView v) {
+__global__ void __launch_bounds__(kPairsThreads, 2) singletonPairsKernel(MhcaView v) {
     __shared__ __align__(16) double s_mu[MAXD][kPairsCandidates];
     __shared__ int s_slot[kPairsCandidates];
     __shared__ int s_pos[kPairsCandidates];
@@ -196,26 +209,48 @@ __global__ void __launch_bounds__(kPairsThreads) singletonPairsKernel(MhcaView v
             }
             const bool fast = __syncthreads_and(clean) != 0;
             if (!active) continue;
-            // Candidate pairs (c, c + 1), c = 2 (part + kPairsSplit i): two independent sums. Over all
-            // MAXD features without a test: beyond d both sides are 0, and q + (+0) is q exactly.
-#pragma unroll 4
-            for (int c = 2 * part; c < kPairsCandidates; c += 2 * kPairsSplit) {
-                double qa = 0.0, qb = 0.0;
+            if (fast) {
+                // Candidate pairs (c, c + 1), c = 2 (part + kPairsSplit i): two independent sums (as
+                // stagedSquare). A candidate not beyond the list's last entry at the tile's start
+                // (entries only get nearer) is marked and offered after the loop: with the insertion
+                // inside, the compiler predicated its selects into every pair (~70 instructions).
+                const double threshold = best.q[kRowListLength - 1];
+                unsigned int near = 0u;
+#pragma unroll 2
+                for (int i = 0; i < kPairsCandidates / (2 * kPairsSplit); ++i) {
+                    const int c = 2 * (part + kPairsSplit * i);
+                    double qa = 0.0, qb = 0.0;
 #pragma unroll
-                for (int k = 0; k < MAXD; ++k) {
-                    const double2 m = *reinterpret_cast<const double2*>(&s_mu[k][c]);
-                    const double ra = dsub(m.x, mu[k]), rb = dsub(m.y, mu[k]);
-                    qa = dadd(qa, dmul(ra, ra));
-                    qb = dadd(qb, dmul(rb, rb));
+                    for (int k = 0; k < MAXD; ++k) {
+                        const double2 m = *reinterpret_cast<const double2*>(&s_mu[k][c]);
+                        const double ra = dsub(m.x, mu[k]), rb = dsub(m.y, mu[k]);
+                        qa = dadd(qa, dmul(ra, ra));
+                        qb = dadd(qb, dmul(rb, rb));
+                    }
+                    best.largest = fmax(best.largest, fmax(qa, qb));
+                    if (qa <= threshold) {
+                        near |= 1u << (2 * i);
+                    } else {
+                        best.rest = fmin(best.rest, qa);
+                    }
+                    if (qb <= threshold) {
+                        near |= 1u << (2 * i + 1);
+                    } else {
+                        best.rest = fmin(best.rest, qb);
+                    }
                 }
-                if (fast) {
-                    best.offerStaged(qa, c, s_pos, s_slot);
-                    best.offerStaged(qb, c + 1, s_pos, s_slot);
-                } else {
-                    if (s_slot[c] >= 0 && s_pos[c] > posR && s_group[c] == groupR) best.offer(qa, s_pos[c], s_slot[c]);
-                    if (s_slot[c + 1] >= 0 && s_pos[c + 1] > posR && s_group[c + 1] == groupR)
-                        best.offer(qb, s_pos[c + 1], s_slot[c + 1]);
+                while (near != 0u) {
+                    const int bit = __ffs(near) - 1;
+                    near &= near - 1u;
+                    const int c = 2 * (part + kPairsSplit * (bit >> 1)) + (bit & 1);
+                    best.offerStaged(stagedSquare<MAXD>(s_mu, c, mu), c, s_pos, s_slot);
                 }
+                continue;
+            }
+            // Otherwise (the row tile's own candidates, a mixed tile) every candidate is tested.
+            for (int c = part; c < kPairsCandidates; c += kPairsSplit) {
+                if (s_slot[c] >= 0 && s_pos[c] > posR && s_group[c] == groupR)
+                    best.offer(stagedSquare<MAXD>(s_mu, c, mu), s_pos[c], s_slot[c]);
             }
         }
         // The row's threads merge their lists (adjacent lanes), then its first writes.
