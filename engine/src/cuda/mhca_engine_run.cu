@@ -30,11 +30,12 @@ namespace {
 
 /// Merges between two cancellation checks (a sync drains the queue; 1024 merges take ~0.1-0.2 s).
 constexpr std::size_t kCheckEvery = 1024;
-/// The same for the persistent CMD kernel, one launch per check (2048 merges take ~0.06-0.1 s at
+/// The same for the persistent CMD kernel, one launch per check (4096 merges take ~0.13-0.2 s at
 /// 44K-200K points on an H200). Each launch costs a sync, the launch of the kernel and of the growth
-/// kernel beside it, and a first merge without a speculated shape: ~60 us. (At most 2^11: half the
-/// period of the growth kernel's 12-bit merge tags, mhca_growth_shared.cuh.)
-constexpr std::size_t kPersistentCheckEvery = 2048;
+/// kernel beside it, and a first merge without a speculated shape. (The growth kernel's 12-bit merge
+/// tags bound no launch: every worker warp tags its entry at every merge, so an entry it reads is at
+/// most two merges from the one it waits for, mhca_growth_shared.cuh.)
+constexpr std::size_t kPersistentCheckEvery = 4096;
 /// FMD merges queued between two syncs: a sync costs one drained queue, a halt at most this many
 /// empty steps.
 constexpr std::size_t kFmdSyncEvery = 128;
