@@ -82,7 +82,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     // pass; with many apriori groups each row would scan every group's clusters, so they start unknown).
     bool prologue = m_groupCount == 1;
     const bool tiled = prologue && m_singletons && m_tiledPrologue;
-    const bool byPairs = tiled && m_pairsPrologue != 0;  // maxDistX from the same pass
+    const bool byPairs = tiled && m_pairsPrologue != 0 && dimensionInstance(m_d) > 0;  // maxDistX from the same pass
     finishStart(tiled, byPairs);
     launchForgetRunners(view(), s);  // the rows' neighbours came from the per-stage kernels
     lap(compactions);
