@@ -280,10 +280,10 @@ TEST(MhcaCudaParity, PairsPrologueEqualsTwoPasses) {
     // tiled kernel (the path of rows whose keys tie). Duplicate points tie. The three runs must agree
     // bit for bit (maxDistX is in every height), and at d = 5 equal the CPU. d = 5 and 14: both kernel
     // instances; 2970 points: an odd number of row tiles (the middle one is a block's only tile), the
-    // last one partial. (At d = 14, 3000 points of this mixture gave a merge of 259 points, beyond the
-    // member-list cap of 256, whose height was 3e-7 off the CPU's with either start, the same pairs:
-    // the scatter of such a cluster is updated pairwise, which rounds otherwise than the CPU's member
-    // sums. EqualsCpuAtCytometryDimensionWithCompaction checks d = 14 against the CPU.)
+    // last one partial. (At d = 14, 3000 points of this mixture gave a merge with a cluster of 257
+    // points, beyond the member-list cap of 256, whose height was 3e-7 off the CPU's with either start,
+    // the same pairs: the scatter of such a cluster is updated pairwise, which rounds otherwise than
+    // the CPU's member sums. EqualsCpuAtCytometryDimensionWithCompaction checks d = 14 against the CPU.)
     const std::uint64_t seed = test::testSeed() + 59;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
     for (const std::size_t d : {std::size_t{5}, std::size_t{14}}) {
