@@ -88,7 +88,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     lap(compactions);
     if (byPairs) {
         // Every cluster is one point and no key has shifted: maxDistX and the rows' state from one
-        // pass over the pairs (CMD 44K×14 on an H200: ?? ms against 10 + 18 ms for the two passes).
+        // pass over the pairs (CMD 44K×14 on an H200: ~6 ms against 10 + 18 ms for the two passes).
         launchSingletonPairs(view(), m_pairsPrologue == 2, s);
         if (m_profile) {  // the pass's time and the rows it left to the tiled kernel (ties)
             lap(prologueTime);
@@ -161,7 +161,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     if (m_profile) {
         std::fprintf(stderr,
                      "[mhca profile] persistent loop wall (s): first batch (with the rescans' prologue, if taken) "
-                     "%.3f; later batches %.3f (%d launches in all); compactions and forget %.3f; tiled prologue %.3f; "
+                     "%.3f; later batches %.3f (%d launches in all); compactions and forget %.3f; prologue %.3f; "
                      "switch steps %.3f\n",
                      firstBatch, laterBatches, launches, compactions, prologueTime, switches);
         printPersistentProfile();
