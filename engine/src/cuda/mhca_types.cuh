@@ -193,8 +193,9 @@ struct FmdBatch {
 };
 
 /// Threads of a block of the persistent CMD kernel (mhca_persistent_kernels.cuh), one block per
-/// multiprocessor at most.
-constexpr int kPersistentThreads = 512;
+/// multiprocessor at most. 12 warps leave each thread 168 registers (16 warps: 128, and the merge
+/// loop spilled); its chains of round trips want registers more than warps (docs/benchmarks.md).
+constexpr int kPersistentThreads = 384;
 /// Rescanned rows per pass of the persistent kernel (partials rowPart[i * blocks + block]).
 constexpr int kRescanRowsPerPass = 16;
 /// Entries of its phase profile (nanosecond sums of block 0): closest pair + plan, shape, new
