@@ -75,8 +75,8 @@ constexpr int kSelectorWarps = 2;
 
 /// Up to pa.merges CMD merges (see the file comment). Launch cooperatively, at most one block per
 /// multiprocessor. Dynamic shared memory: (pa.areaDoubles + packed) doubles. kProfiled: the instance
-/// that fills args.profile; the other one compiles the timing out (at 128 registers per thread every
-/// live value the timing keeps costs spills in the merge loop).
+/// that fills args.profile; the other one compiles the timing out (with the registers capped at 168
+/// per thread, live values the timing keeps would cost spills in the merge loop).
 template <int MAXD, bool kProfiled>
 __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(MhcaView v, PersistentArgs args) {
     namespace cg = cooperative_groups;
