@@ -377,6 +377,16 @@ TEST(MhcaCudaParity, SpeculatedShapesChangeNoMerge) {
     }
 }
 
+/// The version of the persistent CMD kernel without barrier S3 needs speculation, lazy rescans and a
+/// list that is its slots in order (slot compaction); a test of it or of the growth kernel beside it
+/// sets them on for its scope, so that it checks the mechanism in any environment.
+struct ElidedS3Mechanisms {
+    ScopedEnv elide{"CLUSTERLENS_MHCA_ELIDE_S3", "1"};
+    ScopedEnv speculate{"CLUSTERLENS_MHCA_SPECULATE", "1"};
+    ScopedEnv lazy{"CLUSTERLENS_MHCA_LAZY_RESCANS", "1"};
+    ScopedEnv slots{"CLUSTERLENS_MHCA_SLOT_COMPACTION", "1"};
+};
+
 TEST(MhcaCudaParity, GrowthRecordsChangeNoMerge) {
     CL_REQUIRE_GPU();
     // The growth kernel beside the persistent CMD kernel shapes the merged cluster with its nearest
@@ -386,6 +396,8 @@ TEST(MhcaCudaParity, GrowthRecordsChangeNoMerge) {
     // taken growth records.
     const std::uint64_t seed = test::testSeed() + 47;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
+    // The growth kernel runs only beside the version without barrier S3 (whatever the environment says).
+    const ElidedS3Mechanisms mechanisms;
     for (const std::size_t d : {std::size_t{7}, std::size_t{14}}) {
         const Points p = gaussianMixture(4000, d, 12, 25.0, seed + d);
         for (const SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0}) {
@@ -432,10 +444,8 @@ TEST(MhcaCudaParity, RowsUpdatedWithoutBarrierS3EqualCpu) {
         const std::string what = "without S3 " + describe(options);
         std::string log;
         Linkage elided;
-        {  // the version without S3 needs speculation and lazy rescans (whatever the environment says)
-            const ScopedEnv on("CLUSTERLENS_MHCA_ELIDE_S3", "1");
-            const ScopedEnv speculate("CLUSTERLENS_MHCA_SPECULATE", "1");
-            const ScopedEnv lazy("CLUSTERLENS_MHCA_LAZY_RESCANS", "1");
+        {  // whatever the environment says
+            const ElidedS3Mechanisms mechanisms;
             testing::internal::CaptureStderr();
             elided = mhcaCuda(p.x.data(), p.n, p.d, options);
             log = testing::internal::GetCapturedStderr();
