@@ -1,8 +1,9 @@
 #pragma once
 // The CMD distance forms of the persistent kernel (mhca_persistent_kernels.cuh), each out of line so
 // that the logic around its calls does not raise the kernel's register count (capped at 168 per
-// thread by kPersistentThreads; every live value of the merge loop beyond it costs spills). Every form gives the value of
-// centroidDistance / quadraticForm (mhca_device.cuh) bit for bit, so merges stay those of mhcaCpu.
+// thread by kPersistentThreads; every live value of the merge loop beyond it costs spills). Every
+// form gives the value of centroidDistance / quadraticForm (mhca_device.cuh) bit for bit, so merges
+// stay those of mhcaCpu.
 //
 // The streamed forms read a metric that lies in global memory for every live cluster (the shape
 // phase's other side of the new distances; the rescan passes): ~K·d²/2 doubles per merge, which
