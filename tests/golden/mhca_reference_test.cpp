@@ -138,24 +138,6 @@ std::vector<double> pointHeightsOf(const Linkage& linkage) {
     return std::vector<double>(above.begin(), above.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-double pearson(const std::vector<double>& x, const std::vector<double>& y) {
-    const double n = static_cast<double>(x.size());
-    double mx = 0, my = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        mx += x[i];
-        my += y[i];
-    }
-    mx /= n;
-    my /= n;
-    double sxy = 0, sxx = 0, syy = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        sxy += (x[i] - mx) * (y[i] - my);
-        sxx += (x[i] - mx) * (x[i] - mx);
-        syy += (y[i] - my) * (y[i] - my);
-    }
-    return sxy / std::sqrt(sxx * syy);
-}
-
 Linkage runCase(const Case& c, double& seconds) {
     const Table data = readTable(test::dataPath("reference/mhca/" + c.input + ".txt"));
     MhcaOptions options = c.options;
@@ -190,7 +172,7 @@ TEST_P(MhcaReference, MatchesMhclust) {
     EXPECT_NO_THROW(actual.validate(c.file));
 
     if (c.input == "iris") {
-        const double r = pearson(pointHeightsOf(actual), pointHeightsOf(expected));
+        const double r = test::pearson(pointHeightsOf(actual), pointHeightsOf(expected));
         std::size_t sameRows = 0;
         while (sameRows < expected.merges.size() && expected.merges[sameRows].a == actual.merges[sameRows].a &&
                expected.merges[sameRows].b == actual.merges[sameRows].b)

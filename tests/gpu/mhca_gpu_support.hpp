@@ -122,23 +122,6 @@ inline void expectIdentical(const Linkage& first, const Linkage& second, const s
     }
 }
 
-inline double pearson(const std::vector<double>& x, const std::vector<double>& y) {
-    double mx = 0, my = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        mx += x[i];
-        my += y[i];
-    }
-    mx /= static_cast<double>(x.size());
-    my /= static_cast<double>(y.size());
-    double sxy = 0, sxx = 0, syy = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        sxy += (x[i] - mx) * (y[i] - my);
-        sxx += (x[i] - mx) * (x[i] - mx);
-        syy += (y[i] - my) * (y[i] - my);
-    }
-    return sxy / std::sqrt(sxx * syy);
-}
-
 inline MhcaOptions makeOptions(MhcaVariant variant, SubthresholdMode mode, bool normalize, double threshold = 0.5) {
     MhcaOptions o;
     o.variant = variant;

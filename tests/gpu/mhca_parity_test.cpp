@@ -154,7 +154,7 @@ TEST(MhcaCudaParity, PointHeightsCorrelateOnOverlappingData) {
         const Linkage gpu = mhcaCuda(p.x.data(), p.n, p.d, o);
         double worst = 0.0;
         const std::size_t first = firstDifference(gpu, cpu, worst);
-        const double r = pearson(pointHeights(gpu), pointHeights(cpu));
+        const double r = test::pearson(pointHeights(gpu), pointHeights(cpu));
         std::cout << "[ mhca gpu ] overlapping " << describe(o) << ": identical up to merge " << first
                   << ", point-height Pearson " << r << "\n";
         EXPECT_GE(r, 0.999);
@@ -191,8 +191,8 @@ TEST(MhcaCudaParity, TiesGoToTheFirstPairLikeTheCpu) {
     for (SubthresholdMode mode : kModes) {
         expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "lattice");
         const MhcaOptions o = makeOptions(MhcaVariant::Full, mode, false);
-        const double r =
-            pearson(pointHeights(mhcaCuda(p.x.data(), p.n, p.d, o)), pointHeights(mhcaCpu(p.x.data(), p.n, p.d, o)));
+        const double r = test::pearson(pointHeights(mhcaCuda(p.x.data(), p.n, p.d, o)),
+                                       pointHeights(mhcaCpu(p.x.data(), p.n, p.d, o)));
         std::cout << "[ mhca gpu ] lattice " << describe(o) << ": point-height Pearson " << r << "\n";
     }
 }
@@ -259,7 +259,7 @@ TEST(MhcaCudaReference, FollowsTheCpuOnIrisInEveryMode) {
                 const Linkage gpu = mhcaCuda(t.values.data(), t.n, t.d, o);
                 double worst = 0.0;
                 const std::size_t first = firstDifference(gpu, cpu, worst);
-                const double r = pearson(pointHeights(gpu), pointHeights(cpu));
+                const double r = test::pearson(pointHeights(gpu), pointHeights(cpu));
                 std::cout << "[ mhca gpu ] iris " << describe(o) << ": identical up to merge " << first << " of "
                           << cpu.merges.size() << ", point-height Pearson " << r << "\n";
                 EXPECT_GE(r, 0.9999);

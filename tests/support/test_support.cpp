@@ -1,6 +1,7 @@
 #include "test_support.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -40,6 +41,24 @@ std::string readFile(const std::string& path) {
 std::uint64_t testSeed(std::uint64_t fallback) {
     const char* env = std::getenv("CLUSTERLENS_TEST_SEED");
     return env ? std::strtoull(env, nullptr, 10) : fallback;
+}
+
+double pearson(const std::vector<double>& x, const std::vector<double>& y) {
+    const double n = static_cast<double>(x.size());
+    double mx = 0, my = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= n;
+    my /= n;
+    double sxy = 0, sxx = 0, syy = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+    }
+    return sxy / std::sqrt(sxx * syy);
 }
 
 } // namespace clusterlens::test

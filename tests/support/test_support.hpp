@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace clusterlens::test {
 
@@ -28,6 +29,9 @@ private:
 void writeFile(const std::string& path, const std::string& bytes);
 /// Reads a whole file (binary).
 std::string readFile(const std::string& path);
+
+/// Pearson correlation of two equally long series (point heights of two linkages, say).
+double pearson(const std::vector<double>& x, const std::vector<double>& y);
 
 /// Seed for randomised tests: $CLUSTERLENS_TEST_SEED if set, else a fixed default; printed by the caller.
 std::uint64_t testSeed(std::uint64_t fallback = 20261121);
