@@ -1,0 +1,30 @@
+#pragma once
+// From a data file to the DatasetReference of a session and back: what the CLI records with --session
+// and what a GUI does when it opens a session (find the file, check its hash, read it the same way).
+
+#include <string>
+
+#include "clusterlens/dataset.hpp"
+#include "clusterlens/session/session.hpp"
+
+namespace clusterlens {
+
+/// Applies a spec's columns, transform (with its per-channel cofactors) and subsample, in that order,
+/// to data read with readOptionsOf(spec). Throws InvalidInput naming the option (--columns, --transform,
+/// an unknown cofactor channel). O(n·d).
+Dataset prepareData(const Dataset& raw, const DatasetReadSpec& spec);
+
+/// The reference of the data file at `path` read with `spec`, for the prepared matrix `prepared`:
+/// absolute path, size, SHA-256 (reads the file once), n, d, features. Nothing is embedded.
+DatasetReference describeDataFile(const std::string& path, const DatasetReadSpec& spec, const Dataset& prepared);
+
+/// Copies the prepared matrix into reference.embedded (4·n·d bytes). Throws InvalidInput when its
+/// shape differs from reference.n x reference.d.
+void embedData(DatasetReference& reference, const Dataset& prepared);
+
+/// The prepared matrix of a session: the embedded data when present, else the file at `path` (or at
+/// reference.path when `path` is empty), refused unless its SHA-256 matches, read with the reference's
+/// spec; its shape must equal n x d. Throws InvalidInput naming the file and the reason.
+Dataset loadReferencedData(const DatasetReference& reference, const std::string& path = "");
+
+}  // namespace clusterlens
