@@ -26,6 +26,10 @@ std::size_t engineShared(int dPad) {
     return static_cast<std::size_t>(vatEngineSharedFloats(dPad)) * sizeof(float);
 }
 
+std::size_t centreShared(int d) {
+    return static_cast<std::size_t>(vatCentreSharedFloats(d)) * sizeof(float);
+}
+
 template <class Kernel>
 void allowShared(Kernel kernel, std::size_t bytes) {
     CL_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
@@ -35,7 +39,7 @@ void allowShared(Kernel kernel, std::size_t bytes) {
 
 void vatTileGeometry(const VatSpaceView& view, float* centre, float* radius, float* reach) {
     const cudaStream_t stream = cudaStreamPerThread;
-    vatBallsKernel<<<view.tileCount, kVatTile, static_cast<std::size_t>(view.d) * sizeof(float), stream>>>(
+    vatBallsKernel<<<view.tileCount, kVatTile, centreShared(view.d), stream>>>(
         view.tiles, view.perm, view.dPad, view.d, view.screen.l1(), nullptr, nullptr, centre, radius, nullptr, nullptr);
     CL_CUDA_CHECK_LAUNCH();
     vatTileReachKernel<<<view.tileCount, kVatTile, 0, stream>>>(view, reach);
@@ -54,7 +58,7 @@ long long VatPasses::runPairs(VatBallsView rows, const float* reach, const int* 
     const VatBallsView cols = m_space.balls();
     const int d = m_space.d();
     const bool l1 = m_space.screen().l1();
-    const std::size_t shared = static_cast<std::size_t>(d) * sizeof(float);
+    const std::size_t shared = centreShared(d);
     ensureCapacity(d_counts, static_cast<std::size_t>(units));
     if (farthest)
         vatPairListKernel<true><<<units, kThreads, shared, stream>>>(rows, reach, rowComp, cols, colComp, d, l1, 0,
@@ -164,7 +168,7 @@ int VatPasses::gather(const int* list, int count) {
 }
 
 void VatPasses::groupBalls(int groups, const float* slotReach, const int* slotComp) {
-    vatBallsKernel<<<groups, kVatTile, static_cast<std::size_t>(m_space.d()) * sizeof(float), cudaStreamPerThread>>>(
+    vatBallsKernel<<<groups, kVatTile, centreShared(m_space.d()), cudaStreamPerThread>>>(
         d_groupTiles.data(), d_groupPos.data(), m_space.dPad(), m_space.d(), m_space.screen().l1(), slotReach, slotComp,
         d_groupCentre.data(), d_groupRadius.data(), d_groupReach.data(), slotComp ? d_groupBallComp.data() : nullptr);
     CL_CUDA_CHECK_LAUNCH();

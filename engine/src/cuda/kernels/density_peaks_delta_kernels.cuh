@@ -141,12 +141,18 @@ __global__ void dpcPermuteRowsKernel(const float* __restrict__ d_points, const i
 }
 
 /// Merges the slots of each tile (d_slotBegin: tileCount + 1 offsets) into delta and the link of the
-/// point at each position p >= 1.
+/// point at each position p >= 1. Position 0, the densest point, gets delta 0 and link -1 (the host
+/// replaces its delta with its largest distance), so every entry is written.
 __global__ void dpcDeltaMergeKernel(const double* __restrict__ d_partE, const int* __restrict__ d_partJ,
                                     const int* __restrict__ d_slotBegin, const int* __restrict__ d_order, int n,
                                     double* __restrict__ d_delta, int* __restrict__ d_nearest) {
     const int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (p < 1 || p >= n) return;
+    if (p >= n) return;
+    if (p == 0) {  // the densest point has no higher one; the host sets its delta to the farthest distance
+        d_delta[d_order[0]] = 0.0;
+        d_nearest[d_order[0]] = -1;
+        return;
+    }
     const int t = p / kDpcTile;
     double e = __longlong_as_double(0x7ff0000000000000LL);
     int j = INT_MAX;

@@ -128,9 +128,11 @@ __global__ void vatGatherEdgesKernel(VatForest f, const int* __restrict__ labels
     const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     if (i >= count) return;
     const int c = labels[i];
-    key[i] = f.compKey[c];
-    other[i] = f.compOther[c];
-    w[i] = f.compW[c];
+    // A component without a chosen edge (the skipped one) never had its partner and weight written.
+    const unsigned long long k = f.compKey[c];
+    key[i] = k;
+    other[i] = k == kVatNoEdge ? -1 : f.compOther[c];
+    w[i] = k == kVatNoEdge ? 0.0 : f.compW[c];
 }
 
 /// map[from[i]] = to[i].

@@ -16,7 +16,7 @@ namespace clusterlens::cuda {
 
 /// One block (128 threads) per tile: the ball of the valid slots (slotValid[slot] >= 0) of tile
 /// blockIdx.x of `tiles`. Optional per-slot inputs give the tile's reach (their maximum) and its common
-/// component (-1 when the slots differ). Dynamic shared memory: d floats.
+/// component (-1 when the slots differ). Dynamic shared memory: vatCentreSharedFloats(d) floats.
 __global__ void vatBallsKernel(const float* __restrict__ tiles, const int* __restrict__ slotValid, int dPad, int d,
                                bool l1, const float* __restrict__ slotReach, const int* __restrict__ slotComp,
                                float* __restrict__ centre, float* __restrict__ radius, float* __restrict__ reach,
@@ -41,6 +41,7 @@ __global__ void vatBallsKernel(const float* __restrict__ tiles, const int* __res
     if (valid && slotReach) atomicMax(&s_reach, __float_as_int(fmaxf(slotReach[slot], 0.0f)));
     __syncthreads();
     const float* base = tiles + static_cast<size_t>(tile) * dPad * kVatTile;
+    for (int k = d + j; k < vatCentreSharedFloats(d); k += kVatTile) s_centre[k] = 0.0f;
     for (int k = j; k < d; k += kVatTile) {
         double sum = 0.0;
         for (int m = 0; m < kVatTile; ++m)
@@ -79,7 +80,7 @@ __global__ void vatBallsKernel(const float* __restrict__ tiles, const int* __res
 /// dist(centres) - radii > reach[r] or when b lies wholly in the row ball's component
 /// (colComp[b] == rowComp[r] >= 0); the farthest search skips b when dist + radii < reach[r].
 /// Without `list`: counts[r] = number of listed tiles; with it: list[offsets[r] - base + i], in
-/// ascending b. Dynamic shared memory: d floats.
+/// ascending b. Dynamic shared memory: vatCentreSharedFloats(d) floats.
 template <bool kFarthest>
 __global__ void vatPairListKernel(VatBallsView rows, const float* __restrict__ reach, const int* __restrict__ rowComp,
                                   VatBallsView cols, const int* __restrict__ colComp, int d, bool l1, int rowBegin,
@@ -90,7 +91,8 @@ __global__ void vatPairListKernel(VatBallsView rows, const float* __restrict__ r
     extern __shared__ float s_rowCentre[];
     const int r = rowBegin + static_cast<int>(blockIdx.x);
     const int tid = static_cast<int>(threadIdx.x);
-    for (int k = tid; k < d; k += kVatThreads) s_rowCentre[k] = rows.centre[static_cast<size_t>(k) * rows.count + r];
+    for (int k = tid; k < vatCentreSharedFloats(d); k += kVatThreads)
+        s_rowCentre[k] = k < d ? rows.centre[static_cast<size_t>(k) * rows.count + r] : 0.0f;
     __syncthreads();
     const float rowRadius = rows.radius[r];
     const float rowReach = reach[r];
