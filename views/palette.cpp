@@ -43,6 +43,42 @@ QColor Palette::labelColor(int label) {
     return colors[static_cast<std::size_t>(label) % colors.size()];
 }
 
+const std::vector<QColor>& Palette::okabeItoColors() {
+    // Black is left out: it is the colour of axes and text.
+    static const std::vector<QColor> colors = {
+        QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9), QColor(0x00, 0x9e, 0x73), QColor(0xf0, 0xe4, 0x42),
+        QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00), QColor(0xcc, 0x79, 0xa7),
+    };
+    return colors;
+}
+
+QColor Palette::labelColor(int label, PaletteKind kind, int labelCount) {
+    if (label < 0) return noiseColor();
+    switch (kind) {
+    case PaletteKind::Tableau: return labelColor(label);
+    case PaletteKind::OkabeIto: return okabeItoColors()[static_cast<std::size_t>(label) % okabeItoColors().size()];
+    case PaletteKind::Viridis: break;
+    }
+    // The yellow end is left out: it vanishes on white paper.
+    const int count = std::max(labelCount, label + 1);
+    return colormap(count == 1 ? 0.0 : 0.9 * label / (count - 1));
+}
+
+QString Palette::paletteName(PaletteKind kind) {
+    switch (kind) {
+    case PaletteKind::Tableau: return QStringLiteral("tableau");
+    case PaletteKind::OkabeIto: return QStringLiteral("okabe-ito");
+    case PaletteKind::Viridis: return QStringLiteral("viridis");
+    }
+    return {};
+}
+
+std::optional<PaletteKind> Palette::paletteFromName(const QString& name) {
+    for (PaletteKind kind : {PaletteKind::Tableau, PaletteKind::OkabeIto, PaletteKind::Viridis})
+        if (name.compare(paletteName(kind), Qt::CaseInsensitive) == 0) return kind;
+    return std::nullopt;
+}
+
 QColor Palette::noiseColor() {
     return QColor(0x9a, 0x9a, 0x9a);
 }

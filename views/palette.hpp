@@ -6,14 +6,31 @@
 #include <QColor>
 #include <QImage>
 
+#include <QString>
+
+#include <optional>
 #include <vector>
 
 namespace clusterlens::views {
+
+/// The palettes a figure can be drawn in: Tableau (the screen's), Okabe–Ito (colour-blind safe, 8
+/// colours) and viridis (continuous; categories spread evenly over it).
+enum class PaletteKind { Tableau, OkabeIto, Viridis };
 
 class Palette {
 public:
     /// Colour of cluster label `label`; labels past the palette size cycle, negative labels are noise.
     static QColor labelColor(int label);
+    /// Colour of label `label` among `labelCount` labels (0..labelCount-1) in palette `kind`: Tableau
+    /// and Okabe–Ito cycle through their colours, viridis spreads the labels evenly over the map.
+    /// Negative labels are noise.
+    static QColor labelColor(int label, PaletteKind kind, int labelCount);
+    /// The Okabe–Ito colours without black (Okabe & Ito 2008, "Color Universal Design").
+    static const std::vector<QColor>& okabeItoColors();
+    /// "tableau", "okabe-ito", "viridis": the names of the command line.
+    static QString paletteName(PaletteKind kind);
+    /// Inverse of paletteName(); nullopt for any other text.
+    static std::optional<PaletteKind> paletteFromName(const QString& name);
     /// Colour of noise/halo points (label -1).
     static QColor noiseColor();
     /// The distinct categorical colours, in the order labels 0, 1, 2, ... use them.
