@@ -120,6 +120,17 @@ void Handle::reset() {
     m_id = H5I_INVALID_HID;
 }
 
+std::mutex& libraryMutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
+std::string innermostError() {
+    std::string detail;
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keepInnermostError, &detail);
+    return detail;
+}
+
 std::string join(const std::string& group, const std::string& name) {
     return group.empty() || group.back() == '/' ? group + name : group + "/" + name;
 }
@@ -164,8 +175,7 @@ void File::fail(const std::string& object, const std::string& reason) const {
 }
 
 void File::failHdf5(const std::string& object, const std::string& what) const {
-    std::string detail;
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keepInnermostError, &detail);
+    const std::string detail = innermostError();
     fail(object, detail.empty() ? what : what + " (HDF5: " + detail + ")");
 }
 

@@ -9,8 +9,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clusterlens/dataset.hpp"
@@ -39,6 +41,11 @@ private:
     Closer m_closer = nullptr;
 };
 
+/// The HDF5 library here is not thread-safe: every use of it (readers, the session file) holds this lock.
+std::mutex& libraryMutex();
+/// The innermost message of HDF5's current error stack, or "" when it is empty.
+std::string innermostError();
+
 /// Joins an HDF5 group path and a child name ("/" + "X" -> "/X", "/matrix" + "data" -> "/matrix/data").
 std::string join(const std::string& group, const std::string& name);
 /// Parent group of an absolute object path ("/raw/X" -> "/raw", "/X" -> "/").
@@ -54,6 +61,8 @@ class File {
 public:
     /// Opens PATH; throws "not an HDF5 file" when the signature is missing.
     explicit File(const std::string& path);
+    /// Takes an already opened file (an in-memory image, say); PATH names it in messages.
+    File(const std::string& path, Handle file) : m_path(path), m_file(std::move(file)) {}
 
     const std::string& path() const { return m_path; }
     hid_t id() const { return m_file.get(); }

@@ -211,8 +211,7 @@ Matrix readMatrix(const File& file, const std::string& object) {
 
 Dataset readHdf5(const std::string& path, const ReadOptions& options) {
     // The HDF5 library is not thread-safe unless built so; readers may run on several job threads.
-    static std::mutex hdf5Mutex;
-    const std::lock_guard<std::mutex> lock(hdf5Mutex);
+    const std::lock_guard<std::mutex> lock(h5::libraryMutex());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 
     const h5::File file(path);

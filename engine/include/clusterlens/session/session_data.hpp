@@ -10,9 +10,10 @@
 namespace clusterlens {
 
 /// Applies a spec's columns, transform (with its per-channel cofactors) and subsample, in that order,
-/// to data read with readOptionsOf(spec). Throws InvalidInput naming the option (--columns, --transform,
-/// an unknown cofactor channel). O(n·d).
-Dataset prepareData(const Dataset& raw, const DatasetReadSpec& spec);
+/// to data read with readOptionsOf(spec). Cofactors need an asinh transform and name features of the
+/// selected columns. Throws InvalidInput naming the option (--columns, --transform, --subsample, an
+/// unknown cofactor channel). O(n·d); takes the data by value so that no option means no copy.
+Dataset prepareData(Dataset raw, const DatasetReadSpec& spec);
 
 /// The reference of the data file at `path` read with `spec`, for the prepared matrix `prepared`:
 /// absolute path, size, SHA-256 (reads the file once), n, d, features. Nothing is embedded.

@@ -1,0 +1,274 @@
+// Reading the session file (session_file.hpp; layout in docs/session-format.md). The header is checked
+// first (session_header.hpp); HDF5 then parses exactly the checked bytes, from memory.
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/session/session_file.hpp"
+#include "session/session_header.hpp"
+
+#ifdef CLUSTERLENS_HAVE_HDF5
+
+#include "io/hdf5_handles.hpp"
+
+namespace clusterlens {
+namespace {
+
+using h5::Handle;
+
+/// Typed, shape-checked access to the objects of a session file; every problem is "damaged".
+class Reader {
+public:
+    explicit Reader(const h5::File& file) : m_file(file) {}
+
+    [[noreturn]] void fail(const std::string& object, const std::string& reason) const {
+        m_file.fail(object, "the session is damaged: " + reason);
+    }
+
+    void require(const std::string& object) const {
+        if (!m_file.exists(object)) fail(object, "it is missing");
+    }
+
+    std::string text(const std::string& object, const char* name) const {
+        auto value = m_file.stringAttribute(object, name);
+        if (!value) fail(object, std::string("text attribute '") + name + "' is missing");
+        return *value;
+    }
+
+    std::int64_t integer(const std::string& object, const char* name) const {
+        auto values = m_file.integersAttribute(object, name);
+        if (!values || values->size() != 1) fail(object, std::string("integer attribute '") + name + "' is missing");
+        return values->front();
+    }
+
+    std::uint64_t count(const std::string& object, const char* name) const {
+        const std::int64_t value = integer(object, name);
+        if (value < 0) fail(object, std::string("attribute '") + name + "' is negative");
+        return static_cast<std::uint64_t>(value);
+    }
+
+    double real(const std::string& object, const char* name) const {
+        Handle owner = m_file.openObject(object);
+        if (H5Aexists(owner.get(), name) <= 0) fail(object, std::string("number attribute '") + name + "' is missing");
+        Handle attribute(H5Aopen(owner.get(), name, H5P_DEFAULT), H5Aclose);
+        Handle type(H5Aget_type(attribute.get()), H5Tclose);
+        Handle space(H5Aget_space(attribute.get()), H5Sclose);
+        double value = 0.0;
+        if (H5Tget_class(type.get()) != H5T_FLOAT || H5Sget_simple_extent_npoints(space.get()) != 1 ||
+            H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &value) < 0)
+            fail(object, std::string("number attribute '") + name + "' is not one floating-point number");
+        return value;
+    }
+
+    std::vector<std::string> strings(const std::string& object) const {
+        require(object);
+        return m_file.readStrings(object);
+    }
+
+    /// A whole 1-D dataset of the given class, converted to `memoryType` (exact for the types written).
+    template <typename T>
+    std::vector<T> numbers(const std::string& object, H5T_class_t typeClass, hid_t memoryType) const {
+        require(object);
+        Handle dataset = m_file.openDataset(object);
+        Handle type(H5Dget_type(dataset.get()), H5Tclose);
+        if (H5Tget_class(type.get()) != typeClass)
+            fail(object, typeClass == H5T_FLOAT ? "expected floating-point numbers" : "expected integers");
+        const std::vector<std::uint64_t> shape = m_file.shape(object);
+        if (shape.size() != 1) fail(object, "expected a 1-D array");
+        std::vector<T> values(shape[0]);
+        m_file.readBlock(object, dataset.get(), memoryType, 0, shape[0], values.data());
+        return values;
+    }
+    std::vector<std::int64_t> int64s(const std::string& o) const { return numbers<std::int64_t>(o, H5T_INTEGER, H5T_NATIVE_INT64); }
+    std::vector<std::int32_t> int32s(const std::string& o) const { return numbers<std::int32_t>(o, H5T_INTEGER, H5T_NATIVE_INT32); }
+    std::vector<double> doubles(const std::string& o) const { return numbers<double>(o, H5T_FLOAT, H5T_NATIVE_DOUBLE); }
+    std::vector<std::uint8_t> bytes(const std::string& o) const { return numbers<std::uint8_t>(o, H5T_INTEGER, H5T_NATIVE_UINT8); }
+
+    std::vector<float> matrix(const std::string& object, std::uint64_t rows, std::uint64_t cols) const {
+        require(object);
+        if (m_file.shape(object) != std::vector<std::uint64_t>{rows, cols})
+            fail(object, "expected a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+        return m_file.readFloats(object);
+    }
+
+    /// Paths of the numbered groups of a collection.
+    std::vector<std::string> entries(const std::string& collection) const {
+        require(collection);
+        const std::uint64_t n = count(collection, "count");
+        if (m_file.children(collection).size() != n) fail(collection, "its count differs from the entries it holds");
+        std::vector<std::string> paths;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            paths.push_back(collection + "/" + std::to_string(i));
+            require(paths.back());
+        }
+        return paths;
+    }
+
+private:
+    const h5::File& m_file;
+};
+
+ResultInfo readInfo(const Reader& r, const std::string& o) {
+    ResultInfo info;
+    info.name = r.text(o, "name");
+    info.description = r.text(o, "description");
+    info.transform = r.text(o, "transform");
+    info.population = r.text(o, "population");
+    info.features = r.strings(o + "/features");
+    info.members = r.int64s(o + "/members");
+    return info;
+}
+
+DatasetReference readData(const Reader& r) {
+    DatasetReference data;
+    data.path = r.text("/data", "path");
+    data.fileSize = r.count("/data", "file_size");
+    data.sha256 = r.text("/data", "sha256");
+    data.n = r.count("/data", "n");
+    data.d = r.count("/data", "d");
+    data.features = r.strings("/data/features");
+    DatasetReadSpec& spec = data.read;
+    spec.transform = r.text("/data/read", "transform");
+    spec.compensate = r.integer("/data/read", "compensate") != 0;
+    spec.h5Dataset = r.text("/data/read", "h5_dataset");
+    spec.embedding = r.text("/data/read", "embedding");
+    spec.labelColumn = r.text("/data/read", "label_column");
+    spec.subsample = r.count("/data/read", "subsample");
+    spec.seed = r.count("/data/read", "seed");
+    spec.columns = r.strings("/data/read/columns");
+    const std::vector<std::string> channels = r.strings("/data/read/cofactor_channels");
+    const std::vector<double> cofactors = r.doubles("/data/read/cofactor_values");
+    if (channels.size() != cofactors.size()) r.fail("/data/read", "cofactor channels and values differ in length");
+    for (std::size_t i = 0; i < channels.size(); ++i) spec.cofactors.push_back({channels[i], cofactors[i]});
+    if (data.n != 0 && data.d > (std::uint64_t{1} << 40) / data.n) r.fail("/data", "n x d is implausibly large");
+    return data;
+}
+
+void readEmbedded(const Reader& r, const h5::File& file, DatasetReference& data) {
+    if (!file.exists("/data/embedded")) return;
+    EmbeddedData embedded;
+    embedded.values = r.matrix("/data/embedded/values", data.n, data.d);
+    embedded.features = r.strings("/data/embedded/features");
+    data.embedded = std::move(embedded);
+}
+
+LinkageResult readLinkage(const Reader& r, const std::string& o) {
+    LinkageResult result{readInfo(r, o), {}};
+    result.linkage.leafCount = r.count(o, "leaf_count");
+    const auto a = r.int64s(o + "/a"), b = r.int64s(o + "/b"), size = r.int64s(o + "/size");
+    const auto height = r.doubles(o + "/height");
+    if (b.size() != a.size() || size.size() != a.size() || height.size() != a.size())
+        r.fail(o, "the merge arrays a, b, height and size differ in length");
+    for (std::size_t i = 0; i < a.size(); ++i) result.linkage.merges.push_back({a[i], b[i], height[i], size[i]});
+    return result;
+}
+
+LabelingResult readLabeling(const Reader& r, const std::string& o) {
+    return {readInfo(r, o), r.int32s(o + "/labels"), r.strings(o + "/cluster_names"), r.strings(o + "/cluster_colours")};
+}
+
+DpcResult readDpc(const Reader& r, const std::string& o) {
+    DpcResult d;
+    d.info = readInfo(r, o);
+    d.dc = r.real(o, "dc");
+    d.dcPercent = r.real(o, "dc_percent");
+    d.dcMethod = r.text(o, "dc_method");
+    d.kernel = r.text(o, "kernel");
+    d.rho = r.doubles(o + "/rho");
+    d.delta = r.doubles(o + "/delta");
+    d.gamma = r.doubles(o + "/gamma");
+    d.nearestHigher = r.int64s(o + "/nearest_higher");
+    d.peaks = r.int64s(o + "/peaks");
+    d.halo = r.bytes(o + "/halo");
+    return d;
+}
+
+VatEntry readVat(const Reader& r, const std::string& o) {
+    return {readInfo(r, o), r.text(o, "metric"), r.int64s(o + "/order"), r.doubles(o + "/cut")};
+}
+
+ComparisonResult readComparison(const Reader& r, const std::string& o) {
+    ComparisonResult c;
+    c.info = readInfo(r, o);
+    c.labelingA = r.text(o, "labeling_a");
+    c.labelingB = r.text(o, "labeling_b");
+    c.matching = r.text(o, "matching");
+    c.ari = r.real(o, "ari");
+    c.nmi = r.real(o, "nmi");
+    c.fMeasure = r.real(o, "f_measure");
+    const auto a = r.int32s(o + "/pair_a"), b = r.int32s(o + "/pair_b");
+    const auto f1 = r.doubles(o + "/pair_f1");
+    if (b.size() != a.size() || f1.size() != a.size()) r.fail(o, "the pair arrays differ in length");
+    for (std::size_t i = 0; i < a.size(); ++i) c.pairs.push_back({a[i], b[i], f1[i]});
+    return c;
+}
+
+Population readPopulation(const Reader& r, const std::string& o) {
+    Population p;
+    p.name = r.text(o, "name");
+    p.parent = r.text(o, "parent");
+    p.colour = r.text(o, "colour");
+    p.visible = r.integer(o, "visible") != 0;
+    p.definition = r.text(o, "definition");
+    p.members = r.int64s(o + "/members");
+    return p;
+}
+
+Session readContent(const h5::File& file) {
+    const Reader r(file);
+    if (r.text("/", "format") != kSessionFormatId) r.fail("/", "the format attribute is not " + std::string(kSessionFormatId));
+    if (r.integer("/", "schema_version") != kSessionSchemaVersion)
+        r.fail("/", "the schema_version attribute differs from the header's");
+    Session s;
+    s.appVersion = r.text("/", "app_version");
+    s.data = readData(r);
+    readEmbedded(r, file, s.data);
+    for (const std::string& o : r.entries("/linkages")) s.linkages.push_back(readLinkage(r, o));
+    for (const std::string& o : r.entries("/labelings")) s.labelings.push_back(readLabeling(r, o));
+    for (const std::string& o : r.entries("/dpc")) s.dpc.push_back(readDpc(r, o));
+    for (const std::string& o : r.entries("/vat")) s.vat.push_back(readVat(r, o));
+    for (const std::string& o : r.entries("/comparisons")) s.comparisons.push_back(readComparison(r, o));
+    for (const std::string& o : r.entries("/populations")) s.populations.push_back(readPopulation(r, o));
+    const std::vector<std::uint8_t> view = r.bytes("/view_state");
+    s.viewState.assign(view.begin(), view.end());
+    return s;
+}
+
+}  // namespace
+
+Session readSession(const std::string& path) {
+    std::string appVersion;
+    std::string bytes = session_detail::readVerifiedFile(path, appVersion);
+    const std::lock_guard<std::mutex> lock(h5::libraryMutex());
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    // The checked bytes themselves, from memory: nothing on disk is read again (or written).
+    if (H5Pset_fapl_core(access.get(), 1 << 20, false) < 0 ||
+        H5Pset_file_image(access.get(), bytes.data(), bytes.size()) < 0)
+        throwFileError(path, "", "the session could not be prepared for reading (HDF5: " + h5::innermostError() + ")");
+    bytes = std::string();
+    // With an image, the core driver refuses a name that exists on disk: a child of the file cannot.
+    const std::string imageName = path + "/session-image";
+    Handle handle(H5Fopen(imageName.c_str(), H5F_ACC_RDONLY, access.get()), H5Fclose);
+    if (!handle.valid()) throwFileError(path, "", "the session is damaged: HDF5 cannot open it (" + h5::innermostError() + ")");
+    const h5::File file(path, std::move(handle));
+    Session session = readContent(file);
+    validateSession(session, path + ": the session is damaged");
+    return session;
+}
+
+bool looksLikeSession(const std::string& path) { return session_detail::hasSessionMagic(path); }
+
+}  // namespace clusterlens
+
+#else  // CLUSTERLENS_HAVE_HDF5
+
+namespace clusterlens {
+
+Session readSession(const std::string& path) {
+    throw InvalidInput(path + ": this build has no HDF5 support, so sessions cannot be opened");
+}
+
+bool looksLikeSession(const std::string& path) { return session_detail::hasSessionMagic(path); }
+
+}  // namespace clusterlens
+
+#endif  // CLUSTERLENS_HAVE_HDF5
