@@ -36,7 +36,12 @@ preset=dev
 [ "$mode" = test ] && preset=ci
 jobs=$(nproc)
 cmake --preset "$preset"
-cmake --build --preset "$preset" -j "$jobs"
+if [ "$mode" = run ]; then
+  # Only what is started: the GUI (tests and benchmarks are built by `test`).
+  cmake --build --preset "$preset" -j "$jobs" --target clusterlens
+else
+  cmake --build --preset "$preset" -j "$jobs"
+fi
 
 if [ "$mode" = run ]; then
   gui=build/$preset/app/gui/clusterlens

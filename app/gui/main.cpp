@@ -68,58 +68,83 @@ void scheduleScreenshot(clusterlens::gui::MainWindow& window, const QString& fil
     });
 }
 
+/// The application's options; built before any application object so that --help and --version work
+/// without a display.
+struct Options {
+    QCommandLineOption demo{QStringLiteral("demo"), QStringLiteral("Open the bundled demo dataset.")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  QStringLiteral("Save the window to FILE once the data is drawn, then quit."),
+                                  QStringLiteral("FILE")};
+    QCommandLineOption cluster{QStringLiteral("cluster"),
+                               QStringLiteral("With --screenshot: cluster the data with METHOD first (mahalanobis, "
+                                              "average, ward, ...)."),
+                               QStringLiteral("METHOD")};
+    QCommandLineOption cutK{QStringLiteral("cut-k"), QStringLiteral("With --cluster: clusters of the cut shown."),
+                            QStringLiteral("K"), QStringLiteral("5")};
+
+    void addTo(QCommandLineParser& parser) {
+        parser.setApplicationDescription(
+            QStringLiteral("Visual analytics of cluster structure in cytometry and single-cell data."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(
+            QStringLiteral("FILE"),
+            QStringLiteral("Dataset to open (.csv .tsv .txt .data .gz .fcs .h5 .hdf5 .h5ad .bin)."),
+            QStringLiteral("[FILE]"));
+        for (QCommandLineOption* hidden : {&screenshot, &cluster, &cutK})
+            hidden->setFlags(QCommandLineOption::HiddenFromHelp);
+        for (const QCommandLineOption* option : {&demo, &screenshot, &cluster, &cutK}) parser.addOption(*option);
+    }
+};
+
+void setApplicationNames() {
+    QCoreApplication::setOrganizationName(QStringLiteral("ClusterLens"));
+    QCoreApplication::setApplicationName(QStringLiteral("clusterlens"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(CLUSTERLENS_VERSION));
+}
+
+/// True when the command line only asks for help or the version (answered without a display).
+bool asksOnlyForText(int argc, char* argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
+    Options options;
+    QCommandLineParser parser;
+    options.addTo(parser);
+    if (asksOnlyForText(argc, argv)) {
+        QCoreApplication text(argc, argv);
+        setApplicationNames();
+        parser.process(text);  // prints the help or the version and exits
+        return 0;
+    }
     clusterlens::views::setUpOpenGl();
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("ClusterLens"));
-    QApplication::setApplicationName(QStringLiteral("clusterlens"));
+    setApplicationNames();
     QApplication::setApplicationDisplayName(QStringLiteral("ClusterLens"));
-    QApplication::setApplicationVersion(QStringLiteral(CLUSTERLENS_VERSION));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Visual analytics of cluster structure in cytometry and single-cell data."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("FILE"), QStringLiteral("Dataset to open (.csv .tsv .txt .data .gz .fcs .h5 .hdf5 .h5ad .bin)."),
-        QStringLiteral("[FILE]"));
-    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Open the bundled demo dataset."));
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                  QStringLiteral("Save the window to FILE once the data is drawn, then quit."),
-                                  QStringLiteral("FILE"));
-    screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption cluster(QStringLiteral("cluster"),
-                               QStringLiteral("With --screenshot: cluster the data with METHOD first (mahalanobis, "
-                                              "average, ward, ...)."),
-                               QStringLiteral("METHOD"));
-    cluster.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption cutK(QStringLiteral("cut-k"), QStringLiteral("With --cluster: clusters of the cut shown."),
-                            QStringLiteral("K"), QStringLiteral("5"));
-    cutK.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOption(demo);
-    parser.addOption(screenshot);
-    parser.addOption(cluster);
-    parser.addOption(cutK);
     parser.process(app);
 
     clusterlens::gui::MainWindow window;
-    if (parser.isSet(screenshot)) {
+    if (parser.isSet(options.screenshot)) {
         // A clustered screenshot shows the tree and the views it colours: the whole screen of Xvfb.
-        if (parser.isSet(cluster))
+        if (parser.isSet(options.cluster))
             window.resize(1600, 1000);
         else
             window.resize(1440, 900);
-        scheduleScreenshot(window, QFileInfo(parser.value(screenshot)).absoluteFilePath(), parser.value(cluster),
-                           parser.value(cutK).toInt());
+        scheduleScreenshot(window, QFileInfo(parser.value(options.screenshot)).absoluteFilePath(),
+                           parser.value(options.cluster), parser.value(options.cutK).toInt());
     }
     window.show();
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty())
         window.openFile(files.first());
-    else if (parser.isSet(demo))
+    else if (parser.isSet(options.demo))
         window.openDemo();
     return QApplication::exec();
 }
