@@ -1,5 +1,6 @@
 // clusterlens-cli dpc INPUT [--dc X | --dc-percent P] [--kernel cutoff|gaussian] --out DPC.csv
 //                 [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]
+//                 [--session FILE [--name NAME] [--population NAME]]
 
 #include <charconv>
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "result_csv.hpp"
+#include "session_run.hpp"
 #include "stopwatch.hpp"
 
 namespace clusterlens::cli {
@@ -36,34 +39,97 @@ DensityPeaksOptions optionsFrom(const Args& args) {
     return options;
 }
 
-std::vector<std::int64_t> peakList(const Args& args, std::size_t n) {
+/// --peaks as positions among the analysed events; the user names whole-dataset indices.
+std::vector<std::int64_t> peakList(const Args& args, const SessionRun& run) {
     std::vector<std::int64_t> peaks;
     for (const std::string& item : args.list("--peaks")) {
         std::int64_t v = 0;
         auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-        if (ec != std::errc() || ptr != item.data() + item.size() || v < 0 || static_cast<std::size_t>(v) >= n)
-            throw UsageError("--peaks: '" + item + "' is not a point index in 0.." + std::to_string(n - 1));
-        peaks.push_back(v);
+        const std::int64_t position = ec == std::errc() && ptr == item.data() + item.size() ? run.positionOf(v) : -1;
+        if (position < 0)
+            throw UsageError("--peaks: '" + item + "' is not the index of an analysed event (0.." +
+                             std::to_string(run.eventCount() - 1) + (run.onPopulation() ? ", in --population" : "") + ")");
+        peaks.push_back(position);
     }
     return peaks;
 }
 
-void writeDpcCsv(const std::string& path, const DensityPeaksResult& r) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (!file) throwFileError(path, "", "cannot open the file for writing");
-    std::fprintf(file, "index,rho,delta,nearest_higher,gamma\n");
-    for (std::size_t i = 0; i < r.rho.size(); ++i)
-        std::fprintf(file, "%zu,%.17g,%.17g,%lld,%.17g\n", i, r.rho[i], r.delta[i],
-                     static_cast<long long>(r.nearestHigher[i]), r.gamma[i]);
-    if (std::fclose(file) != 0) throwFileError(path, "", "write failed (disk full?)");
+std::string defaultName(const DensityPeaksOptions& options) {
+    char dc[64];
+    if (options.dc) std::snprintf(dc, sizeof dc, "%g", *options.dc);
+    else std::snprintf(dc, sizeof dc, "%g%%", options.dcPercent);
+    return std::string("DPC dc=") + dc + (options.kernel == DensityKernel::Cutoff ? " cutoff" : " gaussian");
+}
+
+/// The result as the session stores it and DPC.csv shows it: whole-dataset indices.
+DpcResult dpcEntry(const DensityPeaksResult& r, const SessionRun& run, ResultInfo info) {
+    DpcResult entry;
+    entry.info = std::move(info);
+    entry.dc = r.dc.value;
+    entry.dcPercent = r.dc.percent;
+    entry.dcMethod = r.dc.method;
+    entry.kernel = r.kernel == DensityKernel::Cutoff ? "cutoff" : "gaussian";
+    entry.rho = r.rho;
+    entry.delta = r.delta;
+    entry.gamma = r.gamma;
+    for (std::int64_t j : r.nearestHigher) entry.nearestHigher.push_back(run.indexOf(j));
+    return entry;
+}
+
+/// Labels of the chosen peaks per analysed event (-1 = halo with --halo); adds their timings.
+std::vector<std::int32_t> peakLabels(const Args& args, const Dataset& data, const DensityPeaksResult& r,
+                                     const std::vector<std::int64_t>& peaks, Backend backend, Json& seconds) {
+    Stopwatch assignClock;
+    std::vector<std::int32_t> labels = assignFromPeaks(r, peaks);
+    seconds.set("assign", assignClock.seconds());
+    if (!args.flag("--halo")) return labels;
+    Stopwatch haloClock;
+#ifdef CLUSTERLENS_HAVE_CUDA
+    if (backend == Backend::Cuda)
+        labels = applyHaloCuda(data.values.data(), data.n, data.d, r, labels, r.dc.value);
+    else
+#endif
+        labels = applyHalo(data.values.data(), data.n, data.d, r, labels, r.dc.value);
+    (void)backend;
+    seconds.set("halo", haloClock.seconds());
+    return labels;
+}
+
+DensityPeaksResult densityPeaks(const Dataset& data, const DensityPeaksOptions& options, Backend backend) {
+#ifdef CLUSTERLENS_HAVE_CUDA
+    if (backend == Backend::Cuda) return densityPeaksCuda(data.values.data(), data.n, data.d, options);
+#endif
+    (void)backend;
+    return densityPeaksCpu(data.values.data(), data.n, data.d, options);
+}
+
+void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult& entry, Backend backend,
+               const Json& seconds) {
+    Json peakJson = Json::array();
+    for (std::int64_t p : entry.peaks) peakJson.push(p);
+    std::printf("%s\n", Json::object()
+                            .set("n", data.n)
+                            .set("d", data.d)
+                            .set("dc", r.dc.value)
+                            .set("dc_method", r.dc.method)
+                            .set("dc_percent", r.dc.percent)
+                            .set("kernel", entry.kernel)
+                            .set("index", r.index)
+                            .set("peaks", peakJson)
+                            .set("suggested_peaks", suggestPeakCount(r))
+                            .set("backend", backendDescription(backend))
+                            .set("seconds", seconds)
+                            .dump()
+                            .c_str());
 }
 
 } // namespace
 
 int runDpc(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--halo"}),
-              with(kCommonValued, {"--dc", "--dc-percent", "--dc-method", "--kernel", "--out", "--peaks-top", "--peaks",
-                                   "--labels-out", "--index"}));
+              with(with(kCommonValued, {"--dc", "--dc-percent", "--dc-method", "--kernel", "--out", "--peaks-top",
+                                        "--peaks", "--labels-out", "--index"}),
+                   kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
     const DensityPeaksOptions options = optionsFrom(args);
@@ -74,60 +140,34 @@ int runDpc(const Arguments& argv) {
     if (backend == Backend::Cuda && options.index == SpatialIndex::Grid)
         throw UsageError("--index grid runs on the CPU; add --backend cpu (the GPU passes are all-pairs)");
     Stopwatch readClock;
-    const Dataset data = loadInput(args.positional()[0], args);
+    Dataset input = loadInput(args.positional()[0], args);
+    SessionRun run(args, argv, "dpc", args.positional()[0], input);
+    const Dataset data = run.restrict(std::move(input));
     const double readSeconds = readClock.seconds();
-    std::vector<std::int64_t> peaks = peakList(args, data.n);
+    std::vector<std::int64_t> peaks = peakList(args, run);
     if (args.has("--peaks-top") && (args.count("--peaks-top", 0) < 1 || args.count("--peaks-top", 0) > data.n))
         throw UsageError("--peaks-top must lie in 1.." + std::to_string(data.n));
 
     Stopwatch clock;
-#ifdef CLUSTERLENS_HAVE_CUDA
-    const DensityPeaksResult r = backend == Backend::Cuda ? densityPeaksCuda(data.values.data(), data.n, data.d, options)
-                                                          : densityPeaksCpu(data.values.data(), data.n, data.d, options);
-#else
-    const DensityPeaksResult r = densityPeaksCpu(data.values.data(), data.n, data.d, options);
-#endif
-    const double densitySeconds = clock.seconds();
-    writeDpcCsv(out, r);
-    if (args.has("--peaks-top")) peaks = peaksTopK(r, args.count("--peaks-top", 1));
+    const DensityPeaksResult r = densityPeaks(data, options, backend);
     Json seconds = Json::object();
     seconds.set("read", readSeconds).set("dc", r.secondsDc).set("rho", r.secondsRho).set("delta", r.secondsDelta)
-        .set("density_peaks", densitySeconds);
+        .set("density_peaks", clock.seconds());
+    DpcResult entry = dpcEntry(r, run, run.info(defaultName(options), data));
+    writeDpcCsv(out, entry);
+    if (args.has("--peaks-top")) peaks = peaksTopK(r, args.count("--peaks-top", 1));
     std::vector<std::int32_t> labels;
-    if (!peaks.empty()) {
-        Stopwatch assignClock;
-        labels = assignFromPeaks(r, peaks);
-        seconds.set("assign", assignClock.seconds());
-        if (args.flag("--halo")) {
-            Stopwatch haloClock;
-#ifdef CLUSTERLENS_HAVE_CUDA
-            if (backend == Backend::Cuda)
-                labels = applyHaloCuda(data.values.data(), data.n, data.d, r, labels, r.dc.value);
-            else
-#endif
-                labels = applyHalo(data.values.data(), data.n, data.d, r, labels, r.dc.value);
-            seconds.set("halo", haloClock.seconds());
-        }
-        if (args.has("--labels-out")) writeLabelsCsv(args.value("--labels-out"), labels);
-    }
-    if (args.flag("--json")) {
-        Json peakJson = Json::array();
-        for (std::int64_t p : peaks) peakJson.push(p);
-        std::printf("%s\n", Json::object()
-                                .set("n", data.n)
-                                .set("d", data.d)
-                                .set("dc", r.dc.value)
-                                .set("dc_method", r.dc.method)
-                                .set("dc_percent", r.dc.percent)
-                                .set("kernel", options.kernel == DensityKernel::Cutoff ? "cutoff" : "gaussian")
-                                .set("index", r.index)
-                                .set("peaks", peakJson)
-                                .set("suggested_peaks", suggestPeakCount(r))
-                                .set("backend", backendDescription(backend))
-                                .set("seconds", seconds)
-                                .dump()
-                                .c_str());
-    }
+    if (!peaks.empty()) labels = peakLabels(args, data, r, peaks, backend, seconds);
+    for (std::int64_t p : peaks) entry.peaks.push_back(run.indexOf(p));
+    if (args.flag("--halo"))
+        for (std::int32_t label : labels) entry.halo.push_back(label == -1 ? 1 : 0);
+    if (!labels.empty()) labels = run.wholeLabels(std::move(labels));
+    if (args.has("--labels-out")) writeLabelsCsv(args.value("--labels-out"), labels);
+    run.save([&](Session& session) {
+        if (!labels.empty()) putNamed(session.labelings, LabelingResult{entry.info, labels, {}, {}});
+        putNamed(session.dpc, entry);
+    });
+    if (args.flag("--json")) printJson(data, r, entry, backend, seconds);
     return 0;
 }
 

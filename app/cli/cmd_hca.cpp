@@ -1,4 +1,6 @@
-// clusterlens-cli hca INPUT --linkage ... --out LINKAGE.csv (DESIGN.md command-line contract).
+// clusterlens-cli hca INPUT --linkage ... --out LINKAGE.csv [--session FILE [--name NAME] [--population NAME]]
+// (DESIGN.md command-line contract). On a population, LINKAGE.csv keeps scipy's convention over its m
+// members: leaf k is the k-th member in ascending order.
 
 #include <cstdio>
 
@@ -10,6 +12,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "session_run.hpp"
 #include "stopwatch.hpp"
 
 namespace clusterlens::cli {
@@ -46,20 +49,40 @@ HcaRequest requestFrom(const Args& args, std::size_t n) {
     return request;
 }
 
+std::string defaultName(const Args& args) {
+    const std::string linkage = args.value("--linkage", "mahalanobis");
+    if (linkage != "mahalanobis") return linkage + " linkage";
+    char threshold[32];
+    std::snprintf(threshold, sizeof threshold, "%g", args.number("--threshold", 0.5));
+    return "MHCA " + args.value("--variant", "full") + " t=" + threshold;
+}
+
+/// --apriori FILE: one group per event of the whole dataset, kept for the analysed events.
+std::vector<std::int32_t> aprioriGroups(const std::string& path, const SessionRun& run, const Dataset& data) {
+    std::vector<std::int32_t> groups = readLabels(path, run.eventCount());
+    if (!run.onPopulation()) return groups;
+    std::vector<std::int32_t> kept(data.n);
+    for (std::size_t k = 0; k < data.n; ++k) kept[k] = groups[static_cast<std::size_t>(run.indexOf(static_cast<std::int64_t>(k)))];
+    return kept;
+}
+
 } // namespace
 
 int runHca(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--normalize"}),
-              with(kCommonValued, {"--linkage", "--variant", "--threshold", "--subthreshold", "--apriori",
-                                   "--apriori-kmeans", "--out", "--fix-monotonic"}));
+              with(with(kCommonValued, {"--linkage", "--variant", "--threshold", "--subthreshold", "--apriori",
+                                        "--apriori-kmeans", "--out", "--fix-monotonic"}),
+                   kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
     const Backend backend = backendFrom(args);
     Stopwatch readClock;
-    const Dataset data = loadInput(args.positional()[0], args);
+    Dataset input = loadInput(args.positional()[0], args);
+    SessionRun run(args, argv, "hca", args.positional()[0], input);
+    const Dataset data = run.restrict(std::move(input));
     const double readSeconds = readClock.seconds();
     HcaRequest request = requestFrom(args, data.n);
-    if (args.has("--apriori")) request.mhca.apriori = readLabels(args.value("--apriori"), data.n);
+    if (args.has("--apriori")) request.mhca.apriori = aprioriGroups(args.value("--apriori"), run, data);
     if (data.n < 2) throw InvalidInput(data.provenance.path + ": clustering needs at least 2 points, the data has " + std::to_string(data.n));
 
     Stopwatch clusterClock;
@@ -69,6 +92,7 @@ int runHca(const Arguments& argv) {
     const bool fix = args.has("--fix-monotonic");
     if (fix) linkage = fixNonMonotonic(linkage, parseMonotonicFix(args.choice("--fix-monotonic", {"eps", "halfway"}, "eps")));
     writeLinkageCsv(out, linkage);
+    run.save([&](Session& session) { putNamed(session.linkages, LinkageResult{run.info(defaultName(args), data), linkage}); });
     if (inversions > 0 && !fix)
         std::fprintf(stderr, "clusterlens-cli: warning: %zu merge heights decrease (non-monotonic); --fix-monotonic eps|halfway repairs them as mhca's fixNonMonotHca\n", inversions);
     if (args.flag("--json")) {

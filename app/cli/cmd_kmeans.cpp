@@ -1,4 +1,5 @@
 // clusterlens-cli kmeans INPUT -k K [--seed S] --labels-out LABELS.csv
+//                 [--session FILE [--name NAME] [--population NAME]]
 
 #include <cstdio>
 
@@ -12,12 +13,14 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "session_run.hpp"
 #include "stopwatch.hpp"
 
 namespace clusterlens::cli {
 
 int runKMeans(const Arguments& argv) {
-    Args args(argv, kCommonFlags, with(kCommonValued, {"-k", "--k", "--labels-out", "--max-iterations"}));
+    Args args(argv, kCommonFlags,
+              with(with(kCommonValued, {"-k", "--k", "--labels-out", "--max-iterations"}), kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--labels-out");
     const std::string kOption = args.has("-k") ? "-k" : "--k";
@@ -28,7 +31,9 @@ int runKMeans(const Arguments& argv) {
     options.maxIterations = args.count("--max-iterations", 300);
     const Backend backend = backendFrom(args);
     Stopwatch readClock;
-    const Dataset data = loadInput(args.positional()[0], args);
+    Dataset input = loadInput(args.positional()[0], args);
+    SessionRun run(args, argv, "kmeans", args.positional()[0], input);
+    const Dataset data = run.restrict(std::move(input));
     const double readSeconds = readClock.seconds();
     if (options.k > data.n)
         throw UsageError("-k " + std::to_string(options.k) + " exceeds the " + std::to_string(data.n) + " points");
@@ -40,7 +45,11 @@ int runKMeans(const Arguments& argv) {
     const KMeansResult result = kmeansCpu(data.values.data(), data.n, data.d, options);
 #endif
     const double seconds = clock.seconds();
-    writeLabelsCsv(out, result.labels);
+    const std::vector<std::int32_t> labels = run.wholeLabels(result.labels);
+    writeLabelsCsv(out, labels);
+    const std::string name =
+        "k-means k=" + std::to_string(options.k) + " seed " + std::to_string(options.seed);
+    run.save([&](Session& session) { putNamed(session.labelings, LabelingResult{run.info(name, data), labels, {}, {}}); });
     if (args.flag("--json"))
         std::printf("%s\n", Json::object()
                                 .set("n", data.n)

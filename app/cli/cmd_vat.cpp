@@ -1,7 +1,7 @@
 // clusterlens-cli vat INPUT [--metric euclidean|sqeuclidean|manhattan|cosine] [--precomputed] --out ORDER.csv
 //                 [--image OUT.png [--size 1024] [--ivat] [--pixel representative|mean]
 //                  [--colormap grey|viridis|magma] [--reverse] [--clip 1,99] [--gamma 1]]
-//                 [--cut-k K [--labels-out LABELS.csv]]
+//                 [--cut-k K [--labels-out LABELS.csv]] [--session FILE [--name NAME] [--population NAME]]
 
 #include <charconv>
 #include <cstdio>
@@ -17,6 +17,8 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "result_csv.hpp"
+#include "session_run.hpp"
 #include "stopwatch.hpp"
 
 namespace clusterlens::cli {
@@ -69,13 +71,11 @@ ImageRequest imageRequestFrom(const Args& args) {
     return r;
 }
 
-void writeOrderCsv(const std::string& path, const VatResult& vat) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (!file) throwFileError(path, "", "cannot open the file for writing");
-    std::fprintf(file, "position,index,cut\n");
-    for (std::size_t k = 0; k < vat.n; ++k)
-        std::fprintf(file, "%zu,%lld,%.17g\n", k, static_cast<long long>(vat.order[k]), vat.cut[k]);
-    if (std::fclose(file) != 0) throwFileError(path, "", "write failed (disk full?)");
+/// The ordering as the session stores it and ORDER.csv shows it: whole-dataset indices.
+VatEntry vatEntry(const VatResult& vat, const SessionRun& run, ResultInfo info, bool precomputed) {
+    VatEntry entry{std::move(info), precomputed ? "precomputed" : metricName(vat.metric), {}, vat.cut};
+    for (std::int64_t position : vat.order) entry.order.push_back(run.indexOf(position));
+    return entry;
 }
 
 // A precomputed INPUT is a square matrix: n rows of n values.
@@ -115,14 +115,16 @@ Contrast writeImage(const ImageRequest& request, const VatResult& vat, const Dat
 
 int runVat(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--ivat", "--reverse", "--precomputed"}),
-              with(kCommonValued, {"--metric", "--out", "--image", "--size", "--pixel", "--colormap", "--clip",
-                                   "--gamma", "--cut-k", "--labels-out"}));
+              with(with(kCommonValued, {"--metric", "--out", "--image", "--size", "--pixel", "--colormap", "--clip",
+                                        "--gamma", "--cut-k", "--labels-out"}),
+                   kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
     const bool precomputed = args.flag("--precomputed");
     if (precomputed && args.has("--metric")) throw UsageError("--metric does not apply to a --precomputed matrix");
-    if (precomputed && (args.has("--columns") || args.has("--transform") || args.has("--subsample")))
-        throw UsageError("--columns, --transform and --subsample do not apply to a --precomputed matrix");
+    if (precomputed && (args.has("--columns") || args.has("--transform") || args.has("--subsample") ||
+                        args.has("--population")))
+        throw UsageError("--columns, --transform, --subsample and --population do not apply to a --precomputed matrix");
     const Metric metric =
         parseMetric(args.choice("--metric", {"euclidean", "sqeuclidean", "manhattan", "cosine"}, "euclidean"));
     const ImageRequest image = imageRequestFrom(args);
@@ -133,7 +135,9 @@ int runVat(const Arguments& argv) {
 
     Stopwatch readClock;
     const std::string input = args.positional()[0];
-    const Dataset data = loadInput(input, args);
+    Dataset loaded = loadInput(input, args);
+    SessionRun run(args, argv, "vat", input, loaded);
+    const Dataset data = run.restrict(std::move(loaded));
     const double readSeconds = readClock.seconds();
     if (args.has("--cut-k") && (args.count("--cut-k", 0) < 1 || args.count("--cut-k", 0) > data.n))
         throw UsageError("--cut-k must lie in 1.." + std::to_string(data.n));
@@ -152,12 +156,13 @@ int runVat(const Arguments& argv) {
         .set("tree", vat.secondsTree)
         .set("order", vat.secondsOrder)
         .set("vat", vatClock.seconds());
-    writeOrderCsv(out, vat);
+    const VatEntry entry = vatEntry(vat, run, run.info("VAT " + (precomputed ? std::string("precomputed") : metricName(metric)), data), precomputed);
+    writeOrderCsv(out, entry);
 
     Json result = Json::object();
     result.set("n", vat.n)
         .set("d", data.d)
-        .set("start", vat.start)
+        .set("start", run.indexOf(static_cast<std::int64_t>(vat.start)))
         .set("metric", precomputed ? "precomputed" : metricName(metric));
     if (!image.path.empty()) {
         const Contrast contrast = writeImage(image, vat, data, precomputed ? &matrix : nullptr, seconds);
@@ -169,16 +174,20 @@ int runVat(const Arguments& argv) {
                                 .set("colormap", colormapName(image.colormap))
                                 .set("clip_values", clip));
     }
+    std::vector<std::int32_t> labels;
     if (args.has("--cut-k")) {
         const std::size_t k = args.count("--cut-k", 1);
         Json positions = Json::array();
         for (std::size_t p : largestCutPositions(vat, k)) positions.push(p);
         result.set("cut_k", k).set("cut_positions", positions);
-        if (args.has("--labels-out")) {
-            const std::vector<int> labels = labelsFromLargestCuts(vat, k);
-            writeLabelsCsv(args.value("--labels-out"), std::vector<std::int32_t>(labels.begin(), labels.end()));
-        }
+        const std::vector<int> cutLabels = labelsFromLargestCuts(vat, k);
+        labels = run.wholeLabels(std::vector<std::int32_t>(cutLabels.begin(), cutLabels.end()));
+        if (args.has("--labels-out")) writeLabelsCsv(args.value("--labels-out"), labels);
     }
+    run.save([&](Session& session) {
+        if (!labels.empty()) putNamed(session.labelings, LabelingResult{entry.info, labels, {}, {}});
+        putNamed(session.vat, entry);
+    });
     if (args.flag("--json")) {
         result.set("backend", vat.backend).set("seconds", seconds);
         std::printf("%s\n", result.dump().c_str());

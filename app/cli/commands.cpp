@@ -23,6 +23,13 @@ const std::vector<Command>& commands() {
         {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
         {"export", runExport, "export INPUT [--labels LABELS.csv [--label-name NAME]] --out OUT.fcs|OUT.csv"},
         {"compare-heights", runCompareHeights, "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--json]"},
+        {"session", runSession,
+         "session info FILE [--json]\n"
+         "  session get FILE (--linkage NAME --out LINKAGE.csv | --labeling NAME --out LABELS.csv |\n"
+         "          --population NAME --out MEMBERS.csv | --dpc NAME --out DPC.csv | --vat NAME --out ORDER.csv)"},
+        {"population", runPopulation,
+         "population add FILE --name NAME [--parent NAME] (--labeling NAME --clusters 1,3 | --indices MEMBERS.csv)\n"
+         "          [--colour #rrggbb] [--definition TEXT] [--json]"},
 #ifdef CLUSTERLENS_HAVE_PLOT
         {"plot", runPlot,
          "plot dendrogram LINKAGE.csv [--cut-k K] | decision DPC.csv [--peaks-top K] |\n"

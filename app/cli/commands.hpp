@@ -18,6 +18,8 @@ int runCompareHeights(const Arguments& args);
 int runExport(const Arguments& args);
 int runDpc(const Arguments& args);
 int runVat(const Arguments& args);
+int runSession(const Arguments& args);
+int runPopulation(const Arguments& args);
 #ifdef CLUSTERLENS_HAVE_PLOT
 int runPlot(const Arguments& args);
 #endif

@@ -126,6 +126,30 @@ std::vector<float> gatherRows(const float* values, std::size_t n, std::size_t d,
     return out;
 }
 
+Dataset selectMembers(const Dataset& data, const Members& members) {
+    Dataset out;
+    out.n = members.size();
+    out.d = data.d;
+    out.values = gatherRows(data.values.data(), data.n, data.d, members);
+    if (!data.exact.empty()) {
+        out.exact.resize(members.size() * data.d);
+        for (std::size_t k = 0; k < members.size(); ++k)
+            std::copy_n(data.exact.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(members[k]) * data.d),
+                        data.d, out.exact.begin() + static_cast<std::ptrdiff_t>(k * data.d));
+    }
+    for (std::int64_t i : members) {
+        if (!data.pointNames.empty()) out.pointNames.push_back(data.pointNames[static_cast<std::size_t>(i)]);
+        if (!data.labels.empty()) out.labels.push_back(data.labels[static_cast<std::size_t>(i)]);
+    }
+    out.features = data.features;
+    out.descriptions = data.descriptions;
+    out.labelNames = data.labelNames;
+    out.labelSource = data.labelSource;
+    out.provenance = data.provenance;
+    out.warnings = data.warnings;
+    return out;
+}
+
 std::vector<std::int32_t> scatterLabels(const std::vector<std::int32_t>& memberLabels, const Members& members,
                                         std::size_t n) {
     if (memberLabels.size() != members.size())

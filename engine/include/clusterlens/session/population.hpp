@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "clusterlens/dataset.hpp"
 #include "clusterlens/session/session.hpp"
 
 namespace clusterlens {
@@ -60,6 +61,11 @@ std::vector<double> memberMedians(const float* values, std::size_t n, std::size_
 /// The rows of `members` of an n x d row-major matrix, as a new m x d matrix (to run an analysis on a
 /// population). O(m · d).
 std::vector<float> gatherRows(const float* values, std::size_t n, std::size_t d, const Members& members);
+
+/// The members' rows of a dataset as a dataset of m events (to run an analysis on a population):
+/// values, exact values, point names and labels are gathered; feature names, descriptions, label names
+/// and provenance are kept; embeddings are dropped. O(m · d). Throws InvalidInput for invalid members.
+Dataset selectMembers(const Dataset& data, const Members& members);
 
 /// Spreads per-member labels (m entries, member order) into n whole-dataset labels, -1 for non-members.
 std::vector<std::int32_t> scatterLabels(const std::vector<std::int32_t>& memberLabels, const Members& members,
