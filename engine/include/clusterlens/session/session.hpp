@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "clusterlens/compare/agreement.hpp"
 #include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/io/read_options.hpp"
 
@@ -120,13 +121,6 @@ struct VatEntry {
     std::string metric;  ///< "euclidean", "sqeuclidean", "manhattan", "cosine", "precomputed"
     std::vector<std::int64_t> order;
     std::vector<double> cut;
-};
-
-/// One matched pair of a comparison: cluster a of labeling A with cluster b of labeling B.
-struct MatchedPair {
-    std::int32_t a = 0;
-    std::int32_t b = 0;
-    double f1 = 0.0;
 };
 
 /// The comparison of two stored labelings (compare/agreement.hpp): the summary numbers only.
