@@ -3,9 +3,10 @@
 #include <cstdio>
 
 #include "args.hpp"
-#include "clusterlens/errors.hpp"
 #include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/hca/point_heights.hpp"
+#include "clusterlens/io/number_text.hpp"
+#include "clusterlens/io/text_file.hpp"
 #include "commands.hpp"
 #include "json.hpp"
 #include "stopwatch.hpp"
@@ -19,11 +20,13 @@ int runHeights(const Arguments& argv) {
     Stopwatch clock;
     const Linkage linkage = readLinkageCsv(args.positional()[0]);
     const std::vector<double> heights = pointHeights(linkage);
-    std::FILE* file = std::fopen(out.c_str(), "w");
-    if (!file) throwFileError(out, "", "cannot open the file for writing");
-    std::fprintf(file, "index,height\n");
-    for (std::size_t i = 0; i < heights.size(); ++i) std::fprintf(file, "%zu,%.17g\n", i, heights[i]);
-    if (std::fclose(file) != 0) throwFileError(out, "", "write failed (disk full?)");
+    std::string text = "index,height\n";
+    for (std::size_t i = 0; i < heights.size(); ++i) {
+        text += std::to_string(i) + ',';
+        appendShortest(text, heights[i]);
+        text += '\n';
+    }
+    writeTextFile(out, text);
     if (args.flag("--json"))
         std::printf("%s\n", Json::object()
                                 .set("n", heights.size())

@@ -18,6 +18,22 @@ Json embeddingsJson(const Dataset& data) {
     return list;
 }
 
+const char* roleName(Annotation::Role role) {
+    switch (role) {
+    case Annotation::Role::PointNames: return "point_names";
+    case Annotation::Role::Labels: return "labels";
+    case Annotation::Role::Text: break;
+    }
+    return "text";
+}
+
+/// The table's text columns: name and what they became.
+Json annotationsJson(const Dataset& data) {
+    Json list = Json::array();
+    for (const Annotation& a : data.annotations) list.push(Json::object().set("name", a.name).set("role", roleName(a.role)));
+    return list;
+}
+
 void printText(const Dataset& data) {
     std::printf("file:      %s\n", data.provenance.path.c_str());
     std::printf("format:    %s: %s\n", data.provenance.format.c_str(), data.provenance.detail.c_str());
@@ -28,6 +44,7 @@ void printText(const Dataset& data) {
                     described ? data.descriptions[j].c_str() : "");
     }
     if (!data.labels.empty()) std::printf("labels:    %s\n", data.labelSource.c_str());
+    for (const Annotation& a : data.annotations) std::printf("text column: %s (%s)\n", a.name.c_str(), roleName(a.role));
     for (const Embedding& e : data.embeddings) std::printf("embedding: %s (%zu x %zu)\n", e.name.c_str(), e.n, e.d);
     std::printf("non-finite values: %zu\n", data.nonFinite);
     for (const std::string& w : data.warnings) std::printf("warning: %s\n", w.c_str());
@@ -60,6 +77,7 @@ int runInfo(const Arguments& argv) {
         .set("has_labels", !data.labels.empty())
         .set("label_source", data.labelSource)
         .set("embeddings", embeddingsJson(data))
+        .set("annotations", annotationsJson(data))
         .set("transforms", stringArray(data.provenance.steps))
         .set("backend", backendDescription(backend))
         .set("seconds", Json::object().set("read", readSeconds));

@@ -6,14 +6,18 @@
 
 namespace clusterlens::cli {
 
-Dataset loadInput(const std::string& path, const Args& args, bool allowNonFinite) {
+ReadOptions readOptionsFrom(const Args& args, bool allowNonFinite) {
     ReadOptions options;
     options.h5Dataset = args.value("--dataset");
     options.labelColumn = args.value("--label-column");
     options.embedding = args.value("--embedding");
     options.compensate = args.flag("--compensate");
     options.allowNonFinite = allowNonFinite || args.flag("--allow-non-finite");
-    Dataset data = readDataset(path, options);
+    return options;
+}
+
+Dataset loadInput(const std::string& path, const Args& args, bool allowNonFinite) {
+    Dataset data = readDataset(path, readOptionsFrom(args, allowNonFinite));
     try {
         if (args.has("--columns")) data = selectColumns(data, resolveColumns(data, args.list("--columns")));
         if (args.has("--transform")) data = applyTransformSpec(data, args.value("--transform"));

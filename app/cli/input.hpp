@@ -6,8 +6,13 @@
 #include "args.hpp"
 #include "clusterlens/backend.hpp"
 #include "clusterlens/dataset.hpp"
+#include "clusterlens/io/read_options.hpp"
 
 namespace clusterlens::cli {
+
+/// The reader options of the common flags (--dataset --label-column --embedding --compensate
+/// --allow-non-finite).
+ReadOptions readOptionsFrom(const Args& args, bool allowNonFinite = false);
 
 /// Reads and prepares the input. Option mistakes -> UsageError (exit 2); bad data -> InvalidInput (exit 3).
 Dataset loadInput(const std::string& path, const Args& args, bool allowNonFinite = false);

@@ -23,6 +23,8 @@ void Dataset::validateShape() const {
     if (!labels.empty() && labels.size() != n) fail("label count differs from N");
     for (const Embedding& e : embeddings)
         if (e.n != n || e.values.size() != e.n * e.d) fail("embedding " + e.name + " has the wrong shape");
+    for (const Annotation& a : annotations)
+        if (a.role == Annotation::Role::Text && a.values.size() != n) fail("annotation " + a.name + " count differs from N");
 }
 
 std::size_t Dataset::countNonFinite() const {

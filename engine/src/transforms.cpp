@@ -108,23 +108,38 @@ std::vector<std::size_t> resolveColumns(const Dataset& in, const std::vector<std
             if (ec == std::errc() && ptr == name.data() + name.size() && number >= 1 && number <= in.d)
                 index = static_cast<long>(number - 1);
         }
+        for (const Annotation& a : in.annotations)
+            if (index < 0 && lower(a.name) == lower(name))
+                throw InvalidInput("--columns: '" + name +
+                                   "' is a text column, kept as an annotation; --columns selects among the numeric "
+                                   "columns (see `info`)");
         if (index < 0) throw InvalidInput("--columns: no feature named '" + name + "' (use a name or a 1-based number)");
         columns.push_back(static_cast<std::size_t>(index));
     }
     return columns;
 }
 
-Dataset subsample(const Dataset& in, std::size_t m, std::uint64_t seed) {
-    if (m == 0) throw InvalidInput("--subsample: the sample size must be at least 1");
-    if (m >= in.n) return in;
+std::vector<std::size_t> subsampleIndices(std::size_t n, std::size_t m, std::uint64_t seed) {
+    if (m >= n) {
+        std::vector<std::size_t> all(n);
+        std::iota(all.begin(), all.end(), std::size_t{0});
+        return all;
+    }
     // Selection sampling (Knuth, TAOCP vol. 2, Algorithm S): one pass, keeps input order.
     std::mt19937_64 rng(seed);
     std::vector<std::size_t> keep;
     keep.reserve(m);
-    for (std::size_t i = 0; i < in.n && keep.size() < m; ++i) {
-        const std::size_t remaining = in.n - i, needed = m - keep.size();
+    for (std::size_t i = 0; i < n && keep.size() < m; ++i) {
+        const std::size_t remaining = n - i, needed = m - keep.size();
         if (std::uniform_int_distribution<std::size_t>(0, remaining - 1)(rng) < needed) keep.push_back(i);
     }
+    return keep;
+}
+
+Dataset subsample(const Dataset& in, std::size_t m, std::uint64_t seed) {
+    if (m == 0) throw InvalidInput("--subsample: the sample size must be at least 1");
+    if (m >= in.n) return in;
+    const std::vector<std::size_t> keep = subsampleIndices(in.n, m, seed);
     Dataset out = in;
     out.n = m;
     const bool exact = in.exact.size() == in.values.size();
@@ -138,6 +153,12 @@ Dataset subsample(const Dataset& in, std::size_t m, std::uint64_t seed) {
         if (exact) std::copy_n(in.exact.begin() + static_cast<std::ptrdiff_t>(i * in.d), in.d, out.exact.begin() + static_cast<std::ptrdiff_t>(k * in.d));
         if (!in.labels.empty()) out.labels[k] = in.labels[i];
         if (!in.pointNames.empty()) out.pointNames[k] = in.pointNames[i];
+    }
+    for (Annotation& a : out.annotations) {
+        if (a.values.empty()) continue;
+        std::vector<std::string> kept(m);
+        for (std::size_t k = 0; k < m; ++k) kept[k] = a.values[keep[k]];
+        a.values = std::move(kept);
     }
     for (Embedding& e : out.embeddings) {
         std::vector<float> kept(m * e.d);

@@ -93,7 +93,9 @@ TEST(CsvWriter, RoundTripsValuesNamesAndLabels) {
     data.d = 2;
     data.features = {"CD4, naive", "x\"y"};
     data.values = {1.0f / 3.0f, -2.5e-8f, 1e30f, 7.0f, 0.1f, -0.0f};
-    writeCsv(dir.file("out.csv"), data, {2, -1, 0}, "cluster");
+    ExportSelection selection;
+    selection.channels.push_back({"cluster", ChannelKind::ClusterIds, {2, -1, 0}});
+    writeCsv(dir.file("out.csv"), data, selection);
     ReadOptions options;
     options.labelColumn = "cluster";
     Dataset back = readDataset(dir.file("out.csv"), options);

@@ -10,9 +10,13 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/read_dataset.hpp"
+#include "fcs_builder.hpp"
 #include "test_support.hpp"
 
 using namespace clusterlens;
+using clusterlens::test::FcsBuilder;
+using clusterlens::test::listMode;
+using clusterlens::test::encode;
 using clusterlens::test::dataPath;
 using clusterlens::test::TempDir;
 using clusterlens::test::writeFile;
@@ -20,93 +24,6 @@ using testing::AllOf;
 using testing::HasSubstr;
 
 namespace {
-
-using KeywordList = std::vector<std::pair<std::string, std::string>>;
-
-template <typename T>
-std::string encode(T value, bool bigEndian) {
-    std::uint64_t bits = 0;
-    if constexpr (std::is_floating_point_v<T>) {
-        bits = sizeof(T) == 4 ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
-                              : std::bit_cast<std::uint64_t>(static_cast<double>(value));
-    } else {
-        bits = static_cast<std::uint64_t>(value);
-    }
-    std::string out;
-    for (std::size_t b = 0; b < sizeof(T); ++b) {
-        const std::size_t shift = 8 * (bigEndian ? sizeof(T) - 1 - b : b);
-        out += static_cast<char>((bits >> shift) & 0xff);
-    }
-    return out;
-}
-
-std::string padded(std::uint64_t value, std::size_t width) {
-    std::string digits = std::to_string(value);
-    return std::string(width - digits.size(), ' ') + digits;
-}
-
-/// An FCS file written independently of the engine: HEADER, TEXT at byte 58 (delimiter '/',
-/// keywords escaped), DATA right after it, then an optional supplemental TEXT.
-struct FcsBuilder {
-    std::string version = "3.1";
-    KeywordList keywords;
-    std::string data;
-    std::string supplemental;  ///< raw supplemental TEXT, placed after DATA
-    bool dataKeywords = true;  ///< write $BEGINDATA/$ENDDATA
-    bool headerDataOffsets = true;
-
-    std::string build() const {
-        auto escape = [](const std::string& s) {
-            std::string out;
-            for (char c : s) out += c == '/' ? std::string("//") : std::string(1, c);
-            return out;
-        };
-        // Offsets in TEXT use a fixed width, so the TEXT length does not depend on them.
-        auto textFor = [&](std::uint64_t begin, std::uint64_t end, std::uint64_t sBegin, std::uint64_t sEnd) {
-            std::string text = "/";
-            KeywordList all = keywords;
-            if (dataKeywords) {
-                all.emplace_back("$BEGINDATA", padded(begin, 10));
-                all.emplace_back("$ENDDATA", padded(end, 10));
-            }
-            if (!supplemental.empty()) {
-                all.emplace_back("$BEGINSTEXT", padded(sBegin, 10));
-                all.emplace_back("$ENDSTEXT", padded(sEnd, 10));
-            }
-            for (const auto& [k, v] : all) text += escape(k) + "/" + escape(v) + "/";
-            return text;
-        };
-        const std::size_t textSize = textFor(0, 0, 0, 0).size();
-        const std::uint64_t dataBegin = 58 + textSize;
-        const std::uint64_t dataEnd = dataBegin + data.size() - 1;
-        const std::uint64_t sBegin = dataEnd + 1;
-        const std::uint64_t sEnd = sBegin + supplemental.size() - 1;
-        std::string header = "FCS" + version + "    " + padded(58, 8) + padded(58 + textSize - 1, 8) +
-                             padded(headerDataOffsets ? dataBegin : 0, 8) + padded(headerDataOffsets ? dataEnd : 0, 8) +
-                             padded(0, 8) + padded(0, 8);
-        return header + textFor(dataBegin, dataEnd, sBegin, sEnd) + data + supplemental;
-    }
-};
-
-/// A list-mode file with the given $DATATYPE/$BYTEORD and parameters ($PnB for each).
-FcsBuilder listMode(const std::string& type, const std::string& byteOrder, std::size_t events,
-                    const std::vector<int>& bits) {
-    FcsBuilder b;
-    b.keywords = {{"$BYTEORD", byteOrder},
-                  {"$DATATYPE", type},
-                  {"$MODE", "L"},
-                  {"$NEXTDATA", "0"},
-                  {"$PAR", std::to_string(bits.size())},
-                  {"$TOT", std::to_string(events)}};
-    for (std::size_t j = 0; j < bits.size(); ++j) {
-        const std::string p = "$P" + std::to_string(j + 1);
-        b.keywords.emplace_back(p + "N", "ch" + std::to_string(j + 1));
-        b.keywords.emplace_back(p + "B", std::to_string(bits[j]));
-        b.keywords.emplace_back(p + "E", "0,0");
-        b.keywords.emplace_back(p + "R", "1024");
-    }
-    return b;
-}
 
 void setKeyword(FcsBuilder& b, const std::string& key, const std::string& value) {
     for (auto& kv : b.keywords)

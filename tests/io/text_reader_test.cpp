@@ -3,12 +3,14 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/read_dataset.hpp"
+#include "clusterlens/transforms.hpp"
 #include "test_support.hpp"
 
 using namespace clusterlens;
 using clusterlens::test::dataPath;
 using clusterlens::test::TempDir;
 using clusterlens::test::writeFile;
+using testing::AllOf;
 using testing::HasSubstr;
 
 namespace {
@@ -171,4 +173,72 @@ TEST(TextReader, TruncatedGzipIsRefused) {
     std::string gz = test::readFile(dataPath("benchmarks/sipu/a1.data.gz"));
     writeFile(dir.file("cut.data.gz"), gz.substr(0, gz.size() / 2));
     EXPECT_THAT(errorOf(dir.file("cut.data.gz")), AllOf(HasSubstr("cut.data.gz"), HasSubstr("gzip")));
+}
+
+TEST(TextReader, TextColumnsBecomePointNamesAndLabelsInsteadOfRefusingTheFile) {
+    TempDir dir;
+    writeFile(dir.file("cells.csv"), "cell,x,type,y\ncellA,1,T,2\ncellB,3,B,4.5\ncellC,5,T,6\n");
+    const Dataset data = readDataset(dir.file("cells.csv"));
+    EXPECT_EQ(data.features, (std::vector<std::string>{"x", "y"}));
+    EXPECT_EQ(data.exact, (std::vector<double>{1, 2, 3, 4.5, 5, 6}));
+    EXPECT_EQ(data.pointNames, (std::vector<std::string>{"cellA", "cellB", "cellC"}));
+    EXPECT_EQ(data.labels, (std::vector<std::int32_t>{0, 1, 0}));
+    EXPECT_EQ(data.labelNames, (std::vector<std::string>{"T", "B"}));
+    EXPECT_EQ(data.labelSource, "type");
+    ASSERT_EQ(data.annotations.size(), 2u);
+    EXPECT_EQ(data.annotations[0].name, "cell");
+    EXPECT_EQ(data.annotations[0].role, Annotation::Role::PointNames);
+    EXPECT_EQ(data.annotations[1].name, "type");
+    EXPECT_EQ(data.annotations[1].role, Annotation::Role::Labels);
+}
+
+TEST(TextReader, LabelColumnOptionChoosesTheClassesAndOtherTextIsKept) {
+    TempDir dir;
+    writeFile(dir.file("cells.csv"), "sample,x,celltype\ns1,1,NK\ns1,2,B\ns2,3,NK\ns2,4,T\n");
+    ReadOptions options;
+    options.labelColumn = "celltype";
+    const Dataset data = readDataset(dir.file("cells.csv"), options);
+    EXPECT_EQ(data.features, (std::vector<std::string>{"x"}));
+    EXPECT_EQ(data.labelNames, (std::vector<std::string>{"NK", "B", "T"}));
+    EXPECT_EQ(data.labels, (std::vector<std::int32_t>{0, 1, 0, 2}));
+    EXPECT_TRUE(data.pointNames.empty());
+    ASSERT_EQ(data.annotations.size(), 2u);
+    EXPECT_EQ(data.annotations[0].role, Annotation::Role::Text);
+    EXPECT_EQ(data.annotations[0].values, (std::vector<std::string>{"s1", "s1", "s2", "s2"}));
+    EXPECT_EQ(data.annotations[1].role, Annotation::Role::Labels);
+}
+
+TEST(TextReader, ATextColumnMayStartWithMissingCellsAndHoldNumberLikeIds) {
+    TempDir dir;
+    writeFile(dir.file("ids.csv"), "id,x\n,1\nNA,2\nA7,3\n123,4\n");
+    const Dataset data = readDataset(dir.file("ids.csv"));
+    EXPECT_EQ(data.features, (std::vector<std::string>{"x"}));
+    EXPECT_EQ(data.pointNames, (std::vector<std::string>{"", "NA", "A7", "123"}));
+    writeFile(dir.file("typo.csv"), "x,y\n1,2\n3,abc\n");
+    EXPECT_THAT(errorOf(dir.file("typo.csv")),
+                AllOf(HasSubstr("line 3"), HasSubstr("column 'y'"), HasSubstr("'abc' is not a number"),
+                      HasSubstr("starts with numbers")));
+    writeFile(dir.file("empty_cell.csv"), "x,y\n1,\n3,4\n");
+    EXPECT_THAT(errorOf(dir.file("empty_cell.csv")), AllOf(HasSubstr("line 2"), HasSubstr("column 'y'")));
+}
+
+TEST(TextReader, ColumnsSelectOnlyNumericColumnsAndSubsampleKeepsAnnotationsAligned) {
+    TempDir dir;
+    writeFile(dir.file("cells.csv"), "cell,x,y,batch\nc0,0,10,b1\nc1,1,11,b1\nc2,2,12,b2\nc3,3,13,b2\nc4,4,14,b3\n");
+    const Dataset data = readDataset(dir.file("cells.csv"));
+    EXPECT_EQ(resolveColumns(data, {"y", "x"}), (std::vector<std::size_t>{1, 0}));
+    try {
+        resolveColumns(data, {"x", "cell"});
+        ADD_FAILURE() << "a text column was selected";
+    } catch (const InvalidInput& e) {
+        EXPECT_THAT(e.what(), AllOf(HasSubstr("'cell' is a text column"), HasSubstr("numeric")));
+    }
+    const Dataset sample = subsample(data, 3, 7);
+    ASSERT_EQ(sample.n, 3u);
+    ASSERT_EQ(sample.annotations.size(), 2u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const auto i = static_cast<std::size_t>(sample.at(k, 0));
+        EXPECT_EQ(sample.pointNames[k], "c" + std::to_string(i));
+        EXPECT_EQ(sample.labelNames[static_cast<std::size_t>(sample.labels[k])], data.labelNames[data.labels[i]]);
+    }
 }

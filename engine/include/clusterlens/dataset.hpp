@@ -16,6 +16,18 @@ struct Embedding {
     std::vector<float> values;
 };
 
+/// A non-numeric column of a table, kept beside the features (cell ids, sample or cell-type names).
+struct Annotation {
+    enum class Role {
+        PointNames,  ///< unique ids; the values are Dataset::pointNames
+        Labels,      ///< the label column; the values are Dataset::labels (class names in labelNames)
+        Text,        ///< any other text column; the values are `values`
+    };
+    std::string name;                 ///< column header ("column <k>" in a file without one)
+    Role role = Role::Text;
+    std::vector<std::string> values;  ///< n values for Role::Text; empty otherwise
+};
+
 /// Where the data came from and what was done to it since.
 struct Provenance {
     std::string path;                   ///< file as given by the user
@@ -39,6 +51,7 @@ struct Dataset {
     std::vector<std::string> labelNames;      ///< optional names of label values (index = label)
     std::string labelSource;                  ///< column/file the labels came from
     std::vector<Embedding> embeddings;        ///< obsm/* and the like
+    std::vector<Annotation> annotations;      ///< a table's non-feature columns, in file order
     Provenance provenance;
     std::vector<std::string> warnings;        ///< non-fatal problems found while reading
     std::size_t nonFinite = 0;                ///< count of NaN/Inf values (only when allowed)

@@ -22,8 +22,12 @@ Dataset zscoreTransform(const Dataset& in);
 Dataset selectColumns(const Dataset& in, const std::vector<std::size_t>& columns);
 
 /// Resolves feature names (exact, else case-insensitive) or 1-based numbers to column indices;
-/// throws InvalidInput naming the unknown column.
+/// throws InvalidInput naming the unknown column, or saying that a named text column is an annotation.
 std::vector<std::size_t> resolveColumns(const Dataset& in, const std::vector<std::string>& names);
+
+/// The indices `subsample` keeps: m of 0..n-1, ascending, reproducible for a given seed (all n when
+/// m >= n). O(n).
+std::vector<std::size_t> subsampleIndices(std::size_t n, std::size_t m, std::uint64_t seed);
 
 /// Uniform random subsample of m points without replacement, kept in input order, reproducible
 /// for a given seed. m >= n returns a copy. O(N).

@@ -1,41 +1,116 @@
+// CSV writer: a dataset's events with their text columns and appended channels.
+
 #include <cstdio>
+#include <memory>
 
 #include "clusterlens/errors.hpp"
+#include "clusterlens/io/atomic_file.hpp"
+#include "clusterlens/io/number_text.hpp"
 #include "clusterlens/io/write_dataset.hpp"
+#include "export_support.hpp"
 
 namespace clusterlens {
 namespace {
 
-std::string quoteIfNeeded(const std::string& name) {
-    if (name.find_first_of(",\"\n\r ") == std::string::npos && !name.empty()) return name;
-    std::string out = "\"";
-    for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
+/// Quoted when the text reader would otherwise split, trim or skip it (a leading '#' is a comment).
+void appendCell(std::string& out, const std::string& text) {
+    if (!text.empty() && text.find_first_of(",\"\n\r \t") == std::string::npos && text.front() != '#') {
+        out += text;
+        return;
+    }
+    out += '"';
+    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    out += '"';
 }
+
+const Annotation* annotationWithRole(const Dataset& data, Annotation::Role role) {
+    for (const Annotation& a : data.annotations)
+        if (a.role == role) return &a;
+    return nullptr;
+}
+
+std::string headerLine(const Dataset& data, const ExportSelection& selection) {
+    std::vector<std::string> names;
+    if (!data.pointNames.empty()) {
+        const Annotation* column = annotationWithRole(data, Annotation::Role::PointNames);
+        names.push_back(column ? column->name : "name");
+    }
+    names.insert(names.end(), data.features.begin(), data.features.end());
+    if (!data.labels.empty()) {
+        const Annotation* column = annotationWithRole(data, Annotation::Role::Labels);
+        names.push_back(column ? column->name : "label");
+    }
+    for (const Annotation& a : data.annotations)
+        if (a.role == Annotation::Role::Text) names.push_back(a.name);
+    for (const ExtraChannel& channel : selection.channels) names.push_back(channel.name);
+    std::string line;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        if (k > 0) line += ',';
+        appendCell(line, names[k]);
+    }
+    return line + '\n';
+}
+
+/// Event i as one CSV line; `out` grows by it.
+void appendRow(std::string& out, const Dataset& data, const ExportSelection& selection, std::size_t i) {
+    bool first = true;
+    auto separate = [&] {
+        if (!first) out += ',';
+        first = false;
+    };
+    if (!data.pointNames.empty()) {
+        separate();
+        appendCell(out, data.pointNames[i]);
+    }
+    const bool exact = data.exact.size() == data.values.size();
+    for (std::size_t j = 0; j < data.d; ++j) {
+        separate();
+        if (exact) appendShortest(out, data.exact[i * data.d + j]);
+        else appendShortest(out, data.values[i * data.d + j]);
+    }
+    if (!data.labels.empty()) {
+        separate();
+        const std::int32_t label = data.labels[i];
+        if (label >= 0 && static_cast<std::size_t>(label) < data.labelNames.size()) appendCell(out, data.labelNames[label]);
+        else out += std::to_string(label);
+    }
+    for (const Annotation& a : data.annotations) {
+        if (a.role != Annotation::Role::Text) continue;
+        separate();
+        appendCell(out, a.values[i]);
+    }
+    for (const ExtraChannel& channel : selection.channels) {
+        separate();
+        out += std::to_string(channel.values[i]);
+    }
+    out += '\n';
+}
+
+struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+};
 
 } // namespace
 
-void writeCsv(const std::string& path, const Dataset& data, const std::vector<std::int32_t>& labels,
-              const std::string& labelName) {
-    if (!labels.empty() && labels.size() != data.n)
-        throw InvalidInput(path + ": " + std::to_string(labels.size()) + " labels for " + std::to_string(data.n) + " points");
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (!file) throwFileError(path, "", "cannot open the file for writing");
-    for (std::size_t j = 0; j < data.d; ++j) std::fprintf(file, "%s%s", j ? "," : "", quoteIfNeeded(data.features[j]).c_str());
-    if (!labels.empty()) std::fprintf(file, ",%s", quoteIfNeeded(labelName).c_str());
-    std::fputc('\n', file);
-    const bool exact = data.exact.size() == data.values.size();
-    for (std::size_t i = 0; i < data.n; ++i) {
-        for (std::size_t j = 0; j < data.d; ++j) {
-            // 9 significant digits round-trip float32; 17 round-trip the double values we parsed.
-            if (exact) std::fprintf(file, "%s%.17g", j ? "," : "", data.exact[i * data.d + j]);
-            else std::fprintf(file, "%s%.9g", j ? "," : "", static_cast<double>(data.values[i * data.d + j]));
+void writeCsv(const std::string& path, const Dataset& data, const ExportSelection& selection) {
+    data.validateShape();
+    validateSelection(path, selection, data.n);
+    const std::size_t events = detail::selectedCount(selection, data.n);
+    writeFileAtomically(path, [&](const std::string& temp) {
+        std::unique_ptr<std::FILE, FileCloser> file(std::fopen(temp.c_str(), "w"));
+        if (!file) throwFileError(path, "", "cannot open the file for writing");
+        std::string buffer = headerLine(data, selection);
+        bool ok = true;
+        for (std::size_t k = 0; ok && k <= events; ++k) {
+            if (buffer.size() >= (1u << 20) || k == events) {
+                ok = std::fwrite(buffer.data(), 1, buffer.size(), file.get()) == buffer.size();
+                buffer.clear();
+            }
+            if (k < events) appendRow(buffer, data, selection, detail::selectedEvent(selection, k));
         }
-        if (!labels.empty()) std::fprintf(file, ",%d", labels[i]);
-        std::fputc('\n', file);
-    }
-    const bool failed = std::ferror(file) != 0;
-    if (std::fclose(file) != 0 || failed) throwFileError(path, "", "write failed (disk full?)");
+        ok = std::fclose(file.release()) == 0 && ok;
+        if (!ok) throwFileError(path, "", "write failed (disk full?)");
+    });
 }
 
 } // namespace clusterlens

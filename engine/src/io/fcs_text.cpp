@@ -22,12 +22,6 @@ std::string_view trimBlanks(std::string_view text) {
     return text;
 }
 
-std::string upper(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
-    return out;
-}
-
 /// Shows raw bytes in a message: printable ASCII as is, anything else as \xNN.
 std::string printable(std::string_view bytes) {
     static const char* hex = "0123456789abcdef";
@@ -160,13 +154,21 @@ std::string formatHeader(const Header& header) {
     return out;
 }
 
+std::string upperKey(std::string_view key) {
+    std::string out(key);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
+    return out;
+}
+
 bool Keywords::add(std::string key, std::string value) {
-    return m_values.emplace(upper(key), std::move(value)).second;
+    if (!m_index.emplace(upperKey(key), m_entries.size()).second) return false;
+    m_entries.emplace_back(std::move(key), std::move(value));
+    return true;
 }
 
 const std::string* Keywords::find(std::string_view key) const {
-    const auto it = m_values.find(upper(key));
-    return it == m_values.end() ? nullptr : &it->second;
+    const auto it = m_index.find(upperKey(key));
+    return it == m_index.end() ? nullptr : &m_entries[it->second].second;
 }
 
 const std::string& Keywords::require(const std::string& path, std::string_view key) const {
@@ -217,7 +219,7 @@ char parseText(const std::string& path, std::string_view segment, std::uint64_t 
     return delimiter;
 }
 
-std::string formatText(const std::vector<std::pair<std::string, std::string>>& keywords, char delimiter) {
+std::string formatText(const KeywordList& keywords, char delimiter) {
     std::string out(1, delimiter);
     for (const auto& [key, value] : keywords) {
         out += escape(key, delimiter);
@@ -228,7 +230,7 @@ std::string formatText(const std::vector<std::pair<std::string, std::string>>& k
     return out;
 }
 
-char chooseDelimiter(const std::vector<std::pair<std::string, std::string>>& keywords) {
+char chooseDelimiter(const KeywordList& keywords) {
     auto startsWith = [&](char c) {
         return std::any_of(keywords.begin(), keywords.end(),
                            [c](const auto& kv) { return kv.first.starts_with(c) || kv.second.starts_with(c); });

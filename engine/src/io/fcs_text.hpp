@@ -39,7 +39,10 @@ Header parseHeader(const std::string& path, std::string_view bytes, std::uint64_
 /// Formats a HEADER for the writer (offsets above kMaxHeaderOffset must be passed as 0).
 std::string formatHeader(const Header& header);
 
-/// TEXT keywords, looked up case-insensitively (the standard makes keyword names case-insensitive).
+using KeywordList = std::vector<std::pair<std::string, std::string>>;
+
+/// TEXT keywords, looked up case-insensitively (the standard makes keyword names case-insensitive),
+/// kept in file order with their spelling so a writer can copy them.
 class Keywords {
 public:
     /// Adds a pair; returns false (and keeps the old value) when the keyword is already present.
@@ -48,11 +51,17 @@ public:
     const std::string* find(std::string_view key) const;
     /// The value of KEY; throws InvalidInput "PATH: TEXT: required keyword KEY is missing" otherwise.
     const std::string& require(const std::string& path, std::string_view key) const;
-    std::size_t size() const { return m_values.size(); }
+    std::size_t size() const { return m_entries.size(); }
+    /// Every pair in the order it was added, keys spelled as in the file.
+    const KeywordList& entries() const { return m_entries; }
 
 private:
-    std::map<std::string, std::string, std::less<>> m_values;  ///< upper-case key -> value
+    KeywordList m_entries;
+    std::map<std::string, std::size_t, std::less<>> m_index;  ///< upper-case key -> position in m_entries
 };
+
+/// The key in upper case (keyword names compare case-insensitively).
+std::string upperKey(std::string_view key);
 
 /// Parses one TEXT segment (bytes as stored in the file; `fileOffset` is where they start, used in
 /// error positions). With `delimiter` 0 the first byte is the delimiter (primary TEXT); otherwise the
@@ -64,11 +73,11 @@ char parseText(const std::string& path, std::string_view segment, std::uint64_t 
 
 /// Formats keyword/value pairs as a TEXT segment (leading and trailing delimiter, delimiters inside
 /// keywords and values doubled).
-std::string formatText(const std::vector<std::pair<std::string, std::string>>& keywords, char delimiter);
+std::string formatText(const KeywordList& keywords, char delimiter);
 
 /// '/' unless some keyword or value starts with it (a doubled delimiter right after a separator is
 /// ambiguous); then the first of a few fallback characters that occurs nowhere in the pairs.
-char chooseDelimiter(const std::vector<std::pair<std::string, std::string>>& keywords);
+char chooseDelimiter(const KeywordList& keywords);
 
 /// A non-negative integer, allowing surrounding blanks (HEADER fields are right-justified).
 std::optional<std::uint64_t> parseUnsigned(std::string_view text);

@@ -1,10 +1,10 @@
 // Label files: one integer per line, or "index,label" CSV with a header.
 
 #include <charconv>
-#include <cstdio>
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/labels.hpp"
+#include "clusterlens/io/text_file.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "text_fields.hpp"
 
@@ -49,11 +49,9 @@ std::vector<std::int32_t> readLabels(const std::string& path, std::size_t expect
 }
 
 void writeLabelsCsv(const std::string& path, const std::vector<std::int32_t>& labels) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (!file) throwFileError(path, "", "cannot open the file for writing");
-    std::fprintf(file, "index,label\n");
-    for (std::size_t i = 0; i < labels.size(); ++i) std::fprintf(file, "%zu,%d\n", i, labels[i]);
-    if (std::fclose(file) != 0) throwFileError(path, "", "write failed (disk full?)");
+    std::string text = "index,label\n";
+    for (std::size_t i = 0; i < labels.size(); ++i) text += std::to_string(i) + ',' + std::to_string(labels[i]) + '\n';
+    writeTextFile(path, text);
 }
 
 } // namespace clusterlens

@@ -1,10 +1,11 @@
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/linkage.hpp"
+#include "clusterlens/io/number_text.hpp"
+#include "clusterlens/io/text_file.hpp"
 #include "text_fields.hpp"
 
 namespace clusterlens {
@@ -73,13 +74,13 @@ Linkage readLinkageCsv(const std::string& path) {
 }
 
 void writeLinkageCsv(const std::string& path, const Linkage& linkage) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (!file) throwFileError(path, "", "cannot open the file for writing");
-    std::fprintf(file, "a,b,height,size\n");
-    for (const Merge& m : linkage.merges)
-        std::fprintf(file, "%lld,%lld,%.17g,%lld\n", static_cast<long long>(m.a), static_cast<long long>(m.b), m.height,
-                     static_cast<long long>(m.size));
-    if (std::fclose(file) != 0) throwFileError(path, "", "write failed (disk full?)");
+    std::string text = "a,b,height,size\n";
+    for (const Merge& m : linkage.merges) {
+        text += std::to_string(m.a) + ',' + std::to_string(m.b) + ',';
+        appendShortest(text, m.height);
+        text += ',' + std::to_string(m.size) + '\n';
+    }
+    writeTextFile(path, text);
 }
 
 } // namespace clusterlens

@@ -52,7 +52,6 @@ std::vector<std::string> splitFields(std::string_view line, char sep) {
             if (i >= n) break;
         }
     }
-    if (!whitespace && !line.empty() && isSep(line.back())) fields.emplace_back();
     return fields;
 }
 

@@ -1,10 +1,14 @@
-// Text tables: CSV / TSV / whitespace, optional header, optional label column, gzip.
+// Text tables: CSV / TSV / whitespace, optional header, optional label column, text columns kept as
+// annotations, gzip.
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <string_view>
+#include <unordered_set>
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/read_dataset.hpp"
@@ -109,83 +113,167 @@ std::string defaultName(std::size_t j) { return "V" + std::to_string(j + 1); }
 
 void attachBenchmarkLabels(const std::string& path, Dataset& data);
 
+/// Where the data rows are and which column holds labels.
+struct TableLayout {
+    char sep = ',';
+    std::vector<std::string> header;  ///< empty without a header row
+    std::size_t firstRow = 0;         ///< index into Lines of the first data row
+    std::size_t columns = 0;
+    long labelCol = -1;
+    bool sklearn = false;
+};
+
+TableLayout findLayout(const std::string& path, const Lines& lines, const ReadOptions& options, Dataset& data) {
+    TableLayout t;
+    t.sep = detectSeparator(path, lines.text.front());
+    t.header = detail::splitFields(lines.text.front(), t.sep);
+    if (isSklearnHeader(t.header, lines, t.sep)) {
+        t.sklearn = true;
+        t.firstRow = 1;
+        data.labelNames.assign(t.header.begin() + 2, t.header.end());
+        t.header.clear();
+    } else if (!allNumeric(t.header)) {
+        t.firstRow = 1;
+    } else {
+        t.header.clear();
+    }
+    if (t.firstRow == 1 && lines.text.size() == 1) throwFileError(path, "", "the file has a header but no data rows");
+    t.columns = detail::splitFields(lines.text[t.firstRow], t.sep).size();
+    if (!t.header.empty() && t.header.size() != t.columns)
+        throwFileError(path, "line " + std::to_string(lines.number[t.firstRow]),
+                       "header has " + std::to_string(t.header.size()) + " names but the row has " +
+                           std::to_string(t.columns) + " fields");
+    if (t.sklearn) {
+        t.labelCol = static_cast<long>(t.columns) - 1;
+        data.labelSource = "last column (scikit-learn layout)";
+    }
+    if (!options.labelColumn.empty()) {
+        t.labelCol = findLabelColumn(path, t.header, t.columns, options.labelColumn);
+        data.labelSource = options.labelColumn;
+    }
+    return t;
+}
+
+/// One column's cells. A column is numeric until its first cell that is neither a number nor
+/// missing (empty, NA): a column that starts with text is a text column (ids, class names, where
+/// "123" is text too); text after numbers is an error in the data.
+struct ColumnCells {
+    std::string name;
+    bool text = false;
+    bool sawNumber = false;
+    std::size_t firstEmptyLine = 0;  ///< line of the first empty cell of a numeric column, 0 = none
+    std::vector<double> numbers;
+    std::vector<std::string> cells;  ///< a text column's cells
+};
+
+/// Reads every data row into per-column cells. Throws naming file, line and column on a ragged row
+/// or text in a numeric column.
+std::vector<ColumnCells> readColumns(const std::string& path, const Lines& lines, const TableLayout& t) {
+    std::vector<ColumnCells> columns(t.columns);
+    for (std::size_t j = 0; j < t.columns; ++j) {
+        columns[j].name = !t.header.empty()                               ? detail::trim(t.header[j])
+                          : t.sklearn && static_cast<long>(j) == t.labelCol ? std::string("class")
+                                                                             : "column " + std::to_string(j + 1);
+        columns[j].text = static_cast<long>(j) == t.labelCol;
+    }
+    for (std::size_t r = t.firstRow; r < lines.text.size(); ++r) {
+        const std::string where = "line " + std::to_string(lines.number[r]);
+        std::vector<std::string> fields = detail::splitFields(lines.text[r], t.sep);
+        if (fields.size() != t.columns)
+            throwFileError(path, where, "expected " + std::to_string(t.columns) + " fields, found " +
+                                            std::to_string(fields.size()));
+        for (std::size_t j = 0; j < t.columns; ++j) {
+            ColumnCells& c = columns[j];
+            double v = 0;
+            if (c.text) {
+                c.cells.push_back(std::move(fields[j]));
+            } else if (detail::parseDouble(fields[j], v)) {
+                c.numbers.push_back(v);
+                c.sawNumber = c.sawNumber || !std::isnan(v);
+            } else if (detail::trim(fields[j]).empty()) {
+                c.numbers.push_back(std::numeric_limits<double>::quiet_NaN());
+                if (c.firstEmptyLine == 0) c.firstEmptyLine = lines.number[r];
+            } else if (c.sawNumber) {
+                throwFileError(path, where + ", column '" + c.name + "'",
+                               "'" + fields[j] + "' is not a number (the column starts with numbers)");
+            } else {
+                // Only missing cells so far: the column is text; take the earlier rows' cells as written.
+                c.text = true;
+                c.numbers.clear();
+                for (std::size_t e = t.firstRow; e < r; ++e) c.cells.push_back(detail::splitFields(lines.text[e], t.sep)[j]);
+                c.cells.push_back(std::move(fields[j]));
+            }
+        }
+    }
+    for (const ColumnCells& c : columns)
+        if (!c.text && c.firstEmptyLine != 0)
+            throwFileError(path, "line " + std::to_string(c.firstEmptyLine) + ", column '" + c.name + "'",
+                           "'' is not a number");
+    return columns;
+}
+
+bool allDistinct(const std::vector<std::string>& cells) {
+    std::unordered_set<std::string_view> seen;
+    for (const std::string& cell : cells)
+        if (!seen.insert(cell).second) return false;
+    return true;
+}
+
+/// Text columns become annotations: the label column labels; the first column of distinct values the
+/// point names; without a label column, the first other column the labels (its values class names).
+void keepTextColumns(const std::string& path, const Lines& lines, const TableLayout& t, std::vector<ColumnCells>& columns,
+                     Dataset& data) {
+    const std::vector<std::size_t> lineNumbers(lines.number.begin() + static_cast<std::ptrdiff_t>(t.firstRow),
+                                               lines.number.end());
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+        ColumnCells& c = columns[j];
+        if (!c.text) continue;
+        Annotation annotation{c.name, Annotation::Role::Text, {}};
+        if (static_cast<long>(j) == t.labelCol) {
+            encodeLabels(c.cells, lineNumbers, path, data);
+            annotation.role = Annotation::Role::Labels;
+        } else if (data.pointNames.empty() && allDistinct(c.cells)) {
+            data.pointNames = std::move(c.cells);
+            annotation.role = Annotation::Role::PointNames;
+        } else if (t.labelCol < 0 && data.labels.empty()) {
+            encodeLabels(c.cells, lineNumbers, path, data);
+            data.labelSource = c.name;
+            annotation.role = Annotation::Role::Labels;
+        } else {
+            annotation.values = std::move(c.cells);
+        }
+        data.annotations.push_back(std::move(annotation));
+    }
+}
+
 } // namespace
 
 Dataset readText(const std::string& path, const ReadOptions& options) {
     const std::string content = readFileMaybeGzip(path);
     const Lines lines = splitLines(content);
     if (lines.text.empty()) throwFileError(path, "", "the file is empty (no data lines)");
-
-    const char sep = detectSeparator(path, lines.text.front());
-    std::vector<std::string> header = detail::splitFields(lines.text.front(), sep);
     Dataset data;
     data.provenance.path = path;
     data.provenance.format = "csv";
-    std::size_t firstRow = 0;
-    long labelCol = -1;
-    bool sklearn = false;
-    if (isSklearnHeader(header, lines, sep)) {
-        sklearn = true;
-        firstRow = 1;
-        data.labelNames.assign(header.begin() + 2, header.end());
-        header.clear();
-    } else if (!allNumeric(header)) {
-        firstRow = 1;
-    } else {
-        header.clear();
-    }
-    if (firstRow == 1 && lines.text.size() == 1) throwFileError(path, "", "the file has a header but no data rows");
-    const std::size_t columns = detail::splitFields(lines.text[firstRow], sep).size();
-    if (!header.empty() && header.size() != columns)
-        throwFileError(path, "line " + std::to_string(lines.number[firstRow]),
-                       "header has " + std::to_string(header.size()) + " names but the row has " +
-                           std::to_string(columns) + " fields");
-    if (sklearn) {
-        labelCol = static_cast<long>(columns) - 1;
-        data.labelSource = "last column (scikit-learn layout)";
-    }
-    if (!options.labelColumn.empty()) {
-        labelCol = findLabelColumn(path, header, columns, options.labelColumn);
-        data.labelSource = options.labelColumn;
-    }
-    const std::size_t d = columns - (labelCol >= 0 ? 1 : 0);
-    for (std::size_t j = 0; j < columns; ++j) {
-        if (static_cast<long>(j) == labelCol) continue;
-        std::string name = header.empty() ? defaultName(data.features.size()) : detail::trim(header[j]);
+    const TableLayout t = findLayout(path, lines, options, data);
+    std::vector<ColumnCells> columns = readColumns(path, lines, t);
+    data.n = lines.text.size() - t.firstRow;
+    std::vector<const ColumnCells*> numeric;
+    for (const ColumnCells& c : columns) {
+        if (c.text) continue;
+        numeric.push_back(&c);
+        const std::string name = t.header.empty() ? std::string() : c.name;
         data.features.push_back(name.empty() ? defaultName(data.features.size()) : name);
     }
-    const std::size_t n = lines.text.size() - firstRow;
-    data.n = n;
-    data.d = d;
-    data.exact.reserve(n * d);
-    std::vector<std::string> labelCells;
-    std::vector<std::size_t> labelLines;
-    for (std::size_t r = firstRow; r < lines.text.size(); ++r) {
-        const std::string where = "line " + std::to_string(lines.number[r]);
-        const std::vector<std::string> fields = detail::splitFields(lines.text[r], sep);
-        if (fields.size() != columns)
-            throwFileError(path, where, "expected " + std::to_string(columns) + " fields, found " +
-                                            std::to_string(fields.size()));
-        for (std::size_t j = 0; j < columns; ++j) {
-            if (static_cast<long>(j) == labelCol) {
-                labelCells.push_back(fields[j]);
-                labelLines.push_back(lines.number[r]);
-                continue;
-            }
-            double v = 0;
-            if (!detail::parseDouble(fields[j], v)) {
-                const std::size_t col = data.exact.size() % d;
-                throwFileError(path, where + ", column '" + data.features[col] + "'",
-                               "'" + fields[j] + "' is not a number");
-            }
-            data.exact.push_back(v);
-        }
-    }
+    data.d = numeric.size();
+    data.exact.resize(data.n * data.d);
+    for (std::size_t f = 0; f < data.d; ++f)
+        for (std::size_t i = 0; i < data.n; ++i) data.exact[i * data.d + f] = numeric[f]->numbers[i];
     data.values.assign(data.exact.begin(), data.exact.end());
-    if (labelCol >= 0) encodeLabels(labelCells, labelLines, path, data);
-    data.provenance.detail = std::string(sep == ',' ? "comma" : sep == '\t' ? "tab" : sep == ';' ? "semicolon" : "whitespace") +
-                             "-separated" + (header.empty() && !sklearn ? ", no header" : ", header") +
-                             (sklearn ? " (scikit-learn layout)" : "");
+    keepTextColumns(path, lines, t, columns, data);
+    data.provenance.detail = std::string(t.sep == ',' ? "comma" : t.sep == '\t' ? "tab" : t.sep == ';' ? "semicolon" : "whitespace") +
+                             "-separated" + (t.header.empty() && !t.sklearn ? ", no header" : ", header") +
+                             (t.sklearn ? " (scikit-learn layout)" : "");
     if (data.labels.empty()) attachBenchmarkLabels(path, data);
     return data;
 }
