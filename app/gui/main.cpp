@@ -13,6 +13,7 @@
 #include "main_window.hpp"
 #include "opengl_setup.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "wheel_guard.hpp"
 #include "window_grab.hpp"
 
 namespace {
@@ -129,6 +130,8 @@ int main(int argc, char* argv[]) {
     setApplicationNames();
     QApplication::setApplicationDisplayName(QStringLiteral("ClusterLens"));
     parser.process(app);
+    clusterlens::views::WheelGuard wheelGuard;
+    app.installEventFilter(&wheelGuard);
 
     clusterlens::gui::MainWindow window;
     if (parser.isSet(options.screenshot)) {
