@@ -89,7 +89,8 @@ int runExport(const Arguments& argv) {
     Stopwatch clock;
     const ExportSource source = ExportSource::open(args.positional()[0], readOptionsFrom(args, true));
     // A cut or odd source file is exported as read: say so, as `info` does.
-    for (const std::string& w : source.data().warnings) std::fprintf(stderr, "clusterlens-cli: warning: %s\n", w.c_str());
+    for (const std::string& w : source.data().warnings)
+        std::fprintf(stderr, "clusterlens-cli: warning: %s\n", w.c_str());
     ExportSelection selection;
     selection.events = analysedEvents(args, source.data());
     if (args.has("--labels"))

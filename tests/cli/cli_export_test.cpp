@@ -34,9 +34,11 @@ std::vector<std::string> joined(std::vector<std::string> head, const std::vector
 /// Runs k-means on the transformed columns as a user would, then exports with the same options.
 std::vector<std::int32_t> clusterThenExport(const TempDir& dir, const std::string& input, const std::string& out,
                                             const std::vector<std::string>& extra = {}) {
-    const auto kmeans = runCli(joined(joined({"kmeans", input, "-k", "4", "--labels-out", dir.file("L.csv")}, kAnalysis), extra));
+    const auto kmeans =
+        runCli(joined(joined({"kmeans", input, "-k", "4", "--labels-out", dir.file("L.csv")}, kAnalysis), extra));
     EXPECT_EQ(kmeans.exitCode, 0) << kmeans.err;
-    const auto exported = runCli(joined(joined({"export", input, "--labels", dir.file("L.csv"), "--out", out}, kAnalysis), extra));
+    const auto exported =
+        runCli(joined(joined({"export", input, "--labels", dir.file("L.csv"), "--out", out}, kAnalysis), extra));
     EXPECT_EQ(exported.exitCode, 0) << exported.err;
     return readLabels(dir.file("L.csv"));
 }
@@ -63,7 +65,8 @@ TEST(CliExport, DemoExportsUntransformedValuesOfEveryChannelPlusTheClusters) {
     }
     EXPECT_EQ(fcs.at(0, 0), 33471.2109f);  // FSC-A as acquired, not its arcsinh
 
-    const auto csv = runCli(joined({"export", kDemo, "--labels", dir.file("L.csv"), "--out", dir.file("demo.csv")}, kAnalysis));
+    const auto csv =
+        runCli(joined({"export", kDemo, "--labels", dir.file("L.csv"), "--out", dir.file("demo.csv")}, kAnalysis));
     ASSERT_EQ(csv.exitCode, 0) << csv.err;
     ReadOptions options;
     options.labelColumn = "cluster";
@@ -131,8 +134,9 @@ TEST(CliExport, TableWithACellIdColumnIsReadAndExportedWithIt) {
     EXPECT_THAT(text.err, HasSubstr("'cell' is a text column"));
 
     writeFile(dir.file("L.csv"), "index,label\n0,0\n1,-1\n2,1\n");
-    ASSERT_EQ(runCli({"export", dir.file("cells.csv"), "--labels", dir.file("L.csv"), "--out", dir.file("out.csv")})
-                  .exitCode,
-              0);
-    EXPECT_EQ(readFile(dir.file("out.csv")), "cell,x,y,type,cluster\ncellA,1.5,15.55,T,0\ncellB,3,4,B,-1\ncellC,5,6,T,1\n");
+    ASSERT_EQ(
+        runCli({"export", dir.file("cells.csv"), "--labels", dir.file("L.csv"), "--out", dir.file("out.csv")}).exitCode,
+        0);
+    EXPECT_EQ(readFile(dir.file("out.csv")),
+              "cell,x,y,type,cluster\ncellA,1.5,15.55,T,0\ncellB,3,4,B,-1\ncellC,5,6,T,1\n");
 }

@@ -80,7 +80,7 @@ struct FcsBuilder {
 
 /// A list-mode file with the given $DATATYPE/$BYTEORD and parameters ($PnB for each).
 inline FcsBuilder listMode(const std::string& type, const std::string& byteOrder, std::size_t events,
-                    const std::vector<int>& bits) {
+                           const std::vector<int>& bits) {
     FcsBuilder b;
     b.keywords = {{"$BYTEORD", byteOrder},
                   {"$DATATYPE", type},
@@ -121,4 +121,4 @@ inline std::map<std::string, std::string> textKeywords(const std::string& file) 
     return keywords;
 }
 
-} // namespace clusterlens::test
+}  // namespace clusterlens::test

@@ -65,14 +65,20 @@ void appendRow(std::string& out, const Dataset& data, const ExportSelection& sel
     const bool exact = data.exact.size() == data.values.size();
     for (std::size_t j = 0; j < data.d; ++j) {
         separate();
-        if (exact) appendShortest(out, data.exact[i * data.d + j]);
-        else appendShortest(out, data.values[i * data.d + j]);
+        if (exact) {
+            appendShortest(out, data.exact[i * data.d + j]);
+        } else {
+            appendShortest(out, data.values[i * data.d + j]);
+        }
     }
     if (!data.labels.empty()) {
         separate();
         const std::int32_t label = data.labels[i];
-        if (label >= 0 && static_cast<std::size_t>(label) < data.labelNames.size()) appendCell(out, data.labelNames[label]);
-        else out += std::to_string(label);
+        if (label >= 0 && static_cast<std::size_t>(label) < data.labelNames.size()) {
+            appendCell(out, data.labelNames[static_cast<std::size_t>(label)]);
+        } else {
+            out += std::to_string(label);
+        }
     }
     for (const Annotation& a : data.annotations) {
         if (a.role != Annotation::Role::Text) continue;
@@ -90,7 +96,7 @@ struct FileCloser {
     void operator()(std::FILE* file) const { std::fclose(file); }
 };
 
-} // namespace
+}  // namespace
 
 void writeCsv(const std::string& path, const Dataset& data, const ExportSelection& selection) {
     data.validateShape();
@@ -113,4 +119,4 @@ void writeCsv(const std::string& path, const Dataset& data, const ExportSelectio
     });
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -20,8 +20,9 @@ ExportSource ExportSource::open(const std::string& path, const ReadOptions& opti
     if (source.m_data.provenance.format != "fcs") return source;
     auto raw = std::make_shared<fcs::RawFile>(fcs::readRawFile(path, asStored));
     if (raw->events != source.m_data.n)
-        throwFileError(path, "", "the file changed while it was read (" + std::to_string(source.m_data.n) + " then " +
-                                     std::to_string(raw->events) + " events)");
+        throwFileError(path, "",
+                       "the file changed while it was read (" + std::to_string(source.m_data.n) + " then " +
+                           std::to_string(raw->events) + " events)");
     source.m_fcs = std::move(raw);
     return source;
 }
@@ -47,4 +48,4 @@ void exportEvents(const std::string& out, const ExportSource& source, const Expo
     }
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -1,7 +1,10 @@
 #pragma once
-// Internal: walking the events an ExportSelection writes (shared by the CSV and FCS writers).
+// Internal: walking the events an ExportSelection writes and the keywords of appended FCS channels
+// (shared by the CSV and FCS writers).
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
 #include "clusterlens/io/write_dataset.hpp"
 
@@ -17,4 +20,11 @@ inline std::size_t selectedEvent(const ExportSelection& selection, std::size_t k
     return selection.events ? static_cast<std::size_t>((*selection.events)[k]) : k;
 }
 
-} // namespace clusterlens::detail
+/// $PnR of an appended FCS channel: one more than the largest value fcsChannelValue writes for any
+/// of its events (cluster ids: largest id + 2; membership: 2), so the range covers every value.
+std::uint64_t fcsChannelRange(const ExtraChannel& channel);
+
+/// $PnS of an appended FCS channel: how its values are coded.
+std::string fcsChannelDescription(ChannelKind kind);
+
+}  // namespace clusterlens::detail

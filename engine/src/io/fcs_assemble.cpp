@@ -74,14 +74,15 @@ bool put(std::FILE* file, const std::string& bytes) {
 
 }  // namespace
 
-void writeDataSet(const std::string& path, const KeywordList& keywords, std::uint64_t events,
-                  std::uint64_t eventBytes, const EventEncoder& encode) {
+void writeDataSet(const std::string& path, const KeywordList& keywords, std::uint64_t events, std::uint64_t eventBytes,
+                  const EventEncoder& encode) {
     const Segments segments = layoutSegments(path, keywords, events * eventBytes);
     writeFileAtomically(path, [&](const std::string& temp) {
         std::unique_ptr<std::FILE, FileCloser> file(std::fopen(temp.c_str(), "wb"));
         if (!file) throwFileError(path, "", "cannot open the file for writing");
         bool ok = put(file.get(), segments.header) && put(file.get(), segments.text);
-        const std::uint64_t chunkEvents = std::max<std::uint64_t>(1, (std::uint64_t{1} << 20) / std::max<std::uint64_t>(1, eventBytes));
+        const std::uint64_t chunkEvents =
+            std::max<std::uint64_t>(1, (std::uint64_t{1} << 20) / std::max<std::uint64_t>(1, eventBytes));
         std::string chunk;
         for (std::uint64_t first = 0; ok && first < events; first += chunkEvents) {
             chunk.clear();

@@ -19,8 +19,8 @@ using EventEncoder = std::function<void(std::size_t first, std::size_t last, std
 /// events of `eventBytes` bytes each, produced by `encode` in chunks; the CRC field "00000000" (not
 /// computed). Throws InvalidInput naming `path` when TEXT is too long for the HEADER or the file
 /// cannot be written. Memory: one chunk of events.
-void writeDataSet(const std::string& path, const KeywordList& keywords, std::uint64_t events,
-                  std::uint64_t eventBytes, const EventEncoder& encode);
+void writeDataSet(const std::string& path, const KeywordList& keywords, std::uint64_t events, std::uint64_t eventBytes,
+                  const EventEncoder& encode);
 
 /// $PnR for float data, only a hint for display: per column the largest finite value rounded up,
 /// at least 1. O(n * d).

@@ -20,7 +20,7 @@ namespace {
 /// Keywords that describe the segments and the data layout, and the export's own: the writer sets
 /// them for what it writes.
 const std::set<std::string, std::less<>> kWrittenKeywords = {
-    "$BEGINANALYSIS", "$ENDANALYSIS", "$BEGINSTEXT", "$ENDSTEXT", "$BEGINDATA", "$ENDDATA", "$NEXTDATA",
+    "$BEGINANALYSIS", "$ENDANALYSIS", "$BEGINSTEXT", "$ENDSTEXT", "$BEGINDATA", "$ENDDATA",          "$NEXTDATA",
     "$TOT",           "$PAR",         "$DATATYPE",   "$BYTEORD",  "$MODE",      "CLUSTERLENS_SOURCE"};
 
 /// For "$P<n><suffix>" (case-insensitive) the parameter number n and the upper-case suffix; n = 0 otherwise.
@@ -79,10 +79,11 @@ void checkChannelsFit(const std::string& path, const Layout& layout, const Expor
     if (layout.type != 'I') return;
     const unsigned bits = 8 * channelBytes(layout);
     for (const ExtraChannel& channel : selection.channels) {
-        const std::uint64_t largest = std::stoull(fcsChannelRange(channel)) - 1;
+        const std::uint64_t largest = detail::fcsChannelRange(channel) - 1;
         if (bits < 64 && largest >= (std::uint64_t{1} << bits))
-            throwFileError(path, "", "channel '" + channel.name + "' needs values up to " + std::to_string(largest) +
-                                         ", more than the source's " + std::to_string(bits) + "-bit integers hold");
+            throwFileError(path, "",
+                           "channel '" + channel.name + "' needs values up to " + std::to_string(largest) +
+                               ", more than the source's " + std::to_string(bits) + "-bit integers hold");
     }
 }
 
@@ -92,8 +93,8 @@ std::uint64_t encodeChannel(char type, double value) {
     return static_cast<std::uint64_t>(value);
 }
 
-KeywordList buildKeywords(const RawFile& raw, const Dataset& decoded,
-                          const ExportSelection& selection, std::size_t events) {
+KeywordList buildKeywords(const RawFile& raw, const Dataset& decoded, const ExportSelection& selection,
+                          std::size_t events) {
     const std::size_t parameters = raw.layout.params.size();
     KeywordList keywords = {
         {"$BYTEORD", raw.layout.bigEndian ? "4,3,2,1" : "1,2,3,4"},
@@ -112,10 +113,10 @@ KeywordList buildKeywords(const RawFile& raw, const Dataset& decoded,
         const std::size_t j = parameters + c;
         const ExtraChannel& channel = selection.channels[c];
         keywords.emplace_back(pkey(j, "N"), channel.name);
-        keywords.emplace_back(pkey(j, "S"), fcsChannelDescription(channel.kind));
+        keywords.emplace_back(pkey(j, "S"), detail::fcsChannelDescription(channel.kind));
         keywords.emplace_back(pkey(j, "B"), bits);
         keywords.emplace_back(pkey(j, "E"), "0,0");
-        keywords.emplace_back(pkey(j, "R"), fcsChannelRange(channel));
+        keywords.emplace_back(pkey(j, "R"), std::to_string(detail::fcsChannelRange(channel)));
     }
     return keywords;
 }

@@ -254,8 +254,8 @@ RawFile readRawFile(const std::string& path, const ReadOptions& options) {
     checkMode(path, raw.keywords);
     raw.layout = readLayout(path, raw.keywords);
     const DataSegment segment = locateData(path, raw.header, raw.keywords, raw.warnings);
-    raw.events = countEvents(path, raw.header.version, raw.keywords, raw.layout, segment, file.size(), options,
-                             raw.warnings);
+    raw.events =
+        countEvents(path, raw.header.version, raw.keywords, raw.layout, segment, file.size(), options, raw.warnings);
     if (raw.events > 0) raw.data = file.read(segment.begin, raw.events * raw.layout.eventBytes);
     return raw;
 }

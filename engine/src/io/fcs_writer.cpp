@@ -30,7 +30,8 @@ std::vector<Column> describeColumns(const Dataset& data, const ExportSelection& 
                            j < data.descriptions.size() ? data.descriptions[j] : std::string(), ranges[j]});
     }
     for (const ExtraChannel& channel : selection.channels)
-        columns.push_back({channel.name, fcsChannelDescription(channel.kind), fcsChannelRange(channel)});
+        columns.push_back({channel.name, detail::fcsChannelDescription(channel.kind),
+                           std::to_string(detail::fcsChannelRange(channel))});
     return columns;
 }
 
@@ -71,14 +72,15 @@ void writeFcs(const std::string& path, const Dataset& data, const ExportSelectio
     const std::vector<Column> columns = describeColumns(data, selection);
     const std::size_t events = detail::selectedCount(selection, data.n);
     const fcs::KeywordList keywords = buildKeywords(path, columns, events);
-    fcs::writeDataSet(path, keywords, events, 4 * columns.size(), [&](std::size_t first, std::size_t last, std::string& out) {
-        for (std::size_t k = first; k < last; ++k) {
-            const std::size_t i = detail::selectedEvent(selection, k);
-            for (std::size_t j = 0; j < data.d; ++j) appendFloat(out, data.values[i * data.d + j]);
-            for (const ExtraChannel& channel : selection.channels)
-                appendFloat(out, static_cast<float>(fcsChannelValue(channel.kind, channel.values[i])));
-        }
-    });
+    fcs::writeDataSet(
+        path, keywords, events, 4 * columns.size(), [&](std::size_t first, std::size_t last, std::string& out) {
+            for (std::size_t k = first; k < last; ++k) {
+                const std::size_t i = detail::selectedEvent(selection, k);
+                for (std::size_t j = 0; j < data.d; ++j) appendFloat(out, data.values[i * data.d + j]);
+                for (const ExtraChannel& channel : selection.channels)
+                    appendFloat(out, static_cast<float>(fcsChannelValue(channel.kind, channel.values[i])));
+            }
+        });
 }
 
 }  // namespace clusterlens

@@ -17,11 +17,15 @@ void appendReal(std::string& out, Real value) {
     out.append(buffer, ec == std::errc() ? end : buffer);
 }
 
-} // namespace
+}  // namespace
 
-void appendShortest(std::string& out, double value) { appendReal(out, value); }
+void appendShortest(std::string& out, double value) {
+    appendReal(out, value);
+}
 
-void appendShortest(std::string& out, float value) { appendReal(out, value); }
+void appendShortest(std::string& out, float value) {
+    appendReal(out, value);
+}
 
 std::string shortestText(double value) {
     std::string out;
@@ -29,4 +33,4 @@ std::string shortestText(double value) {
     return out;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

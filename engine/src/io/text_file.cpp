@@ -16,4 +16,4 @@ void writeTextFile(const std::string& path, const std::string& text) {
     });
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

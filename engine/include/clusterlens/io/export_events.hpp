@@ -49,4 +49,4 @@ private:
 /// not fit the source, or a failed write. O(events written * columns).
 void exportEvents(const std::string& out, const ExportSource& source, const ExportSelection& selection);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -17,4 +17,4 @@ void appendShortest(std::string& out, float value);
 /// appendShortest into a new string.
 std::string shortestText(double value);
 
-} // namespace clusterlens
+}  // namespace clusterlens

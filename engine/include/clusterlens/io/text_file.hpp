@@ -10,4 +10,4 @@ namespace clusterlens {
 /// Memory: the text, built by the caller.
 void writeTextFile(const std::string& path, const std::string& text);
 
-} // namespace clusterlens
+}  // namespace clusterlens

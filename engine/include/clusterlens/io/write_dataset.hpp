@@ -41,11 +41,6 @@ void validateSelection(const std::string& out, const ExportSelection& selection,
 /// ids are written shifted by one: cluster c -> c + 1, noise (-1) -> 0; membership as is (0/1).
 double fcsChannelValue(ChannelKind kind, std::int32_t value);
 
-/// $PnR and $PnS of an appended FCS channel over all its values: the range covers the largest written
-/// value (cluster ids: largest id + 2; membership: 2); the description states the coding.
-std::string fcsChannelRange(const ExtraChannel& channel);
-std::string fcsChannelDescription(ChannelKind kind);
-
 /// CSV with a header row, the selected events in ascending order, columns: the point names (headed
 /// by their column's name, else "name"), the features (exact doubles when the dataset has them,
 /// else float32), the file's labels (class names when known; headed by the label column's name,
@@ -61,4 +56,4 @@ void writeCsv(const std::string& path, const Dataset& data, const ExportSelectio
 /// left out. Written atomically; throws like writeCsv. O(events * columns).
 void writeFcs(const std::string& path, const Dataset& data, const ExportSelection& selection = {});
 
-} // namespace clusterlens
+}  // namespace clusterlens
