@@ -49,13 +49,17 @@ QString TransformChoice::label() const {
 DatasetSession::DatasetSession(JobRunner* runner, QObject* parent) : QObject(parent), m_runner(runner) {}
 
 void DatasetSession::open(const QString& path, const ReadOptions& options) {
+    const std::string file = path.toStdString();
+    openWith(path, [file, options](JobControl&) { return readDataset(file, options); }, options);
+}
+
+void DatasetSession::openWith(const QString& path, std::function<Dataset(JobControl&)> read, const ReadOptions& options,
+                              std::optional<TransformChoice> transform) {
     m_loading = true;
     Q_EMIT loadStarted(path);
-    const std::string file = path.toStdString();
     m_runner->start<Dataset>(
-        this, QStringLiteral("load"), tr("Read %1").arg(QFileInfo(path).fileName()),
-        [file, options](JobControl&) { return readDataset(file, options); },
-        [this, path](const JobOutcome<Dataset>& outcome) {
+        this, QStringLiteral("load"), tr("Read %1").arg(QFileInfo(path).fileName()), std::move(read),
+        [this, path, options, transform](const JobOutcome<Dataset>& outcome) {
             m_loading = false;
             if (outcome.state == JobState::Cancelled) {
                 Q_EMIT loadCancelled(path);
@@ -67,6 +71,8 @@ void DatasetSession::open(const QString& path, const ReadOptions& options) {
             }
             m_raw = outcome.result;
             m_path = path;
+            m_options = options;
+            if (transform) m_transform = *transform;
             Q_EMIT loaded(path);
             applyTransform(true);
         });

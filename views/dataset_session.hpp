@@ -6,7 +6,9 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "clusterlens/dataset.hpp"
 #include "clusterlens/io/read_options.hpp"
@@ -37,6 +39,10 @@ public:
     /// Reads `path` as a job. On success the raw dataset is replaced and the current transform
     /// re-applied; on failure loadFailed() carries the engine's message and nothing changes.
     void open(const QString& path, const ReadOptions& options = {});
+    /// Like open(), with `read` producing the dataset (a session's data, checked against its hash);
+    /// on success `transform`, when given, replaces the current transform before it is applied.
+    void openWith(const QString& path, std::function<Dataset(JobControl&)> read, const ReadOptions& options,
+                  std::optional<TransformChoice> transform = std::nullopt);
     /// Applies `choice` to the raw dataset as a job (immediately for None).
     void setTransform(const TransformChoice& choice);
 
@@ -46,6 +52,8 @@ public:
     std::shared_ptr<const Dataset> current() const { return m_current; }
     /// Path of the loaded dataset (empty before the first load).
     const QString& path() const { return m_path; }
+    /// The reader options the loaded dataset was read with.
+    const ReadOptions& readOptions() const { return m_options; }
     bool isLoading() const { return m_loading; }
 
 Q_SIGNALS:
@@ -66,6 +74,7 @@ private:
     std::shared_ptr<const Dataset> m_current;
     TransformChoice m_transform;
     QString m_path;
+    ReadOptions m_options;
     bool m_loading = false;
 };
 

@@ -17,6 +17,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "progress.hpp"
 #include "result_csv.hpp"
 #include "session_run.hpp"
 #include "stopwatch.hpp"
@@ -76,6 +77,19 @@ VatEntry vatEntry(const VatResult& vat, const SessionRun& run, ResultInfo info, 
     VatEntry entry{std::move(info), precomputed ? "precomputed" : metricName(vat.metric), {}, vat.cut};
     for (std::int64_t position : vat.order) entry.order.push_back(run.indexOf(position));
     return entry;
+}
+
+/// --cut-k K: the clusters of the K-1 largest cuts as whole-dataset labels (written to --labels-out);
+/// adds the cut positions to `result`.
+std::vector<std::int32_t> cutLabels(const Args& args, const VatResult& vat, const SessionRun& run, Json& result) {
+    const std::size_t k = args.count("--cut-k", 1);
+    Json positions = Json::array();
+    for (std::size_t p : largestCutPositions(vat, k)) positions.push(p);
+    result.set("cut_k", k).set("cut_positions", positions);
+    const std::vector<int> blocks = labelsFromLargestCuts(vat, k);
+    std::vector<std::int32_t> labels = run.wholeLabels(std::vector<std::int32_t>(blocks.begin(), blocks.end()));
+    if (args.has("--labels-out")) writeLabelsCsv(args.value("--labels-out"), labels);
+    return labels;
 }
 
 // A precomputed INPUT is a square matrix: n rows of n values.
@@ -145,18 +159,22 @@ int runVat(const Arguments& argv) {
     Stopwatch vatClock;
     std::vector<double> matrix;
     VatResult vat;
-    if (precomputed) {
-        matrix = distanceMatrix(data, input);
-        vat = computeVatFromDistances(matrix.data(), data.n);
-    } else {
-        vat = computeVat(data.values.data(), data.n, data.d, options);
+    {
+        ProgressLine progress(args, "vat");
+        if (precomputed) {
+            matrix = distanceMatrix(data, input);
+            vat = computeVatFromDistances(matrix.data(), data.n, progress.control());
+        } else {
+            vat = computeVat(data.values.data(), data.n, data.d, options, progress.control());
+        }
     }
     Json seconds = Json::object();
     seconds.set("read", readSeconds)
         .set("tree", vat.secondsTree)
         .set("order", vat.secondsOrder)
         .set("vat", vatClock.seconds());
-    const VatEntry entry = vatEntry(vat, run, run.info("VAT " + (precomputed ? std::string("precomputed") : metricName(metric)), data), precomputed);
+    const std::string name = "VAT " + std::string(precomputed ? "precomputed" : metricName(metric));
+    const VatEntry entry = vatEntry(vat, run, run.info(name, data), precomputed);
     writeOrderCsv(out, entry);
 
     Json result = Json::object();
@@ -174,16 +192,7 @@ int runVat(const Arguments& argv) {
                                 .set("colormap", colormapName(image.colormap))
                                 .set("clip_values", clip));
     }
-    std::vector<std::int32_t> labels;
-    if (args.has("--cut-k")) {
-        const std::size_t k = args.count("--cut-k", 1);
-        Json positions = Json::array();
-        for (std::size_t p : largestCutPositions(vat, k)) positions.push(p);
-        result.set("cut_k", k).set("cut_positions", positions);
-        const std::vector<int> cutLabels = labelsFromLargestCuts(vat, k);
-        labels = run.wholeLabels(std::vector<std::int32_t>(cutLabels.begin(), cutLabels.end()));
-        if (args.has("--labels-out")) writeLabelsCsv(args.value("--labels-out"), labels);
-    }
+    const std::vector<std::int32_t> labels = args.has("--cut-k") ? cutLabels(args, vat, run, result) : std::vector<std::int32_t>{};
     run.save([&](Session& session) {
         if (!labels.empty()) putNamed(session.labelings, LabelingResult{entry.info, labels, {}, {}});
         putNamed(session.vat, entry);

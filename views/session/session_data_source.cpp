@@ -1,0 +1,64 @@
+#include "session/session_data_source.hpp"
+
+#include <QFileInfo>
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/io/read_dataset.hpp"
+#include "clusterlens/session/session_data.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+Dataset embeddedDataset(const DatasetReference& reference) {
+    const EmbeddedData& embedded = *reference.embedded;
+    Dataset data;
+    data.n = static_cast<std::size_t>(reference.n);
+    data.d = static_cast<std::size_t>(reference.d);
+    data.values = embedded.values;
+    data.features = embedded.features;
+    data.provenance.format = "embedded in the session";
+    data.validateShape();
+    return data;
+}
+
+}  // namespace
+
+SessionData loadSessionData(const DatasetReference& reference, const std::string& path) {
+    if (reference.embedded) return {embeddedDataset(reference), {}};
+    const std::string file = path.empty() ? reference.path : path;
+    requireSameDataFile(reference, file);
+    DatasetReadSpec spec = reference.read;
+    SessionData out;
+    const TransformChoice choice = TransformChoice::fromSpec(QString::fromStdString(spec.transform));
+    // The GUI re-applies a transform it can show in its panel; anything else is applied here once.
+    if (spec.cofactors.empty() && choice.spec().toStdString() == spec.transform) {
+        out.transform = choice;
+        spec.transform.clear();
+    }
+    out.raw = prepareData(readDataset(file, readOptionsOf(spec)), spec);
+    if (out.raw.n != reference.n || out.raw.d != reference.d)
+        throw InvalidInput(file + ": read as " + std::to_string(out.raw.n) + " x " + std::to_string(out.raw.d) +
+                           ", but the session's results describe " + std::to_string(reference.n) + " x " +
+                           std::to_string(reference.d));
+    return out;
+}
+
+DatasetReference describeGuiData(const std::string& path, const ReadOptions& options, const TransformChoice& transform,
+                                 const Dataset& current) {
+    DatasetReadSpec spec;
+    spec.transform = transform.spec().toStdString();
+    spec.compensate = options.compensate;
+    spec.h5Dataset = options.h5Dataset;
+    spec.embedding = options.embedding;
+    spec.labelColumn = options.labelColumn;
+    return describeDataFile(path, spec, current);
+}
+
+bool dataLooksAvailable(const DatasetReference& reference) {
+    if (reference.embedded) return true;
+    const QFileInfo file(QString::fromStdString(reference.path));
+    return file.isFile() && static_cast<std::uint64_t>(file.size()) == reference.fileSize;
+}
+
+}  // namespace clusterlens::views

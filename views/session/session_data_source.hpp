@@ -1,0 +1,40 @@
+#pragma once
+// The data of a session as the GUI shows it. The GUI keeps a dataset as read (DatasetSession::raw)
+// and applies its transform itself, so a session's data comes back as the rows and columns every
+// stored result indexes, before the transform, with the transform to re-apply. Functions here read
+// files and hash them: call them from jobs.
+
+#include <QString>
+
+#include <string>
+
+#include "clusterlens/dataset.hpp"
+#include "clusterlens/io/read_options.hpp"
+#include "clusterlens/session/session.hpp"
+#include "dataset_session.hpp"
+
+namespace clusterlens::views {
+
+/// A session's data, ready for DatasetSession::openWith.
+struct SessionData {
+    Dataset raw;                ///< the rows and columns the results index, not yet transformed
+    TransformChoice transform;  ///< to apply on top (None when the data came already prepared)
+};
+
+/// Reads a session's data: the embedded matrix when there is one (already prepared: no transform),
+/// else the file at `path` (reference.path when empty), refused unless its SHA-256 matches, read and
+/// prepared with the reference's options. A transform the GUI cannot express (per-channel cofactors)
+/// is applied here. Throws InvalidInput naming the file and the reason (missing, other content, other
+/// shape).
+SessionData loadSessionData(const DatasetReference& reference, const std::string& path = {});
+
+/// The reference of the data file `path` as the GUI read it (every column, `options`, `transform`),
+/// for the transformed matrix `current`: hashes the file (reads it once).
+DatasetReference describeGuiData(const std::string& path, const ReadOptions& options, const TransformChoice& transform,
+                                 const Dataset& current);
+
+/// True when the session can show its data without asking for a file: embedded data, or a file at
+/// the recorded path with the recorded size (the hash is checked when it is read).
+bool dataLooksAvailable(const DatasetReference& reference);
+
+}  // namespace clusterlens::views

@@ -1,0 +1,74 @@
+#include "session/session_recorder.hpp"
+
+#include "analysis_session.hpp"
+#include "session/comparison_summary.hpp"
+#include "session/session_document.hpp"
+
+namespace clusterlens::views {
+
+QString SessionRecorder::populationsLabeling() {
+    return tr("Populations");
+}
+
+SessionRecorder::SessionRecorder(SessionDocument* document, AnalysisSession* analysis, QObject* parent)
+    : QObject(parent), m_document(document), m_analysis(analysis) {
+    connect(m_analysis, &AnalysisSession::linkagesChanged, this, &SessionRecorder::recordLinkages);
+    connect(m_analysis, &AnalysisSession::labelingsChanged, this, &SessionRecorder::recordLabelings);
+}
+
+void SessionRecorder::recordLinkages() {
+    if (m_restoring) return;
+    for (const QString& name : m_analysis->linkageNames()) {
+        const auto linkage = m_analysis->linkage(name);
+        std::weak_ptr<const void>& seen = m_linkages[name];
+        if (!linkage || seen.lock() == linkage) continue;
+        seen = linkage;
+        m_document->putLinkage(linkageResult(name, *linkage, m_analysis->linkageDescription(name), m_context));
+    }
+}
+
+void SessionRecorder::recordLabelings() {
+    if (m_restoring) return;
+    const QString derived = populationsLabeling();
+    for (const QString& name : m_analysis->labelingNames()) {
+        if (name == derived) continue;
+        const auto labels = m_analysis->labeling(name);
+        std::weak_ptr<const void>& seen = m_labelings[name];
+        if (!labels || seen.lock() == labels) continue;
+        seen = labels;
+        m_document->putLabeling(labelingResult(name, *labels, m_context));
+    }
+}
+
+void SessionRecorder::recordDpc(const DpcRun& run, const std::vector<std::int64_t>& peaks,
+                                const LabelVector* shownLabels, bool haloShown) {
+    m_document->putDpc(dpcResult(dpcResultName(run), run, peaks, shownLabels, haloShown, m_context.transform));
+}
+
+void SessionRecorder::recordVat(const VatRun& run) {
+    m_document->putVat(vatEntry(vatEntryName(run), run, m_context.transform));
+}
+
+void SessionRecorder::recordComparison(const ComparisonSummary& comparison) {
+    m_document->putComparison(comparisonResult(comparison));
+}
+
+void SessionRecorder::restoreResults() {
+    m_restoring = true;
+    const Session& session = m_document->session();
+    for (const LinkageResult& stored : session.linkages) {
+        auto linkage = std::make_shared<const Linkage>(stored.linkage);
+        const QString name = QString::fromStdString(stored.info.name);
+        m_linkages[name] = linkage;
+        m_analysis->addLinkage(name, std::move(linkage), QString::fromStdString(stored.info.description));
+    }
+    for (const LabelingResult& stored : session.labelings) {
+        auto labels = std::make_shared<const LabelVector>(stored.labels);
+        const QString name = QString::fromStdString(stored.info.name);
+        m_labelings[name] = labels;
+        m_analysis->addLabeling(name, std::move(labels));
+    }
+    m_restoring = false;
+}
+
+}  // namespace clusterlens::views

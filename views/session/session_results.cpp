@@ -1,0 +1,143 @@
+#include "session/session_results.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/vat/metric.hpp"
+#include "dpc/dpc_run.hpp"
+#include "session/comparison_summary.hpp"
+#include "vat/vat_run.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+QStringList columnNames(const Dataset& dataset, const std::vector<std::size_t>& columns) {
+    QStringList names;
+    for (std::size_t column : columns)
+        if (column < dataset.features.size()) names << QString::fromStdString(dataset.features[column]);
+    return names;
+}
+
+}  // namespace
+
+std::vector<std::string> toStdStrings(const QStringList& list) {
+    std::vector<std::string> out;
+    out.reserve(static_cast<std::size_t>(list.size()));
+    for (const QString& text : list) out.push_back(text.toStdString());
+    return out;
+}
+
+QStringList toQStringList(const std::vector<std::string>& list) {
+    QStringList out;
+    for (const std::string& text : list) out << QString::fromStdString(text);
+    return out;
+}
+
+ResultInfo resultInfo(const QString& name, const QString& description, const ResultContext& context) {
+    ResultInfo info;
+    info.name = name.toStdString();
+    info.description = description.toStdString();
+    info.features = toStdStrings(context.features);
+    info.transform = context.transform.toStdString();
+    return info;
+}
+
+LinkageResult linkageResult(const QString& name, const Linkage& linkage, const QString& description,
+                            const ResultContext& context) {
+    return {resultInfo(name, description, context), linkage};
+}
+
+LabelingResult labelingResult(const QString& name, const LabelVector& labels, const ResultContext& context) {
+    LabelingResult result;
+    result.info = resultInfo(name, {}, context);
+    result.labels = labels;
+    return result;
+}
+
+QString dpcResultName(const DpcRun& run) {
+    const DcChoice& dc = run.result->dc;
+    const QString kernel = run.result->kernel == DensityKernel::Gaussian ? QStringLiteral("gaussian")
+                                                                          : QStringLiteral("cutoff");
+    const QString value = dc.percent > 0.0 ? QStringLiteral("%1 %").arg(dc.percent, 0, 'g', 6)
+                                           : QString::number(dc.value, 'g', 6);
+    return QStringLiteral("DPC %1, dc %2").arg(kernel, value);
+}
+
+DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<std::int64_t>& peaks,
+                    const LabelVector* shownLabels, bool haloShown, const QString& transform) {
+    const DensityPeaksResult& r = *run.result;
+    DpcResult result;
+    result.info = resultInfo(name, describeDc(r.dc) + QStringLiteral("; ") + run.backend,
+                             {columnNames(*run.request.dataset, run.request.columns), transform});
+    result.dc = r.dc.value;
+    result.dcPercent = r.dc.percent;
+    result.dcMethod = r.dc.method.empty() ? std::string(r.dc.percent > 0.0 ? "exact" : "user") : r.dc.method;
+    result.kernel = r.kernel == DensityKernel::Gaussian ? "gaussian" : "cutoff";
+    result.rho = r.rho;
+    result.delta = r.delta;
+    result.gamma = r.gamma;
+    result.nearestHigher = r.nearestHigher;
+    result.peaks = peaks;
+    if (haloShown && shownLabels && shownLabels->size() == r.rho.size()) {
+        result.halo.resize(shownLabels->size());
+        for (std::size_t i = 0; i < shownLabels->size(); ++i) result.halo[i] = (*shownLabels)[i] < 0 ? 1 : 0;
+    }
+    return result;
+}
+
+std::shared_ptr<const DensityPeaksResult> densityPeaksOf(const DpcResult& stored) {
+    if (!stored.info.members.empty())
+        throw InvalidInput(stored.info.name + ": ran on a population; the decision graph shows whole datasets only");
+    auto result = std::make_shared<DensityPeaksResult>();
+    result->dc.value = stored.dc;
+    result->dc.percent = stored.dcPercent;
+    result->dc.method = stored.dcMethod;
+    result->dc.exact = stored.dcMethod != "sampled";
+    result->kernel = stored.kernel == "cutoff" ? DensityKernel::Cutoff : DensityKernel::Gaussian;
+    result->rho = stored.rho;
+    result->delta = stored.delta;
+    result->gamma = stored.gamma;
+    result->nearestHigher = stored.nearestHigher;
+    // The engine's "higher" order: larger rho first, ties to the smaller index.
+    std::vector<std::int64_t> order(stored.rho.size());
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+        return stored.rho[static_cast<std::size_t>(a)] > stored.rho[static_cast<std::size_t>(b)];
+    });
+    result->densityOrder = std::move(order);
+    return result;
+}
+
+QString vatEntryName(const VatRun& run) {
+    return QStringLiteral("VAT %1").arg(QString::fromLatin1(metricName(run.request.metric)));
+}
+
+VatEntry vatEntry(const QString& name, const VatRun& run, const QString& transform) {
+    VatEntry entry;
+    entry.info = resultInfo(name, run.backend, {columnNames(*run.request.dataset, run.request.columns), transform});
+    entry.metric = metricName(run.request.metric);
+    entry.order = run.vat->order;
+    entry.cut = run.vat->cut;
+    return entry;
+}
+
+QString comparisonName(const QString& labelingA, const QString& labelingB) {
+    return QStringLiteral("%1 vs %2").arg(labelingA, labelingB);
+}
+
+ComparisonResult comparisonResult(const ComparisonSummary& comparison) {
+    ComparisonResult result;
+    result.info.name = comparisonName(comparison.labelingA, comparison.labelingB).toStdString();
+    result.labelingA = comparison.labelingA.toStdString();
+    result.labelingB = comparison.labelingB.toStdString();
+    result.matching = comparison.matching.toStdString();
+    result.ari = comparison.ari;
+    result.nmi = comparison.nmi;
+    result.fMeasure = comparison.fMeasure;
+    for (const auto& pair : comparison.pairs) result.pairs.push_back({pair.a, pair.b, pair.f1});
+    return result;
+}
+
+}  // namespace clusterlens::views

@@ -1,0 +1,56 @@
+#pragma once
+// Conversions between what the views compute (shared linkages and labelings of the AnalysisSession,
+// a DPC run, a VAT run, a flat comparison) and the engine's session results, in both directions where
+// a view can show a stored result again. Pure functions: no document, no signals.
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis_session.hpp"
+#include "clusterlens/cluster/density_peaks.hpp"
+#include "clusterlens/session/session.hpp"
+
+namespace clusterlens::views {
+
+struct ComparisonSummary;
+struct DpcRun;
+struct VatRun;
+
+/// What every result records besides its numbers: the features and the transform it ran on.
+struct ResultContext {
+    QStringList features;
+    QString transform;  ///< engine spec ("asinh:150"); empty = none
+};
+
+ResultInfo resultInfo(const QString& name, const QString& description, const ResultContext& context);
+
+LinkageResult linkageResult(const QString& name, const Linkage& linkage, const QString& description,
+                            const ResultContext& context);
+LabelingResult labelingResult(const QString& name, const LabelVector& labels, const ResultContext& context);
+
+/// The name a DPC run is stored under: kernel and dc ("DPC gaussian, dc 2 %").
+QString dpcResultName(const DpcRun& run);
+/// A DPC run with its chosen peaks (label order) and the labels shown; the halo is the points the shown
+/// labels mark as noise when `haloShown` (DPC assigns every other point to a peak).
+DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<std::int64_t>& peaks,
+                    const LabelVector* shownLabels, bool haloShown, const QString& transform);
+/// The decision-graph data of a stored DPC result over all n events (densityOrder recomputed).
+/// Throws InvalidInput when the result ran on a population (members given).
+std::shared_ptr<const DensityPeaksResult> densityPeaksOf(const DpcResult& stored);
+
+/// The name a VAT order is stored under ("VAT euclidean").
+QString vatEntryName(const VatRun& run);
+VatEntry vatEntry(const QString& name, const VatRun& run, const QString& transform);
+
+/// The name a comparison is stored under ("A vs B").
+QString comparisonName(const QString& labelingA, const QString& labelingB);
+ComparisonResult comparisonResult(const ComparisonSummary& comparison);
+
+std::vector<std::string> toStdStrings(const QStringList& list);
+QStringList toQStringList(const std::vector<std::string>& list);
+
+}  // namespace clusterlens::views

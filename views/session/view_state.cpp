@@ -1,0 +1,76 @@
+#include "session/view_state.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace clusterlens::views {
+
+namespace {
+
+QJsonArray toArray(const QStringList& list) {
+    QJsonArray array;
+    for (const QString& text : list) array.append(text);
+    return array;
+}
+
+QStringList toList(const QJsonValue& value) {
+    QStringList list;
+    for (const QJsonValue& item : value.toArray())
+        if (item.isString()) list << item.toString();
+    return list;
+}
+
+}  // namespace
+
+std::string viewStateToJson(const ViewState& s) {
+    QJsonObject scatter{{QStringLiteral("x"), s.xAxis},
+                        {QStringLiteral("y"), s.yAxis},
+                        {QStringLiteral("embedding"), s.embedding}};
+    if (s.scatterWindow) {
+        const auto& w = *s.scatterWindow;
+        scatter.insert(QStringLiteral("window"), QJsonArray{w[0], w[1], w[2], w[3]});
+    }
+    const QJsonObject root{
+        {QStringLiteral("version"), 1},
+        {QStringLiteral("scatter"), scatter},
+        {QStringLiteral("activeFeatures"), toArray(s.activeFeatures)},
+        {QStringLiteral("colouring"), s.colouring},
+        {QStringLiteral("palette"), s.palette},
+        {QStringLiteral("dendrogram"),
+         QJsonObject{{QStringLiteral("linkage"), s.dendrogramLinkage},
+                     {QStringLiteral("clusters"), s.dendrogramClusters}}},
+        {QStringLiteral("dpc"), QJsonObject{{QStringLiteral("result"), s.dpcResult}}},
+        {QStringLiteral("vat"),
+         QJsonObject{{QStringLiteral("clusters"), s.vatClusters}, {QStringLiteral("image"), s.vatImage}}},
+        {QStringLiteral("dockLayout"), QString::fromLatin1(s.dockLayout.toBase64())},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Compact).toStdString();
+}
+
+ViewState viewStateFromJson(const std::string& json) {
+    ViewState s;
+    const QJsonObject root = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+    const QJsonObject scatter = root.value(QStringLiteral("scatter")).toObject();
+    s.xAxis = scatter.value(QStringLiteral("x")).toString();
+    s.yAxis = scatter.value(QStringLiteral("y")).toString();
+    s.embedding = scatter.value(QStringLiteral("embedding")).toInt(-1);
+    const QJsonArray window = scatter.value(QStringLiteral("window")).toArray();
+    if (window.size() == 4)
+        s.scatterWindow = std::array<double, 4>{window[0].toDouble(), window[1].toDouble(), window[2].toDouble(),
+                                                window[3].toDouble()};
+    s.activeFeatures = toList(root.value(QStringLiteral("activeFeatures")));
+    s.colouring = root.value(QStringLiteral("colouring")).toString();
+    s.palette = root.value(QStringLiteral("palette")).toString();
+    const QJsonObject dendrogram = root.value(QStringLiteral("dendrogram")).toObject();
+    s.dendrogramLinkage = dendrogram.value(QStringLiteral("linkage")).toString();
+    s.dendrogramClusters = dendrogram.value(QStringLiteral("clusters")).toInt();
+    s.dpcResult = root.value(QStringLiteral("dpc")).toObject().value(QStringLiteral("result")).toString();
+    const QJsonObject vat = root.value(QStringLiteral("vat")).toObject();
+    s.vatClusters = vat.value(QStringLiteral("clusters")).toInt();
+    s.vatImage = vat.value(QStringLiteral("image")).toString();
+    s.dockLayout = QByteArray::fromBase64(root.value(QStringLiteral("dockLayout")).toString().toLatin1());
+    return s;
+}
+
+}  // namespace clusterlens::views

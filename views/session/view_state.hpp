@@ -1,0 +1,39 @@
+#pragma once
+// The GUI's part of a session: what the user looked at, stored as JSON in Session::viewState (the
+// engine keeps it verbatim). Reading is lenient: a missing or unknown key keeps its default, so view
+// states of older and newer versions open without complaint.
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace clusterlens::views {
+
+struct ViewState {
+    /// Scatter axes by feature name ("FSC-A"), or components of an embedding (embedding >= 0).
+    QString xAxis, yAxis;
+    int embedding = -1;
+    /// The scatter's zoom window in normalised coordinates (x0, x1, y0, y1); none = the whole data.
+    std::optional<std::array<double, 4>> scatterWindow;
+    QStringList activeFeatures;
+    QString colouring;  ///< labeling that colours the views; empty = density
+    QString palette;    ///< Palette::paletteName of figure exports
+    QString dendrogramLinkage;
+    int dendrogramClusters = 0;  ///< cut k; 0 = no cut
+    QString dpcResult;           ///< DPC result on the decision graph
+    int vatClusters = 0;
+    QString vatImage;         ///< "vat" or "ivat"
+    QByteArray dockLayout;    ///< QMainWindow::saveState()
+
+    bool operator==(const ViewState&) const = default;
+};
+
+std::string viewStateToJson(const ViewState& state);
+/// Empty or malformed text gives the default state.
+ViewState viewStateFromJson(const std::string& json);
+
+}  // namespace clusterlens::views
