@@ -1,7 +1,6 @@
 #include "session/session_recorder.hpp"
 
 #include "analysis_session.hpp"
-#include "session/comparison_summary.hpp"
 #include "session/session_document.hpp"
 
 namespace clusterlens::views {
@@ -49,7 +48,7 @@ void SessionRecorder::recordVat(const VatRun& run) {
     m_document->putVat(vatEntry(vatEntryName(run), run, m_context.transform));
 }
 
-void SessionRecorder::recordComparison(const ComparisonSummary& comparison) {
+void SessionRecorder::recordComparison(const FlatComparison& comparison) {
     m_document->putComparison(comparisonResult(comparison));
 }
 

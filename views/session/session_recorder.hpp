@@ -33,7 +33,7 @@ public:
     void recordDpc(const DpcRun& run, const std::vector<std::int64_t>& peaks, const LabelVector* shownLabels,
                    bool haloShown);
     void recordVat(const VatRun& run);
-    void recordComparison(const ComparisonSummary& comparison);
+    void recordComparison(const FlatComparison& comparison);
 
     /// Puts the document's linkages and labelings into the AnalysisSession without recording them again.
     void restoreResults();

@@ -5,8 +5,8 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/vat/metric.hpp"
+#include "compare/flat_comparison.hpp"
 #include "dpc/dpc_run.hpp"
-#include "session/comparison_summary.hpp"
 #include "vat/vat_run.hpp"
 
 namespace clusterlens::views {
@@ -127,16 +127,16 @@ QString comparisonName(const QString& labelingA, const QString& labelingB) {
     return QStringLiteral("%1 vs %2").arg(labelingA, labelingB);
 }
 
-ComparisonResult comparisonResult(const ComparisonSummary& comparison) {
+ComparisonResult comparisonResult(const FlatComparison& comparison) {
     ComparisonResult result;
-    result.info.name = comparisonName(comparison.labelingA, comparison.labelingB).toStdString();
-    result.labelingA = comparison.labelingA.toStdString();
-    result.labelingB = comparison.labelingB.toStdString();
-    result.matching = comparison.matching.toStdString();
+    result.info.name = comparisonName(comparison.nameA, comparison.nameB).toStdString();
+    result.labelingA = comparison.nameA.toStdString();
+    result.labelingB = comparison.nameB.toStdString();
+    result.matching = comparison.method == MatchingMethod::Greedy ? "greedy" : "hungarian";
     result.ari = comparison.ari;
     result.nmi = comparison.nmi;
-    result.fMeasure = comparison.fMeasure;
-    for (const auto& pair : comparison.pairs) result.pairs.push_back({pair.a, pair.b, pair.f1});
+    result.fMeasure = comparison.matching.fMeasure;
+    result.pairs = comparison.matching.pairs;
     return result;
 }
 

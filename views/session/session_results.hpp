@@ -16,8 +16,8 @@
 
 namespace clusterlens::views {
 
-struct ComparisonSummary;
 struct DpcRun;
+struct FlatComparison;
 struct VatRun;
 
 /// What every result records besides its numbers: the features and the transform it ran on.
@@ -48,7 +48,7 @@ VatEntry vatEntry(const QString& name, const VatRun& run, const QString& transfo
 
 /// The name a comparison is stored under ("A vs B").
 QString comparisonName(const QString& labelingA, const QString& labelingB);
-ComparisonResult comparisonResult(const ComparisonSummary& comparison);
+ComparisonResult comparisonResult(const FlatComparison& comparison);
 
 std::vector<std::string> toStdStrings(const QStringList& list);
 QStringList toQStringList(const std::vector<std::string>& list);
