@@ -5,7 +5,7 @@
 
 namespace clusterlens::cli {
 
-const std::set<std::string> kCommonFlags = {"--json", "--compensate", "--allow-non-finite"};
+const std::set<std::string> kCommonFlags = {"--json", "--compensate", "--allow-non-finite", "--quiet"};
 const std::set<std::string> kCommonValued = {"--backend", "--columns", "--transform", "--dataset",  "--subsample",
                                              "--seed",    "--label-column", "--embedding"};
 

@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "progress.hpp"
 #include "result_csv.hpp"
 #include "session_run.hpp"
 #include "stopwatch.hpp"
@@ -95,12 +96,13 @@ std::vector<std::int32_t> peakLabels(const Args& args, const Dataset& data, cons
     return labels;
 }
 
-DensityPeaksResult densityPeaks(const Dataset& data, const DensityPeaksOptions& options, Backend backend) {
+DensityPeaksResult densityPeaks(const Dataset& data, const DensityPeaksOptions& options, Backend backend,
+                                JobControl* control) {
 #ifdef CLUSTERLENS_HAVE_CUDA
-    if (backend == Backend::Cuda) return densityPeaksCuda(data.values.data(), data.n, data.d, options);
+    if (backend == Backend::Cuda) return densityPeaksCuda(data.values.data(), data.n, data.d, options, control);
 #endif
     (void)backend;
-    return densityPeaksCpu(data.values.data(), data.n, data.d, options);
+    return densityPeaksCpu(data.values.data(), data.n, data.d, options, control);
 }
 
 void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult& entry, Backend backend,
@@ -149,7 +151,10 @@ int runDpc(const Arguments& argv) {
         throw UsageError("--peaks-top must lie in 1.." + std::to_string(data.n));
 
     Stopwatch clock;
-    const DensityPeaksResult r = densityPeaks(data, options, backend);
+    const DensityPeaksResult r = [&] {
+        ProgressLine progress(args, "dpc");
+        return densityPeaks(data, options, backend, progress.control());
+    }();
     Json seconds = Json::object();
     seconds.set("read", readSeconds).set("dc", r.secondsDc).set("rho", r.secondsRho).set("delta", r.secondsDelta)
         .set("density_peaks", clock.seconds());

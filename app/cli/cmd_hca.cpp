@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "progress.hpp"
 #include "session_run.hpp"
 #include "stopwatch.hpp"
 
@@ -86,7 +87,10 @@ int runHca(const Arguments& argv) {
     if (data.n < 2) throw InvalidInput(data.provenance.path + ": clustering needs at least 2 points, the data has " + std::to_string(data.n));
 
     Stopwatch clusterClock;
-    Linkage linkage = clusterlens::runHca(data, request, backend);
+    Linkage linkage = [&] {
+        ProgressLine progress(args, "hca");
+        return clusterlens::runHca(data, request, backend, progress.control());
+    }();
     const double clusterSeconds = clusterClock.seconds();
     const std::size_t inversions = linkage.nonMonotonicCount();
     const bool fix = args.has("--fix-monotonic");

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "progress.hpp"
 #include "session_run.hpp"
 #include "stopwatch.hpp"
 
@@ -38,12 +39,13 @@ int runKMeans(const Arguments& argv) {
     if (options.k > data.n)
         throw UsageError("-k " + std::to_string(options.k) + " exceeds the " + std::to_string(data.n) + " points");
     Stopwatch clock;
+    const KMeansResult result = [&] {
+        ProgressLine progress(args, "kmeans");
 #ifdef CLUSTERLENS_HAVE_CUDA
-    const KMeansResult result = backend == Backend::Cuda ? kmeansCuda(data.values.data(), data.n, data.d, options)
-                                                         : kmeansCpu(data.values.data(), data.n, data.d, options);
-#else
-    const KMeansResult result = kmeansCpu(data.values.data(), data.n, data.d, options);
+        if (backend == Backend::Cuda) return kmeansCuda(data.values.data(), data.n, data.d, options, progress.control());
 #endif
+        return kmeansCpu(data.values.data(), data.n, data.d, options, progress.control());
+    }();
     const double seconds = clock.seconds();
     const std::vector<std::int32_t> labels = run.wholeLabels(result.labels);
     writeLabelsCsv(out, labels);

@@ -19,7 +19,7 @@ void printUsage(std::FILE* out) {
     std::fprintf(out,
                  "\ncommon: [--backend auto|cpu|cuda] [--columns a,b,..] [--transform asinh:COFACTOR|zscore]\n"
                  "        [--dataset /h5/path] [--embedding NAME] [--label-column NAME] [--compensate]\n"
-                 "        [--subsample N --seed S] [--json]\n"
+                 "        [--subsample N --seed S] [--json] [--quiet: no progress lines on stderr]\n"
                  "session: hca, dpc, vat and kmeans take [--session FILE [--name NAME] [--population NAME]]\n"
                  "exit codes: 0 success, 2 bad arguments, 3 bad input data\n");
 }
