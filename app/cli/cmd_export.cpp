@@ -4,6 +4,8 @@
 // same experiment with one more parameter. The options of the analysis that produced the labels may
 // be repeated: --subsample N --seed S writes the events it saw; --columns and --transform do not
 // change what is written (--columns must still name channels of INPUT).
+// --session FILE [--population NAME [--all-events]]: the session's events (its --subsample), only the
+// population's events, or all of them with a membership channel (export_session.hpp).
 
 #include <cctype>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include "clusterlens/io/labels.hpp"
 #include "clusterlens/transforms.hpp"
 #include "commands.hpp"
+#include "export_session.hpp"
 #include "input.hpp"
 #include "json.hpp"
 #include "stopwatch.hpp"
@@ -80,21 +83,27 @@ void printSummary(const std::string& out, const ExportSource& source, const Expo
 }  // namespace
 
 int runExport(const Arguments& argv) {
-    Args args(argv, kCommonFlags, with(kCommonValued, {"--labels", "--label-name", "--out"}));
+    Args args(argv, with(kCommonFlags, {"--all-events"}),
+              with(kCommonValued, {"--labels", "--label-name", "--out", "--session", "--population"}));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
     const std::string extension = lowerExtension(out);
     if (extension != ".fcs" && extension != ".csv") throw UsageError("--out must end in .fcs or .csv");
     if (args.has("--label-name") && !args.has("--labels")) throw UsageError("--label-name needs --labels");
+    if (args.has("--population") && !args.has("--session")) throw UsageError("--population needs --session FILE");
+    if (args.flag("--all-events") && !args.has("--population")) throw UsageError("--all-events needs --population");
     Stopwatch clock;
     const ExportSource source = ExportSource::open(args.positional()[0], readOptionsFrom(args, true));
     // A cut or odd source file is exported as read: say so, as `info` does.
     for (const std::string& w : source.data().warnings)
         std::fprintf(stderr, "clusterlens-cli: warning: %s\n", w.c_str());
     ExportSelection selection;
-    selection.events = analysedEvents(args, source.data());
+    std::optional<ExportSession> session;
+    if (args.has("--session")) session.emplace(args, args.positional()[0], source.events());
+    selection.events = session ? session->analysed() : analysedEvents(args, source.data());
     if (args.has("--labels"))
         selection.channels.push_back(labelChannel(args, selection.events, source.events(), extension == ".fcs"));
+    if (session) session->select(args, selection);
     exportEvents(out, source, selection);
     if (args.flag("--json")) printSummary(out, source, selection, clock.seconds());
     return 0;

@@ -21,7 +21,9 @@ const std::vector<Command>& commands() {
          "          [--index auto|none|grid] --out DPC.csv\n"
          "          [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]"},
         {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
-        {"export", runExport, "export INPUT [--labels LABELS.csv [--label-name NAME]] --out OUT.fcs|OUT.csv"},
+        {"export", runExport,
+         "export INPUT [--labels LABELS.csv [--label-name NAME]]\n"
+         "          [--session FILE [--population NAME [--all-events]]] --out OUT.fcs|OUT.csv"},
         {"compare-heights", runCompareHeights, "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--json]"},
         {"session", runSession,
          "session info FILE [--json]\n"

@@ -11,6 +11,8 @@
 
 #include "cli_runner.hpp"
 #include "clusterlens/io/labels.hpp"
+#include "clusterlens/io/read_dataset.hpp"
+#include "clusterlens/transforms.hpp"
 #include "clusterlens/session/members_csv.hpp"
 
 namespace clusterlens {
@@ -218,6 +220,50 @@ TEST(CliSession, PopulationAndNameNeedASession) {
     expectExit(2, {"kmeans", data, "-k", "3", "--labels-out", dir.file("k.csv"), "--population", "x"});
     expectExit(2, {"kmeans", data, "-k", "3", "--labels-out", dir.file("k.csv"), "--name", "x"});
     expectExit(3, {"session", "get", dir.file("missing.clusterlens"), "--linkage", "x", "--out", dir.file("o.csv")});
+}
+
+TEST(CliSession, ExportWritesExactlyThePopulationsEvents) {
+    TempDir dir;
+    const auto [data, session] = startSession(dir);
+    expectExit(0, {"population", "add", session, "--name", "B", "--labeling", "k-means k=3 seed 1", "--clusters", "1"});
+    expectExit(0, {"session", "get", session, "--population", "B", "--out", dir.file("b.csv")});
+    const std::vector<std::int64_t> members = readMembersCsv(dir.file("b.csv"), kEvents);
+    const Dataset source = readDataset(data);
+    for (const char* out : {"b-events.csv", "b-events.fcs"}) {
+        expectExit(0, {"export", data, "--session", session, "--population", "B", "--out", dir.file(out)});
+        const Dataset written = readDataset(dir.file(out));
+        ASSERT_EQ(written.n, members.size()) << out;
+        for (std::size_t k = 0; k < members.size(); ++k)
+            for (std::size_t j = 0; j < source.d; ++j)
+                EXPECT_EQ(written.at(k, j), source.at(static_cast<std::size_t>(members[k]), j)) << out << " row " << k;
+    }
+    expectExit(0, {"export", data, "--session", session, "--population", "B", "--all-events", "--out", dir.file("all.csv")});
+    const Dataset all = readDataset(dir.file("all.csv"));
+    ASSERT_EQ(all.n, kEvents);
+    ASSERT_EQ(all.d, source.d + 1);
+    for (std::size_t i = 0; i < kEvents; ++i)
+        EXPECT_EQ(all.at(i, source.d), std::binary_search(members.begin(), members.end(), static_cast<std::int64_t>(i)) ? 1.0f : 0.0f);
+}
+
+TEST(CliSession, ExportMapsTheSessionsSubsampleBackToTheFilesEvents) {
+    TempDir dir;
+    const std::string data = writeBlobs(dir, "blobs.csv");
+    const std::string session = dir.file("s.clusterlens");
+    expectExit(0, {"kmeans", data, "-k", "2", "--subsample", "40", "--seed", "3", "--labels-out", dir.file("k.csv"),
+                   "--session", session, "--backend", "cpu"});
+    writeMembersCsv(dir.file("m.csv"), {0, 5, 39});
+    expectExit(0, {"population", "add", session, "--name", "three", "--indices", dir.file("m.csv")});
+    expectExit(0, {"export", data, "--session", session, "--population", "three", "--out", dir.file("three.csv")});
+    const Dataset source = readDataset(data);
+    const std::vector<std::size_t> kept = subsampleIndices(kEvents, 40, 3);
+    const Dataset written = readDataset(dir.file("three.csv"));
+    ASSERT_EQ(written.n, 3u);
+    const std::size_t positions[] = {0, 5, 39};
+    for (std::size_t k = 0; k < 3; ++k)
+        EXPECT_EQ(written.at(k, 0), source.at(kept[positions[k]], 0));
+    expectExit(2, {"export", data, "--session", session, "--subsample", "40", "--out", dir.file("x.csv")});
+    expectExit(2, {"export", data, "--population", "three", "--out", dir.file("x.csv")});
+    expectExit(3, {"export", writeBlobs(dir, "other.csv", 1.0), "--session", session, "--out", dir.file("x.csv")});
 }
 
 }  // namespace
