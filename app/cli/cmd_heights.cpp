@@ -1,4 +1,5 @@
-// clusterlens-cli heights LINKAGE.csv --out HEIGHTS.csv: point heights (thesis definition 20).
+// clusterlens-cli heights (LINKAGE.csv | --session FILE --linkage NAME) --out HEIGHTS.csv: point heights
+// (thesis definition 20). A stored linkage of a population gives its members' whole-dataset indices.
 
 #include <cstdio>
 
@@ -7,22 +8,29 @@
 #include "clusterlens/hca/point_heights.hpp"
 #include "clusterlens/io/number_text.hpp"
 #include "clusterlens/io/text_file.hpp"
+#include "clusterlens/session/session_file.hpp"
 #include "commands.hpp"
 #include "json.hpp"
+#include "session_run.hpp"
 #include "stopwatch.hpp"
 
 namespace clusterlens::cli {
 
 int runHeights(const Arguments& argv) {
-    Args args(argv, {"--json"}, {"--out"});
-    args.expectPositional({"LINKAGE.csv"});
+    Args args(argv, {"--json"}, {"--out", "--session", "--linkage"});
+    args.expectPositional(args.has("--session") ? std::vector<std::string>{} : std::vector<std::string>{"LINKAGE.csv"});
     const std::string out = args.required("--out");
+    if (args.has("--session") != args.has("--linkage")) throw UsageError("--session FILE and --linkage NAME go together");
     Stopwatch clock;
-    const Linkage linkage = readLinkageCsv(args.positional()[0]);
+    LinkageResult stored;
+    if (args.has("--session"))
+        stored = namedOrThrow(readSession(args.value("--session")).linkages, args.value("--linkage"), args.value("--session"), "linkage");
+    const Linkage linkage = args.has("--session") ? stored.linkage : readLinkageCsv(args.positional()[0]);
+    const std::vector<std::int64_t>& members = stored.info.members;
     const std::vector<double> heights = pointHeights(linkage);
     std::string text = "index,height\n";
     for (std::size_t i = 0; i < heights.size(); ++i) {
-        text += std::to_string(i) + ',';
+        text += std::to_string(members.empty() ? static_cast<std::int64_t>(i) : members[i]) + ',';
         appendShortest(text, heights[i]);
         text += '\n';
     }

@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "json.hpp"
 #include "result_csv.hpp"
+#include "session_run.hpp"
 
 namespace clusterlens::cli {
 namespace {
@@ -116,15 +117,6 @@ int runSessionInfo(const Arguments& argv) {
     return 0;
 }
 
-template <typename T>
-const T& lookup(const std::vector<T>& entries, const std::string& name, const std::string& file, const char* kind) {
-    if (const T* entry = findNamed(entries, name)) return *entry;
-    std::string names;
-    for (const T& entry : entries) names += (names.empty() ? "" : ", ") + ("'" + entryName(entry) + "'");
-    throwFileError(file, "", std::string("has no ") + kind + " '" + name + "'" +
-                                 (names.empty() ? std::string(" (it has none)") : " (it has " + names + ")"));
-}
-
 int runSessionGet(const Arguments& argv) {
     const std::vector<std::string> kinds = {"--linkage", "--labeling", "--population", "--dpc", "--vat"};
     Args args(argv, {}, {"--linkage", "--labeling", "--population", "--dpc", "--vat", "--out"});
@@ -140,11 +132,11 @@ int runSessionGet(const Arguments& argv) {
     const std::string file = args.positional()[0];
     const Session s = readSession(file);
     const std::string name = args.value(kind);
-    if (kind == "--linkage") writeLinkageCsv(out, lookup(s.linkages, name, file, "linkage").linkage);
-    else if (kind == "--labeling") writeLabelsCsv(out, lookup(s.labelings, name, file, "labeling").labels);
-    else if (kind == "--population") writeMembersCsv(out, lookup(s.populations, name, file, "population").members);
-    else if (kind == "--dpc") writeDpcCsv(out, lookup(s.dpc, name, file, "DPC result"));
-    else writeOrderCsv(out, lookup(s.vat, name, file, "VAT result"));
+    if (kind == "--linkage") writeLinkageCsv(out, namedOrThrow(s.linkages, name, file, "linkage").linkage);
+    else if (kind == "--labeling") writeLabelsCsv(out, namedOrThrow(s.labelings, name, file, "labeling").labels);
+    else if (kind == "--population") writeMembersCsv(out, namedOrThrow(s.populations, name, file, "population").members);
+    else if (kind == "--dpc") writeDpcCsv(out, namedOrThrow(s.dpc, name, file, "DPC result"));
+    else writeOrderCsv(out, namedOrThrow(s.vat, name, file, "VAT result"));
     return 0;
 }
 

@@ -9,7 +9,7 @@ const std::vector<Command>& commands() {
          "hca INPUT --linkage mahalanobis|single|complete|average|weighted|centroid|median|ward\n"
          "          [--variant full|centroid] [--threshold 0.5] [--subthreshold mahal|mahal0|euclid|euclid-mahal]\n"
          "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] --out LINKAGE.csv"},
-        {"heights", runHeights, "heights LINKAGE.csv --out HEIGHTS.csv"},
+        {"heights", runHeights, "heights (LINKAGE.csv | --session FILE --linkage NAME) --out HEIGHTS.csv"},
         {"kmeans", runKMeans, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
         {"vat", runVat,
          "vat INPUT [--metric euclidean|sqeuclidean|manhattan|cosine | --precomputed] --out ORDER.csv\n"

@@ -7,9 +7,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "args.hpp"
 #include "clusterlens/dataset.hpp"
+#include "clusterlens/errors.hpp"
 #include "clusterlens/session/population.hpp"
 #include "clusterlens/session/session.hpp"
 #include "commands.hpp"
@@ -22,6 +24,16 @@ extern const std::set<std::string> kSessionValued;
 /// The DatasetReadSpec of the common flags (--columns --transform --compensate --dataset --embedding
 /// --label-column --subsample --seed).
 DatasetReadSpec readSpecFrom(const Args& args);
+
+/// The entry of `entries` called `name`; else InvalidInput "FILE: has no KIND 'NAME' (it has ...)".
+template <typename T>
+const T& namedOrThrow(const std::vector<T>& entries, const std::string& name, const std::string& file, const char* kind) {
+    if (const T* entry = findNamed(entries, name)) return *entry;
+    std::string names;
+    for (const T& entry : entries) names += (names.empty() ? "" : ", ") + ("'" + entryName(entry) + "'");
+    throwFileError(file, "", std::string("has no ") + kind + " '" + name + "'" +
+                                 (names.empty() ? std::string(" (it has none)") : " (it has " + names + ")"));
+}
 
 class SessionRun {
 public:

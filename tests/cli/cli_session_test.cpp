@@ -150,6 +150,14 @@ TEST(CliSession, APopulationRunKeepsWholeDatasetIndices) {
     std::sort(ordered.begin(), ordered.end());
     EXPECT_EQ(ordered, members);
     EXPECT_EQ(csvRows(dir.file("l.csv")).size(), members.size() - 1);  // scipy convention over the members
+    expectExit(0, {"heights", dir.file("l.csv"), "--out", dir.file("h-leaves.csv")});
+    expectExit(0, {"heights", "--session", session, "--linkage", "average linkage on odd events", "--out", dir.file("h.csv")});
+    const auto byLeaf = csvRows(dir.file("h-leaves.csv")), byEvent = csvRows(dir.file("h.csv"));
+    ASSERT_EQ(byEvent.size(), members.size());
+    for (std::size_t k = 0; k < members.size(); ++k) {
+        EXPECT_EQ(std::stoll(byEvent[k][0]), members[k]);
+        EXPECT_EQ(byEvent[k][1], byLeaf[k][1]);
+    }
     expectExit(0, {"session", "get", session, "--population", "odd events", "--out", dir.file("back.csv")});
     EXPECT_EQ(test::readFile(dir.file("back.csv")), test::readFile(dir.file("odd.csv")));
     const std::string json = expectExit(0, {"session", "info", session, "--json"}).out;
