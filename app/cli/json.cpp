@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "clusterlens/io/number_text.hpp"
+
 namespace clusterlens::cli {
 namespace {
 
@@ -67,9 +69,7 @@ void Json::dumpTo(std::string& out) const {
         } else if (*d == std::floor(*d) && std::fabs(*d) < 9.0e15) {
             out += std::to_string(static_cast<long long>(*d));
         } else {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%.17g", *d);
-            out += buf;
+            appendShortest(out, *d);  // 15.55, not 15.550000000000001
         }
     } else if (const std::string* s = std::get_if<std::string>(&m_value)) {
         escapeTo(*s, out);

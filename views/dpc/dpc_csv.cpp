@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "clusterlens/errors.hpp"
+#include "clusterlens/io/number_text.hpp"
+#include "clusterlens/io/text_file.hpp"
 
 namespace clusterlens::views {
 
@@ -32,14 +34,15 @@ double parseNumber(const std::string& field, const std::string& path, std::size_
 }  // namespace
 
 void writeDpcCsv(const std::string& path, const DensityPeaksResult& result) {
-    std::FILE* file = std::fopen(path.c_str(), "w");
-    if (!file) throw InvalidInput(path + ": cannot write the DPC table");
-    std::fprintf(file, "%s\n", kHeader);
-    for (std::size_t i = 0; i < result.rho.size(); ++i)
-        std::fprintf(file, "%zu,%.17g,%.17g,%lld,%.17g\n", i, result.rho[i], result.delta[i],
-                     static_cast<long long>(result.nearestHigher[i]), result.gamma[i]);
-    const bool failed = std::ferror(file) != 0;
-    if (std::fclose(file) != 0 || failed) throw InvalidInput(path + ": cannot write the DPC table");
+    std::string text = std::string(kHeader) + '\n';
+    for (std::size_t i = 0; i < result.rho.size(); ++i) {
+        text += std::to_string(i);
+        for (const double value : {result.rho[i], result.delta[i]}) text += ',', appendShortest(text, value);
+        text += ',' + std::to_string(result.nearestHigher[i]) + ',';
+        appendShortest(text, result.gamma[i]);
+        text += '\n';
+    }
+    writeTextFile(path, text);
 }
 
 DensityPeaksResult readDpcCsv(const std::string& path) {
