@@ -530,6 +530,14 @@ TEST(Hdf5, RefusesMatricesBeyondTheDenseLimitWithTheNumbers) {
     EXPECT_THAT(errorOf(sparse, datasetOption("/m")), HasSubstr("1000000 x 40000 = 40000000000 values"));
 }
 
+// Found by the hdf5 fuzz target: the GiB count of a 2^62 x 2^62 shape overflowed its conversion.
+TEST(Hdf5, RefusesAstronomicalSparseShapesWithoutOverflow) {
+    TempDir dir;
+    const std::int64_t huge = std::int64_t{1} << 62;
+    EXPECT_THAT(errorOf(writeSparseFile(dir, "csr_matrix", {huge, huge}, {{}, {}, {0}}), datasetOption("/m")),
+                AllOf(HasSubstr("= more than 2^64 values"), HasSubstr("would need more than 10^15 GiB")));
+}
+
 #else  // CLUSTERLENS_TEST_HDF5
 
 TEST(Hdf5, BuildWithoutHdf5RefusesClearly) {

@@ -154,8 +154,10 @@ void checkDenseSize(const File& file, const std::string& object, std::uint64_t n
     if (d == 0 || n <= kMaxDenseValues / d) return;
     const double gib = static_cast<double>(n) * static_cast<double>(d) * 4.0 / (1024.0 * 1024.0 * 1024.0);
     const std::string product = n <= UINT64_MAX / d ? std::to_string(n * d) : std::string("more than 2^64");
+    // A shape read from a file can be up to 2^64 x 2^64: beyond 10^15 GiB the count is not converted.
+    const std::string size = gib < 1e15 ? std::to_string(static_cast<long long>(gib + 0.5)) : "more than 10^15";
     file.fail(object, "a dense float32 copy of " + std::to_string(n) + " x " + std::to_string(d) + " = " + product +
-                          " values would need " + std::to_string(static_cast<long long>(gib + 0.5)) + " GiB; at most " +
+                          " values would need " + size + " GiB; at most " +
                           std::to_string(kMaxDenseValues) +
                           " values (8 GiB) are loaded: select features or subsample the points first");
 }

@@ -41,6 +41,18 @@ void Linkage::validate(const std::string& source) const {
     }
 }
 
+namespace {
+
+/// A cluster id or size field: a whole number that an int64 holds (scipy writes them as floats, "26.0").
+bool parseCount(const std::string& field, std::int64_t& value) {
+    double number = 0;
+    if (!detail::parseDouble(field, number) || !(std::abs(number) < 0x1p62) || number != std::trunc(number)) return false;
+    value = static_cast<std::int64_t>(number);
+    return true;
+}
+
+} // namespace
+
 Linkage readLinkageCsv(const std::string& path) {
     std::ifstream in(path);
     if (!in) throwFileError(path, "", "cannot open the linkage file");
@@ -58,14 +70,10 @@ Linkage readLinkageCsv(const std::string& path) {
         const std::string where = "line " + std::to_string(lineNo);
         if (f.size() < 4) throwFileError(path, where, "expected 4 fields a,b,height,size");
         Merge m;
-        double a = 0, b = 0, size = 0;
-        if (!detail::parseDouble(f[0], a) || !detail::parseDouble(f[1], b) || !detail::parseDouble(f[2], m.height) ||
-            !detail::parseDouble(f[3], size))
-            throwFileError(path, where, "non-numeric field");
-        m.a = static_cast<std::int64_t>(a);
-        m.b = static_cast<std::int64_t>(b);
+        if (!detail::parseDouble(f[2], m.height)) throwFileError(path, where, "non-numeric field");
+        if (!parseCount(f[0], m.a) || !parseCount(f[1], m.b) || !parseCount(f[3], m.size))
+            throwFileError(path, where, "a, b and size must be whole numbers");
         if (m.a > m.b) std::swap(m.a, m.b);
-        m.size = static_cast<std::int64_t>(size);
         linkage.merges.push_back(m);
     }
     linkage.leafCount = linkage.merges.size() + 1;
