@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# On a CUDA machine without Qt: build the engine, the CLI, the tests and the benchmarks, run the gpu
+# tests, run compute-sanitizer (memcheck, initcheck, synccheck, racecheck) over the gpu tests at small
+# sizes, then the benchmarks. Prints one summary line per step; exits non-zero when any step failed.
+#   scripts/gpu-check.sh [--no-bench] [--build-dir DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bench=1
+build=build/gpu-check
+limit=300  # seconds per sanitizer run: a hung or far too slow tool is a failure, not a stall
+while (($#)); do
+  case "$1" in
+    --no-bench) bench=0 ;;
+    --build-dir) build=$2; shift ;;
+    *) echo "usage: $0 [--no-bench] [--build-dir DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
+command -v compute-sanitizer >/dev/null || { echo "gpu-check: compute-sanitizer not found (CUDA toolkit bin/)" >&2; exit 2; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || { echo "gpu-check: no CUDA device" >&2; exit 2; }
+
+logs=$build/gpu-check-logs
+mkdir -p "$logs"
+failed=0
+step() {  # step NAME COMMAND...: runs, logs, prints one line
+  local name=$1; shift
+  local start=$SECONDS
+  if "$@" >"$logs/$name.log" 2>&1; then echo "ok     $name ($((SECONDS - start)) s)"
+  else echo "FAILED $name ($((SECONDS - start)) s): see $logs/$name.log"; failed=1; fi
+}
+
+step configure cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLUSTERLENS_GUI=OFF \
+  -DCLUSTERLENS_BENCHMARKS=$([ $bench = 1 ] && echo ON || echo OFF) -DCMAKE_CUDA_ARCHITECTURES=90
+step build cmake --build "$build" -j "$(nproc)" --target clusterlens_gpu_tests $([ $bench = 1 ] && echo clusterlens-bench)
+tests=$build/tests/clusterlens_gpu_tests
+step gpu-tests "$tests"
+
+echo "gpu-check: logs in $logs"
+# Sanitizers at small sizes: every non-MHCA gpu test, and the MHCA tests of a few hundred points.
+small='MstParity.*:VatParity.*:DensityPeaksParity.*:KMeansParity.*:ClassicLinkageParity.*'
+small+=':MhcaCudaParity.IsDeterministic:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu'
+small+=':MhcaCudaParity.EqualsCpuWithAprioriGroups:MhcaCudaInput.*'
+sanitize() {  # sanitize TOOL FILTER: fails on any reported error
+  local out
+  out=$(timeout "$limit" compute-sanitizer --tool "$1" --print-limit 50 --error-exitcode 99 "$tests" --gtest_filter="$2" 2>&1)
+  local rc=$?
+  echo "$out"
+  echo "$out" | grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]"
+  return $rc
+}
+for tool in memcheck initcheck synccheck; do step "sanitize-$tool" sanitize "$tool" "$small"; done
+step sanitize-racecheck sanitize racecheck \
+  'MhcaCudaParity.IsDeterministic:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu:DensityPeaksParity.*:KMeansParity.*'
+for tool in memcheck initcheck synccheck racecheck; do
+  grep -h "ERROR SUMMARY" "$logs/sanitize-$tool.log" | sed "s/^/$tool: /" | head -1
+done
+
+if [ $bench = 1 ]; then
+  step benchmarks "$build/bench/clusterlens-bench" --json
+  echo "benchmark JSON: $logs/benchmarks.log"
+fi
+exit $failed
