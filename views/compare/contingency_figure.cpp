@@ -25,13 +25,6 @@ constexpr double kRightMargin = 96;  // colour bar, its ticks and its title
 
 QString tr(const char* text) { return QCoreApplication::translate("ContingencyFigure", text); }
 
-QFont figureFont(int pixels, bool bold = false) {
-    QFont font;
-    font.setPixelSize(pixels);
-    font.setBold(bold);
-    return font;
-}
-
 QString shortLabel(std::int32_t label) { return label < 0 ? tr("noise") : QString::number(label); }
 
 /// Every step-th label is drawn, so labels of `extent` pixels never overlap in cells of `cell`.
@@ -43,6 +36,10 @@ std::size_t labelStep(double extent, double cell) {
 
 ContingencyFigure::ContingencyFigure(std::shared_ptr<const FlatComparison> comparison)
     : m_comparison(std::move(comparison)) {}
+
+QString ContingencyFigure::ownTitle() const {
+    return tr("Clusters of %1 vs %2").arg(m_comparison->nameA, m_comparison->nameB);
+}
 
 QColor ContingencyFigure::cellColor(double rowShare, std::int64_t count) {
     // Dark for a large share, so the eye goes to where a cluster went, and faded towards white for
@@ -56,7 +53,7 @@ QColor ContingencyFigure::cellColor(double rowShare, std::int64_t count) {
 }
 
 double ContingencyFigure::rowLabelWidth() const {
-    const QFontMetricsF metrics(figureFont(10));
+    const QFontMetricsF metrics(font(10));
     double width = metrics.horizontalAdvance(QStringLiteral("00"));
     for (std::size_t r = 0; r < m_comparison->rows(); ++r)
         width = std::max(width, metrics.horizontalAdvance(shortLabel(m_comparison->labelOfRow(r))));
@@ -64,11 +61,12 @@ double ContingencyFigure::rowLabelWidth() const {
 }
 
 QRectF ContingencyFigure::gridRect(const QRectF& area) const {
-    const QFontMetricsF title(figureFont(14, true)), text(figureFont(11)), small(figureFont(10));
+    const QFontMetricsF title(font(14, true)), text(font(11)), small(font(10));
     const double top = 8 + title.height() + 4 + text.height() + 12 + text.height() + 4 + small.height() + 6;
     const double left = 8 + text.height() + 8 + rowLabelWidth() + 6;
     const double bottom = small.height() + 16;
-    const double width = std::max(10.0, area.width() - left - kRightMargin);
+    const double right = legendPosition() == LegendPosition::None ? 8.0 : kRightMargin * style().fontScale;
+    const double width = std::max(10.0, area.width() - left - right);
     const double height = std::max(10.0, area.height() - top - bottom);
     // Cells at most 1.5 times wider than high (or higher than wide), centred in the free space.
     const double cols = static_cast<double>(std::max<std::size_t>(1, m_comparison->cols()));
@@ -96,7 +94,7 @@ HeatmapCell ContingencyFigure::cellAt(const QRectF& area, QPointF pos) const {
 
 void ContingencyFigure::paint(QPainter& painter, const QRectF& area) const {
     painter.save();
-    painter.fillRect(area, Qt::white);
+    paintBackground(painter, area);
     paintTitle(painter, area);
     if (m_comparison->rows() > 0 && m_comparison->cols() > 0) {
         const QRectF grid = gridRect(area);
@@ -105,25 +103,26 @@ void ContingencyFigure::paint(QPainter& painter, const QRectF& area) const {
         else
             paintCells(painter, grid);
         paintLabels(painter, grid);
-        paintColourBar(painter, area, grid);
+        if (legendPosition() != LegendPosition::None) paintColourBar(painter, area, grid);
     }
     painter.restore();
 }
 
 void ContingencyFigure::paintTitle(QPainter& painter, const QRectF& area) const {
-    const QFont titleFont = figureFont(14, true), textFont = figureFont(11);
+    const QFont titleFont = font(14, true), textFont = font(11);
     const QFontMetricsF title(titleFont), text(textFont);
     const QRectF line1(area.left() + 8, area.top() + 8, area.width() - 16, title.height());
     painter.setPen(kTextColor);
     painter.setFont(titleFont);
     painter.drawText(line1, Qt::AlignHCenter | Qt::AlignVCenter,
-                     title.elidedText(tr("Clusters of %1 vs %2").arg(m_comparison->nameA, m_comparison->nameB),
-                                      Qt::ElideMiddle, line1.width()));
+                     title.elidedText(this->title(), Qt::ElideMiddle, line1.width()));
     painter.setFont(textFont);
     painter.drawText(QRectF(line1.left(), line1.bottom() + 4, line1.width(), text.height()),
                      Qt::AlignHCenter | Qt::AlignVCenter,
-                     tr("%1 \u00b7 N = %2")
-                         .arg(scoresText(*m_comparison), QLocale().toString(static_cast<qlonglong>(m_comparison->table.n))));
+                     text.elidedText(tr("%1 \u00b7 N = %2")
+                                         .arg(scoresText(*m_comparison),
+                                              QLocale().toString(static_cast<qlonglong>(m_comparison->table.n))),
+                                     Qt::ElideRight, line1.width()));
 }
 
 void ContingencyFigure::paintCells(QPainter& painter, const QRectF& grid) const {
@@ -178,11 +177,11 @@ void ContingencyFigure::paintCellImage(QPainter& painter, const QRectF& grid) co
 
 void ContingencyFigure::paintCounts(QPainter& painter, const QRectF& grid) const {
     const FlatComparison& c = *m_comparison;
-    const QFont font = figureFont(10);
-    const QFontMetricsF metrics(font);
+    const QFont countFont = font(10);
+    const QFontMetricsF metrics(countFont);
     const double w = grid.width() / static_cast<double>(c.cols()), h = grid.height() / static_cast<double>(c.rows());
     if (h < metrics.height() + 2) return;
-    painter.setFont(font);
+    painter.setFont(countFont);
     for (std::size_t r = 0; r < c.rows(); ++r)
         for (std::size_t k = 0; k < c.cols(); ++k) {
             const std::int64_t count = c.countAt(r, k);
@@ -198,7 +197,7 @@ void ContingencyFigure::paintCounts(QPainter& painter, const QRectF& grid) const
 
 void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const {
     const FlatComparison& c = *m_comparison;
-    const QFont small = figureFont(10), bold = figureFont(11, true);
+    const QFont small = font(10), bold = font(11, true);
     const QFontMetricsF metrics(small), boldMetrics(bold);
     const double w = grid.width() / static_cast<double>(c.cols()), h = grid.height() / static_cast<double>(c.rows());
     painter.setPen(kTextColor);
@@ -221,12 +220,14 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
     const QRectF bTitle(grid.left(), grid.top() - metrics.height() - 8 - boldMetrics.height(), grid.width(),
                         boldMetrics.height());
     painter.drawText(bTitle, Qt::AlignHCenter | Qt::AlignVCenter,
-                     boldMetrics.elidedText(tr("B: %1 (columns)").arg(c.nameB), Qt::ElideMiddle, bTitle.width()));
+                     boldMetrics.elidedText(FigureStyle::pick(style().xLabel, tr("B: %1 (columns)").arg(c.nameB)),
+                                            Qt::ElideMiddle, bTitle.width()));
     painter.save();
     painter.translate(grid.left() - 6 - rowLabelWidth() - 8 - boldMetrics.height(), grid.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-grid.height() / 2, 0, grid.height(), boldMetrics.height()), Qt::AlignCenter,
-                     boldMetrics.elidedText(tr("A: %1 (rows)").arg(c.nameA), Qt::ElideMiddle, grid.height()));
+                     boldMetrics.elidedText(FigureStyle::pick(style().yLabel, tr("A: %1 (rows)").arg(c.nameA)),
+                                            Qt::ElideMiddle, grid.height()));
     painter.restore();
 
     painter.setFont(small);
@@ -237,7 +238,7 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
 }
 
 void ContingencyFigure::paintColourBar(QPainter& painter, const QRectF& area, const QRectF& grid) const {
-    const QFont small = figureFont(10);
+    const QFont small = font(10);
     const QFontMetricsF metrics(small);
     const double height = std::min(grid.height(), 220.0);
     const QRectF bar(grid.right() + 14, grid.top(), kBarWidth, height - metrics.height() - 8);

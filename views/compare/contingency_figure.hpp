@@ -31,6 +31,7 @@ public:
 
     void paint(QPainter& painter, const QRectF& area) const override;
     QSize defaultSize() const override { return {720, 620}; }
+    QString ownTitle() const override;
 
     /// Outlines `cell` as the current choice (the GUI's clicked cell); invalid: none.
     void setHighlight(HeatmapCell cell) { m_highlight = cell; }

@@ -23,6 +23,8 @@ public:
 
     void paint(QPainter& painter, const QRectF& area) const override;
     QSize defaultSize() const override { return {640, 600}; }
+    QString ownTitle() const override;
+    LegendPosition preferredLegend() const override { return LegendPosition::Top; }
 
     /// The plot frame inside `area`; axes, titles and tick labels lie outside it.
     QRectF plotRect(const QRectF& area) const;
@@ -32,12 +34,14 @@ public:
     bool drawsDensityImage() const { return m_comparison->pointCount() > vectorPointLimit; }
 
 private:
-    void paintTitle(QPainter& painter, const QRectF& area) const;
-    void paintAxes(QPainter& painter, const QRectF& plot) const;
+    XYLayout layout(const QRectF& area) const;
+    QString subtitle() const;
+    AxisSpec xAxis() const;
+    AxisSpec yAxis() const;
+    FigureLegend legend() const;
     void paintPoints(QPainter& painter, const QRectF& plot) const;
     void paintDensityImage(QPainter& painter, const QRectF& plot) const;
     void paintDiagonal(QPainter& painter, const QRectF& plot) const;
-    void paintLegend(QPainter& painter, const QRectF& plot) const;
 
     std::shared_ptr<const HeightsComparison> m_comparison;
     HeightsRange m_range;  // heights range widened by a small margin

@@ -19,14 +19,6 @@ constexpr int kMaxLegendRows = 20;
 constexpr double kMargin = 10.0;
 constexpr double kLineWidth = 0.9;  // points (or logical pixels of a PNG)
 
-// Pixel-sized fonts keep the figure's proportions equal in SVG, PDF (72 units per inch) and PNG.
-QFont figureFont(int pixels, bool bold = false) {
-    QFont font;
-    font.setPixelSize(pixels);
-    font.setBold(bold);
-    return font;
-}
-
 // Links grouped by colour and width: one vector path per group keeps an SVG of a large tree small.
 void paintLinks(QPainter& painter, const std::vector<GeometrySegment>& links) {
     std::map<std::pair<QRgb, float>, QPainterPath> paths;
@@ -51,45 +43,36 @@ void paintRects(QPainter& painter, const std::vector<GeometryRect>& rects) {
 DendrogramFigure::DendrogramFigure(std::shared_ptr<const DendrogramLayout> layout, DendrogramFigureOptions options)
     : m_layout(std::move(layout)), m_options(std::move(options)) {}
 
-double DendrogramFigure::legendWidth(const QPainter& painter) const {
-    if (!m_options.cut || m_options.cut->k < 2) return 0.0;
-    const QFontMetricsF metrics(painter.font());
-    return metrics.horizontalAdvance(QStringLiteral("cluster 00 (888,888)")) + 28.0;
-}
-
-void DendrogramFigure::paintLegend(QPainter& painter, const QRectF& box) const {
+FigureLegend DendrogramFigure::legend() const {
+    FigureLegend legend;
+    if (!m_options.cut || m_options.cut->k < 2) return legend;
     const DendrogramCut& cut = *m_options.cut;
-    const QFontMetricsF metrics(painter.font());
     const QLocale locale;
-    const double line = metrics.height() + 2;
-    double y = box.top();
-    painter.setPen(QColor(0x20, 0x20, 0x20));
-    painter.drawText(QPointF(box.left(), y + metrics.ascent()), QObject::tr("k = %1 clusters").arg(cut.k));
-    y += line + 2;
-    const int shown = std::min(cut.k, kMaxLegendRows);
-    for (int id = 0; id < shown && y + line <= box.bottom(); ++id, y += line) {
-        painter.fillRect(QRectF(box.left(), y + 2, 12, line - 5), Palette::labelColor(id));
-        const auto size = m_layout->size[static_cast<std::size_t>(cut.roots[static_cast<std::size_t>(id)])];
-        painter.setPen(QColor(0x30, 0x30, 0x30));
-        painter.drawText(QPointF(box.left() + 18, y + metrics.ascent()),
-                         QObject::tr("cluster %1 (%2)").arg(id).arg(locale.toString(static_cast<qlonglong>(size))));
+    legend.heading = QObject::tr("k = %1 clusters").arg(cut.k);
+    legend.maxItems = kMaxLegendRows;
+    for (int id = 0; id < cut.k; ++id) {
+        const auto at = static_cast<std::size_t>(id);
+        const auto size = m_layout->size[static_cast<std::size_t>(cut.roots[at])];
+        const QString name = at < m_options.clusterNames.size() && !m_options.clusterNames[at].isEmpty()
+                                 ? m_options.clusterNames[at]
+                                 : QObject::tr("cluster %1").arg(id);
+        legend.items.push_back({labelColor(id, cut.k),
+                                QStringLiteral("%1 (%2)").arg(name, locale.toString(static_cast<qlonglong>(size)))});
     }
-    if (cut.k > shown)
-        painter.drawText(QPointF(box.left() + 18, y + metrics.ascent()),
-                         QObject::tr("\u2026 %1 more").arg(cut.k - shown));
+    return legend;
 }
 
 void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     painter.save();
-    painter.fillRect(area, Qt::white);
-    const QFont text = figureFont(11), title = figureFont(14, true);
+    paintBackground(painter, area);
+    const QFont text = font(11), titleFont = font(14, true);
     double top = area.top() + kMargin;
-    if (!m_options.title.isEmpty()) {
-        painter.setFont(title);
+    if (!title().isEmpty()) {
+        painter.setFont(titleFont);
         painter.setPen(QColor(0x10, 0x10, 0x10));
-        const QFontMetricsF metrics(title);
+        const QFontMetricsF metrics(titleFont);
         painter.drawText(QRectF(area.left(), top, area.width(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                         m_options.title);
+                         metrics.elidedText(title(), Qt::ElideMiddle, area.width()));
         top += metrics.height() + 4;
     }
     painter.setFont(text);
@@ -97,14 +80,18 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     if (m_layout->inversionCount > 0) {
         painter.setPen(Palette::inversionColor());
         painter.drawText(QRectF(area.left(), top, area.width(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                         inversionText(m_layout->inversionCount) +
-                             QObject::tr(": merges below one of their children, drawn going down"));
+                         metrics.elidedText(inversionText(m_layout->inversionCount) +
+                                                QObject::tr(": merges below one of their children, drawn going down"),
+                                            Qt::ElideRight, area.width()));
         top += metrics.height() + 4;
     }
-    const double legend = legendWidth(painter);
-    const QRectF plot(QPointF(area.left() + heightAxisWidth(text), top + metrics.height() / 2),
-                      QPointF(area.right() - kMargin - (legend > 0 ? legend + kMargin : 0.0),
-                              area.bottom() - kMargin - metrics.height() - 6));
+    const FigureLegend clusters = legend();
+    QRectF legendBox;
+    const QRectF rest = reserveLegend(QRectF(QPointF(area.left() + kMargin, top + metrics.height() / 2),
+                                             QPointF(area.right() - kMargin, area.bottom() - kMargin)),
+                                      clusters, text, legendPosition(), &legendBox);
+    const QRectF plot(QPointF(rest.left() - kMargin + heightAxisWidth(text), rest.top()),
+                      QPointF(rest.right(), rest.bottom() - metrics.height() - 6));
     if (plot.width() < 20 || plot.height() < 20) {
         painter.restore();
         return;
@@ -126,10 +113,12 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     request.lineWidth = kLineWidth;
     request.minSubtreeWidth = 1.0;
     request.rugHeight = 0.0;
+    request.palette = style().palette;
     const DendrogramGeometry geometry = buildDendrogramGeometry(request);
 
     paintHeightAxis(painter, plot, view, scale,
-                    m_options.logHeights ? QObject::tr("merge height (log scale)") : QObject::tr("merge height"));
+                    FigureStyle::pick(style().yLabel, m_options.logHeights ? QObject::tr("merge height (log scale)")
+                                                                           : QObject::tr("merge height")));
     paintLeafAxis(painter, plot, view, *m_layout, m_options.pointNames.get());
     painter.save();
     painter.setClipRect(plot);
@@ -148,7 +137,7 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
         painter.drawLine(QPointF(plot.left(), geometry.cutY), QPointF(plot.right(), geometry.cutY));
     }
     painter.restore();
-    if (legend > 0) paintLegend(painter, QRectF(plot.right() + kMargin, plot.top(), legend, plot.height()));
+    clusters.paint(painter, legendBox, text, legendPosition());
     painter.restore();
 }
 

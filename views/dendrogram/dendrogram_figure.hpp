@@ -25,6 +25,7 @@ struct DendrogramFigureOptions {
     std::shared_ptr<const DendrogramCut> cut;         ///< null: no clusters coloured
     std::vector<std::uint8_t> collapsed;              ///< empty, or per merge row
     std::shared_ptr<const std::vector<std::string>> pointNames;  ///< leaf names when zoomed in
+    std::vector<QString> clusterNames;                ///< optional names of the cut's clusters
 };
 
 class DendrogramFigure : public Figure {
@@ -33,10 +34,10 @@ public:
 
     void paint(QPainter& painter, const QRectF& area) const override;
     QSize defaultSize() const override { return {900, 560}; }
+    QString ownTitle() const override { return m_options.title; }
 
 private:
-    double legendWidth(const QPainter& painter) const;
-    void paintLegend(QPainter& painter, const QRectF& box) const;
+    FigureLegend legend() const;
 
     std::shared_ptr<const DendrogramLayout> m_layout;
     DendrogramFigureOptions m_options;

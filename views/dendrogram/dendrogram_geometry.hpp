@@ -18,6 +18,7 @@
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "dendrogram/dendrogram_view.hpp"
+#include "palette.hpp"
 
 namespace clusterlens::views {
 
@@ -52,6 +53,7 @@ struct GeometryRequest {
     double lineWidth = 1.0;
     double minSubtreeWidth = 1.0;                          ///< narrower subtrees become strips
     double rugHeight = 5.0;                                ///< selection marks under the leaves
+    PaletteKind palette = PaletteKind::Tableau;            ///< the clusters' colours (figures choose)
 };
 
 struct GeometrySegment {

@@ -27,6 +27,7 @@ struct DecisionFigureOptions {
     std::optional<QPointF> thresholds;   ///< (rhoMin, deltaMin) lines
     bool logRho = false;
     bool logDelta = false;
+    std::vector<QString> clusterNames;   ///< optional names by label; else "cluster c"
 };
 
 class DecisionFigure : public Figure {
@@ -37,14 +38,18 @@ public:
 
     void paint(QPainter& painter, const QRectF& area) const override;
     QSize defaultSize() const override { return {640, 560}; }
+    QString ownTitle() const override;
 
     QRectF plotRect(const QRectF& area) const;
     QPointF mapToPlot(double rho, double delta, const QRectF& plot) const;
     bool drawsImage() const { return m_result->rho.size() > vectorPointLimit; }
 
 private:
-    void paintTitle(QPainter& painter, const QRectF& area) const;
-    void paintAxes(QPainter& painter, const QRectF& plot) const;
+    XYLayout layout(const QRectF& area) const;
+    QString subtitle() const;
+    AxisSpec xAxis() const;
+    AxisSpec yAxis() const;
+    FigureLegend legend() const;
     void paintPoints(QPainter& painter, const QRectF& plot) const;
     void paintImage(QPainter& painter, const QRectF& plot) const;
     void paintMarks(QPainter& painter, const QRectF& plot) const;

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
+
+#include "dpc/gamma_figure.hpp"
 
 namespace clusterlens::views {
 
@@ -13,7 +14,6 @@ namespace {
 
 const QColor kAxisColor(0x40, 0x40, 0x40);
 const QColor kSuggestColor(0xd0, 0x30, 0x30);
-constexpr std::size_t kMinRanks = 30;
 
 }  // namespace
 
@@ -27,17 +27,7 @@ void GammaPlot::setResult(const std::shared_ptr<const DensityPeaksResult>& resul
     m_current = 0;
     if (result && !result->gamma.empty()) {
         m_suggested = suggestPeakCount(*result);
-        // Enough ranks to show the knee with room on both sides.
-        const std::size_t shown = std::min(result->gamma.size(), std::max(kMinRanks, 3 * m_suggested));
-        m_sorted.assign(result->gamma.begin(), result->gamma.end());
-        std::partial_sort(m_sorted.begin(), m_sorted.begin() + static_cast<std::ptrdiff_t>(shown), m_sorted.end(),
-                          std::greater<>());
-        m_sorted.resize(shown);
-        double positive = m_sorted.front();
-        for (double g : m_sorted)
-            if (g > 0.0) positive = g;
-        const double floor = positive > 0.0 ? positive / 2.0 : 1.0;
-        for (double& g : m_sorted) g = std::max(g, floor);
+        m_sorted = rankedGammas(*result, m_suggested);
         m_logMax = std::log10(m_sorted.front());
         m_logMin = std::log10(m_sorted.back());
         if (m_logMax - m_logMin < 1e-9) m_logMin = m_logMax - 1.0;

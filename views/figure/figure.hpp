@@ -12,6 +12,7 @@
 #include <QSize>
 #include <QString>
 
+#include "figure/figure_axes.hpp"
 #include "figure/figure_provenance.hpp"
 #include "figure/figure_style.hpp"
 
@@ -30,15 +31,23 @@ public:
     virtual QSize defaultSize() const { return {800, 600}; }
     /// The figure's own title (the view's wording); the style's title replaces it.
     virtual QString ownTitle() const { return {}; }
+    /// Where the legend goes when the style says Auto.
+    virtual LegendPosition preferredLegend() const { return LegendPosition::Right; }
 
     void setStyle(const FigureStyle& style) { m_style = style; }
     const FigureStyle& style() const { return m_style; }
     /// The title drawn and written into the file's metadata: the style's, else ownTitle().
     QString title() const { return FigureStyle::pick(m_style.title, ownTitle()); }
+    /// The style's legend position with Auto resolved.
+    LegendPosition legendPosition() const {
+        return m_style.legend == LegendPosition::Auto ? preferredLegend() : m_style.legend;
+    }
 
 protected:
     /// A font of `pixels` logical pixels times the style's font scale.
     QFont font(double pixels, bool bold = false) const;
+    /// The title, text and axis-title fonts of x-y figures (14, 11 and 11 bold pixels, scaled).
+    AxesFonts axesFonts() const { return {font(14, true), font(11), font(11, true)}; }
     /// Fills `area` white unless the style asks for a transparent background.
     void paintBackground(QPainter& painter, const QRectF& area) const;
     /// Colour of cluster `label` among `labelCount` in the style's palette (noise grey).
@@ -52,6 +61,11 @@ enum class FigureUnit { Pixels, Millimetres };
 
 /// Export options: size, resolution and the provenance written into the file.
 struct FigureExportOptions {
+    FigureExportOptions() = default;
+    /// `{size, dpi}` as callers have always written it.
+    FigureExportOptions(QSizeF requested, int resolution = 96, FigureUnit sizeUnit = FigureUnit::Pixels)
+        : size(requested), dpi(resolution), unit(sizeUnit) {}
+
     QSizeF size;                          ///< in `unit`; empty: figure.defaultSize() pixels
     int dpi = 96;                         ///< pixels per inch of PNG/TIFF (and of a millimetre size)
     FigureUnit unit = FigureUnit::Pixels;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "palette.hpp"
+
 namespace clusterlens::views {
 
 namespace {
@@ -15,7 +17,7 @@ const QColor kTextColor(0x20, 0x20, 0x20);
 constexpr std::size_t kMaxRowsAcross = 4;  // a top or bottom legend never takes more rows than this
 
 bool isColumn(LegendPosition position) {
-    return position == LegendPosition::Left || position == LegendPosition::Right;
+    return position == LegendPosition::Left || position == LegendPosition::Right || position == LegendPosition::Auto;
 }
 
 /// Where every entry of a legend goes, relative to the legend's top left corner.
@@ -30,7 +32,11 @@ struct Metrics {
                                            gap(text.height() * 0.4) {}
     QFontMetricsF text;
     double line, swatch, gap;
-    double itemWidth(const QString& s) const { return swatch + gap + text.horizontalAdvance(s); }
+    /// Lines and ramps need a longer sample than a patch of colour.
+    double swatchWidth(const LegendItem& item) const {
+        return item.swatch == LegendSwatch::DashedLine || item.swatch == LegendSwatch::Ramp ? 2.2 * swatch : swatch;
+    }
+    double itemWidth(const LegendItem& item) const { return swatchWidth(item) + gap + text.horizontalAdvance(item.text); }
 };
 
 }  // namespace
@@ -53,12 +59,12 @@ Placement place(const FigureLegend& legend, std::size_t shown, const QString& mo
     if (isColumn(position)) {
         for (std::size_t i = 0; i < shown; ++i, y += m.line) {
             p.items.emplace_back(0.0, y);
-            width = std::max(width, m.itemWidth(legend.items[i].text));
+            width = std::max(width, m.itemWidth(legend.items[i]));
         }
         if (shown < legend.items.size()) {
             p.more = QPointF(0.0, y);
             y += m.line;
-            width = std::max(width, m.itemWidth(more));
+            width = std::max(width, m.itemWidth(LegendItem{QColor(), more}));
         }
         p.size = QSizeF(width, y);
         return p;
@@ -68,7 +74,7 @@ Placement place(const FigureLegend& legend, std::size_t shown, const QString& mo
     double x = 0.0;
     std::size_t rows = 1;
     for (std::size_t i = 0; i < shown; ++i) {
-        const double w = m.itemWidth(legend.items[i].text);
+        const double w = m.itemWidth(legend.items[i]);
         if (x > 0.0 && x + w > across) {
             if (++rows > kMaxRowsAcross) break;
             x = 0.0;
@@ -79,12 +85,31 @@ Placement place(const FigureLegend& legend, std::size_t shown, const QString& mo
         width = std::max(width, x - spacing);
     }
     if (p.items.size() < legend.items.size()) {
-        if (x + m.itemWidth(more) > across && x > 0.0) x = 0.0, y += m.line;
+        if (x + m.itemWidth(LegendItem{QColor(), more}) > across && x > 0.0) x = 0.0, y += m.line;
         p.more = QPointF(x, y);
-        width = std::max(width, x + m.itemWidth(more));
+        width = std::max(width, x + m.itemWidth(LegendItem{QColor(), more}));
     }
     p.size = QSizeF(std::min(width, across), y + m.line);
     return p;
+}
+
+void paintSwatch(QPainter& painter, const LegendItem& item, const QRectF& box) {
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(item.colour);
+    switch (item.swatch) {
+    case LegendSwatch::Square: painter.drawRect(box); break;
+    case LegendSwatch::Dot: painter.drawEllipse(box.adjusted(1, 1, -1, -1)); break;
+    case LegendSwatch::DashedLine:
+        painter.setPen(QPen(item.colour, 1.5, Qt::DashLine));
+        painter.drawLine(QPointF(box.left(), box.center().y()), QPointF(box.right(), box.center().y()));
+        break;
+    case LegendSwatch::Ramp: {
+        QLinearGradient gradient(box.topLeft(), box.topRight());
+        for (int i = 0; i <= 4; ++i) gradient.setColorAt(i / 4.0, Palette::colormap(i / 4.0));
+        painter.fillRect(box, gradient);
+        break;
+    }
+    }
 }
 
 }  // namespace
@@ -142,13 +167,10 @@ void FigureLegend::paint(QPainter& painter, const QRectF& box, const QFont& font
     painter.setRenderHint(QPainter::Antialiasing, true);
     for (std::size_t i = 0; i < p.items.size(); ++i) {
         const QPointF at = p.items[i] + QPointF(box.left(), top - (heading.isEmpty() ? 0.0 : m.line));
-        const QRectF swatch(at.x(), at.y() + (m.text.height() - m.swatch) / 2, m.swatch, m.swatch);
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(items[i].colour);
-        if (dots) painter.drawEllipse(swatch);
-        else painter.drawRect(swatch);
+        const QRectF swatch(at.x(), at.y() + (m.text.height() - m.swatch) / 2, m.swatchWidth(items[i]), m.swatch);
+        paintSwatch(painter, items[i], swatch);
         painter.setPen(kTextColor);
-        const double room = box.right() - (swatch.right() + m.gap);
+        const double room = box.right() - (swatch.right() + m.gap) + 1.0;  // measured widths are not exact
         painter.drawText(QPointF(swatch.right() + m.gap, at.y() + m.text.ascent()),
                          m.text.elidedText(items[i].text, Qt::ElideRight, room));
     }
@@ -166,6 +188,7 @@ QRectF reserveLegend(const QRectF& area, const FigureLegend& legend, const QFont
     const double gap = QFontMetricsF(font).height() * 0.6;
     QRectF rest = area;
     switch (position) {
+    case LegendPosition::Auto:  // resolved by the figure; a column on the right if not
     case LegendPosition::Right:
         *box = QRectF(area.right() - size.width(), area.top(), size.width(), area.height());
         rest.setRight(box->left() - gap);

@@ -18,16 +18,20 @@ class QPainter;
 
 namespace clusterlens::views {
 
+/// How an item's sample looks: a square of colour, a dot (points of a scatter), a dashed line
+/// (a reference line), or a ramp of the continuous colour map (a density).
+enum class LegendSwatch { Square, Dot, DashedLine, Ramp };
+
 struct LegendItem {
     QColor colour;
     QString text;
+    LegendSwatch swatch = LegendSwatch::Square;
 };
 
 class FigureLegend {
 public:
     QString heading;                ///< optional first line, e.g. "k = 4 clusters"
     std::vector<LegendItem> items;  ///< swatches, in order
-    bool dots = false;              ///< round swatches (points of a scatter) instead of squares
     std::size_t maxItems = 24;      ///< more items end in "… N more"
     /// A colour bar instead of items when set: t in [0,1] to colour, and the texts at its ends.
     std::function<QColor(double)> colourBar;

@@ -12,8 +12,8 @@
 
 namespace clusterlens::views {
 
-/// Where a figure puts its legend (or colour bar); None leaves it out.
-enum class LegendPosition { None, Right, Top, Bottom, Left };
+/// Where a figure puts its legend (or colour bar); None leaves it out, Auto lets the figure choose.
+enum class LegendPosition { Auto, None, Right, Top, Bottom, Left };
 
 struct FigureStyle {
     QString title;   ///< empty: the figure's own title
@@ -21,18 +21,18 @@ struct FigureStyle {
     QString yLabel;  ///< empty: the figure's own vertical axis title
     double fontScale = 1.0;  ///< multiplies every text size (0.5 .. 3)
     PaletteKind palette = PaletteKind::Tableau;
-    LegendPosition legend = LegendPosition::Right;
+    LegendPosition legend = LegendPosition::Auto;
     bool transparent = false;  ///< no background: PNG/TIFF get an alpha channel, PDF/SVG no white page
 
     /// `text` when the user gave one, else `own`.
     static const QString& pick(const QString& text, const QString& own) { return text.isEmpty() ? own : text; }
 };
 
-/// "none", "right", "top", "bottom", "left": the names of the command line and the dialog.
+/// "auto", "none", "right", "top", "bottom", "left": the names of the command line and the dialog.
 QString legendPositionName(LegendPosition position);
 /// Inverse of legendPositionName(); nullopt for any other text.
 std::optional<LegendPosition> legendPositionFromName(const QString& name);
-/// Every legend position name, None first.
+/// Every legend position name, Auto first.
 QStringList legendPositionNames();
 
 }  // namespace clusterlens::views

@@ -20,7 +20,9 @@ struct Entry {
 };
 
 QByteArray le16(std::uint16_t v) {
-    return QByteArray{static_cast<char>(v & 0xffu), static_cast<char>(v >> 8)};
+    QByteArray out;
+    out.append(static_cast<char>(v & 0xffu)).append(static_cast<char>(v >> 8));
+    return out;
 }
 
 QByteArray le32(std::uint32_t v) {

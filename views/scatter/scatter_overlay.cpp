@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "figure/figure_axes.hpp"
 #include "palette.hpp"
 #include "scatter/scatter_widget.hpp"
 
@@ -18,16 +19,6 @@ const QColor kGridColor(0x00, 0x00, 0x00, 22);
 const QColor kDiagonalColor(0xd0, 0x30, 0x30);
 constexpr int kTickLength = 5;
 constexpr int kMaxLegendLabels = 12;
-
-/// Ticks of a log10 axis: whole decades (every k-th when many), so labels read 0.01, 1, 100.
-std::vector<double> decadeTicks(double lo, double hi, int maxTicks) {
-    const double first = std::ceil(lo), last = std::floor(hi);
-    if (last < first) return niceTicks(lo, hi, maxTicks);
-    const double every = std::max(1.0, std::ceil((last - first + 1) / std::max(1, maxTicks)));
-    std::vector<double> ticks;
-    for (double t = first; t <= last; t += every) ticks.push_back(t);
-    return ticks;
-}
 
 QString tickLabel(double t, double step, bool log) {
     if (!log) return formatTick(t, step);
@@ -52,8 +43,8 @@ void ScatterWidget::paintAxes(QPainter& painter) const {
     const int maxXTicks =
         std::max(2, static_cast<int>(plot.width() / (metrics.horizontalAdvance(QStringLiteral("-888.88")) + 24)));
     const int maxYTicks = std::max(2, static_cast<int>(plot.height() / (2.5 * metrics.height())));
-    const std::vector<double> xTicks = m_data->xLog ? decadeTicks(xLo, xHi, maxXTicks) : niceTicks(xLo, xHi, maxXTicks);
-    const std::vector<double> yTicks = m_data->yLog ? decadeTicks(yLo, yHi, maxYTicks) : niceTicks(yLo, yHi, maxYTicks);
+    const std::vector<double> xTicks = axisTicks(xLo, xHi, maxXTicks, m_data->xLog);
+    const std::vector<double> yTicks = axisTicks(yLo, yHi, maxYTicks, m_data->yLog);
     const double xStep = xTicks.size() > 1 ? xTicks[1] - xTicks[0] : xHi - xLo;
     const double yStep = yTicks.size() > 1 ? yTicks[1] - yTicks[0] : yHi - yLo;
 

@@ -26,7 +26,10 @@ VatFigure::VatFigure(std::shared_ptr<const VatFrameRenderer> renderer, VatFigure
 }
 
 QRectF VatFigure::plotRect(const QRectF& area) const {
-    const double left = 84.0, top = 66.0, right = 96.0, bottom = 16.0;
+    // Room for the title, the position ticks and (right) the colour bar with its labels.
+    const double scale = style().fontScale;
+    const bool bar = legendPosition() != LegendPosition::None;
+    const double left = 84.0 * scale, top = 66.0 * scale, right = bar ? 96.0 * scale : 16.0, bottom = 16.0;
     const double side = std::max(10.0, std::min(area.width() - left - right, area.height() - top - bottom));
     return {area.left() + left, area.top() + top, side, side};
 }
@@ -48,13 +51,13 @@ void VatFigure::paint(QPainter& painter, const QRectF& area) const {
     const QImage pixels = colouriseVatImage(image, vatColourTable(m_options.display), m_options.display.gamma);
 
     painter.save();
-    painter.fillRect(area, Qt::white);
-    QFont titleFont = painter.font();
-    titleFont.setBold(true);
+    paintBackground(painter, area);
+    const QFont titleFont = font(14, true);
     painter.setFont(titleFont);
     painter.setPen(Qt::black);
-    painter.drawText(QRectF(area.left(), area.top() + 6, area.width(), 20), Qt::AlignHCenter | Qt::AlignTop,
-                     m_options.title);
+    const QFontMetricsF titleMetrics(titleFont);
+    painter.drawText(QRectF(area.left(), area.top() + 6, area.width(), titleMetrics.height()),
+                     Qt::AlignHCenter | Qt::AlignTop, titleMetrics.elidedText(title(), Qt::ElideMiddle, area.width()));
     painter.restore();
 
     painter.save();
@@ -62,12 +65,14 @@ void VatFigure::paint(QPainter& painter, const QRectF& area) const {
     painter.drawImage(plot, pixels);
     painter.restore();
     painter.save();
+    painter.setFont(font(11));
     painter.setRenderHint(QPainter::Antialiasing, false);
     paintVatAxes(painter, plot, m_options.window);
     painter.setRenderHint(QPainter::Antialiasing, true);
     paintVatCutBoxes(painter, plot, m_options.window, m_options.cuts);
     painter.restore();
-    paintColourBar(painter, QRectF(plot.right() + 18, plot.top(), kColourBarWidth, plot.height()), image);
+    if (legendPosition() != LegendPosition::None)
+        paintColourBar(painter, QRectF(plot.right() + 18, plot.top(), kColourBarWidth, plot.height()), image);
 }
 
 void VatFigure::paintColourBar(QPainter& painter, const QRectF& bar, const VatImage& image) const {
@@ -78,6 +83,7 @@ void VatFigure::paintColourBar(QPainter& painter, const QRectF& bar, const VatIm
         ramp.setPixel(0, i, qRgb(table[k], table[k + 1], table[k + 2]));
     }
     painter.save();
+    painter.setFont(font(11));
     painter.drawImage(bar, ramp);
     painter.setPen(QColor(90, 90, 90));
     painter.setBrush(Qt::NoBrush);

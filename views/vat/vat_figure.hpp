@@ -35,6 +35,7 @@ public:
 
     void paint(QPainter& painter, const QRectF& area) const override;
     QSize defaultSize() const override { return {760, 680}; }
+    QString ownTitle() const override { return m_options.title; }
 
     /// Where the image goes inside `area`.
     QRectF plotRect(const QRectF& area) const;

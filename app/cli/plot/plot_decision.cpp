@@ -1,5 +1,5 @@
 // clusterlens-cli plot decision DPC.csv [--peaks-top K] [--log-rho] [--log-delta]
-//                               --out FIG.svg|pdf|png [--width --height --dpi]
+//                               --out FIG.png|tif|svg|pdf [common figure options, plot_options.hpp]
 // The decision graph of the GUI (views/dpc/decision_figure.hpp), headless, from the DPC table the
 // `dpc` command writes. With --peaks-top the K points of largest gamma become the peaks and every
 // point is coloured by the cluster it joins (the same O(n) assignment as the GUI).
@@ -7,7 +7,6 @@
 #include <QFileInfo>
 #include <QString>
 
-#include <cstdio>
 #include <memory>
 
 #include "args.hpp"
@@ -24,9 +23,8 @@ namespace {
 int runPlotDecision(const std::vector<std::string>& argv) {
     Args args(argv, {"--log-rho", "--log-delta"}, with(kPlotValued, {"--peaks-top"}));
     args.expectPositional({"DPC.csv"});
-    const std::string out = args.required("--out");
-    const views::FigureExportOptions options = plotExportOptions(args, 640, 560);
     const std::string& path = args.positional()[0];
+    const PlotOutput output = plotOutput(args, "decision", argv, {path});
     auto result = std::make_shared<const DensityPeaksResult>(views::readDpcCsv(path));
     views::DecisionFigureOptions figure;
     figure.title = QStringLiteral("Decision graph: %1").arg(QFileInfo(QString::fromStdString(path)).completeBaseName());
@@ -42,13 +40,13 @@ int runPlotDecision(const std::vector<std::string>& argv) {
             figure.peaks[static_cast<std::size_t>((*labels)[static_cast<std::size_t>(p)])] = p;
         figure.labels = std::move(labels);
     }
-    views::exportFigure(views::DecisionFigure(result, std::move(figure)), QString::fromStdString(out), options);
-    std::printf("%s: %zu points\n", out.c_str(), result->rho.size());
+    views::DecisionFigure drawn(result, std::move(figure));
+    writePlot(drawn, output, std::to_string(result->rho.size()) + " points");
     return 0;
 }
 
 const PlotRegistrar registrar{
-    {"decision", "DPC.csv [--peaks-top K] [--log-rho] [--log-delta] --out FIG.svg|pdf|png", runPlotDecision}};
+    {"decision", "DPC.csv [--peaks-top K] [--log-rho] [--log-delta]", runPlotDecision}};
 
 }  // namespace
 

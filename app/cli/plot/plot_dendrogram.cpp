@@ -1,5 +1,5 @@
-// clusterlens-cli plot dendrogram LINKAGE.csv [--cut-k K] [--log] [--title TEXT]
-//                                 --out FIG.svg|pdf|png [--width W --height H --dpi D]
+// clusterlens-cli plot dendrogram LINKAGE.csv [--cut-k K] [--log]
+//                                 --out FIG.png|tif|svg|pdf [common figure options, plot_options.hpp]
 // The dendrogram figure of the GUI's export (views/dendrogram/dendrogram_figure.hpp), headless:
 // the whole tree, clusters of a cut into K coloured, heights on a linear or (--log) logarithmic
 // axis. The title defaults to the linkage file's name.
@@ -7,7 +7,6 @@
 #include <QFileInfo>
 #include <QString>
 
-#include <cstdio>
 #include <memory>
 
 #include "args.hpp"
@@ -23,17 +22,15 @@ namespace clusterlens::cli {
 namespace {
 
 int runPlotDendrogram(const std::vector<std::string>& argv) {
-    Args args(argv, {"--log"}, with(kPlotValued, {"--cut-k", "--title"}));
+    Args args(argv, {"--log"}, with(kPlotValued, {"--cut-k"}));
     args.expectPositional({"LINKAGE.csv"});
-    const std::string out = args.required("--out");
-    const views::FigureExportOptions options = plotExportOptions(args, 900, 560);
     const std::string& path = args.positional()[0];
+    const PlotOutput output = plotOutput(args, "dendrogram", argv, {path});
     const Linkage linkage = readLinkageCsv(path);
     const auto layout = std::make_shared<const views::DendrogramLayout>(views::buildDendrogramLayout(linkage));
 
     views::DendrogramFigureOptions figure;
-    figure.title = args.has("--title") ? QString::fromStdString(args.value("--title"))
-                                       : QFileInfo(QString::fromStdString(path)).completeBaseName();
+    figure.title = QFileInfo(QString::fromStdString(path)).completeBaseName();
     figure.logHeights = args.flag("--log");
     if (args.has("--cut-k")) {
         const std::uint64_t k = args.count("--cut-k", 1);
@@ -42,13 +39,14 @@ int runPlotDendrogram(const std::vector<std::string>& argv) {
                              args.value("--cut-k"));
         figure.cut = std::make_shared<const views::DendrogramCut>(views::cutIntoClusters(*layout, static_cast<int>(k)));
     }
-    views::exportFigure(views::DendrogramFigure(layout, std::move(figure)), QString::fromStdString(out), options);
-    std::printf("%s: %zu leaves, %zu inversions\n", out.c_str(), layout->leafCount, layout->inversionCount);
+    views::DendrogramFigure drawn(layout, std::move(figure));
+    writePlot(drawn, output,
+              std::to_string(layout->leafCount) + " leaves, " + std::to_string(layout->inversionCount) + " inversions");
     return 0;
 }
 
 const PlotRegistrar registrar{
-    {"dendrogram", "LINKAGE.csv [--cut-k K] [--log] [--title TEXT] --out FIG.svg|pdf|png", runPlotDendrogram}};
+    {"dendrogram", "LINKAGE.csv [--cut-k K] [--log]", runPlotDendrogram}};
 
 }  // namespace
 

@@ -1,12 +1,11 @@
-// clusterlens-cli plot heights LINKAGE_A.csv LINKAGE_B.csv --out FIG.svg|pdf|png [--width --height --dpi]
-//                              [--equal-axes]
+// clusterlens-cli plot heights LINKAGE_A.csv LINKAGE_B.csv [--equal-axes]
+//                              --out FIG.png|tif|svg|pdf [common figure options, plot_options.hpp]
 // The point-height comparison figure of the GUI (views/compare/heights_figure.hpp), headless.
 // --equal-axes gives both axes one range (heights in the same unit), as the GUI's checkbox does.
 
 #include <QFileInfo>
 #include <QString>
 
-#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -25,13 +24,9 @@ namespace {
 int runPlotHeights(const std::vector<std::string>& argv) {
     Args args(argv, {"--equal-axes"}, kPlotValued);
     args.expectPositional({"LINKAGE_A.csv", "LINKAGE_B.csv"});
-    const std::string out = args.required("--out");
-    const views::FigureExportOptions options = plotExportOptions(args, 640, 600);
-    const QString suffix = QFileInfo(QString::fromStdString(out)).suffix().toLower();
-    if (suffix != QLatin1String("svg") && suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
-        throw UsageError("--out must end in .svg, .pdf or .png (got '" + out + "')");
     const std::string& pathA = args.positional()[0];
     const std::string& pathB = args.positional()[1];
+    const PlotOutput output = plotOutput(args, "heights", argv, {pathA, pathB});
     const Linkage a = readLinkageCsv(pathA);
     const Linkage b = readLinkageCsv(pathB);
     if (a.leafCount != b.leafCount)
@@ -41,14 +36,13 @@ int runPlotHeights(const std::vector<std::string>& argv) {
     const auto comparison = std::make_shared<const views::HeightsComparison>(
         views::compareHeights(a, b, QFileInfo(QString::fromStdString(pathA)).completeBaseName(),
                               QFileInfo(QString::fromStdString(pathB)).completeBaseName()));
-    views::exportFigure(views::HeightsFigure(comparison, args.flag("--equal-axes")), QString::fromStdString(out),
-                        options);
-    std::printf("%s: %zu points, %s\n", out.c_str(), comparison->pointCount(),
-                 qPrintable(views::correlationText(*comparison)));
+    views::HeightsFigure drawn(comparison, args.flag("--equal-axes"));
+    writePlot(drawn, output,
+              std::to_string(comparison->pointCount()) + " points, " + views::correlationText(*comparison).toStdString());
     return 0;
 }
 
-const PlotRegistrar registrar{{"heights", "LINKAGE_A.csv LINKAGE_B.csv --out FIG.svg|pdf|png [--equal-axes]", runPlotHeights}};
+const PlotRegistrar registrar{{"heights", "LINKAGE_A.csv LINKAGE_B.csv [--equal-axes]", runPlotHeights}};
 
 }  // namespace
 

@@ -1,27 +1,36 @@
 #pragma once
-// Options shared by every `plot` kind: --out, --width, --height, --dpi.
+// Options shared by every `plot` kind: the output (--out, --width/--height in pixels or
+// --width-mm/--height-mm, --dpi), the style (--title, --x-label, --y-label, --palette,
+// --font-scale, --legend, --background) and the provenance every figure file carries.
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "args.hpp"
 #include "figure/figure.hpp"
 
 namespace clusterlens::cli {
 
-inline const std::set<std::string> kPlotValued = {"--out", "--width", "--height", "--dpi"};
+inline const std::set<std::string> kPlotValued = {
+    "--out",   "--width",   "--height",     "--width-mm", "--height-mm",  "--dpi",        "--title",
+    "--x-label", "--y-label", "--palette", "--font-scale", "--legend", "--background"};
 
-/// Reads --width/--height (points for SVG/PDF, pixels for PNG) and --dpi; UsageError on bad values.
-inline views::FigureExportOptions plotExportOptions(const Args& args, int defaultWidth, int defaultHeight) {
-    views::FigureExportOptions options;
-    const auto width = args.count("--width", static_cast<std::uint64_t>(defaultWidth));
-    const auto height = args.count("--height", static_cast<std::uint64_t>(defaultHeight));
-    const auto dpi = args.count("--dpi", 96);
-    if (width < 1 || width > 20000 || height < 1 || height > 20000) throw UsageError("--width/--height must lie in 1..20000");
-    if (dpi < 10 || dpi > 2400) throw UsageError("--dpi must lie in 10..2400");
-    options.size = QSize(static_cast<int>(width), static_cast<int>(height));
-    options.dpi = static_cast<int>(dpi);
-    return options;
-}
+/// What a plot kind needs to write its figure.
+struct PlotOutput {
+    std::string path;                    ///< --out
+    views::FigureExportOptions options;  ///< size, dpi, provenance
+    views::FigureStyle style;
+};
+
+/// Reads the common options of `plot KIND argv...`. A size in millimetres without --dpi is drawn
+/// at 300 dpi; a missing side follows the figure's own aspect ratio. The provenance holds the
+/// command as given and the SHA-256 of each of `dataFiles`. UsageError on a bad option or an
+/// --out that is not .png, .tif, .tiff, .svg or .pdf; InvalidInput when a data file is unreadable.
+PlotOutput plotOutput(const Args& args, const char* kind, const std::vector<std::string>& argv,
+                      const std::vector<std::string>& dataFiles);
+
+/// Applies the style and writes the figure; prints "OUT: summary" on stdout.
+void writePlot(views::Figure& figure, const PlotOutput& output, const std::string& summary);
 
 } // namespace clusterlens::cli

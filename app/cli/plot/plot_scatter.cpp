@@ -1,0 +1,82 @@
+// clusterlens-cli plot scatter INPUT --x F1 --y F2 [--labels LABELS.csv] [common data options]
+//                              --out FIG.png|tif|svg|pdf [common figure options]
+// The data scatter of the GUI (views/scatter/scatter_figure.hpp), headless: features F1 and F2 (a
+// name, or a 0-based number) of INPUT, coloured by LABELS.csv, else by the labels the file carries
+// (its class column, named in the legend), else by point density. The axes are titled with the
+// markers and their transform, e.g. "CD3 (arcsinh/5)" after --transform asinh:5.
+
+#include <QFileInfo>
+#include <QString>
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+
+#include "args.hpp"
+#include "clusterlens/io/labels.hpp"
+#include "input.hpp"
+#include "plot/plot_options.hpp"
+#include "plot/plot_registry.hpp"
+#include "scatter/scatter_figure.hpp"
+
+namespace clusterlens::cli {
+
+namespace {
+
+/// A feature by exact name, then by name ignoring case, then as a 0-based column number.
+std::size_t featureColumn(const Dataset& data, const std::string& text, const char* option) {
+    const auto lower = [](std::string s) {
+        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return s;
+    };
+    for (std::size_t j = 0; j < data.features.size(); ++j)
+        if (data.features[j] == text) return j;
+    for (std::size_t j = 0; j < data.features.size(); ++j)
+        if (lower(data.features[j]) == lower(text)) return j;
+    std::size_t column = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), column);
+    if (error == std::errc() && end == text.data() + text.size() && column < data.d) return column;
+    throw UsageError(std::string(option) + ": no feature '" + text + "' (a name, or a number 0.." +
+                     std::to_string(data.d - 1) + ")");
+}
+
+int runPlotScatter(const std::vector<std::string>& argv) {
+    Args args(argv, kCommonFlags, with(with(kCommonValued, kPlotValued), {"--x", "--y", "--labels"}));
+    args.expectPositional({"INPUT"});
+    const std::string& path = args.positional()[0];
+    std::vector<std::string> files = {path};
+    if (args.has("--labels")) files.push_back(args.value("--labels"));
+    const PlotOutput output = plotOutput(args, "scatter", argv, files);
+    auto data = std::make_shared<const Dataset>(loadInput(path, args, true));
+
+    views::ScatterRequest request;
+    request.dataset = data;
+    request.axes.x = featureColumn(*data, args.required("--x"), "--x");
+    request.axes.y = featureColumn(*data, args.required("--y"), "--y");
+    views::ScatterFigureOptions options;
+    if (args.has("--labels")) {
+        request.labels = std::make_shared<const std::vector<std::int32_t>>(readLabels(args.value("--labels"), data->n));
+        options.colouring = QFileInfo(QString::fromStdString(args.value("--labels"))).completeBaseName();
+    } else if (!data->labels.empty()) {
+        options.labelNames = views::datasetLabelNames(*data);
+        options.colouring = data->labelSource.empty() ? QStringLiteral("class") : QString::fromStdString(data->labelSource);
+    }
+    request.mode = request.labels || !data->labels.empty() ? views::ColourMode::Labels : views::ColourMode::Density;
+    options.xTitle = views::markerAxisTitle(*data, request.axes, false);
+    options.yTitle = views::markerAxisTitle(*data, request.axes, true);
+    options.title = QFileInfo(QString::fromStdString(path)).completeBaseName();
+    const auto scatter = std::make_shared<const views::ScatterData>(views::prepareScatter(request));
+    views::ScatterFigure figure(scatter, std::move(options));
+    writePlot(figure, output,
+              std::to_string(scatter->pointCount) + " points" +
+                  (scatter->mode == views::ColourMode::Labels
+                       ? ", " + std::to_string(scatter->labelValues.size()) + " labels"
+                       : std::string(", coloured by density")));
+    return 0;
+}
+
+const PlotRegistrar registrar{{"scatter", "INPUT --x F1 --y F2 [--labels LABELS.csv]", runPlotScatter}};
+
+}  // namespace
+
+}  // namespace clusterlens::cli
