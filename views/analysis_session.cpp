@@ -42,6 +42,18 @@ std::shared_ptr<const LabelVector> AnalysisSession::labeling(const QString& name
     return it == m_labelings.end() ? nullptr : it->second;
 }
 
+void AnalysisSession::setLabelingStyle(const QString& name, std::shared_ptr<const LabelStyle> style) {
+    if (style)
+        m_styles[name] = std::move(style);
+    else
+        m_styles.erase(name);
+}
+
+std::shared_ptr<const LabelStyle> AnalysisSession::labelingStyle(const QString& name) const {
+    auto it = m_styles.find(name);
+    return it == m_styles.end() ? nullptr : it->second;
+}
+
 void AnalysisSession::setColouring(const QString& labelingName) {
     m_colouring = labelingName;
     Q_EMIT colouringChanged(m_colouring);
@@ -55,6 +67,7 @@ void AnalysisSession::setSelection(std::shared_ptr<const IndexVector> indices, c
 void AnalysisSession::clear() {
     m_linkages.clear();
     m_labelings.clear();
+    m_styles.clear();
     m_colouring.clear();
     m_selection = std::make_shared<IndexVector>();
     Q_EMIT linkagesChanged();

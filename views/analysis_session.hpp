@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "clusterlens/hca/linkage.hpp"
+#include "scatter/scatter_data.hpp"
 
 namespace clusterlens::views {
 
@@ -35,6 +36,9 @@ public:
     void addLabeling(const QString& name, std::shared_ptr<const LabelVector> labels);
     QStringList labelingNames() const;
     std::shared_ptr<const LabelVector> labeling(const QString& name) const;
+    /// Own colours and names of a labeling's labels (populations); null = the palette's.
+    void setLabelingStyle(const QString& name, std::shared_ptr<const LabelStyle> style);
+    std::shared_ptr<const LabelStyle> labelingStyle(const QString& name) const;
 
     /// The labeling that colours the data scatter and the other views (empty name: none).
     void setColouring(const QString& labelingName);
@@ -62,6 +66,7 @@ private:
     };
     std::map<QString, LinkageEntry> m_linkages;
     std::map<QString, std::shared_ptr<const LabelVector>> m_labelings;
+    std::map<QString, std::shared_ptr<const LabelStyle>> m_styles;
     QString m_colouring;
     std::shared_ptr<const IndexVector> m_selection = std::make_shared<IndexVector>();
 };

@@ -82,6 +82,12 @@ struct Options {
                                QStringLiteral("METHOD")};
     QCommandLineOption cutK{QStringLiteral("cut-k"), QStringLiteral("With --cluster: clusters of the cut shown."),
                             QStringLiteral("K"), QStringLiteral("5")};
+    QCommandLineOption recoveryDir{QStringLiteral("recovery-dir"),
+                                   QStringLiteral("Autosave into DIR instead of the user's data folder (tests)."),
+                                   QStringLiteral("DIR")};
+    QCommandLineOption autosaveSeconds{QStringLiteral("autosave-seconds"),
+                                       QStringLiteral("Seconds between autosaves (tests)."), QStringLiteral("S"),
+                                       QStringLiteral("120")};
 
     void addTo(QCommandLineParser& parser) {
         parser.setApplicationDescription(
@@ -92,9 +98,10 @@ struct Options {
             QStringLiteral("FILE"),
             QStringLiteral("Dataset to open (.csv .tsv .txt .data .gz .fcs .h5 .hdf5 .h5ad .bin)."),
             QStringLiteral("[FILE]"));
-        for (QCommandLineOption* hidden : {&screenshot, &cluster, &cutK})
+        for (QCommandLineOption* hidden : {&screenshot, &cluster, &cutK, &recoveryDir, &autosaveSeconds})
             hidden->setFlags(QCommandLineOption::HiddenFromHelp);
-        for (const QCommandLineOption* option : {&demo, &screenshot, &cluster, &cutK}) parser.addOption(*option);
+        for (const QCommandLineOption* option : {&demo, &screenshot, &cluster, &cutK, &recoveryDir, &autosaveSeconds})
+            parser.addOption(*option);
     }
 };
 
@@ -144,6 +151,9 @@ int main(int argc, char* argv[]) {
                            parser.value(options.cluster), parser.value(options.cutK).toInt());
     }
     window.show();
+    // Documentation screenshots neither autosave nor offer to recover.
+    if (!parser.isSet(options.screenshot))
+        window.startRecovery(parser.value(options.recoveryDir), parser.value(options.autosaveSeconds).toInt() * 1000);
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty())
         window.openFile(files.first());

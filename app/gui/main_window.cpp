@@ -52,12 +52,14 @@ MainWindow::MainWindow(QWidget* parent)
     buildDendrogramDock();
     buildDpcDock();
     buildVatDock();
+    buildSessionParts();
     buildMenus();
     buildVatMenu();
     connectSession();
     connectPanel();
     connectJobs();
     connectAnalysis();
+    connectDocument();
 
     statusBar()->addPermanentWidget(m_selectionLabel);
     statusBar()->addPermanentWidget(m_shapeLabel);
@@ -110,16 +112,19 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::chooseAndOpen);
+    QAction* open = file->addAction(tr("&Open data\u2026"), this, &MainWindow::chooseAndOpen);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &demo dataset"), this, &MainWindow::openDemo);
-    QMenu* recentMenu = file->addMenu(tr("Open &recent"));
+    QMenu* recentMenu = file->addMenu(tr("Open &recent data"));
     m_recent = new RecentFiles(recentMenu, this);
     connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openFile);
+    file->addSeparator();
+    addSessionActions(file);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    buildEditMenu();
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset zoom"), m_scatter, &ScatterWidget::resetView);
     reset->setShortcut(Qt::CTRL | Qt::Key_0);

@@ -4,11 +4,16 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QLabel;
+class QMenu;
 class QMessageBox;
+class QUndoStack;
 
 namespace clusterlens::views {
 class AnalysisSession;
+class Autosave;
 class ClusteringPanel;
 class DatasetPanel;
 class DatasetSession;
@@ -19,9 +24,14 @@ class HeightsView;
 class JobRunner;
 class JobsPanel;
 class LogPanel;
+class PopulationsPanel;
 class ScatterController;
 class ScatterWidget;
+class SessionDocument;
+class SessionIo;
+class SessionRecorder;
 class VatPanel;
+struct ViewState;
 }  // namespace clusterlens::views
 
 namespace clusterlens::gui {
@@ -62,6 +72,21 @@ public:
     /// The message box of the last failed load (null before one failed).
     QMessageBox* lastErrorBox() const { return m_errorBox; }
 
+    /// Sessions (main_window_session.cpp): the document, its file operations, autosave and the one
+    /// undo stack of the application.
+    views::SessionDocument* document() const { return m_document; }
+    views::SessionIo* sessionIo() const { return m_sessionIo; }
+    views::Autosave* autosave() const { return m_autosave; }
+    QUndoStack* undoStack() const { return m_undo; }
+    views::PopulationsPanel* populationsPanel() const { return m_populationsPanel; }
+    /// Opens a session file (after asking about unsaved work).
+    void openSession(const QString& path);
+    /// Saves to `path` as a job; `done(ok)` when written or failed.
+    void saveSessionTo(const QString& path, std::function<void(bool)> done = {});
+    /// Starts autosaving into `folder` (the default recovery folder when empty) and offers to restore
+    /// the work of an instance that did not quit cleanly.
+    void startRecovery(const QString& folder = {}, int intervalMs = 120'000);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -75,6 +100,24 @@ private:
     void buildVatDock();
     void buildVatMenu();
     void buildMenus();
+    void buildSessionParts();
+    void addSessionActions(QMenu* file);
+    void buildEditMenu();
+    void buildPopulationsDock();
+    void connectDocument();
+    void connectResultRecording();
+    void newSession();
+    void chooseAndOpenSession();
+    void saveSession(std::function<void(bool)> done = {});
+    void saveSessionAs(std::function<void(bool)> done = {});
+    /// Runs `next` once unsaved work is saved or discarded; not at all when the user cancels.
+    void afterUnsavedWork(std::function<void()> next);
+    void offerRecovery();
+    void showSessionError(const QString& title, const QString& message);
+    void updateTitle();
+    views::ViewState captureViewState() const;
+    void applyViewStateBeforeData(const views::ViewState& state);
+    void applyViewStateAfterData(const views::ViewState& state);
     void connectSession();
     void connectPanel();
     void connectJobs();
@@ -104,7 +147,16 @@ private:
     views::DpcPanel* m_dpcPanel = nullptr;
     views::VatPanel* m_vatPanel = nullptr;
     RecentFiles* m_recent = nullptr;
+    RecentFiles* m_recentSessions = nullptr;
     QMessageBox* m_errorBox = nullptr;
+    views::SessionDocument* m_document = nullptr;
+    views::SessionRecorder* m_recorder = nullptr;
+    views::SessionIo* m_sessionIo = nullptr;
+    views::Autosave* m_autosave = nullptr;
+    QUndoStack* m_undo = nullptr;
+    views::PopulationsPanel* m_populationsPanel = nullptr;
+    QAction* m_embedData = nullptr;
+    bool m_closeConfirmed = false;
     QLabel* m_shapeLabel;
     QLabel* m_backendLabel;
     QLabel* m_selectionLabel;

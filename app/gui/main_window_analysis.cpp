@@ -31,7 +31,7 @@ void MainWindow::connectAnalysis() {
     });
     connect(m_analysis, &AnalysisSession::colouringChanged, this, [this](const QString& name) {
         const auto labels = m_analysis->labeling(name);
-        m_scatterController->setLabels(labels);
+        m_scatterController->setLabels(labels, m_analysis->labelingStyle(name));
         if (!labels) return;
         m_scatterController->setColourMode(ColourMode::Labels);
         m_datasetPanel->setLabelsAvailable(true, name);

@@ -12,12 +12,15 @@
 #include <QStatusBar>
 
 #include "app_resources.hpp"
+#include "clusterlens/session/session_file.hpp"
 #include "dataset_panel.hpp"
 #include "dataset_session.hpp"
 #include "jobs/job_runner.hpp"
 #include "log_panel.hpp"
 #include "main_window.hpp"
 #include "recent_files.hpp"
+#include "session/autosave.hpp"
+#include "session/session_document.hpp"
 
 namespace clusterlens::gui {
 
@@ -41,7 +44,12 @@ QString fileFilters() {
 
 void MainWindow::openFile(const QString& path) {
     if (path.isEmpty()) return;
-    m_session->open(path);
+    if (looksLikeSession(path.toStdString())) {
+        openSession(path);
+        return;
+    }
+    // Another data file starts another session.
+    afterUnsavedWork([this, path] { m_session->open(path); });
 }
 
 void MainWindow::openDemo() {
@@ -135,8 +143,18 @@ void MainWindow::saveSettings() const {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!m_closeConfirmed && m_document->isModified()) {
+        event->ignore();
+        afterUnsavedWork([this] {
+            m_closeConfirmed = true;
+            close();
+        });
+        return;
+    }
     saveSettings();
     m_runner->cancelAll();
+    // A clean quit leaves no recovery file behind.
+    m_autosave->finish();
     QMainWindow::closeEvent(event);
 }
 

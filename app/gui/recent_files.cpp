@@ -7,18 +7,13 @@
 
 namespace clusterlens::gui {
 
-namespace {
-
-const QString kKey = QStringLiteral("files/recent");
-
-}  // namespace
-
-RecentFiles::RecentFiles(QMenu* menu, QObject* parent) : QObject(parent), m_menu(menu) {
+RecentFiles::RecentFiles(QMenu* menu, QObject* parent, const QString& key)
+    : QObject(parent), m_menu(menu), m_key(key) {
     rebuildMenu();
 }
 
 QStringList RecentFiles::paths() const {
-    return QSettings().value(kKey).toStringList();
+    return QSettings().value(m_key).toStringList();
 }
 
 void RecentFiles::add(const QString& path) {
@@ -37,7 +32,7 @@ void RecentFiles::remove(const QString& path) {
 }
 
 void RecentFiles::save(const QStringList& list) {
-    QSettings().setValue(kKey, list);
+    QSettings().setValue(m_key, list);
     rebuildMenu();
 }
 

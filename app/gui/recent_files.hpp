@@ -1,7 +1,9 @@
 #pragma once
-// The File > Open Recent menu, persisted in QSettings ("files/recent", newest first).
+// A File > Open Recent menu, persisted in QSettings under its key (data files: "files/recent",
+// sessions: "sessions/recent"), newest first.
 
 #include <QObject>
+#include <QString>
 #include <QStringList>
 
 class QMenu;
@@ -14,7 +16,7 @@ public:
     static constexpr int maxEntries = 10;
 
     /// Fills `menu` now and after every change.
-    explicit RecentFiles(QMenu* menu, QObject* parent = nullptr);
+    explicit RecentFiles(QMenu* menu, QObject* parent = nullptr, const QString& key = QStringLiteral("files/recent"));
 
     void add(const QString& path);
     void remove(const QString& path);
@@ -28,6 +30,7 @@ private:
     void rebuildMenu();
 
     QMenu* m_menu;
+    QString m_key;
 };
 
 }  // namespace clusterlens::gui

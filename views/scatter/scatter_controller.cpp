@@ -14,7 +14,10 @@ void ScatterController::setDataset(std::shared_ptr<const Dataset> dataset, const
     m_dataset = std::move(dataset);
     m_axes = axes;
     m_mode = mode;
-    if (!sameRows) m_labels.reset();
+    if (!sameRows) {
+        m_labels.reset();
+        m_style.reset();
+    }
     if (m_dataset && !axesValid(*m_dataset, m_axes)) m_axes = ScatterAxes{-1, 0, m_dataset->d > 1 ? 1u : 0u};
     rebuild(false, sameRows);
 }
@@ -31,8 +34,10 @@ void ScatterController::setColourMode(ColourMode mode) {
     rebuild(true, true);
 }
 
-void ScatterController::setLabels(std::shared_ptr<const std::vector<std::int32_t>> labels) {
+void ScatterController::setLabels(std::shared_ptr<const std::vector<std::int32_t>> labels,
+                                  std::shared_ptr<const LabelStyle> style) {
     m_labels = std::move(labels);
+    m_style = std::move(style);
     if (m_mode == ColourMode::Labels) rebuild(true, true);
 }
 
@@ -42,7 +47,7 @@ void ScatterController::rebuild(bool keepView, bool keepSelection) {
         m_widget->setData(nullptr);
         return;
     }
-    ScatterRequest request{m_dataset, m_axes, m_mode, m_labels};
+    ScatterRequest request{m_dataset, m_axes, m_mode, m_labels, m_style};
     const auto deliver = [this, keepView, keepSelection](std::shared_ptr<const ScatterData> data) {
         m_widget->setData(std::move(data), keepView, keepSelection);
         Q_EMIT ready();

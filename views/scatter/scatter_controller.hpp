@@ -30,8 +30,10 @@ public:
     void setDataset(std::shared_ptr<const Dataset> dataset, const ScatterAxes& axes, ColourMode mode, bool sameRows);
     void setAxes(const ScatterAxes& axes);
     void setColourMode(ColourMode mode);
-    /// Labels to colour by (e.g. a dendrogram cut); null returns to the dataset's own labels.
-    void setLabels(std::shared_ptr<const std::vector<std::int32_t>> labels);
+    /// Labels to colour by (e.g. a dendrogram cut) and, optionally, their own colours and names; null
+    /// labels return to the dataset's own labels.
+    void setLabels(std::shared_ptr<const std::vector<std::int32_t>> labels,
+                   std::shared_ptr<const LabelStyle> style = nullptr);
 
     const ScatterAxes& axes() const { return m_axes; }
     ColourMode colourMode() const { return m_mode; }
@@ -48,6 +50,7 @@ private:
     ScatterWidget* m_widget;
     std::shared_ptr<const Dataset> m_dataset;
     std::shared_ptr<const std::vector<std::int32_t>> m_labels;
+    std::shared_ptr<const LabelStyle> m_style;
     ScatterAxes m_axes;
     ColourMode m_mode = ColourMode::Density;
 };

@@ -1,10 +1,13 @@
 #include "scatter/scatter_data.hpp"
 
+#include <QObject>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "clusterlens/errors.hpp"
+#include "palette.hpp"
 
 namespace clusterlens::views {
 
@@ -164,6 +167,19 @@ QString axisName(const Dataset& dataset, const ScatterAxes& axes, bool vertical)
     return QStringLiteral("%1 %2").arg(QString::fromStdString(e.name)).arg(index + 1);
 }
 
+QColor labelColour(const ScatterData& data, int label) {
+    const LabelStyle* style = data.labelStyle.get();
+    if (style && label >= 0 && static_cast<std::size_t>(label) < style->colours.size())
+        return style->colours[static_cast<std::size_t>(label)];
+    return Palette::labelColor(label);
+}
+
+QString labelName(const ScatterData& data, int label) {
+    const LabelStyle* style = data.labelStyle.get();
+    if (style && label >= 0 && label < style->names.size()) return style->names[label];
+    return label < 0 ? QObject::tr("noise") : QObject::tr("cluster %1").arg(label);
+}
+
 ScatterData prepareScatter(const ScatterRequest& request, JobControl* control) {
     const Dataset& dataset = *request.dataset;
     const Coordinates c = coordinatesOf(dataset, request.axes);
@@ -196,6 +212,7 @@ ScatterData prepareScatter(const ScatterRequest& request, JobControl* control) {
         }
         levels = 2;
         out.labelValues = distinctLabels(*labels, rows);
+        out.labelStyle = request.style;
     } else {
         values = densities(positions, count, out.densityBins, control);
         for (std::size_t i = 0; i < count; ++i)

@@ -3,7 +3,9 @@
 // the two chosen coordinates normalised to [0,1]^2, a colour value per point (density from a 2-D
 // histogram, or a cluster label) and the draw order (densest points last, so they stay visible).
 
+#include <QColor>
 #include <QString>
+#include <QStringList>
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +27,13 @@ struct ScatterAxes {
     bool operator==(const ScatterAxes&) const = default;
 };
 
+/// Colours and names of labels 0..K-1 of one labeling (a population per label) that replace the
+/// palette's colours and "cluster k"; labels past the lists keep the palette's.
+struct LabelStyle {
+    std::vector<QColor> colours;
+    QStringList names;
+};
+
 /// Everything a scatter preparation job needs; immutable once the job starts.
 struct ScatterRequest {
     std::shared_ptr<const Dataset> dataset;
@@ -32,6 +41,8 @@ struct ScatterRequest {
     ColourMode mode = ColourMode::Density;
     /// Labels to colour by (n values, -1 = noise); when null, Dataset::labels is used.
     std::shared_ptr<const std::vector<std::int32_t>> labels;
+    /// Colours and names of the labels (labels mode); null = the palette.
+    std::shared_ptr<const LabelStyle> style = nullptr;
 };
 
 /// Immutable result of prepareScatter(). Memory: about 16 bytes per point.
@@ -47,6 +58,7 @@ struct ScatterData {
     ColourMode mode = ColourMode::Density;
     int densityBins = 0;           ///< histogram bins per axis (density mode)
     std::vector<int> labelValues;  ///< distinct labels present, ascending (labels mode)
+    std::shared_ptr<const LabelStyle> labelStyle;  ///< labels mode: colours and names, null = palette
     /// The coordinates are log10 of the plotted quantity: ticks go to powers of ten and are
     /// labelled with the quantity itself (set by views that plot on log axes).
     bool xLog = false, yLog = false;
@@ -56,6 +68,11 @@ struct ScatterData {
     double toNormalizedX(double x) const { return (x - xMin) / (xMax - xMin); }
     double toNormalizedY(double y) const { return (y - yMin) / (yMax - yMin); }
 };
+
+/// Colour of `label` in `data`: its style's colour when it has one, else the palette's.
+QColor labelColour(const ScatterData& data, int label);
+/// Legend text of `label`: its style's name, "noise" or "cluster k".
+QString labelName(const ScatterData& data, int label);
 
 /// Names of the coordinates the axes pick ("FSC-A", or "X_umap 1"). Throws InvalidInput when the
 /// axes do not fit the dataset.

@@ -33,6 +33,13 @@ std::unique_ptr<QOpenGLTexture> paletteTexture(const QImage& image, bool linear)
     return texture;
 }
 
+/// A labeling's own colours as an RGBA8888 image of colours.size() x 1, like Palette::categoricalImage.
+QImage styleImage(const LabelStyle& style) {
+    QImage image(static_cast<int>(style.colours.size()), 1, QImage::Format_RGBA8888);
+    for (int i = 0; i < image.width(); ++i) image.setPixelColor(i, 0, style.colours[static_cast<std::size_t>(i)]);
+    return image;
+}
+
 }  // namespace
 
 ScatterRenderer::~ScatterRenderer() = default;
@@ -56,6 +63,8 @@ bool ScatterRenderer::initialize(QString* error) {
     }
     m_colormap = paletteTexture(Palette::colormapImage(256), true);
     m_labelColors = paletteTexture(Palette::categoricalImage(), false);
+    m_labelCount = static_cast<int>(Palette::categoricalColors().size());
+    m_styled = false;
 
     QOpenGLVertexArrayObject::Binder binder(m_vao.get());
     m_positions.bind();
@@ -99,6 +108,14 @@ void ScatterRenderer::upload(const ScatterData& data) {
     m_selection.release();
     m_pointCount = count;
     m_mode = data.mode;
+    // A labeling with its own colours (populations) replaces the palette texture while it is shown.
+    const LabelStyle* style = data.mode == ColourMode::Labels ? data.labelStyle.get() : nullptr;
+    const bool styled = style && !style->colours.empty();
+    if (styled || m_styled) {
+        m_labelColors = paletteTexture(styled ? styleImage(*style) : Palette::categoricalImage(), false);
+        m_labelCount = styled ? static_cast<int>(style->colours.size()) : static_cast<int>(Palette::categoricalColors().size());
+        m_styled = styled;
+    }
 }
 
 void ScatterRenderer::uploadSelection(const std::vector<std::uint8_t>& flags) {
@@ -127,7 +144,7 @@ void ScatterRenderer::draw(const ScatterDrawParams& params, int first, int count
     m_program->setUniformValue("u_mode", m_mode == ColourMode::Labels ? 1 : 0);
     m_program->setUniformValue("u_hasSelection", params.hasSelection);
     m_program->setUniformValue("u_noiseColor", Palette::noiseColor());
-    m_program->setUniformValue("u_labelCount", static_cast<int>(Palette::categoricalColors().size()));
+    m_program->setUniformValue("u_labelCount", m_labelCount);
     m_colormap->bind(0);
     m_labelColors->bind(1);
     m_program->setUniformValue("u_colormap", 0);

@@ -61,6 +61,8 @@ private:
     QOpenGLBuffer m_values{QOpenGLBuffer::VertexBuffer};
     QOpenGLBuffer m_selection{QOpenGLBuffer::VertexBuffer};
     int m_pointCount = 0;
+    int m_labelCount = 1;   // colours in m_labelColors
+    bool m_styled = false;  // m_labelColors holds a labeling's own colours
     ColourMode m_mode = ColourMode::Density;
     bool m_coreProfile = true;
 };

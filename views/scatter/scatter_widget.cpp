@@ -201,6 +201,13 @@ void ScatterWidget::resetView() {
     update();
 }
 
+void ScatterWidget::setViewWindow(const ViewWindow& window) {
+    m_view = window;
+    m_refineTimer.start();
+    m_settled = false;
+    update();
+}
+
 void ScatterWidget::panByPixels(QPointF delta) {
     m_view.panPixels(delta, plotRect());
     m_settled = false;

@@ -53,6 +53,8 @@ public:
     /// Zooms by `factor` (> 1 magnifies) about `widgetPos`, as the wheel does.
     void zoomAt(QPointF widgetPos, double factor);
     const ViewWindow& viewWindow() const { return m_view; }
+    /// Shows a stored zoom/pan window (kept until the data's coordinates change).
+    void setViewWindow(const ViewWindow& window);
 
     /// Draws the line y = x (data coordinates) over the points: the reference of plots that put
     /// two measurements of the same points against each other. Off by default.

@@ -10,6 +10,17 @@ void ViewWindow::reset() {
     m_x1 = m_y1 = 1.0 + resetPadding;
 }
 
+void ViewWindow::setBounds(double x0, double x1, double y0, double y1) {
+    const auto clampSpan = [](double lo, double hi, double& outLo, double& outHi) {
+        const double mid = 0.5 * (lo + hi);
+        const double span = std::clamp(hi - lo, minSpan, maxSpan);
+        outLo = mid - 0.5 * span;
+        outHi = mid + 0.5 * span;
+    };
+    clampSpan(x0, x1, m_x0, m_x1);
+    clampSpan(y0, y1, m_y0, m_y1);
+}
+
 QPointF ViewWindow::toPixel(QPointF n, const QRectF& plot) const {
     return {plot.left() + (n.x() - m_x0) / (m_x1 - m_x0) * plot.width(),
             plot.bottom() - (n.y() - m_y0) / (m_y1 - m_y0) * plot.height()};

@@ -21,6 +21,8 @@ public:
 
     ViewWindow() { reset(); }
     void reset();
+    /// Shows [x0, x1] x [y0, y1] (a stored view); spans are clamped to [minSpan, maxSpan].
+    void setBounds(double x0, double x1, double y0, double y1);
 
     double x0() const { return m_x0; }
     double x1() const { return m_x1; }

@@ -121,6 +121,7 @@ void SessionIo::show(Pending pending, const SessionData& data, const QString& da
     const QString shownPath = embedded ? pending.path : dataPath;
     m_pending = std::make_unique<Pending>(std::move(pending));
     m_pendingEmbedded = embedded;
+    Q_EMIT aboutToShow(m_pending->session);
     auto raw = std::make_shared<Dataset>(data.raw);
     m_data->openWith(
         shownPath, [raw](JobControl&) { return std::move(*raw); }, options, data.transform);

@@ -51,6 +51,9 @@ public:
     bool dataCameEmbedded() const { return m_embeddedSource; }
 
 Q_SIGNALS:
+    /// A session was read and its data is about to replace the current data: views can take the
+    /// choices that apply while the data loads (axes, active features).
+    void aboutToShow(const clusterlens::Session& session);
     /// A session's data is current and its document in place: views can take its results and view state.
     void sessionShown(const QString& path);
     void saved(const QString& path);

@@ -40,8 +40,8 @@ void SessionRecorder::recordLabelings() {
 }
 
 void SessionRecorder::recordDpc(const DpcRun& run, const std::vector<std::int64_t>& peaks,
-                                const LabelVector* shownLabels, bool haloShown) {
-    m_document->putDpc(dpcResult(dpcResultName(run), run, peaks, shownLabels, haloShown, m_context.transform));
+                                const LabelVector* shownLabels) {
+    m_document->putDpc(dpcResult(dpcResultName(run), run, peaks, shownLabels, m_context.transform));
 }
 
 void SessionRecorder::recordVat(const VatRun& run) {

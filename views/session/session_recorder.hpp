@@ -30,8 +30,7 @@ public:
     void setContext(ResultContext context) { m_context = std::move(context); }
     const ResultContext& context() const { return m_context; }
 
-    void recordDpc(const DpcRun& run, const std::vector<std::int64_t>& peaks, const LabelVector* shownLabels,
-                   bool haloShown);
+    void recordDpc(const DpcRun& run, const std::vector<std::int64_t>& peaks, const LabelVector* shownLabels);
     void recordVat(const VatRun& run);
     void recordComparison(const FlatComparison& comparison);
 

@@ -66,7 +66,7 @@ QString dpcResultName(const DpcRun& run) {
 }
 
 DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<std::int64_t>& peaks,
-                    const LabelVector* shownLabels, bool haloShown, const QString& transform) {
+                    const LabelVector* shownLabels, const QString& transform) {
     const DensityPeaksResult& r = *run.result;
     DpcResult result;
     result.info = resultInfo(name, describeDc(r.dc) + QStringLiteral("; ") + run.backend,
@@ -80,7 +80,9 @@ DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<st
     result.gamma = r.gamma;
     result.nearestHigher = r.nearestHigher;
     result.peaks = peaks;
-    if (haloShown && shownLabels && shownLabels->size() == r.rho.size()) {
+    const bool halo = shownLabels && shownLabels->size() == r.rho.size() &&
+                      std::any_of(shownLabels->begin(), shownLabels->end(), [](std::int32_t l) { return l < 0; });
+    if (halo) {
         result.halo.resize(shownLabels->size());
         for (std::size_t i = 0; i < shownLabels->size(); ++i) result.halo[i] = (*shownLabels)[i] < 0 ? 1 : 0;
     }

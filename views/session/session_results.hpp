@@ -34,10 +34,10 @@ LabelingResult labelingResult(const QString& name, const LabelVector& labels, co
 
 /// The name a DPC run is stored under: kernel and dc ("DPC gaussian, dc 2 %").
 QString dpcResultName(const DpcRun& run);
-/// A DPC run with its chosen peaks (label order) and the labels shown; the halo is the points the shown
-/// labels mark as noise when `haloShown` (DPC assigns every other point to a peak).
+/// A DPC run with its chosen peaks (label order) and the labels shown. DPC assigns every point to a
+/// peak, so shown labels that mark points as noise (-1) come from the halo: those points are its flags.
 DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<std::int64_t>& peaks,
-                    const LabelVector* shownLabels, bool haloShown, const QString& transform);
+                    const LabelVector* shownLabels, const QString& transform);
 /// The decision-graph data of a stored DPC result over all n events (densityOrder recomputed).
 /// Throws InvalidInput when the result ran on a population (members given).
 std::shared_ptr<const DensityPeaksResult> densityPeaksOf(const DpcResult& stored);

@@ -1,0 +1,107 @@
+// MainWindow: what goes into the session besides the AnalysisSession's linkages and labelings — DPC
+// runs, VAT orders and comparisons as the panels finish them — and the view state: captured before
+// each save, applied in two steps when a session opens (axes, features and dock layout while its data
+// loads; colouring, tree, cut and zoom once the data is shown).
+
+#include <QDockWidget>
+
+#include "analysis_session.hpp"
+#include "compare/flat_view.hpp"
+#include "dataset_panel.hpp"
+#include "dataset_session.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
+#include "dpc/dpc_panel.hpp"
+#include "dpc/peak_choice.hpp"
+#include "main_window.hpp"
+#include "scatter/scatter_controller.hpp"
+#include "scatter/scatter_widget.hpp"
+#include "session/session_document.hpp"
+#include "session/session_recorder.hpp"
+#include "session/view_state.hpp"
+#include "vat/vat_panel.hpp"
+
+namespace clusterlens::gui {
+
+using namespace clusterlens::views;
+
+void MainWindow::connectResultRecording() {
+    const auto updateContext = [this] {
+        m_recorder->setContext({m_datasetPanel->activeFeatures(), m_session->transform().spec()});
+    };
+    connect(m_datasetPanel, &DatasetPanel::activeFeaturesChanged, this, updateContext);
+    connect(m_session, &DatasetSession::currentChanged, this, updateContext);
+    const auto recordDpc = [this] {
+        if (const auto run = m_dpcPanel->lastRun())
+            m_recorder->recordDpc(*run, m_dpcPanel->peakChoice()->peaks(), m_dpcPanel->currentLabels().get());
+    };
+    connect(m_dpcPanel, &DpcPanel::resultShown, this, recordDpc);
+    connect(m_dpcPanel, &DpcPanel::labelsApplied, this, recordDpc);
+    connect(m_vatPanel, &VatPanel::resultShown, this, [this] {
+        if (const auto run = m_vatPanel->lastRun()) m_recorder->recordVat(*run);
+    });
+    connect(m_flatView, &FlatComparisonView::comparisonReady, this, [this] {
+        const auto comparison = m_flatView->comparison();
+        // A comparison names stored labelings; the populations labeling is derived, never stored.
+        const QString derived = SessionRecorder::populationsLabeling();
+        if (comparison && comparison->nameA != derived && comparison->nameB != derived)
+            m_recorder->recordComparison(*comparison);
+    });
+}
+
+ViewState MainWindow::captureViewState() const {
+    ViewState s;
+    s.xAxis = m_datasetPanel->xName();
+    s.yAxis = m_datasetPanel->yName();
+    s.embedding = m_datasetPanel->axes().embedding;
+    const ViewWindow& window = m_scatter->viewWindow();
+    s.scatterWindow = std::array<double, 4>{window.x0(), window.x1(), window.y0(), window.y1()};
+    s.activeFeatures = m_datasetPanel->activeFeatures();
+    s.colouring = m_analysis->colouring();
+    s.dendrogramLinkage = m_dendrogramPanel->currentLinkage();
+    s.dendrogramClusters = m_dendrogramPanel->clusterCount();
+    if (const auto run = m_dpcPanel->lastRun()) s.dpcResult = dpcResultName(*run);
+    s.vatClusters = m_vatPanel->clusterCount();
+    s.vatImage = m_vatPanel->display().kind == VatImageKind::Ivat ? QStringLiteral("ivat") : QStringLiteral("vat");
+    s.dockLayout = saveState();
+    return s;
+}
+
+void MainWindow::applyViewStateBeforeData(const ViewState& s) {
+    // The dataset panel picks these when the data arrives.
+    if (!s.xAxis.isEmpty()) m_datasetPanel->setPreferredAxes(s.xAxis, s.yAxis);
+    if (!s.activeFeatures.isEmpty()) m_datasetPanel->setPreferredActiveFeatures(s.activeFeatures);
+    if (!s.dockLayout.isEmpty()) restoreState(s.dockLayout);
+}
+
+void MainWindow::applyViewStateAfterData(const ViewState& s) {
+    m_vatPanel->setImageKind(s.vatImage == QLatin1String("ivat") ? VatImageKind::Ivat : VatImageKind::Vat);
+    const QString colouring = s.colouring;
+    const auto applyColouring = [this, colouring] {
+        if (!colouring.isEmpty() && m_analysis->labeling(colouring)) m_analysis->setColouring(colouring);
+    };
+    if (!s.dendrogramLinkage.isEmpty() && m_analysis->linkage(s.dendrogramLinkage)) {
+        const int k = s.dendrogramClusters;
+        // A cut colours the views with its own labeling: the stored colouring goes on top of it.
+        if (k > 1) connect(m_dendrogramPanel, &DendrogramPanel::cutApplied, this, applyColouring, Qt::SingleShotConnection);
+        connect(m_dendrogramPanel, &DendrogramPanel::treeShown, this,
+                [this, k] {
+                    if (k > 1) m_dendrogramPanel->setClusterCount(k);
+                },
+                Qt::SingleShotConnection);
+        m_dendrogramPanel->showLinkage(s.dendrogramLinkage);
+    }
+    applyColouring();
+    if (!s.scatterWindow) return;
+    ViewWindow window;
+    const auto& w = *s.scatterWindow;
+    window.setBounds(w[0], w[1], w[2], w[3]);
+    const auto current = m_session->current();
+    // Small data is on the scatter already; large data is still being prepared as a job.
+    if (current && current->n <= ScatterController::inlineLimit)
+        m_scatter->setViewWindow(window);
+    else
+        connect(m_scatterController, &ScatterController::ready, this, [this, window] { m_scatter->setViewWindow(window); },
+                Qt::SingleShotConnection);
+}
+
+}  // namespace clusterlens::gui

@@ -1,0 +1,36 @@
+#include "populations/population_export.hpp"
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/io/export_events.hpp"
+#include "clusterlens/session/session.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+ExportSource exportSource(const DatasetReference& reference, const std::shared_ptr<const Dataset>& analysed) {
+    if (reference.embedded || reference.path.empty()) {
+        if (!analysed) throw InvalidInput("there are no data to export");
+        return ExportSource::fromDataset(*analysed);
+    }
+    if (reference.read.subsample != 0)
+        throw InvalidInput(reference.path + ": the session analyses a subsample, whose rows are not the file's events");
+    requireSameDataFile(reference, reference.path);
+    ExportSource source = ExportSource::open(reference.path, readOptionsOf(reference.read));
+    if (source.events() != reference.n)
+        throw InvalidInput(reference.path + ": holds " + std::to_string(source.events()) + " events, the session " +
+                           std::to_string(reference.n));
+    return source;
+}
+
+}  // namespace
+
+void exportPopulationEvents(const std::string& out, const DatasetReference& reference,
+                            const std::shared_ptr<const Dataset>& analysed, const Members& members) {
+    const ExportSource source = exportSource(reference, analysed);
+    ExportSelection selection;
+    selection.events = members;
+    exportEvents(out, source, selection);
+}
+
+}  // namespace clusterlens::views
