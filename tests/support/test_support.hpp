@@ -8,7 +8,7 @@
 
 namespace clusterlens::test {
 
-/// Absolute path of a file under ../shared/data.
+/// Absolute path of a file under tests/data.
 std::string dataPath(const std::string& relative);
 
 /// A fresh empty directory under the system temp dir, removed when the object dies.
