@@ -92,13 +92,13 @@ int runHca(const Arguments& argv) {
         return clusterlens::runHca(data, request, backend, progress.control());
     }();
     const double clusterSeconds = clusterClock.seconds();
-    const std::size_t inversions = linkage.nonMonotonicCount();
+    const std::size_t inversions = linkage.inversionCount();
     const bool fix = args.has("--fix-monotonic");
     if (fix) linkage = fixNonMonotonic(linkage, parseMonotonicFix(args.choice("--fix-monotonic", {"eps", "halfway"}, "eps")));
     writeLinkageCsv(out, linkage);
     run.save([&](Session& session) { putNamed(session.linkages, LinkageResult{run.info(defaultName(args), data), linkage}); });
     if (inversions > 0 && !fix)
-        std::fprintf(stderr, "clusterlens-cli: warning: %zu merge heights decrease (non-monotonic); --fix-monotonic eps|halfway repairs them as mhca's fixNonMonotHca\n", inversions);
+        std::fprintf(stderr, "clusterlens-cli: warning: %zu inversions (merges lower than a cluster they join); --fix-monotonic eps|halfway repairs them as mhca's fixNonMonotHca\n", inversions);
     if (args.flag("--json")) {
         Json json = Json::object();
         json.set("n", data.n)

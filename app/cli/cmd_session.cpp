@@ -34,7 +34,7 @@ Json namedList(const std::vector<T>& entries, Json (*describe)(const T&)) {
 }
 
 Json linkageJson(const LinkageResult& r) {
-    return base(r.info).set("leaves", r.linkage.leafCount).set("non_monotonic", r.linkage.nonMonotonicCount());
+    return base(r.info).set("leaves", r.linkage.leafCount).set("non_monotonic", r.linkage.inversionCount());
 }
 
 Json labelingJson(const LabelingResult& r) {

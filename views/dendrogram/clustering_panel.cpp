@@ -18,6 +18,7 @@
 #include "analysis_session.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/labels.hpp"
+#include "dendrogram/dendrogram_axes.hpp"
 #include "jobs/job_status.hpp"
 
 namespace clusterlens::views {
@@ -163,8 +164,8 @@ void ClusteringPanel::run() {
                 return;
             }
             m_analysis->addLinkage(name, outcome.result->linkage, describe(request, outcome.result->backend));
-            const std::size_t inversions = outcome.result->linkage->nonMonotonicCount();
-            m_status->setText(inversions > 0 ? tr("Done: %1 (%2 decreasing merge heights).").arg(name).arg(inversions)
+            const std::size_t inversions = outcome.result->linkage->inversionCount();
+            m_status->setText(inversions > 0 ? tr("Done: %1 (%2).").arg(name, inversionText(inversions))
                                              : tr("Done: %1.").arg(name));
             Q_EMIT linkageAdded(name);
         });

@@ -116,7 +116,6 @@ DendrogramLayout buildDendrogramLayout(const Linkage& linkage, JobControl* contr
         layout.lowPositiveHeight = *low;
     }
     layout.maxMergeHeight = maxHeight;
-    layout.decreasingRows = linkage.nonMonotonicCount();
 
     if (control) {
         control->checkCancelled();

@@ -39,8 +39,6 @@ struct DendrogramLayout {
     /// Merges drawn below one of their children (the link goes down): MHCA, centroid and median
     /// linkages produce them.
     std::size_t inversionCount = 0;
-    /// Linkage::nonMonotonicCount(): rows whose height is below the previous row's.
-    std::size_t decreasingRows = 0;
     double maxMergeHeight = 0.0;
     /// The 1st percentile of the positive merge heights (the smallest one for trees of fewer than
     /// 100 merges); 1 when there is none. A logarithmic axis starts just below it: the lowest

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -10,9 +11,17 @@
 
 namespace clusterlens {
 
-std::size_t Linkage::nonMonotonicCount() const {
+std::size_t Linkage::inversionCount() const {
+    std::vector<double> height(merges.size());  // height of cluster leafCount + i
+    const auto heightOf = [&](std::int64_t id) {
+        const auto row = id - static_cast<std::int64_t>(leafCount);
+        return row >= 0 && static_cast<std::size_t>(row) < merges.size() ? height[static_cast<std::size_t>(row)] : 0.0;
+    };
     std::size_t count = 0;
-    for (std::size_t i = 1; i < merges.size(); ++i) count += merges[i].height < merges[i - 1].height ? 1 : 0;
+    for (std::size_t i = 0; i < merges.size(); ++i) {
+        height[i] = merges[i].height;
+        count += height[i] < std::max(heightOf(merges[i].a), heightOf(merges[i].b)) ? 1 : 0;
+    }
     return count;
 }
 

@@ -22,8 +22,11 @@ struct Linkage {
     std::size_t leafCount = 0;
     std::vector<Merge> merges;  ///< leafCount - 1 rows
 
-    /// Number of rows i with height[i] < height[i-1] (an inversion of MHCA or centroid/median).
-    std::size_t nonMonotonicCount() const;
+    /// Inversions: merges whose height is below the height of a cluster they join (MHCA and
+    /// centroid/median linkage can produce them; a dendrogram draws them as links going down). The one
+    /// count the CLI, the status bar, the dendrogram and its figure report; 0 exactly when the heights
+    /// are monotonic in the tree, e.g. after fixNonMonotonic. O(n) time and memory.
+    std::size_t inversionCount() const;
     /// Throws InvalidInput unless ids, order a < b, sizes and the row count form a valid tree.
     void validate(const std::string& source) const;
 };
