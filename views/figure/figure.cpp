@@ -130,6 +130,7 @@ QByteArray pdfBytes(const Figure& figure, const FigureGeometry& g, const FigureP
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
+    const QSize written(static_cast<int>(std::lround(g.points.width())), static_cast<int>(std::lround(g.points.height())));
     {
         QPdfWriter pdf(&buffer);
         pdf.setResolution(72);  // 1 unit = 1 point: the page is exactly the requested size
@@ -139,12 +140,15 @@ QByteArray pdfBytes(const Figure& figure, const FigureGeometry& g, const FigureP
         pdf.setCreator(applicationSignature());
         QPainter painter;
         if (!painter.begin(&pdf)) throw InvalidInput("figure: the PDF writer could not start");
+        // The page is written in whole points, and y is flipped about that height: shift the drawing
+        // so that it sits on the exact page that withPdfMediaBox() declares.
+        painter.translate(0, written.height() - g.points.height());
         painter.scale(g.points.width() / g.logical.width(), g.points.height() / g.logical.height());
         figure.paint(painter, QRectF(QPointF(0, 0), g.logical));
         painter.end();
     }
     buffer.close();
-    return withPdfInfo(bytes, provenance);
+    return withPdfInfo(withPdfMediaBox(bytes, written, g.points), provenance);
 }
 
 void writeBytes(const QString& path, const std::string& temp, const QByteArray& bytes) {

@@ -117,6 +117,16 @@ QByteArray withSvgMetadata(const QByteArray& svg, const FigureProvenance& proven
     return text.toUtf8();
 }
 
+QByteArray withPdfMediaBox(const QByteArray& pdf, QSize written, QSizeF exact) {
+    const auto number = [](double v) { return QByteArray::number(v, 'f', 6); };
+    const QByteArray from = "[0 0 " + number(written.width()) + ' ' + number(written.height()) + ']';
+    QByteArray to = "[0 0 " + number(exact.width()) + ' ' + number(exact.height()) + ']';
+    if (to.size() > from.size() || !pdf.contains(from)) return pdf;  // nothing to fix, or it would move bytes
+    to.insert(5, QByteArray(from.size() - to.size(), ' '));
+    QByteArray out = pdf;
+    return out.replace(from, to);
+}
+
 QByteArray withPdfInfo(const QByteArray& pdf, const FigureProvenance& provenance) {
     const qsizetype trailerAt = pdf.lastIndexOf("trailer");
     const qsizetype startAt = pdf.lastIndexOf("startxref");

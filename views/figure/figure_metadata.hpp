@@ -4,6 +4,7 @@
 // information dictionary, and TIFF's ImageDescription and Software tags (figure_tiff.hpp).
 
 #include <QByteArray>
+#include <QSize>
 #include <QString>
 
 #include "figure/figure_provenance.hpp"
@@ -18,6 +19,12 @@ QByteArray withPngText(const QByteArray& png, const FigureProvenance& provenance
 /// `height` (e.g. "85mm") and a <metadata> block after its <title>/<desc>.
 QByteArray withSvgMetadata(const QByteArray& svg, const FigureProvenance& provenance, const QString& width,
                            const QString& height);
+
+/// `pdf` as QPdfWriter writes it, its page of `written` whole points (QPageSize keeps points as
+/// integers) declared `exact` points instead: the MediaBox numbers are rewritten in place, padded to
+/// their old length, so every byte offset stays valid. The drawing must have been shifted by the
+/// difference in height (QPdfWriter flips y about the whole-point height).
+QByteArray withPdfMediaBox(const QByteArray& pdf, QSize written, QSizeF exact);
 
 /// `pdf` (a complete file with a classic cross-reference table, as QPdfWriter writes it) with an
 /// incremental update whose document information names Title, Subject (the command), Keywords
