@@ -160,6 +160,15 @@ protected:
         return runCli(args);
     }
 
+    /// Plots `kind` into KIND.SUFFIX and returns the file's bytes; a failed run fails the test.
+    std::string plotBytes(const std::vector<std::string>& kind, const std::string& suffix) const {
+        const std::string out = file(kind[0] + "." + suffix);
+        const CliResult result = plot(kind, out);
+        EXPECT_EQ(result.exitCode, 0) << result.err;
+        EXPECT_THAT(result.err, testing::Not(HasSubstr("XDG_RUNTIME_DIR")));
+        return result.exitCode == 0 ? readFile(out) : std::string();
+    }
+
     TempDir m_dir;
 };
 
@@ -168,11 +177,8 @@ protected:
 TEST_F(CliPlotFigures, EveryKindWritesA2008PixelPngWithItsProvenanceInTextChunks) {
     for (const auto& kind : kinds()) {
         SCOPED_TRACE(kind[0]);
-        const std::string out = file(kind[0] + ".png");
-        const CliResult result = plot(kind, out);
-        ASSERT_EQ(result.exitCode, 0) << result.err;
-        EXPECT_THAT(result.err, testing::Not(HasSubstr("XDG_RUNTIME_DIR")));
-        const std::string png = readFile(out);
+        const std::string png = plotBytes(kind, "png");
+        ASSERT_GT(png.size(), 24u);
         ASSERT_EQ(png.compare(1, 3, "PNG"), 0);
         EXPECT_EQ(bigEndian32(png, 16), 2008u);  // 85 mm at 600 dpi
         EXPECT_EQ(bigEndian32(png, 20), 1654u);  // 70 mm
@@ -189,10 +195,7 @@ TEST_F(CliPlotFigures, EveryKindWritesA2008PixelPngWithItsProvenanceInTextChunks
 TEST_F(CliPlotFigures, EveryKindWritesA241PointPdfWithItsProvenanceInTheDocumentInformation) {
     for (const auto& kind : kinds()) {
         SCOPED_TRACE(kind[0]);
-        const std::string out = file(kind[0] + ".pdf");
-        const CliResult result = plot(kind, out);
-        ASSERT_EQ(result.exitCode, 0) << result.err;
-        const std::string pdf = readFile(out);
+        const std::string pdf = plotBytes(kind, "pdf");
         std::smatch box;
         ASSERT_TRUE(std::regex_search(pdf, box, std::regex(R"(/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\])")));
         EXPECT_NEAR(std::stod(box[1]), 85.0 / 25.4 * 72.0, 0.05);  // 240.9 pt
@@ -207,10 +210,7 @@ TEST_F(CliPlotFigures, EveryKindWritesA241PointPdfWithItsProvenanceInTheDocument
 TEST_F(CliPlotFigures, EveryKindWritesAWellFormedSvgWithTitleCommandAndHashInItsMetadata) {
     for (const auto& kind : kinds()) {
         SCOPED_TRACE(kind[0]);
-        const std::string out = file(kind[0] + ".svg");
-        const CliResult result = plot(kind, out);
-        ASSERT_EQ(result.exitCode, 0) << result.err;
-        const SvgInfo svg = svgInfo(readFile(out));
+        const SvgInfo svg = svgInfo(plotBytes(kind, "svg"));
         EXPECT_TRUE(svg.wellFormed);
         EXPECT_EQ(svg.width, "85mm");
         EXPECT_FALSE(svg.viewBox.empty());
@@ -224,10 +224,7 @@ TEST_F(CliPlotFigures, EveryKindWritesAWellFormedSvgWithTitleCommandAndHashInIts
 TEST_F(CliPlotFigures, EveryKindWritesATiffWithItsProvenanceInTheImageDescription) {
     for (const auto& kind : kinds()) {
         SCOPED_TRACE(kind[0]);
-        const std::string out = file(kind[0] + ".tif");
-        const CliResult result = plot(kind, out);
-        ASSERT_EQ(result.exitCode, 0) << result.err;
-        const TiffInfo tiff = tiffInfo(readFile(out));
+        const TiffInfo tiff = tiffInfo(plotBytes(kind, "tif"));
         EXPECT_EQ(tiff.width, 2008u);
         EXPECT_EQ(tiff.height, 1654u);
         EXPECT_THAT(tiff.description, HasSubstr(std::string("Title: ") + kTitle));
