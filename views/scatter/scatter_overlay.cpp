@@ -140,11 +140,11 @@ void ScatterWidget::paintLegend(QPainter& painter) const {
     for (std::size_t i = 0; i < m_data->labelValues.size() && i < kMaxLegendLabels; ++i, y += line) {
         const int label = m_data->labelValues[i];
         painter.setPen(Qt::NoPen);
-        painter.setBrush(Palette::labelColor(label));
+        painter.setBrush(labelColour(*m_data, label));
         painter.drawEllipse(QRectF(box.left() + 8, y + line / 2.0 - 4, 8, 8));
         painter.setPen(kAxisColor);
         painter.drawText(QRectF(box.left() + 22, y, box.width() - 26, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         label < 0 ? tr("noise") : tr("cluster %1").arg(label));
+                         labelName(*m_data, label));
     }
     if (m_data->labelValues.size() > kMaxLegendLabels)
         painter.drawText(QRectF(box.left() + 22, y, box.width() - 26, line), Qt::AlignLeft | Qt::AlignVCenter,
