@@ -23,7 +23,8 @@ const std::vector<Command>& commands() {
         {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
         {"export", runExport,
          "export INPUT [--labels LABELS.csv [--label-name NAME]]\n"
-         "          [--session FILE [--population NAME [--all-events]]] --out OUT.fcs|OUT.csv"},
+         "          [--session FILE [--population NAME [--all-events]] [--labeling NAME]]\n"
+         "          --out OUT.fcs|OUT.csv|OUT.h5ad (OUT.h5ad: a copy of INPUT.h5ad with categorical obs columns)"},
         {"compare-heights", runCompareHeights, "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--json]"},
         {"session", runSession,
          "session info FILE [--json]\n"

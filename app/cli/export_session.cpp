@@ -22,7 +22,7 @@ ExportSession::ExportSession(const Args& args, const std::string& input, std::si
                                       m_path + " " + std::to_string(data.n));
 }
 
-void ExportSession::select(const Args& args, ExportSelection& selection) const {
+void ExportSession::select(const Args& args, ExportSelection& selection, bool asChannel) const {
     if (!args.has("--population")) return;
     const std::string name = args.value("--population");
     const Population* population = findNamed(m_session.populations, name);
@@ -31,13 +31,25 @@ void ExportSession::select(const Args& args, ExportSelection& selection) const {
     events.reserve(population->members.size());
     for (std::int64_t member : population->members)
         events.push_back(m_analysed ? (*m_analysed)[static_cast<std::size_t>(member)] : member);
-    if (!args.flag("--all-events")) {
+    if (!asChannel && !args.flag("--all-events")) {
         selection.events = std::move(events);
         return;
     }
     ExtraChannel channel{name, ChannelKind::Membership, std::vector<std::int32_t>(m_sourceEvents, 0)};
     for (std::int64_t event : events) channel.values[static_cast<std::size_t>(event)] = 1;
     selection.channels.push_back(std::move(channel));
+}
+
+std::vector<std::string> ExportSession::addLabeling(const Args& args, ExportSelection& selection) const {
+    if (!args.has("--labeling")) return {};
+    const std::string name = args.value("--labeling");
+    const LabelingResult* labeling = findNamed(m_session.labelings, name);
+    if (labeling == nullptr) throwFileError(m_path, "", "has no labeling '" + name + "'");
+    ExtraChannel channel{name, ChannelKind::ClusterIds, std::vector<std::int32_t>(m_sourceEvents, -1)};
+    for (std::size_t k = 0; k < labeling->labels.size(); ++k)
+        channel.values[m_analysed ? static_cast<std::size_t>((*m_analysed)[k]) : k] = labeling->labels[k];
+    selection.channels.push_back(std::move(channel));
+    return labeling->clusterNames;
 }
 
 }  // namespace clusterlens::cli

@@ -1,6 +1,7 @@
 #pragma once
-// `export INPUT --session FILE [--population NAME [--all-events]]`: which of INPUT's events a session's
-// indices name, and a population's events (or a membership channel over all events) for the export.
+// `export INPUT --session FILE [--population NAME [--all-events]] [--labeling NAME]`: which of INPUT's
+// events a session's indices name, a population's events (or a membership channel over all events) and
+// a stored labeling as a cluster channel for the export.
 
 #include <optional>
 #include <string>
@@ -22,9 +23,14 @@ public:
     /// INPUT's indices of the session's events (what its analyses saw); nullopt = all events.
     const std::optional<std::vector<std::int64_t>>& analysed() const { return m_analysed; }
 
-    /// --population NAME: writes only its events, or with --all-events every analysed event plus a
-    /// membership channel (1 = member) named after the population. Nothing without --population.
-    void select(const Args& args, ExportSelection& selection) const;
+    /// --population NAME: writes only its events, or with --all-events (or `asChannel`) every analysed
+    /// event plus a membership channel (1 = member) named after the population. Nothing without
+    /// --population.
+    void select(const Args& args, ExportSelection& selection, bool asChannel = false) const;
+
+    /// --labeling NAME: appends the stored labeling as a cluster channel named NAME over INPUT's events
+    /// (-1 outside the analysed ones) and returns its cluster names. Nothing without --labeling.
+    std::vector<std::string> addLabeling(const Args& args, ExportSelection& selection) const;
 
 private:
     std::string m_path;

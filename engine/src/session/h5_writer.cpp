@@ -49,6 +49,15 @@ Writer::Writer(const std::string& path, const std::string& displayPath, hsize_t 
     if (m_file < 0) fail("", "the file could not be created");
 }
 
+Writer::Writer(Existing, const std::string& path, const std::string& displayPath) : m_path(displayPath) {
+    Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+#if H5_VERSION_GE(1, 10, 7)
+    H5Pset_file_locking(access.get(), true, true);  // as the readers: locks where the file system has them
+#endif
+    m_file = H5Fopen(path.c_str(), H5F_ACC_RDWR, access.get());
+    if (m_file < 0) fail("", "the file could not be opened for writing");
+}
+
 Writer::~Writer() {
     if (m_file >= 0) H5Fclose(m_file);
 }
@@ -122,6 +131,12 @@ void Writer::numeric(hid_t group, const std::string& object, const char* name, h
 void Writer::array(hid_t group, const std::string& object, const char* name, const std::vector<std::int32_t>& values) const {
     const hsize_t dims = values.size();
     numeric(group, object, name, H5T_STD_I32LE, H5T_NATIVE_INT32, values.data(), 1, &dims);
+}
+
+void Writer::array(hid_t group, const std::string& object, const char* name, const std::vector<std::int32_t>& values,
+                   hid_t fileType) const {
+    const hsize_t dims = values.size();
+    numeric(group, object, name, fileType, H5T_NATIVE_INT32, values.data(), 1, &dims);
 }
 
 void Writer::array(hid_t group, const std::string& object, const char* name, const std::vector<std::int64_t>& values) const {

@@ -1,6 +1,7 @@
 #pragma once
-// Internal to the session writer: creating an HDF5 file and writing attributes and 1-D/2-D datasets,
-// every failure thrown as InvalidInput "FILE: OBJECT: could not be written (HDF5: ...)".
+// Internal to the session writer and the .h5ad annotation (h5ad_annotate.hpp): creating an HDF5 file, or
+// adding to one, and writing attributes and 1-D/2-D datasets, every failure thrown as InvalidInput
+// "FILE: OBJECT: could not be written (HDF5: ...)".
 
 #ifdef CLUSTERLENS_HAVE_HDF5
 
@@ -14,11 +15,14 @@
 
 namespace clusterlens::h5 {
 
-/// A new HDF5 file at `path` (truncating) with a user block of `userBlock` bytes before the HDF5 part;
-/// messages name `displayPath` (the file the user asked for, not the temporary being written).
+/// A new HDF5 file at `path` (truncating) with a user block of `userBlock` bytes before the HDF5 part,
+/// or an existing file opened to add objects to it; messages name `displayPath` (the file the user asked
+/// for, not the temporary being written).
 class Writer {
 public:
     Writer(const std::string& path, const std::string& displayPath, hsize_t userBlock);
+    struct Existing {};
+    Writer(Existing, const std::string& path, const std::string& displayPath);
     ~Writer();
     Writer(const Writer&) = delete;
     Writer& operator=(const Writer&) = delete;
@@ -41,6 +45,9 @@ public:
     void array(hid_t group, const std::string& object, const char* name, const std::vector<std::int64_t>& values) const;
     void array(hid_t group, const std::string& object, const char* name, const std::vector<double>& values) const;
     void array(hid_t group, const std::string& object, const char* name, const std::vector<std::uint8_t>& values) const;
+    /// Stored as `fileType`, an integer type that holds every value (HDF5 converts).
+    void array(hid_t group, const std::string& object, const char* name, const std::vector<std::int32_t>& values,
+               hid_t fileType) const;
     /// A rows x cols float32 dataset.
     void matrix(hid_t group, const std::string& object, const char* name, const float* values, hsize_t rows,
                 hsize_t cols) const;
