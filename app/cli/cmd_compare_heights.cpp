@@ -1,4 +1,4 @@
-// clusterlens-cli compare-heights LINKAGE_A.csv LINKAGE_B.csv [--json]
+// clusterlens-cli compare-heights LINKAGE_A.csv LINKAGE_B.csv [--linkage-format scipy|thesis|hclust] [--json]
 // Point heights (thesis definition 20) of two clusterings of the same points, correlated.
 
 #include <cstdio>
@@ -9,16 +9,17 @@
 #include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/hca/point_heights.hpp"
 #include "commands.hpp"
+#include "input.hpp"
 #include "json.hpp"
 #include "stopwatch.hpp"
 
 namespace clusterlens::cli {
 
 int runCompareHeights(const Arguments& argv) {
-    Args args(argv, {"--json"}, {});
+    Args args(argv, {"--json"}, {"--linkage-format"});
     args.expectPositional({"LINKAGE_A.csv", "LINKAGE_B.csv"});
-    const Linkage a = readLinkageCsv(args.positional()[0]);
-    const Linkage b = readLinkageCsv(args.positional()[1]);
+    const Linkage a = readLinkageFrom(args, args.positional()[0]);
+    const Linkage b = readLinkageFrom(args, args.positional()[1]);
     if (a.leafCount != b.leafCount)
         throw InvalidInput(args.positional()[1] + ": clusters " + std::to_string(b.leafCount) + " points but " +
                            args.positional()[0] + " clusters " + std::to_string(a.leafCount));

@@ -109,7 +109,8 @@ std::vector<ObsCategorical> obsColumns(const ExportSelection& selection, std::si
 
 /// OUT.h5ad: INPUT copied with the columns added; a population becomes a column, never a subset.
 void exportH5ad(const Args& args, const std::string& input, const std::string& out, const Stopwatch& clock) {
-    if (lowerExtension(input) != ".h5ad") throw UsageError("--out OUT.h5ad needs an .h5ad INPUT (a copy of it is written)");
+    if (lowerExtension(input) != ".h5ad")
+        throw UsageError("--out OUT.h5ad needs an .h5ad INPUT (a copy of it is written)");
     const std::size_t n = h5adObservationCount(input);
     std::optional<ExportSession> session;
     if (args.has("--session")) session.emplace(args, input, n);
@@ -125,7 +126,8 @@ void exportH5ad(const Args& args, const std::string& input, const std::string& o
         session->select(args, selection, true);
     }
     if (selection.channels.empty())
-        throw UsageError("--out OUT.h5ad needs the columns to add: --labels, or --session with --labeling/--population");
+        throw UsageError(
+            "--out OUT.h5ad needs the columns to add: --labels, or --session with --labeling/--population");
     writeH5adWithObsColumns(input, out, obsColumns(selection, n, clusterNames));
     if (args.flag("--json")) printSummary(out, n, nullptr, selection, clock.seconds());
 }

@@ -1,5 +1,6 @@
-// clusterlens-cli heights (LINKAGE.csv | --session FILE --linkage NAME) --out HEIGHTS.csv: point heights
-// (thesis definition 20). A stored linkage of a population gives its members' whole-dataset indices.
+// clusterlens-cli heights (LINKAGE.csv [--linkage-format scipy|thesis|hclust] | --session FILE --linkage NAME)
+// --out HEIGHTS.csv: point heights (thesis definition 20). A stored linkage of a population gives its
+// members' whole-dataset indices. LINKAGE.csv may come from the thesis program or R (linkage_import.hpp).
 
 #include <cstdio>
 
@@ -10,6 +11,7 @@
 #include "clusterlens/io/text_file.hpp"
 #include "clusterlens/session/session_file.hpp"
 #include "commands.hpp"
+#include "input.hpp"
 #include "json.hpp"
 #include "session_run.hpp"
 #include "stopwatch.hpp"
@@ -17,7 +19,7 @@
 namespace clusterlens::cli {
 
 int runHeights(const Arguments& argv) {
-    Args args(argv, {"--json"}, {"--out", "--session", "--linkage"});
+    Args args(argv, {"--json"}, {"--out", "--session", "--linkage", "--linkage-format"});
     args.expectPositional(args.has("--session") ? std::vector<std::string>{} : std::vector<std::string>{"LINKAGE.csv"});
     const std::string out = args.required("--out");
     if (args.has("--session") != args.has("--linkage")) throw UsageError("--session FILE and --linkage NAME go together");
@@ -25,7 +27,7 @@ int runHeights(const Arguments& argv) {
     LinkageResult stored;
     if (args.has("--session"))
         stored = namedOrThrow(readSession(args.value("--session")).linkages, args.value("--linkage"), args.value("--session"), "linkage");
-    const Linkage linkage = args.has("--session") ? stored.linkage : readLinkageCsv(args.positional()[0]);
+    const Linkage linkage = args.has("--session") ? stored.linkage : readLinkageFrom(args, args.positional()[0]);
     const std::vector<std::int64_t>& members = stored.info.members;
     const std::vector<double> heights = pointHeights(linkage);
     std::string text = "index,height\n";

@@ -9,7 +9,9 @@ const std::vector<Command>& commands() {
          "hca INPUT --linkage mahalanobis|single|complete|average|weighted|centroid|median|ward\n"
          "          [--variant full|centroid] [--threshold 0.5] [--subthreshold mahal|mahal0|euclid|euclid-mahal]\n"
          "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] --out LINKAGE.csv"},
-        {"heights", runHeights, "heights (LINKAGE.csv | --session FILE --linkage NAME) --out HEIGHTS.csv"},
+        {"heights", runHeights,
+         "heights (LINKAGE.csv [--linkage-format scipy|thesis|hclust] | --session FILE --linkage NAME)\n"
+         "          --out HEIGHTS.csv"},
         {"kmeans", runKMeans, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
         {"vat", runVat,
          "vat INPUT [--metric euclidean|sqeuclidean|manhattan|cosine | --precomputed] --out ORDER.csv\n"
@@ -25,7 +27,8 @@ const std::vector<Command>& commands() {
          "export INPUT [--labels LABELS.csv [--label-name NAME]]\n"
          "          [--session FILE [--population NAME [--all-events]] [--labeling NAME]]\n"
          "          --out OUT.fcs|OUT.csv|OUT.h5ad (OUT.h5ad: a copy of INPUT.h5ad with categorical obs columns)"},
-        {"compare-heights", runCompareHeights, "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--json]"},
+        {"compare-heights", runCompareHeights,
+         "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--linkage-format scipy|thesis|hclust] [--json]"},
         {"session", runSession,
          "session info FILE [--json]\n"
          "  session get FILE (--linkage NAME --out LINKAGE.csv | --labeling NAME --out LABELS.csv |\n"

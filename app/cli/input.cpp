@@ -1,6 +1,9 @@
 #include "input.hpp"
 
+#include <optional>
+
 #include "clusterlens/errors.hpp"
+#include "clusterlens/io/linkage_import.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "clusterlens/transforms.hpp"
 
@@ -26,6 +29,13 @@ Dataset loadInput(const std::string& path, const Args& args, bool allowNonFinite
         throw UsageError(e.what());  // these messages name the option that was wrong
     }
     return data;
+}
+
+Linkage readLinkageFrom(const Args& args, const std::string& path) {
+    std::optional<LinkageFormat> format;
+    if (args.has("--linkage-format"))
+        format = parseLinkageFormat(args.choice("--linkage-format", {"scipy", "thesis", "hclust"}, "scipy"));
+    return readLinkage(path, format);
 }
 
 Backend backendFrom(const Args& args) {

@@ -6,6 +6,7 @@
 #include "args.hpp"
 #include "clusterlens/backend.hpp"
 #include "clusterlens/dataset.hpp"
+#include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/io/read_options.hpp"
 
 namespace clusterlens::cli {
@@ -16,6 +17,10 @@ ReadOptions readOptionsFrom(const Args& args, bool allowNonFinite = false);
 
 /// Reads and prepares the input. Option mistakes -> UsageError (exit 2); bad data -> InvalidInput (exit 3).
 Dataset loadInput(const std::string& path, const Args& args, bool allowNonFinite = false);
+
+/// A LINKAGE file in --linkage-format scipy|thesis|hclust, detected by content when the option is
+/// absent (linkage_import.hpp). An unknown format -> UsageError; a bad file -> InvalidInput.
+Linkage readLinkageFrom(const Args& args, const std::string& path);
 
 /// --backend resolved against the machine (UsageError when cuda is asked for but unavailable).
 Backend backendFrom(const Args& args);

@@ -75,7 +75,8 @@ TEST(CliExportH5ad, SessionLabelingAndPopulationBecomeColumns) {
     const TempDir dir;
     const std::string input = copyInput(dir);
     const std::string session = dir.file("s.clusterlens");
-    expectSuccess({"kmeans", input, "-k", "3", "--labels-out", dir.file("k.csv"), "--session", session, "--backend", "cpu"});
+    expectSuccess(
+        {"kmeans", input, "-k", "3", "--labels-out", dir.file("k.csv"), "--session", session, "--backend", "cpu"});
     expectSuccess({"population", "add", session, "--name", "B", "--labeling", kLabeling, "--clusters", "1"});
     expectSuccess({"export", input, "--session", session, "--labeling", kLabeling, "--population", "B", "--out",
                    dir.file("out.h5ad")});

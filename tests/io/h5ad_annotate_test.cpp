@@ -137,8 +137,10 @@ std::vector<std::string> stringsOf(hid_t object, bool isAttribute) {
     H5Tset_cset(type, H5T_CSET_UTF8);
     Id space{isAttribute ? H5Aget_space(object) : H5Dget_space(object), H5Sclose};
     std::vector<char*> texts(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)), nullptr);
-    if (isAttribute) H5Aread(object, type, texts.data());
-    else H5Dread(object, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data());
+    if (isAttribute)
+        H5Aread(object, type, texts.data());
+    else
+        H5Dread(object, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data());
     std::vector<std::string> result(texts.begin(), texts.end());
     reclaimStrings(type, space, texts);
     return result;
@@ -187,7 +189,8 @@ StoredCategorical readCategorical(const std::string& path, const std::string& na
     c.categories = stringsOf(categories, false);
     Id codes{H5Dopen2(file, (group + "/codes").c_str(), H5P_DEFAULT), H5Dclose};
     Id codeType{H5Dget_type(codes), H5Tclose};
-    c.codeBytes = H5Tget_class(codeType) == H5T_INTEGER && H5Tget_sign(codeType) == H5T_SGN_2 ? H5Tget_size(codeType) : 0;
+    c.codeBytes =
+        H5Tget_class(codeType) == H5T_INTEGER && H5Tget_sign(codeType) == H5T_SGN_2 ? H5Tget_size(codeType) : 0;
     Id space{H5Dget_space(codes), H5Sclose};
     c.codes.resize(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
     H5Dread(codes, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, c.codes.data());
@@ -280,7 +283,8 @@ TEST(H5adAnnotate, WritesCategoricalsInAnnDataEncodingAndAppendsThemToColumnOrde
 
 TEST(H5adAnnotate, EveryObjectOfTheSourceStaysBitIdenticalAndTheSourceIsUntouched) {
     const TempDir dir;
-    for (const char* name : {"h5ad/pbmc_small_csr.h5ad", "h5ad/pbmc_small_csr_gzip.h5ad", "h5ad/pbmc_small_dense.h5ad"}) {
+    for (const char* name :
+         {"h5ad/pbmc_small_csr.h5ad", "h5ad/pbmc_small_csr_gzip.h5ad", "h5ad/pbmc_small_dense.h5ad"}) {
         SCOPED_TRACE(name);
         const std::string source = dataPath(name);
         const std::string hash = sha256File(source);
@@ -387,12 +391,9 @@ TEST(H5adAnnotate, RefusesObsLayoutsOfAnnDataBefore08) {
     const TempDir dir;
     const std::string old = dir.file("anndata07.h5ad");
     writeMinimalH5ad(old, "0.1.0", false);
-    EXPECT_THAT(errorOf(old, dir.file("out.h5ad"), {categoricalFromLabels("k", {0, 1, 0})}),
-                HasSubstr("anndata 0.7"));
+    EXPECT_THAT(errorOf(old, dir.file("out.h5ad"), {categoricalFromLabels("k", {0, 1, 0})}), HasSubstr("anndata 0.7"));
     const std::string plain = dir.file("plain.h5");
-    {
-        Id file{H5Fcreate(plain.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
-    }
+    { Id file{H5Fcreate(plain.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose}; }
     EXPECT_THAT(errorOf(plain, dir.file("out.h5ad"), {categoricalFromLabels("k", {0})}),
                 HasSubstr("/obs: not found: this is not an AnnData .h5ad file"));
     EXPECT_FALSE(std::filesystem::exists(dir.file("out.h5ad")));

@@ -1,4 +1,4 @@
-// clusterlens-cli plot dendrogram LINKAGE.csv [--cut-k K] [--log]
+// clusterlens-cli plot dendrogram LINKAGE.csv [--cut-k K] [--log] [--linkage-format scipy|thesis|hclust]
 //                                 --out FIG.png|tif|svg|pdf [common figure options, plot_options.hpp]
 // The dendrogram figure of the GUI's export (views/dendrogram/dendrogram_figure.hpp), headless:
 // the whole tree, clusters of a cut into K coloured, heights on a linear or (--log) logarithmic
@@ -14,6 +14,7 @@
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_figure.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
+#include "input.hpp"
 #include "plot/plot_options.hpp"
 #include "plot/plot_registry.hpp"
 
@@ -22,11 +23,11 @@ namespace clusterlens::cli {
 namespace {
 
 int runPlotDendrogram(const std::vector<std::string>& argv) {
-    Args args(argv, {"--log"}, with(kPlotValued, {"--cut-k"}));
+    Args args(argv, {"--log"}, with(kPlotValued, {"--cut-k", "--linkage-format"}));
     args.expectPositional({"LINKAGE.csv"});
     const std::string& path = args.positional()[0];
     const PlotOutput output = plotOutput(args, "dendrogram", argv, {path});
-    const Linkage linkage = readLinkageCsv(path);
+    const Linkage linkage = readLinkageFrom(args, path);
     const auto layout = std::make_shared<const views::DendrogramLayout>(views::buildDendrogramLayout(linkage));
 
     views::DendrogramFigureOptions figure;
@@ -46,7 +47,7 @@ int runPlotDendrogram(const std::vector<std::string>& argv) {
 }
 
 const PlotRegistrar registrar{
-    {"dendrogram", "LINKAGE.csv [--cut-k K] [--log]", runPlotDendrogram}};
+    {"dendrogram", "LINKAGE.csv [--cut-k K] [--log] [--linkage-format F]", runPlotDendrogram}};
 
 }  // namespace
 

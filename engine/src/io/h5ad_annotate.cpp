@@ -24,17 +24,18 @@ void validateColumn(const std::string& out, const ObsCategorical& column, std::s
     if (column.name.find('/') != std::string::npos || column.name == "." || column.name == "..")
         throwFileError(out, object, "AnnData column names cannot contain '/' or be '.' or '..'; choose another name");
     if (column.codes.size() != n)
-        throwFileError(out, object, "has " + std::to_string(column.codes.size()) + " values, the file " +
-                                        std::to_string(n) + " observations");
+        throwFileError(
+            out, object,
+            "has " + std::to_string(column.codes.size()) + " values, the file " + std::to_string(n) + " observations");
     const auto categories = static_cast<std::int64_t>(column.categories.size());
     for (std::int32_t code : column.codes)
         if (code < -1 || code >= categories)
-            throwFileError(out, object, "code " + std::to_string(code) + " is not -1 or a category number below " +
-                                            std::to_string(categories));
+            throwFileError(
+                out, object,
+                "code " + std::to_string(code) + " is not -1 or a category number below " + std::to_string(categories));
     std::set<std::string> seen;
     for (const std::string& category : column.categories)
-        if (!seen.insert(category).second)
-            throwFileError(out, object, "category '" + category + "' is listed twice");
+        if (!seen.insert(category).second) throwFileError(out, object, "category '" + category + "' is listed twice");
 }
 
 }  // namespace
@@ -51,7 +52,8 @@ ObsCategorical categoricalFromLabels(const std::string& name, const std::vector<
     std::map<std::int32_t, std::int32_t> codeOfId;
     for (std::int32_t id : used) {
         const auto k = static_cast<std::size_t>(id);
-        const std::string text = k < clusterNames.size() && !clusterNames[k].empty() ? clusterNames[k] : std::to_string(id);
+        const std::string text =
+            k < clusterNames.size() && !clusterNames[k].empty() ? clusterNames[k] : std::to_string(id);
         const auto [it, added] = codeOfName.emplace(text, static_cast<std::int32_t>(column.categories.size()));
         if (added) column.categories.push_back(text);
         codeOfId[id] = it->second;
@@ -83,15 +85,17 @@ struct ObsFrame {
 
 ObsFrame inspectObs(const h5::File& file) {
     if (file.isDataset("/obs"))
-        file.fail("/obs", "is stored in the layout of anndata before 0.7 (one table dataset); re-save the file with "
-                          "anndata 0.8 or later (adata.write_h5ad) to add columns");
+        file.fail("/obs",
+                  "is stored in the layout of anndata before 0.7 (one table dataset); re-save the file with "
+                  "anndata 0.8 or later (adata.write_h5ad) to add columns");
     if (!file.isGroup("/obs")) file.fail("/obs", "not found: this is not an AnnData .h5ad file");
     const std::string encoding = file.stringAttribute("/obs", "encoding-type").value_or("");
     if (encoding != "dataframe")
         file.fail("/obs", "is not an AnnData dataframe (encoding-type '" + encoding + "', expected 'dataframe')");
     if (file.stringAttribute("/obs", "encoding-version").value_or("") == "0.1.0")
-        file.fail("/obs", "is in the layout of anndata 0.7 (encoding-version 0.1.0), which stores categories "
-                          "differently; re-save the file with anndata 0.8 or later (adata.write_h5ad) to add columns");
+        file.fail("/obs",
+                  "is in the layout of anndata 0.7 (encoding-version 0.1.0), which stores categories "
+                  "differently; re-save the file with anndata 0.8 or later (adata.write_h5ad) to add columns");
     const std::string index = h5::join("/obs", file.stringAttribute("/obs", "_index").value_or("_index"));
     if (!file.isDataset(index)) file.fail(index, "the index of obs (its _index attribute) is not a dataset");
     const std::vector<std::uint64_t> shape = file.shape(index);
