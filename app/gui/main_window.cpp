@@ -23,6 +23,7 @@
 #include "log_panel.hpp"
 #include "recent_files.hpp"
 #include "scatter/scatter_controller.hpp"
+#include "scatter/scatter_export.hpp"
 #include "scatter/scatter_widget.hpp"
 
 namespace clusterlens::gui {
@@ -120,6 +121,13 @@ void MainWindow::buildMenus() {
     connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openFile);
     file->addSeparator();
     addSessionActions(file);
+    file->addSeparator();
+    QAction* exportScatter = file->addAction(tr("&Export scatter figure\u2026"), this, [this] {
+        const QString path = exportScatterFigure(this, m_scatter, m_session->current(), m_datasetPanel->axes(),
+                                                 m_analysis->colouring());
+        if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
+    });
+    exportScatter->setShortcut(Qt::CTRL | Qt::Key_E);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -34,6 +34,9 @@ void MainWindow::buildCompareDocks() {
     connect(m_session, &DatasetSession::currentChanged, this, [this] {
         const auto current = m_session->current();
         m_heightsView->setDatasetSize(current ? current->n : 0);
+        const QString file = current ? QString::fromStdString(current->provenance.path) : QString();
+        m_heightsView->setDataFile(file);
+        m_flatView->setDataFile(file);
     });
     connect(m_heightsView, &HeightsView::failed, this,
             [this](const QString& message) { m_logPanel->error(tr("Point heights: %1").arg(message)); });

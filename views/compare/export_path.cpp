@@ -32,12 +32,6 @@ QString ask(QWidget* parent, const QString& title, const QString& suggestedName,
 
 }  // namespace
 
-QString askFigurePath(QWidget* parent, const QString& title, const QString& suggestedName) {
-    return ask(parent, title, suggestedName,
-               QObject::tr("SVG vector figure (*.svg);;PDF document (*.pdf);;PNG image (*.png)"),
-               {QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("png")});
-}
-
 QString askCsvPath(QWidget* parent, const QString& title, const QString& suggestedName) {
     return ask(parent, title, suggestedName, QObject::tr("CSV table (*.csv)"), {QStringLiteral("csv")});
 }

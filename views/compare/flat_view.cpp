@@ -16,6 +16,7 @@
 #include "analysis_session.hpp"
 #include "clusterlens/errors.hpp"
 #include "compare/export_path.hpp"
+#include "figure/figure_export_dialog.hpp"
 #include "compare/matched_pairs_model.hpp"
 #include "jobs/job_runner.hpp"
 
@@ -234,13 +235,8 @@ void FlatComparisonView::exportTable(const QString& path) const {
 }
 
 void FlatComparisonView::chooseHeatmapExport() {
-    const QString path = askFigurePath(this, tr("Export contingency heatmap"), QStringLiteral("contingency.svg"));
-    if (path.isEmpty()) return;
-    try {
-        exportHeatmap(path);
-    } catch (const std::exception& error) {
-        showExportError(this, QString::fromStdString(error.what()));
-    }
+    const FigureExportSource source = figureExportSource();
+    if (source.isValid()) runFigureExportDialog(source, this);
 }
 
 void FlatComparisonView::chooseTableExport() {

@@ -14,6 +14,7 @@
 #include "compare/contingency_heatmap.hpp"
 #include "compare/flat_comparison.hpp"
 #include "figure/figure.hpp"
+#include "figure/figure_export_source.hpp"
 
 class QComboBox;
 class QLabel;
@@ -50,6 +51,11 @@ public:
     /// clusterlens::InvalidInput without a comparison or on a write failure.
     void exportHeatmap(const QString& path, const FigureExportOptions& options = {}) const;
     void exportTable(const QString& path) const;
+    /// The data file the compared results came from: its SHA-256 goes into exported figures.
+    void setDataFile(const QString& path) { m_dataFile = path; }
+    /// What the figure export dialog needs: the figure, the `plot` command, the methods
+    /// (compare_figures.cpp).
+    FigureExportSource figureExportSource() const;
 
 Q_SIGNALS:
     void comparisonReady();
@@ -73,6 +79,7 @@ private:
     ContingencyHeatmap* m_heatmap;
     MatchedPairsModel* m_model;
     QTableView* m_table;
+    QString m_dataFile;
     QToolButton* m_exportHeatmap;
     QToolButton* m_exportTable;
     std::shared_ptr<const FlatComparison> m_comparison;

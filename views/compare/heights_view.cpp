@@ -16,7 +16,7 @@
 
 #include "analysis_session.hpp"
 #include "clusterlens/errors.hpp"
-#include "compare/export_path.hpp"
+#include "figure/figure_export_dialog.hpp"
 #include "compare/heights_figure.hpp"
 #include "jobs/job_runner.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -267,13 +267,8 @@ void HeightsView::chooseImport() {
 }
 
 void HeightsView::chooseExport() {
-    const QString path = askFigurePath(this, tr("Export point-height figure"), QStringLiteral("point_heights.svg"));
-    if (path.isEmpty()) return;
-    try {
-        exportFigure(path);
-    } catch (const std::exception& error) {
-        showExportError(this, QString::fromStdString(error.what()));
-    }
+    const FigureExportSource source = figureExportSource();
+    if (source.isValid()) runFigureExportDialog(source, this);
 }
 
 }  // namespace clusterlens::views

@@ -14,6 +14,7 @@
 
 #include "compare/heights_comparison.hpp"
 #include "figure/figure.hpp"
+#include "figure/figure_export_source.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -51,6 +52,11 @@ public:
     /// Writes the figure of the current comparison (as `clusterlens-cli plot heights` draws it).
     /// Throws clusterlens::InvalidInput without a comparison or on a write failure.
     void exportFigure(const QString& path, const FigureExportOptions& options = {}) const;
+    /// The data file the compared results came from: its SHA-256 goes into exported figures.
+    void setDataFile(const QString& path) { m_dataFile = path; }
+    /// What the figure export dialog needs: the figure, the `plot` command, the methods
+    /// (compare_figures.cpp).
+    FigureExportSource figureExportSource() const;
 
 Q_SIGNALS:
     /// A comparison (or a rescaled plot of it) is shown.
@@ -92,6 +98,7 @@ private:
     std::shared_ptr<const Linkage> m_linkageA, m_linkageB;  // what m_comparison (or its job) compares
     std::size_t m_datasetSize = 0;
     bool m_equalAxes = false;
+    QString m_dataFile;
     bool m_pending = false;  // a job for m_linkageA/B runs
     bool m_syncing = false;  // applying the session's selection: not a selection of this view
 };

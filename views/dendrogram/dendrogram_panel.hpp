@@ -18,6 +18,7 @@
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "figure/figure.hpp"
+#include "figure/figure_export_source.hpp"
 #include "jobs/job_runner.hpp"
 
 class QComboBox;
@@ -68,6 +69,8 @@ public:
     /// are written at once (errors go to message()); the others run as jobs (errors reach the job
     /// runner's jobFinished).
     void exportFigureTo(const QString& path, const FigureExportOptions& options, bool currentViewOnly);
+    /// What the figure export dialog needs: the figure, the `plot dendrogram` command, the methods.
+    FigureExportSource figureExportSource() const;
     void exportNewickTo(const QString& path);
     void exportLabelsTo(const QString& path);
     void exportLinkageTo(const QString& path);

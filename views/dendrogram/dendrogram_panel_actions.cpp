@@ -22,6 +22,7 @@
 #include "dendrogram/dendrogram_panel.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
 #include "figure/figure_export_dialog.hpp"
+#include "figure/methods_text.hpp"
 
 namespace clusterlens::views {
 
@@ -191,16 +192,29 @@ void DendrogramPanel::exportLinkageTo(const QString& path) {
                 [linkage, file](JobControl&) { writeLinkageCsv(file, *linkage); });
 }
 
+FigureExportSource DendrogramPanel::figureExportSource() const {
+    FigureExportSource source;
+    if (!m_layout) return source;
+    source.title = tr("Export dendrogram");
+    source.suggestedName = QStringLiteral("dendrogram");
+    source.viewOnly = tr("Only the leaves in view");
+    source.figure = [this](bool viewOnly) -> std::unique_ptr<Figure> { return figure(viewOnly); };
+    source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("dendrogram"),
+                      resultFileName(m_linkageName)};
+    if (m_cut && m_cut->k > 1) source.command << QStringLiteral("--cut-k") << QString::number(m_cut->k);
+    if (m_widget->logHeights()) source.command << QStringLiteral("--log");
+    if (m_dataset && treeFitsData()) source.dataFiles = {QString::fromStdString(m_dataset->provenance.path)};
+    const QString description = m_analysis->linkageDescription(m_linkageName);
+    source.methods = hierarchicalMethods(m_layout->leafCount, description.isEmpty() ? m_linkageName : description,
+                                         m_cut ? m_cut->k : 0);
+    return source;
+}
+
 void DendrogramPanel::chooseFigureExport() {
-    const auto shown = figure(false);
-    if (!shown) return;
-    const FigureExportTexts texts{tr("Export figure"), tr("Only the leaves in view"),
-                                  tr("PNG only: text and lines are scaled by dpi / 96 at the same pixel size."),
-                                  tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)")};
-    FigureExportDialog dialog(QDir::home().filePath(QStringLiteral("dendrogram.svg")), shown->defaultSize(), texts,
-                              this);
-    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
-    exportFigureTo(dialog.path(), dialog.options(), dialog.currentViewOnly());
+    const FigureExportSource source = figureExportSource();
+    if (!source.isValid()) return;
+    const QString path = runFigureExportDialog(source, this);
+    if (!path.isEmpty()) Q_EMIT message(tr("Wrote %1").arg(path), false);
 }
 
 void DendrogramPanel::chooseFileExport(const QString& title, const QString& filter,

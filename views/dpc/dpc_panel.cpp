@@ -20,6 +20,7 @@
 #include "dpc/gamma_plot.hpp"
 #include "dpc/peak_choice.hpp"
 #include "dpc/peak_table_model.hpp"
+#include "figure/figure_export_dialog.hpp"
 #include "jobs/job_status.hpp"
 
 namespace clusterlens::views {
@@ -259,14 +260,22 @@ void DpcPanel::exportTable(const QString& path) const {
 }
 
 void DpcPanel::chooseExport(int kind) {
-    static const QString filters[] = {tr("Figures (*.svg *.pdf *.png)"), tr("Labels (*.csv)"), tr("DPC table (*.csv)")};
-    static const QString names[] = {QStringLiteral("decision.svg"), QStringLiteral("labels.csv"),
-                                    QStringLiteral("DPC.csv")};
+    static const QString filters[] = {QString(), tr("Labels (*.csv)"), tr("DPC table (*.csv)")};
+    static const QString names[] = {QString(), QStringLiteral("labels.csv"), QStringLiteral("DPC.csv")};
+    if (kind == 0 || kind == 3) {
+        const FigureExportSource source = kind == 0 ? decisionExportSource() : gammaExportSource();
+        if (!source.isValid()) {
+            Q_EMIT message(tr("Run density peaks before exporting a figure."), true);
+            return;
+        }
+        const QString written = runFigureExportDialog(source, this);
+        if (!written.isEmpty()) Q_EMIT message(tr("Wrote %1").arg(written), false);
+        return;
+    }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), names[kind], filters[kind]);
     if (path.isEmpty()) return;
     try {
-        if (kind == 0) exportFigure(path);
-        else if (kind == 1) exportLabels(path);
+        if (kind == 1) exportLabels(path);
         else exportTable(path);
         Q_EMIT message(tr("Wrote %1").arg(path), false);
     } catch (const Error& e) {

@@ -16,6 +16,7 @@
 #include "clusterlens/dataset.hpp"
 #include "dpc/dpc_run.hpp"
 #include "figure/figure.hpp"
+#include "figure/figure_export_source.hpp"
 #include "jobs/job_runner.hpp"
 
 class QCheckBox;
@@ -73,6 +74,10 @@ public:
     /// Writes the decision graph (.svg .pdf .png), the labels (index,label) or DPC.csv. Throw
     /// clusterlens::InvalidInput naming the file on failure or when there is nothing to write.
     void exportFigure(const QString& path, const FigureExportOptions& options = {}) const;
+    /// What the figure export dialog needs for the decision graph and for the γ-rank plot: the
+    /// figure, the `dpc` and `plot` commands that redraw it, the methods (dpc_figures.cpp).
+    FigureExportSource decisionExportSource() const;
+    FigureExportSource gammaExportSource() const;
     void exportLabels(const QString& path) const;
     void exportTable(const QString& path) const;
 

@@ -29,7 +29,7 @@ namespace clusterlens::views {
 
 namespace {
 
-enum ExportKind { ExportFigure, ExportLabels, ExportTable };
+enum ExportKind { ExportFigure, ExportLabels, ExportTable, ExportGamma };
 
 QDoubleSpinBox* thresholdBox(QWidget* parent) {
     auto* box = new QDoubleSpinBox(parent);
@@ -151,7 +151,8 @@ QWidget* DpcPanel::buildExportRow() {
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     const std::pair<QString, int> buttons[] = {
-        {tr("Export graph\u2026"), ExportFigure}, {tr("Export labels\u2026"), ExportLabels}, {tr("Export DPC.csv\u2026"), ExportTable}};
+        {tr("Export graph\u2026"), ExportFigure}, {tr("Export \u03b3 plot\u2026"), ExportGamma},
+        {tr("Export labels\u2026"), ExportLabels}, {tr("Export DPC.csv\u2026"), ExportTable}};
     for (const auto& [text, kind] : buttons) {
         auto* button = new QPushButton(text, row);
         connect(button, &QPushButton::clicked, this, [this, k = kind] { chooseExport(k); });

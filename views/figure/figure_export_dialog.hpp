@@ -1,48 +1,99 @@
 #pragma once
-// Asks where and how to export a figure: file (SVG, PDF or PNG by extension), size (points for
-// SVG/PDF, pixels for PNG), resolution of a PNG, and whether only the part in view is drawn. Every
-// view's export uses it; the wording that differs between views comes in FigureExportTexts.
+// The one figure export dialog of every view: format (PNG, TIFF, SVG, PDF), size in millimetres or
+// pixels with journal presets (85 mm single column, 120 mm one and a half, 180 mm double), the
+// resolution of raster files, title and axis labels, font scale, legend position, palette,
+// background, the whole figure or only the part in view; "Copy to clipboard" and "Copy methods
+// text". The view describes itself in a FigureExportSource; the dialog writes the file with the
+// provenance (command, data hashes, version) in its metadata. Every choice has a setter, so tests
+// and scripts drive the dialog without clicking.
 
 #include <QDialog>
 
-#include "figure/figure.hpp"
+#include "figure/figure_export_source.hpp"
 
 class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace clusterlens::views {
 
-/// The view-specific wording of the dialog.
-struct FigureExportTexts {
-    QString title;         ///< window and file-chooser title, e.g. "Export figure"
-    QString viewOnly;      ///< the check box, e.g. "Only the leaves in view"
-    QString dpiToolTip;    ///< what the resolution does for a PNG of this view
-    QString fileFilter;    ///< file-chooser filter, the preferred format first
-    int minimumSide = 50;  ///< smallest width/height accepted
-};
-
 class FigureExportDialog : public QDialog {
     Q_OBJECT
 public:
-    FigureExportDialog(const QString& suggestedPath, QSize defaultSize, const FigureExportTexts& texts,
-                       QWidget* parent = nullptr);
+    /// Journal widths offered as presets, in millimetres.
+    static constexpr double singleColumnMm = 85.0;
+    static constexpr double oneAndHalfColumnMm = 120.0;
+    static constexpr double doubleColumnMm = 180.0;
+
+    FigureExportDialog(FigureExportSource source, QWidget* parent = nullptr);
 
     QString path() const;
+    /// Size, dpi and the provenance of a figure written to path().
     FigureExportOptions options() const;
+    FigureStyle style() const;
     bool currentViewOnly() const;
+    /// The figure as it will be written (style applied); null when the view has none now.
+    std::unique_ptr<Figure> figure() const;
+
+    void setPath(const QString& path);
+    /// "png", "tif", "svg" or "pdf": the path's extension follows.
+    void setFormat(const QString& suffix);
+    void setSizeMillimetres(double width, double height);
+    void setSizePixels(int width, int height);
+    void setDpi(int dpi);
+    void setTitleText(const QString& title);
+    void setAxisLabels(const QString& x, const QString& y);
+    void setFontScale(double scale);
+    void setLegendPosition(LegendPosition position);
+    void setPalette(PaletteKind palette);
+    void setTransparent(bool transparent);
+    void setViewOnly(bool viewOnly);
+
+    /// Writes the file with the current choices; false with `error` set when it cannot.
+    bool exportNow(QString* error);
+    /// Puts the figure on the clipboard as an image at the chosen pixel size.
+    void copyToClipboard();
+    /// Puts the view's methods paragraph on the clipboard.
+    void copyMethods();
+
+    const FigureExportSource& source() const { return m_source; }
 
 private:
+    QWidget* buildFileRow();
+    QWidget* buildSizeRows();
     void browse();
-    void updateUnits();
+    void applyPreset(int index);
+    void formatChosen();
+    void pathEdited();
+    void unitChosen();
+    void updateEnabled();
+    void accept() override;
 
+    FigureExportSource m_source;
+    double m_aspect = 0.75;  // height / width of the figure's own size
     QLineEdit* m_path;
-    QSpinBox* m_width;
-    QSpinBox* m_height;
+    QComboBox* m_format;
+    QComboBox* m_preset;
+    QComboBox* m_unit;
+    QDoubleSpinBox* m_width;
+    QDoubleSpinBox* m_height;
     QSpinBox* m_dpi;
+    QLineEdit* m_title;
+    QLineEdit* m_xLabel;
+    QLineEdit* m_yLabel;
+    QDoubleSpinBox* m_fontScale;
+    QComboBox* m_legend;
+    QComboBox* m_palette;
+    QComboBox* m_background;
     QCheckBox* m_viewOnly;
-    QString m_title;
-    QString m_fileFilter;
+    QPushButton* m_methodsButton;
 };
+
+/// Shows the dialog for `source`; on Export writes the file (a failure is shown and the dialog
+/// stays open). Returns the path written, empty when the user cancelled.
+QString runFigureExportDialog(const FigureExportSource& source, QWidget* parent);
 
 }  // namespace clusterlens::views

@@ -91,7 +91,15 @@ QString ScatterFigure::labelName(int label) const {
     const auto at = static_cast<std::size_t>(label);
     if (label >= 0 && at < m_options.labelNames.size() && !m_options.labelNames[at].isEmpty())
         return m_options.labelNames[at];
-    return label < 0 ? tr("noise") : tr("cluster %1").arg(label);
+    return views::labelName(*m_data, label);  // the labeling's own names (populations), else "cluster k"
+}
+
+QColor ScatterFigure::labelColour(int label) const {
+    // Colours the user gave a labeling's labels (populations) stay; the others follow the palette.
+    const LabelStyle* own = m_data->labelStyle.get();
+    if (own && label >= 0 && static_cast<std::size_t>(label) < own->colours.size() && own->colours[static_cast<std::size_t>(label)].isValid())
+        return own->colours[static_cast<std::size_t>(label)];
+    return labelColor(label, m_labelCount);
 }
 
 QString ScatterFigure::subtitle() const {
@@ -124,7 +132,7 @@ FigureLegend ScatterFigure::legend() const {
         return legend;
     }
     for (int label : m_data->labelValues)
-        legend.items.push_back({labelColor(label, m_labelCount), labelName(label), LegendSwatch::Dot});
+        legend.items.push_back({labelColour(label), labelName(label), LegendSwatch::Dot});
     return legend;
 }
 
@@ -135,7 +143,7 @@ QRectF ScatterFigure::plotRect(const QRectF& area) const {
 QColor ScatterFigure::colourOf(std::size_t k) const {
     const float value = m_data->values[k];
     if (m_data->mode == ColourMode::Density) return Palette::colormap(value);
-    return labelColor(static_cast<int>(value), m_labelCount);
+    return labelColour(static_cast<int>(value));
 }
 
 double ScatterFigure::pointRadius() const {
@@ -213,7 +221,7 @@ void ScatterFigure::paintPointImage(QPainter& painter, const QRectF& plot) const
     std::array<QRgb, 256> ramp{};
     for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = Palette::colormap(i / 255.0).rgba();
     std::map<int, QRgb> labels;
-    for (int label : m_data->labelValues) labels[label] = labelColor(label, m_labelCount).rgba();
+    for (int label : m_data->labelValues) labels[label] = labelColour(label).rgba();
     for (std::size_t k = 0; k < m_data->pointCount; ++k) {
         const double u = m_data->positions[2 * k], v = m_data->positions[2 * k + 1];
         if (!m_window.contains(u, v)) continue;

@@ -64,6 +64,7 @@ private:
     QString subtitle() const;
     FigureLegend legend() const;
     QColor colourOf(std::size_t k) const;
+    QColor labelColour(int label) const;
     double pointRadius() const;
     void paintVectorPoints(QPainter& painter, const QRectF& plot) const;
     void paintPointImage(QPainter& painter, const QRectF& plot) const;

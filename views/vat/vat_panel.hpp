@@ -16,6 +16,7 @@
 #include "analysis_session.hpp"
 #include "clusterlens/dataset.hpp"
 #include "figure/figure.hpp"
+#include "figure/figure_export_source.hpp"
 #include "jobs/job_runner.hpp"
 #include "vat/vat_image.hpp"
 #include "vat/vat_run.hpp"
@@ -70,6 +71,8 @@ public:
     std::unique_ptr<VatFigure> figure(bool currentViewOnly) const;
     /// Exports as jobs; `exported` or a Failed job reports the outcome (also in the log).
     void exportFigureTo(const QString& path, const FigureExportOptions& options, bool currentViewOnly);
+    /// What the figure export dialog needs: the figure, the `plot vat` command, the methods.
+    FigureExportSource figureExportSource() const;
     void exportOrderTo(const QString& path);
 
     VatWidget* widget() const { return m_widget; }

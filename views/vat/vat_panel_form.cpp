@@ -14,7 +14,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "clusterlens/vat/colormap.hpp"
+#include "clusterlens/vat/metric.hpp"
 #include "figure/figure_export_dialog.hpp"
+#include "figure/methods_text.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_panel.hpp"
 #include "vat/vat_widget.hpp"
@@ -213,15 +216,36 @@ void VatPanel::updateEnabled() {
         m_status->setText(tr("%1 points \u00d7 %2 active features").arg(m_dataset->n).arg(m_features.size()));
 }
 
+FigureExportSource VatPanel::figureExportSource() const {
+    FigureExportSource source;
+    if (!m_run) return source;
+    const bool ivat = display().kind == VatImageKind::Ivat;
+    source.title = tr("Export VAT image");
+    source.suggestedName = ivat ? QStringLiteral("ivat") : QStringLiteral("vat");
+    source.viewOnly = tr("Only the part in view");
+    source.figure = [this](bool viewOnly) -> std::unique_ptr<Figure> { return m_run ? figure(viewOnly) : nullptr; };
+    const Dataset& dataset = *m_run->request.dataset;
+    QStringList columns;
+    for (std::size_t c : m_run->request.columns) columns << QString::fromStdString(dataset.features[c]);
+    source.command = QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("vat")} +
+                     datasetInputWords(dataset, columns) +
+                     QStringList{QStringLiteral("--image"), ivat ? QStringLiteral("ivat") : QStringLiteral("vat"),
+                                 QStringLiteral("--metric"), QString::fromLatin1(metricName(m_run->vat->metric)),
+                                 QStringLiteral("--colormap"), QString::fromLatin1(colormapName(display().colormap))};
+    if (const auto cuts = m_widget->cutBoundaries(); !cuts.empty())
+        source.command << QStringLiteral("--cut-k") << QString::number(cuts.size() + 1);
+    source.dataFiles = {QString::fromStdString(dataset.provenance.path)};
+    source.methods = vatMethods(m_run->n(), QString::fromLatin1(metricName(m_run->vat->metric)), ivat);
+    return source;
+}
+
 void VatPanel::chooseFigureExport() {
-    if (!m_run) return;
-    const FigureExportTexts texts{tr("Export VAT image"), tr("Only the part in view"),
-                                  tr("PNG only: text and lines are scaled by dpi / 96; the image keeps one matrix "
-                                     "pixel per file pixel."),
-                                  tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"), 100};
-    FigureExportDialog dialog(QDir::home().filePath(QStringLiteral("vat.png")), QSize(760, 680), texts, this);
-    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
-    exportFigureTo(dialog.path(), dialog.options(), dialog.currentViewOnly());
+    const FigureExportSource source = figureExportSource();
+    if (!source.isValid()) return;
+    const QString path = runFigureExportDialog(source, this);
+    if (path.isEmpty()) return;
+    Q_EMIT message(tr("Wrote %1").arg(path), false);
+    Q_EMIT exported(path);
 }
 
 void VatPanel::chooseOrderExport() {

@@ -1,0 +1,45 @@
+// The comparison views' figure exports: the point-height plot and the contingency heatmap, each
+// with the `plot` command that redraws it from the results exported as CSV and the methods text.
+
+#include "compare/contingency_figure.hpp"
+#include "compare/flat_view.hpp"
+#include "compare/heights_figure.hpp"
+#include "compare/heights_view.hpp"
+#include "figure/methods_text.hpp"
+
+namespace clusterlens::views {
+
+FigureExportSource HeightsView::figureExportSource() const {
+    FigureExportSource source;
+    if (!m_comparison) return source;
+    const auto comparison = m_comparison;
+    const bool equal = m_equalAxes;
+    source.title = tr("Export point-height figure");
+    source.suggestedName = QStringLiteral("point_heights");
+    source.figure = [comparison, equal](bool) -> std::unique_ptr<Figure> {
+        return std::make_unique<HeightsFigure>(comparison, equal);
+    };
+    source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("heights"),
+                      resultFileName(comparison->nameA), resultFileName(comparison->nameB)};
+    if (equal) source.command << QStringLiteral("--equal-axes");
+    if (!m_dataFile.isEmpty()) source.dataFiles = {m_dataFile};
+    source.methods = pointHeightsMethods(comparison->nameA, comparison->nameB, correlationText(*comparison));
+    return source;
+}
+
+FigureExportSource FlatComparisonView::figureExportSource() const {
+    FigureExportSource source;
+    if (!m_comparison) return source;
+    const auto comparison = m_comparison;
+    source.title = tr("Export contingency heatmap");
+    source.suggestedName = QStringLiteral("contingency");
+    source.figure = [comparison](bool) -> std::unique_ptr<Figure> { return std::make_unique<ContingencyFigure>(comparison); };
+    source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("contingency"),
+                      resultFileName(comparison->nameA), resultFileName(comparison->nameB), QStringLiteral("--matching"),
+                      matchingMethod() == MatchingMethod::Greedy ? QStringLiteral("greedy") : QStringLiteral("hungarian")};
+    if (!m_dataFile.isEmpty()) source.dataFiles = {m_dataFile};
+    source.methods = flatComparisonMethods(comparison->nameA, comparison->nameB, scoresText(*comparison));
+    return source;
+}
+
+}  // namespace clusterlens::views

@@ -1,0 +1,52 @@
+#pragma once
+// What a view hands the figure export dialog: its wording, how to draw its figure (the whole or
+// the part in view), the command line that draws the same figure headless, the data files whose
+// SHA-256 goes into the provenance, and the methods paragraph a paper can quote.
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+
+#include "clusterlens/dataset.hpp"
+#include "figure/figure.hpp"
+
+namespace clusterlens::views {
+
+struct FigureExportSource {
+    QString title;          ///< the dialog's title, e.g. "Export decision graph"
+    QString suggestedName;  ///< file name without folder and extension, e.g. "decision_graph"
+    QString viewOnly;       ///< the "what is in view" check box; empty: the view has no such choice
+    /// Makes the figure: the part in view when asked and the view has one, else the whole.
+    std::function<std::unique_ptr<Figure>(bool viewOnly)> figure;
+    /// Commands that make the plot's input files, run before it (already quoted), e.g.
+    /// "clusterlens-cli dpc data.fcs --dc-percent 2 --out DPC.csv"; empty when the plot reads the data.
+    QString prelude;
+    QStringList command;    ///< `clusterlens-cli plot KIND INPUT ...` without the output and style options
+    QStringList dataFiles;  ///< hashed into every file's provenance
+    QString methods;        ///< a methods paragraph (algorithm, parameters, papers); empty: none
+
+    bool isValid() const { return static_cast<bool>(figure); }
+};
+
+/// The words that read `dataset` as the views see it: its file, then --compensate, --columns
+/// (`columns` when given, else the columns the reading kept), --transform and --subsample as its
+/// provenance records them.
+QStringList datasetInputWords(const Dataset& dataset, const QStringList& columns = {});
+
+/// A file name for a result the GUI holds in memory ("DPC (k=3)" -> "DPC_k3.csv"): the name the
+/// command line expects the user to export it under.
+QString resultFileName(const QString& name, const QString& suffix = QStringLiteral("csv"));
+
+/// The `plot` options that reproduce `options` and `style` for the file `path`: --out, the size
+/// (--width-mm/--height-mm or --width/--height), --dpi, and the style options that differ from
+/// the defaults. The inverse of the command line's parsing (app/cli/plot/plot_options.cpp).
+QStringList plotOptionWords(const QString& path, const FigureExportOptions& options, const FigureStyle& style);
+
+/// The provenance of a figure from `source` written to `path`: the command with its output and
+/// style options, and the SHA-256 of every data file that can be read (others are left out).
+FigureProvenance provenanceOf(const FigureExportSource& source, const QString& path, const FigureExportOptions& options,
+                              const FigureStyle& style);
+
+}  // namespace clusterlens::views

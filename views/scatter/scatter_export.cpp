@@ -1,0 +1,62 @@
+#include "scatter/scatter_export.hpp"
+
+#include <QFileInfo>
+#include <QMessageBox>
+
+#include "figure/figure_export_dialog.hpp"
+#include "figure/methods_text.hpp"
+#include "scatter/scatter_figure.hpp"
+#include "scatter/scatter_widget.hpp"
+
+namespace clusterlens::views {
+
+FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_ptr<const Dataset> dataset,
+                                       const ScatterAxes& axes, const QString& colouring) {
+    FigureExportSource source;
+    if (!widget || !widget->data() || !dataset || !axesValid(*dataset, axes)) return source;
+    const QString xTitle = markerAxisTitle(*dataset, axes, false), yTitle = markerAxisTitle(*dataset, axes, true);
+    const bool labels = widget->data()->mode == ColourMode::Labels;
+    const QString colourName = !labels ? QString()
+                               : !colouring.isEmpty() ? colouring
+                               : dataset->labelSource.empty() ? QObject::tr("class")
+                                                              : QString::fromStdString(dataset->labelSource);
+    source.title = QObject::tr("Export scatter figure");
+    source.suggestedName = QStringLiteral("scatter_%1_%2").arg(widget->data()->xName, widget->data()->yName);
+    source.viewOnly = QObject::tr("Only what is in view (the current zoom)");
+    source.figure = [widget, dataset, xTitle, yTitle, colouring, colourName](bool viewOnly) -> std::unique_ptr<Figure> {
+        if (!widget->data()) return nullptr;
+        ScatterFigureOptions options;
+        options.title = QFileInfo(QString::fromStdString(dataset->provenance.path)).completeBaseName();
+        options.xTitle = xTitle;
+        options.yTitle = yTitle;
+        options.colouring = colourName;
+        if (colouring.isEmpty()) options.labelNames = datasetLabelNames(*dataset);
+        if (viewOnly) {
+            const ViewWindow& w = widget->viewWindow();
+            options.window = QRectF(w.x0(), w.y0(), w.x1() - w.x0(), w.y1() - w.y0());
+        }
+        return std::make_unique<ScatterFigure>(widget->data(), std::move(options));
+    };
+    source.dataFiles = {QString::fromStdString(dataset->provenance.path)};
+    if (axes.embedding < 0) {
+        source.command = QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("scatter")} +
+                         datasetInputWords(*dataset) +
+                         QStringList{QStringLiteral("--x"), QString::fromStdString(dataset->features[axes.x]),
+                                     QStringLiteral("--y"), QString::fromStdString(dataset->features[axes.y])};
+        if (labels && !colouring.isEmpty()) source.command << QStringLiteral("--labels") << resultFileName(colouring);
+    }
+    source.methods = scatterMethods(widget->data()->pointCount, xTitle, yTitle, colourName);
+    return source;
+}
+
+QString exportScatterFigure(QWidget* parent, const ScatterWidget* widget, std::shared_ptr<const Dataset> dataset,
+                            const ScatterAxes& axes, const QString& colouring) {
+    const FigureExportSource source = scatterExportSource(widget, std::move(dataset), axes, colouring);
+    if (!source.isValid()) {
+        QMessageBox::information(parent, QObject::tr("Export scatter figure"), QObject::tr("Open a dataset first."));
+        return {};
+    }
+    return runFigureExportDialog(source, parent);
+}
+
+}  // namespace clusterlens::views
