@@ -2,14 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <numeric>
 #include <random>
 #include <set>
 
 #include "clusterlens/errors.hpp"
+#include "clusterlens/pca.hpp"
 
 namespace clusterlens {
 namespace {
@@ -59,6 +61,52 @@ Dataset zscoreTransform(const Dataset& in) {
     for (double& s : sd) s = in.n > 1 ? std::sqrt(s / static_cast<double>(in.n - 1)) : 0.0;
     Dataset out = mapColumns(in, {}, [&](double x, std::size_t j) { return sd[j] > 0 ? (x - mean[j]) / sd[j] : 0.0; });
     out.provenance.steps.emplace_back("zscore");
+    return out;
+}
+
+Dataset normalizeTotal(const Dataset& in, std::optional<double> targetSum) {
+    if (targetSum && !(*targetSum > 0 && std::isfinite(*targetSum)))
+        throw InvalidInput("--transform normalize-total: the target sum must be a positive number, got " +
+                           std::to_string(*targetSum));
+    const std::vector<double> v = in.valuesAsDouble();
+    std::vector<double> totals(in.n, 0.0);
+    for (std::size_t i = 0; i < in.n; ++i)
+        for (std::size_t j = 0; j < in.d; ++j) totals[i] += v[i * in.d + j];
+    double target = targetSum.value_or(0.0);
+    if (!targetSum) {
+        std::vector<double> positive;
+        std::copy_if(totals.begin(), totals.end(), std::back_inserter(positive), [](double t) { return t > 0; });
+        if (positive.empty()) throw InvalidInput("--transform normalize-total: every cell's values sum to 0 or less");
+        // numpy's median: the mean of the two middle values of an even count.
+        const auto middle = positive.begin() + static_cast<std::ptrdiff_t>(positive.size() / 2);
+        std::nth_element(positive.begin(), middle, positive.end());
+        target = *middle;
+        if (positive.size() % 2 == 0) target = (target + *std::max_element(positive.begin(), middle)) / 2.0;
+    }
+    std::vector<double> scale(in.n, 1.0);
+    for (std::size_t i = 0; i < in.n; ++i) scale[i] = totals[i] != 0.0 ? target / totals[i] : 1.0;
+    Dataset out = in;
+    const bool exact = in.exact.size() == in.values.size() && !in.exact.empty();
+    for (std::size_t i = 0; i < in.n; ++i)
+        for (std::size_t j = 0; j < in.d; ++j) {
+            const std::size_t k = i * in.d + j;
+            out.values[k] = static_cast<float>(v[k] * scale[i]);
+            if (exact) out.exact[k] = v[k] * scale[i];
+        }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "normalize_total(target_sum=%g)", target);
+    out.provenance.steps.emplace_back(buf);
+    return out;
+}
+
+Dataset log1pTransform(const Dataset& in) {
+    Dataset out = mapColumns(in, {}, [](double v, std::size_t j) {
+        if (!(v > -1.0))
+            throw InvalidInput("--transform log1p: value " + std::to_string(v) + " in column " + std::to_string(j + 1) +
+                               " is not above -1 (log1p is for counts)");
+        return std::log1p(v);
+    });
+    out.provenance.steps.emplace_back("log1p");
     return out;
 }
 
@@ -171,18 +219,56 @@ Dataset subsample(const Dataset& in, std::size_t m, std::uint64_t seed) {
     return out;
 }
 
-Dataset applyTransformSpec(const Dataset& in, const std::string& spec) {
-    if (spec == "zscore") return zscoreTransform(in);
-    if (spec == "asinh") return asinhTransform(in, 5.0);
-    if (spec.rfind("asinh:", 0) == 0) {
-        const std::string number = spec.substr(6);
-        double cofactor = 0;
-        auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), cofactor);
-        if (ec != std::errc() || ptr != number.data() + number.size())
-            throw InvalidInput("--transform: '" + number + "' is not a cofactor (example: asinh:150)");
-        return asinhTransform(in, cofactor);
+namespace {
+
+/// The number after "NAME:" in a step, or nullopt for a bare "NAME"; throws naming the step.
+std::optional<double> stepNumber(const std::string& step, const std::string& name, const char* example) {
+    if (step == name) return std::nullopt;
+    const std::string number = step.substr(name.size() + 1);
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (ec != std::errc() || ptr != number.data() + number.size())
+        throw InvalidInput("--transform: '" + number + "' is not a number (example: " + example + ")");
+    return value;
+}
+
+bool isStep(const std::string& step, const std::string& name) {
+    return step == name || step.rfind(name + ":", 0) == 0;
+}
+
+Dataset applyStep(const Dataset& in, const std::string& step) {
+    if (step == "zscore") return zscoreTransform(in);
+    if (step == "log1p") return log1pTransform(in);
+    if (isStep(step, "asinh")) return asinhTransform(in, stepNumber(step, "asinh", "asinh:150").value_or(5.0));
+    if (isStep(step, "normalize-total"))
+        return normalizeTotal(in, stepNumber(step, "normalize-total", "normalize-total:1e4"));
+    if (step.rfind("pca:", 0) == 0) {
+        const double k = stepNumber(step, "pca", "pca:50").value_or(0.0);
+        if (!(k >= 1 && k == std::trunc(k) && k <= 1e9))
+            throw InvalidInput("--transform pca:K: K must be a whole number of components, got '" + step.substr(4) +
+                               "'");
+        return pcaTransform(in, static_cast<std::size_t>(k));
     }
-    throw InvalidInput("--transform: unknown transform '" + spec + "' (expected asinh:COFACTOR or zscore)");
+    throw InvalidInput(
+        "--transform: unknown transform '" + step +
+        "' (expected asinh:COFACTOR, zscore, normalize-total[:TARGET], log1p or pca:K, joined by commas)");
+}
+
+}  // namespace
+
+Dataset applyTransformSpec(const Dataset& in, const std::string& spec) {
+    std::vector<std::string> steps;
+    for (std::size_t start = 0;;) {
+        const std::size_t comma = spec.find(',', start);
+        steps.push_back(spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    for (const std::string& step : steps)
+        if (step.empty()) throw InvalidInput("--transform: empty step in '" + spec + "'");
+    Dataset out = applyStep(in, steps[0]);
+    for (std::size_t k = 1; k < steps.size(); ++k) out = applyStep(out, steps[k]);
+    return out;
 }
 
 } // namespace clusterlens

@@ -3,6 +3,7 @@
 // (the input is left untouched so the GUI can undo) and records itself in provenance.steps.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,15 @@ Dataset asinhTransform(const Dataset& in, double cofactor, const std::vector<std
 
 /// (x - mean) / sd per column (sd with n-1); constant columns become 0. O(N*D), double accumulation.
 Dataset zscoreTransform(const Dataset& in);
+
+/// scanpy's normalize_total: every cell (row) scaled so that its values sum to `targetSum`, or
+/// without one to the median total of the cells whose total is not 0; rows summing to 0 stay 0.
+/// Throws InvalidInput when targetSum is not a positive number or every row sums to 0. O(N*D).
+Dataset normalizeTotal(const Dataset& in, std::optional<double> targetSum = std::nullopt);
+
+/// log(1 + x) of every value (natural logarithm, as scanpy's log1p). Throws InvalidInput on a value
+/// <= -1. O(N*D).
+Dataset log1pTransform(const Dataset& in);
 
 /// Keeps the given columns in the given order. Throws InvalidInput on an index out of range or a
 /// duplicate.
@@ -33,8 +43,10 @@ std::vector<std::size_t> subsampleIndices(std::size_t n, std::size_t m, std::uin
 /// for a given seed. m >= n returns a copy. O(N).
 Dataset subsample(const Dataset& in, std::size_t m, std::uint64_t seed);
 
-/// Parses "asinh:5", "asinh" (cofactor 5), "zscore"; applies it. Throws InvalidInput naming the
-/// option on anything else.
+/// Parses and applies a transform spec: steps joined by commas, applied in order, each one of
+/// "asinh:COFACTOR" ("asinh" = cofactor 5), "zscore", "normalize-total[:TARGET]", "log1p", "pca:K"
+/// (pca.hpp), e.g. "normalize-total,log1p,pca:30". Throws InvalidInput naming --transform on
+/// anything else.
 Dataset applyTransformSpec(const Dataset& in, const std::string& spec);
 
 } // namespace clusterlens
