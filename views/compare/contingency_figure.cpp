@@ -217,11 +217,13 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
                          Qt::AlignHCenter | Qt::AlignBottom, shortLabel(c.labelOfCol(k)));
 
     painter.setFont(bold);
-    const QRectF bTitle(grid.left(), grid.top() - metrics.height() - 8 - boldMetrics.height(), grid.width(),
-                        boldMetrics.height());
+    // The column title may reach past a narrow grid (up to three times its width), centred on it.
+    const QString columns = FigureStyle::pick(style().xLabel, tr("B: %1 (columns)").arg(c.nameB));
+    const double titleWidth = std::min(3 * grid.width(), std::max(grid.width(), boldMetrics.horizontalAdvance(columns) + 2));
+    const QRectF bTitle(grid.center().x() - titleWidth / 2, grid.top() - metrics.height() - 8 - boldMetrics.height(),
+                        titleWidth, boldMetrics.height());
     painter.drawText(bTitle, Qt::AlignHCenter | Qt::AlignVCenter,
-                     boldMetrics.elidedText(FigureStyle::pick(style().xLabel, tr("B: %1 (columns)").arg(c.nameB)),
-                                            Qt::ElideMiddle, bTitle.width()));
+                     boldMetrics.elidedText(columns, Qt::ElideMiddle, bTitle.width()));
     painter.save();
     painter.translate(grid.left() - 6 - rowLabelWidth() - 8 - boldMetrics.height(), grid.center().y());
     painter.rotate(-90);

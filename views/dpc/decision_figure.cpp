@@ -171,7 +171,12 @@ void DecisionFigure::paintMarks(QPainter& painter, const QRectF& plot) const {
         QPainterPath marker;
         marker.addEllipse(at, 5.0, 5.0);
         painter.drawPath(marker);
-        if (m_options.peaks.size() <= kMaxLegend) painter.drawText(at + QPointF(7, -5), QString::number(c));
+        if (m_options.peaks.size() > kMaxLegend) continue;
+        // The number goes to the right of its peak, or to the left where the frame would cut it.
+        const QString number = QString::number(c);
+        const double width = QFontMetricsF(painter.font()).horizontalAdvance(number);
+        const double x = at.x() + 7 + width > plot.right() ? at.x() - 7 - width : at.x() + 7;
+        painter.drawText(QPointF(x, std::max(at.y() - 5, plot.top() + QFontMetricsF(painter.font()).ascent())), number);
     }
 }
 

@@ -17,7 +17,6 @@ const QColor kKneeColor(0xd0, 0x30, 0x30);
 const QColor kChosenColor(0x20, 0x60, 0xc0);
 const QColor kTailColor(0x70, 0x70, 0x70);
 constexpr std::size_t kMinRanks = 30;
-constexpr std::size_t kMaxLegendPeaks = 8;
 
 QString tr(const char* text) { return QCoreApplication::translate("GammaFigure", text); }
 
@@ -68,7 +67,7 @@ AxisSpec GammaFigure::yAxis() const {
     double hi = m_sorted.empty() ? 1.0 : std::log10(m_sorted.front());
     if (hi - lo < 1e-9) lo = hi - 1.0;
     const double pad = 0.05 * (hi - lo);
-    return {lo - pad, hi + pad, true, FigureStyle::pick(style().yLabel, tr("\u03b3 = \u03c1\u00b7\u03b4 (log scale)"))};
+    return {lo - pad, hi + pad, true, FigureStyle::pick(style().yLabel, tr("\u03b3 (log scale)"))};
 }
 
 FigureLegend GammaFigure::legend() const {
@@ -77,13 +76,9 @@ FigureLegend GammaFigure::legend() const {
         legend.items.push_back({kKneeColor, tr("largest drop: %1 peaks").arg(m_suggested), LegendSwatch::DashedLine});
     if (m_options.chosen > 0 && m_options.chosen != m_suggested)
         legend.items.push_back({kChosenColor, tr("chosen: %1 peaks").arg(m_options.chosen), LegendSwatch::DashedLine});
-    const std::size_t named = std::min(m_options.chosen, kMaxLegendPeaks);
-    for (std::size_t c = 0; c < named; ++c) {
-        const QString name = c < m_options.clusterNames.size() && !m_options.clusterNames[c].isEmpty()
-                                 ? m_options.clusterNames[c]
-                                 : tr("cluster %1").arg(c);
-        legend.items.push_back({labelColor(static_cast<int>(c), static_cast<int>(m_options.chosen)), name, LegendSwatch::Dot});
-    }
+    if (m_options.chosen > 0)
+        legend.items.push_back({labelColor(m_peakLabel.front(), static_cast<int>(m_options.chosen)),
+                                tr("peaks, in their clusters' colours"), LegendSwatch::Dot});
     legend.items.push_back({kTailColor, tr("other points"), LegendSwatch::Dot});
     return legend;
 }

@@ -20,7 +20,6 @@ std::vector<double> rankedGammas(const DensityPeaksResult& result, std::size_t s
 struct GammaFigureOptions {
     QString title;                 ///< empty: "γ = ρ·δ by rank"
     std::size_t chosen = 0;        ///< the top `chosen` gammas are the peaks (0: none)
-    std::vector<QString> clusterNames;  ///< optional legend names of the chosen peaks' clusters
 };
 
 class GammaFigure : public Figure {
@@ -28,8 +27,10 @@ public:
     GammaFigure(std::shared_ptr<const DensityPeaksResult> result, GammaFigureOptions options);
 
     void paint(QPainter& painter, const QRectF& area) const override;
-    QSize defaultSize() const override { return {640, 420}; }
+    QSize defaultSize() const override { return {640, 500}; }
     QString ownTitle() const override;
+    /// Above the plot: the marks' names are long and the plot needs the width for the ranks.
+    LegendPosition preferredLegend() const override { return LegendPosition::Top; }
 
     std::size_t suggested() const { return m_suggested; }
     std::size_t shownRanks() const { return m_sorted.size(); }

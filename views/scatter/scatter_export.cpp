@@ -18,8 +18,7 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
     const bool labels = widget->data()->mode == ColourMode::Labels;
     const QString colourName = !labels ? QString()
                                : !colouring.isEmpty() ? colouring
-                               : dataset->labelSource.empty() ? QObject::tr("class")
-                                                              : QString::fromStdString(dataset->labelSource);
+                                                      : datasetLabelingName(*dataset);
     source.title = QObject::tr("Export scatter figure");
     source.suggestedName = QStringLiteral("scatter_%1_%2").arg(widget->data()->xName, widget->data()->yName);
     source.viewOnly = QObject::tr("Only what is in view (the current zoom)");

@@ -68,6 +68,11 @@ std::vector<QString> datasetLabelNames(const Dataset& dataset) {
     return names;
 }
 
+QString datasetLabelingName(const Dataset& dataset) {
+    const QString source = QString::fromStdString(dataset.labelSource);
+    return source.isEmpty() || source.contains(QLatin1Char(' ')) ? tr("class") : source;
+}
+
 ScatterFigure::ScatterFigure(std::shared_ptr<const ScatterData> data, ScatterFigureOptions options)
     : m_data(std::move(data)), m_options(std::move(options)) {
     if (m_options.window && m_options.window->width() > 0 && m_options.window->height() > 0) {

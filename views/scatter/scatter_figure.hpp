@@ -38,6 +38,9 @@ QString markerAxisTitle(const Dataset& dataset, const ScatterAxes& axes, bool ve
 
 /// Names of a dataset's own label values (Dataset::labelNames), for the legend.
 std::vector<QString> datasetLabelNames(const Dataset& dataset);
+/// What a dataset's own labels are called: their column's name, or "class" when the reader
+/// describes where they came from rather than naming them.
+QString datasetLabelingName(const Dataset& dataset);
 
 class ScatterFigure : public Figure {
 public:

@@ -59,7 +59,7 @@ int runPlotScatter(const std::vector<std::string>& argv) {
         options.colouring = QFileInfo(QString::fromStdString(args.value("--labels"))).completeBaseName();
     } else if (!data->labels.empty()) {
         options.labelNames = views::datasetLabelNames(*data);
-        options.colouring = data->labelSource.empty() ? QStringLiteral("class") : QString::fromStdString(data->labelSource);
+        options.colouring = views::datasetLabelingName(*data);
     }
     request.mode = request.labels || !data->labels.empty() ? views::ColourMode::Labels : views::ColourMode::Density;
     options.xTitle = views::markerAxisTitle(*data, request.axes, false);

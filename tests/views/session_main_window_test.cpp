@@ -1,0 +1,291 @@
+// Sessions in the main window, end to end on the demo dataset: save -> close -> open restores every
+// object (compared field by field) and the view state (colouring, tree and cut, zoom, populations);
+// the title shows the session and its modified mark; a damaged file and a newer-version file are
+// refused with a message and the work on screen stays; a moved data file is asked for, a file with
+// other content refused by its SHA-256; embedded data opens without the data file; quitting with
+// unsaved work asks, and Cancel keeps the window.
+
+#include <QFile>
+#include <QMessageBox>
+#include <QTemporaryDir>
+
+#include "clusterlens/session/session_file.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
+#include "gui_test_main.hpp"
+#include "populations/population_model.hpp"
+#include "session/session_io.hpp"
+#include "session/session_results.hpp"
+#include "session/view_state.hpp"
+#include "session_test_support.hpp"
+
+using namespace clusterlens;
+using namespace clusterlens::views;
+using clusterlens::gui::MainWindow;
+using clusterlens::test::kGuiJobTimeoutMs;
+
+namespace {
+
+/// Saves `window`'s session to `path` and waits for the write.
+bool saveAndWait(MainWindow& window, const QString& path) {
+    bool done = false, ok = false;
+    window.saveSessionTo(path, [&](bool success) {
+        done = true;
+        ok = success;
+    });
+    return QTest::qWaitFor([&] { return done; }, kGuiJobTimeoutMs) && ok;
+}
+
+/// Opens `path` in `window` and waits until its data and results are shown.
+bool openAndWait(MainWindow& window, const QString& path) {
+    QSignalSpy shown(window.sessionIo(), &SessionIo::sessionShown);
+    window.openSession(path);
+    return QTest::qWaitFor([&] { return shown.count() > 0; }, kGuiJobTimeoutMs);
+}
+
+QMessageBox* waitForBox(QWidget& window, const QString& name) {
+    QMessageBox* box = nullptr;
+    const bool found = QTest::qWaitFor(
+        [&] {
+            for (QMessageBox* candidate : window.findChildren<QMessageBox*>(name))
+                if (candidate->isVisible()) box = candidate;
+            return box != nullptr;
+        },
+        10'000);
+    return found ? box : nullptr;
+}
+
+}  // namespace
+
+class SessionMainWindowTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void saveCloseOpenRestoresEveryObjectAndTheView();
+    void damagedAndNewerFilesAreRefusedAndTheWorkStays();
+    void movedDataFileIsAskedForAndOtherContentRefused();
+    void embeddedDataOpensWithoutTheDataFile();
+    void quittingWithUnsavedWorkAsks();
+};
+
+void SessionMainWindowTest::saveCloseOpenRestoresEveryObjectAndTheView() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("day one.clusterlens"));
+    Session saved;
+    ViewState view;
+    {
+        MainWindow window;
+        test::openDemo(window);
+        test::doSomeOfEverything(window);
+        if (QTest::currentTestFailed()) return;
+        window.analysis()->setColouring(window.dendrogramPanel()->cutLabeling());
+        window.scatter()->zoomAt(window.scatter()->plotRect().center() + QPointF(40, -30), 2.5);
+        QVERIFY(window.isWindowModified());
+        QVERIFY(saveAndWait(window, path));
+        QVERIFY(!window.isWindowModified());
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("day one.clusterlens")));
+        saved = window.document()->session();
+        view = viewStateFromJson(saved.viewState);
+        QCOMPARE(saved.linkages.size(), std::size_t{1});
+        QCOMPARE(saved.dpc.size(), std::size_t{1});
+        QCOMPARE(saved.vat.size(), std::size_t{1});
+        // Every comparison the view showed, the one asked for among them.
+        const QString asked = comparisonName(window.dendrogramPanel()->cutLabeling(), window.dpcPanel()->labelingName());
+        QVERIFY(findNamed(saved.comparisons, asked.toStdString()));
+        QCOMPARE(saved.populations.size(), std::size_t{3});
+        QVERIFY(saved.labelings.size() >= 3);  // the cut, the peaks, the VAT cuts
+        QCOMPARE(view.dendrogramClusters, 4);
+        QVERIFY(view.scatterWindow.has_value());
+    }
+    MainWindow reopened;
+    reopened.resize(1500, 950);
+    reopened.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&reopened));
+    QSignalSpy cut(reopened.dendrogramPanel(), &DendrogramPanel::cutApplied);
+    QVERIFY(openAndWait(reopened, path));
+    test::compareSessions(reopened.document()->session(), saved);
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(!reopened.document()->isModified());
+    QCOMPARE(reopened.document()->path(), path);
+
+    // The views show what was saved.
+    QTRY_VERIFY_WITH_TIMEOUT(cut.count() > 0, kGuiJobTimeoutMs);
+    QCOMPARE(reopened.dendrogramPanel()->currentLinkage(), view.dendrogramLinkage);
+    QCOMPARE(reopened.dendrogramPanel()->clusterCount(), 4);
+    QTRY_COMPARE_WITH_TIMEOUT(reopened.analysis()->colouring(), view.colouring, kGuiJobTimeoutMs);
+    for (const LinkageResult& linkage : saved.linkages)
+        QVERIFY(reopened.analysis()->linkage(QString::fromStdString(linkage.info.name)));
+    for (const LabelingResult& labeling : saved.labelings)
+        QCOMPARE(*reopened.analysis()->labeling(QString::fromStdString(labeling.info.name)), labeling.labels);
+    const ViewWindow& window = reopened.scatter()->viewWindow();
+    const auto& stored = *view.scatterWindow;
+    QCOMPARE(window.x0(), stored[0]);
+    QCOMPARE(window.x1(), stored[1]);
+    QCOMPARE(window.y0(), stored[2]);
+    QCOMPARE(window.y1(), stored[3]);
+    QCOMPARE(reopened.populationsPanel()->model()->rowCount(), 2);  // the second lies inside the first
+    QVERIFY(!reopened.isWindowModified());
+}
+
+void SessionMainWindowTest::damagedAndNewerFilesAreRefusedAndTheWorkStays() {
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("good.clusterlens"));
+    MainWindow window;
+    test::openDemo(window);
+    window.analysis()->setSelection(std::make_shared<IndexVector>(test::indexRange(0, 99)), nullptr);
+    window.populationsPanel()->gateSelection(QStringLiteral("kept"));
+    QVERIFY(saveAndWait(window, good));
+    window.populationsPanel()->gateSelection(QStringLiteral("unsaved"));
+    const Session before = window.document()->session();
+
+    QFile file(good);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray bytes = file.readAll();
+    file.close();
+    const QString damaged = dir.filePath(QStringLiteral("damaged.clusterlens"));
+    QByteArray cut = bytes.left(bytes.size() / 2);
+    QFile out(damaged);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(cut);
+    out.close();
+
+    window.document()->setModified(false);  // no question about the unsaved population
+    window.openSession(damaged);
+    QMessageBox* box = waitForBox(window, QStringLiteral("SessionErrorBox"));
+    QVERIFY(box);
+    QVERIFY2(box->text().contains(QStringLiteral("damaged.clusterlens")), qPrintable(box->text()));
+    box->close();
+    test::compareSessions(window.document()->session(), before);
+    if (QTest::currentTestFailed()) return;
+    QCOMPARE(QFileInfo(damaged).size(), cut.size());  // never touched
+
+    // A session written by a newer version: its header names a higher schema.
+    const QString newer = dir.filePath(QStringLiteral("newer.clusterlens"));
+    QByteArray raised = bytes;
+    const QByteArray schema = QByteArrayLiteral("\nschema ") + QByteArray::number(kSessionSchemaVersion) + '\n';
+    const qsizetype at = raised.indexOf(schema);
+    QVERIFY(at > 0);
+    raised.replace(at, schema.size(), QByteArrayLiteral("\nschema ") + QByteArray::number(kSessionSchemaVersion + 1) + '\n');
+    QFile newerFile(newer);
+    QVERIFY(newerFile.open(QIODevice::WriteOnly));
+    newerFile.write(raised);
+    newerFile.close();
+    window.openSession(newer);
+    box = waitForBox(window, QStringLiteral("SessionErrorBox"));
+    QVERIFY(box);
+    QVERIFY2(box->text().contains(QStringLiteral("newer")), qPrintable(box->text()));
+    box->close();
+    test::compareSessions(window.document()->session(), before);
+}
+
+void SessionMainWindowTest::movedDataFileIsAskedForAndOtherContentRefused() {
+    QTemporaryDir dir;
+    MainWindow window;
+    test::openDemo(window);
+    // A copy of the demo data in a folder of its own, so it can be moved away.
+    const QString original = dir.filePath(QStringLiteral("data/aria.csv"));
+    QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("data"))));
+    QVERIFY(QFile::copy(window.session()->path(), original));
+    QSignalSpy drawn(window.scatter(), &ScatterWidget::dataDrawn);
+    window.openFile(original);
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->session().data.path == original.toStdString() &&
+                                 !window.document()->session().data.sha256.empty(),
+                             kGuiJobTimeoutMs);
+    window.analysis()->setSelection(std::make_shared<IndexVector>(test::indexRange(10, 19)), nullptr);
+    window.populationsPanel()->gateSelection(QStringLiteral("ten"));
+    const QString path = dir.filePath(QStringLiteral("moved.clusterlens"));
+    QVERIFY(saveAndWait(window, path));
+
+    const QString moved = dir.filePath(QStringLiteral("elsewhere.csv"));
+    QVERIFY(QFile::rename(original, moved));
+    const QString other = dir.filePath(QStringLiteral("other.csv"));
+    QFile otherFile(other);
+    QVERIFY(otherFile.open(QIODevice::WriteOnly));
+    otherFile.write("a,b\n1,2\n3,4\n");
+    otherFile.close();
+
+    QStringList reasons;
+    QStringList answers{other, moved};
+    MainWindow reopened;
+    reopened.sessionIo()->setDataFileChooser([&](const DatasetReference&, const QString& reason) {
+        reasons << reason;
+        return answers.isEmpty() ? QString() : answers.takeFirst();
+    });
+    reopened.resize(1200, 800);
+    reopened.show();
+    QVERIFY(openAndWait(reopened, path));
+    QCOMPARE(reasons.size(), 2);
+    QVERIFY2(reasons[0].contains(QStringLiteral("aria.csv")), qPrintable(reasons[0]));
+    QVERIFY2(reasons[1].contains(QStringLiteral("SHA-256"), Qt::CaseInsensitive) ||
+                 reasons[1].contains(QStringLiteral("other.csv")),
+             qPrintable(reasons[1]));
+    const Session& session = reopened.document()->session();
+    QCOMPARE(session.data.path, QFileInfo(moved).absoluteFilePath().toStdString());
+    QCOMPARE(session.populations.size(), std::size_t{1});
+    // The new place of the data is work to save.
+    QVERIFY(reopened.document()->isModified());
+
+    // Giving up leaves the window as it was.
+    reopened.document()->setModified(false);
+    QVERIFY(QFile::rename(moved, dir.filePath(QStringLiteral("gone.csv"))));
+    const Session before = reopened.document()->session();
+    reopened.openSession(path);
+    QMessageBox* box = waitForBox(reopened, QStringLiteral("SessionErrorBox"));
+    QVERIFY(box);
+    box->close();
+    test::compareSessions(reopened.document()->session(), before);
+}
+
+void SessionMainWindowTest::embeddedDataOpensWithoutTheDataFile() {
+    QTemporaryDir dir;
+    const QString data = dir.filePath(QStringLiteral("aria.csv"));
+    const QString path = dir.filePath(QStringLiteral("mailed.clusterlens"));
+    std::vector<float> values;
+    {
+        MainWindow window;
+        test::openDemo(window);
+        QVERIFY(QFile::copy(window.session()->path(), data));
+        window.openFile(data);
+        QTRY_VERIFY_WITH_TIMEOUT(window.document()->session().data.path == data.toStdString() &&
+                                     !window.document()->session().data.sha256.empty(),
+                                 kGuiJobTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->current() && window.session()->path() == data, kGuiJobTimeoutMs);
+        values = window.session()->current()->values;
+        QAction* embed = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->isCheckable() && action->text().contains(QStringLiteral("Embed"))) embed = action;
+        QVERIFY(embed);
+        embed->setChecked(true);
+        QVERIFY(saveAndWait(window, path));
+        embed->setChecked(false);
+    }
+    QVERIFY(QFile::remove(data));
+    MainWindow reopened;
+    reopened.show();
+    QVERIFY(openAndWait(reopened, path));
+    QVERIFY(reopened.document()->session().data.embedded.has_value());
+    // The analysed values, not transformed again.
+    QTRY_VERIFY_WITH_TIMEOUT(reopened.session()->current() != nullptr, kGuiJobTimeoutMs);
+    QCOMPARE(reopened.session()->current()->values, values);
+}
+
+void SessionMainWindowTest::quittingWithUnsavedWorkAsks() {
+    MainWindow window;
+    test::openDemo(window);
+    window.analysis()->setSelection(std::make_shared<IndexVector>(test::indexRange(0, 9)), nullptr);
+    window.populationsPanel()->gateSelection(QStringLiteral("unsaved"));
+    QVERIFY(window.isWindowModified());
+    QVERIFY(window.windowTitle().contains(QStringLiteral("Untitled")));
+    window.close();
+    QMessageBox* box = waitForBox(window, QStringLiteral("UnsavedWorkBox"));
+    QVERIFY(box);
+    box->button(QMessageBox::Cancel)->click();
+    QTest::qWait(50);
+    QVERIFY(window.isVisible());
+    window.close();
+    box = waitForBox(window, QStringLiteral("UnsavedWorkBox"));
+    QVERIFY(box);
+    box->button(QMessageBox::Discard)->click();
+    QTRY_VERIFY(!window.isVisible());
+}
+
+CLUSTERLENS_GUI_TEST_MAIN(SessionMainWindowTest)
+#include "session_main_window_test.moc"
