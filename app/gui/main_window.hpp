@@ -30,6 +30,7 @@ class ScatterWidget;
 class SessionDocument;
 class SessionIo;
 class SessionRecorder;
+class UndoRecorder;
 class VatPanel;
 struct ViewState;
 }  // namespace clusterlens::views
@@ -154,6 +155,7 @@ private:
     views::SessionIo* m_sessionIo = nullptr;
     views::Autosave* m_autosave = nullptr;
     QUndoStack* m_undo = nullptr;
+    views::UndoRecorder* m_undoRecorder = nullptr;
     views::PopulationsPanel* m_populationsPanel = nullptr;
     QAction* m_embedData = nullptr;
     bool m_closeConfirmed = false;

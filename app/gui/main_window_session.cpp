@@ -28,6 +28,7 @@
 #include "session/session_document.hpp"
 #include "session/session_io.hpp"
 #include "session/session_recorder.hpp"
+#include "session/undo_recorder.hpp"
 #include "session/view_state.hpp"
 #include "vat/vat_panel.hpp"
 
@@ -52,6 +53,7 @@ void MainWindow::buildSessionParts() {
     m_sessionIo = new SessionIo(m_runner, m_document, m_session, this);
     m_autosave = new Autosave(m_runner, m_document, this);
     m_undo = new QUndoStack(this);
+    m_undoRecorder = new UndoRecorder(m_undo, m_dendrogramPanel, m_vatPanel, m_dpcPanel, this);
     buildPopulationsDock();
 }
 
@@ -88,6 +90,8 @@ void MainWindow::connectDocument() {
     connect(m_document, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &SessionDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(m_session, &DatasetSession::loaded, this, &MainWindow::updateTitle);
+    // A session's data arrives with its own transform: the panel shows it.
+    connect(m_session, &DatasetSession::loaded, this, [this] { m_datasetPanel->setTransform(m_session->transform()); });
     // Another document makes the history of the one before meaningless.
     connect(m_document, &SessionDocument::documentReset, m_undo, &QUndoStack::clear);
     connect(m_sessionIo, &SessionIo::failed, this, &MainWindow::showSessionError);
@@ -107,7 +111,10 @@ void MainWindow::connectDocument() {
         const QSignalBlocker block(m_embedData);
         m_embedData->setChecked(true);
     });
-    m_autosave->setBeforeSave([this] { m_document->setViewState(viewStateToJson(captureViewState())); });
+    // While a session opens, the views do not show its view state yet: the document keeps the stored one.
+    m_autosave->setBeforeSave([this] {
+        if (!m_sessionIo->isOpening()) m_document->setViewState(viewStateToJson(captureViewState()));
+    });
     connect(m_autosave, &Autosave::failed, this,
             [this](const QString& message) { m_logPanel->warning(tr("Autosave failed: %1").arg(message)); });
     // Autosave after every finished job (its own job aside): a crash loses at most the work since.

@@ -17,6 +17,7 @@
 #include "scatter/scatter_widget.hpp"
 #include "session/session_document.hpp"
 #include "session/session_recorder.hpp"
+#include "session/undo_recorder.hpp"
 #include "session/view_state.hpp"
 #include "vat/vat_panel.hpp"
 
@@ -82,7 +83,10 @@ void MainWindow::applyViewStateAfterData(const ViewState& s) {
     if (!s.dendrogramLinkage.isEmpty() && m_analysis->linkage(s.dendrogramLinkage)) {
         const int k = s.dendrogramClusters;
         // A cut colours the views with its own labeling: the stored colouring goes on top of it.
-        if (k > 1) connect(m_dendrogramPanel, &DendrogramPanel::cutApplied, this, applyColouring, Qt::SingleShotConnection);
+        if (k > 1) {
+            m_undoRecorder->expectDendrogramCut(k);
+            connect(m_dendrogramPanel, &DendrogramPanel::cutApplied, this, applyColouring, Qt::SingleShotConnection);
+        }
         connect(m_dendrogramPanel, &DendrogramPanel::treeShown, this,
                 [this, k] {
                     if (k > 1) m_dendrogramPanel->setClusterCount(k);

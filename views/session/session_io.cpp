@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTimer>
 #include <QWidget>
 
 #include <optional>
@@ -173,10 +174,13 @@ void SessionIo::describeNewData(const QString& path) {
 void SessionIo::onCurrentChanged(bool newRows) {
     if (newRows && m_showing) {
         m_showing = false;
-        m_opening = false;
-        Q_EMIT sessionShown(m_shownPath);
-        // Restoring results re-records them; what was read is not a change.
-        m_document->setModified(m_shownModified);
+        // After every other view took the new rows (and dropped the old results).
+        QTimer::singleShot(0, this, [this] {
+            m_opening = false;
+            Q_EMIT sessionShown(m_shownPath);
+            // Restoring results re-records them; what was read is not a change.
+            m_document->setModified(m_shownModified);
+        });
         return;
     }
     if (newRows || m_embeddedSource || m_document->session().data.n == 0) return;

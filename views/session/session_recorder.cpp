@@ -1,9 +1,24 @@
 #include "session/session_recorder.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "analysis_session.hpp"
 #include "session/session_document.hpp"
 
 namespace clusterlens::views {
+
+namespace {
+
+bool sameLinkage(const Linkage& a, const Linkage& b) {
+    return a.leafCount == b.leafCount &&
+           std::equal(a.merges.begin(), a.merges.end(), b.merges.begin(), b.merges.end(), [](const Merge& x, const Merge& y) {
+               return x.a == y.a && x.b == y.b && x.size == y.size &&
+                      std::memcmp(&x.height, &y.height, sizeof(double)) == 0;
+           });
+}
+
+}  // namespace
 
 QString SessionRecorder::populationsLabeling() {
     return tr("Populations");
@@ -22,6 +37,9 @@ void SessionRecorder::recordLinkages() {
         std::weak_ptr<const void>& seen = m_linkages[name];
         if (!linkage || seen.lock() == linkage) continue;
         seen = linkage;
+        // The same tree again (a session re-opened, a view re-showing it) keeps what it was computed on.
+        const LinkageResult* stored = findNamed(m_document->session().linkages, name.toStdString());
+        if (stored && sameLinkage(stored->linkage, *linkage)) continue;
         m_document->putLinkage(linkageResult(name, *linkage, m_analysis->linkageDescription(name), m_context));
     }
 }
@@ -35,6 +53,8 @@ void SessionRecorder::recordLabelings() {
         std::weak_ptr<const void>& seen = m_labelings[name];
         if (!labels || seen.lock() == labels) continue;
         seen = labels;
+        const LabelingResult* stored = findNamed(m_document->session().labelings, name.toStdString());
+        if (stored && stored->labels == *labels) continue;
         m_document->putLabeling(labelingResult(name, *labels, m_context));
     }
 }

@@ -48,41 +48,33 @@ UndoRecorder::UndoRecorder(QUndoStack* undo, DendrogramPanel* dendrogram, VatPan
     connect(peaks, &QUndoStack::indexChanged, this, &UndoRecorder::onPeaksIndexChanged);
 }
 
-void UndoRecorder::onTreeCut(int k) {
-    const int from = m_treeCut;
-    m_treeCut = k;
+void UndoRecorder::recordCut(int& last, int& expected, int k, const QString& text, std::function<void(int)> set) {
+    const int from = last;
+    last = k;
     if (m_applying || k == from) return;
-    if (k == m_expectedTreeCut) {
-        m_expectedTreeCut = 0;
+    if (k == expected) {
+        expected = 0;
         return;
     }
-    const QString tree = m_tree;
-    const auto apply = [this, tree](int clusters) {
-        if (m_dendrogram->currentLinkage() != tree) return;  // another tree is shown now
+    const auto apply = [this, set = std::move(set)](int clusters) {
         m_applying = true;
-        m_dendrogram->setClusterCount(clusters);
+        set(clusters);
         m_applying = false;
     };
-    m_undo->push(new TakenStep(tr("Cut the dendrogram into %1 clusters").arg(k), [apply, from] { apply(from); },
-                               [apply, k] { apply(k); }));
+    m_undo->push(new TakenStep(text, [apply, from] { apply(from); }, [apply, k] { apply(k); }));
+}
+
+void UndoRecorder::onTreeCut(int k) {
+    const QString tree = m_tree;
+    recordCut(m_treeCut, m_expectedTreeCut, k, tr("Cut the dendrogram into %1 clusters").arg(k), [this, tree](int clusters) {
+        if (m_dendrogram->currentLinkage() == tree) m_dendrogram->setClusterCount(clusters);  // else another tree is shown
+    });
 }
 
 void UndoRecorder::onVatCut() {
     const int k = m_vat->clusterCount();
-    const int from = m_vatCut;
-    m_vatCut = k;
-    if (m_applying || k == from) return;
-    if (k == m_expectedVatCut) {
-        m_expectedVatCut = 0;
-        return;
-    }
-    const auto apply = [this](int clusters) {
-        m_applying = true;
-        m_vat->setClusterCount(clusters);
-        m_applying = false;
-    };
-    m_undo->push(new TakenStep(tr("Cut the VAT order into %1 clusters").arg(k), [apply, from] { apply(from); },
-                               [apply, k] { apply(k); }));
+    recordCut(m_vatCut, m_expectedVatCut, k, tr("Cut the VAT order into %1 clusters").arg(k),
+              [this](int clusters) { m_vat->setClusterCount(clusters); });
 }
 
 void UndoRecorder::onPeaksIndexChanged(int index) {

@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 class QUndoStack;
 
 namespace clusterlens::views {
@@ -26,6 +28,8 @@ public:
     void expectVatCut(int k) { m_expectedVatCut = k; }
 
 private:
+    /// Records a cut from `last` clusters to `k` unless it is no change, the expected one, or an undo.
+    void recordCut(int& last, int& expected, int k, const QString& text, std::function<void(int)> set);
     void onTreeCut(int k);
     void onVatCut();
     void onPeaksIndexChanged(int index);
