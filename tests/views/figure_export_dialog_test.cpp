@@ -30,6 +30,7 @@
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
 #include "scatter/scatter_export.hpp"
+#include "scatter/scatter_figure.hpp"
 #include "scatter/scatter_widget.hpp"
 #include "vat/vat_panel.hpp"
 
@@ -104,6 +105,7 @@ private Q_SLOTS:
     void presetsAndFormatFollowTheChoices();
     void clipboardAndMethodsText();
     void styleChoicesReachTheCommand();
+    void largeScatterIsOneImageNotAnObjectPerPoint();
 
 private:
     std::vector<FigureExportSource> sources() const;
@@ -301,6 +303,30 @@ void FigureExportDialogTest::styleChoicesReachTheCommand() {
     QVERIFY2(dialog.exportNow(&error), qPrintable(error));
     const QImage image(dialog.path());
     QCOMPARE(qAlpha(image.pixel(0, 0)), 0);  // transparent background
+}
+
+void FigureExportDialogTest::largeScatterIsOneImageNotAnObjectPerPoint() {
+    auto data = std::make_shared<Dataset>();
+    data->n = 300'000;
+    data->d = 2;
+    data->features = {"CD3", "CD4"};
+    std::mt19937_64 random(kSeed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (std::size_t i = 0; i < 2 * data->n; ++i) data->values.push_back(normal(random));
+    ScatterRequest request;
+    request.dataset = data;
+    auto scatter = std::make_shared<const ScatterData>(prepareScatter(request));
+    const ScatterFigure figure(scatter, ScatterFigureOptions{});
+    QVERIFY(figure.drawsImage());
+    const QString svg = m_dir.filePath(QStringLiteral("large.svg")), pdf = m_dir.filePath(QStringLiteral("large.pdf"));
+    exportFigure(figure, svg, FigureExportOptions(QSizeF(85, 70), 300, FigureUnit::Millimetres));
+    exportFigure(figure, pdf, FigureExportOptions(QSizeF(85, 70), 300, FigureUnit::Millimetres));
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QCOMPARE(text.count("<image"), 1);
+    QVERIFY2(text.count("<path") + text.count("<circle") < 100, "the points must not be vector objects");
+    QVERIFY(QFileInfo(pdf).size() < 3'000'000);
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(FigureExportDialogTest)
