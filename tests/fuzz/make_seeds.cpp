@@ -142,6 +142,8 @@ void linkageAndLabelSeeds(const Corpus& corpus, const fs::path& source, const fs
     const fs::path golden = source / "tests/golden/data";
     for (const std::string method : {"single", "centroid", "ward"})
         corpus.add("linkage", "random_50x2_" + method, readWhole(golden / ("random_50x2." + method + ".csv")));
+    corpus.add("linkage", "thesis_4_leaves", "0 1 0.5\n2 3 0.75\n4 5 1.5\n");
+    corpus.add("linkage", "hclust_write_csv", "\"\",\"V1\",\"V2\",\"V3\"\n\"1\",-1,-2,0.5\n\"2\",-3,-4,0.75\n\"3\",1,2,1.5\n");
     const std::vector<std::int32_t> labels = {0, 1, 1, -1, 2, 0};
     const std::string csv = written(scratch, "labels.csv", [&](const std::string& p) { writeLabelsCsv(p, labels); });
     corpus.add("labels", "index_label_csv", csv, 6);

@@ -538,6 +538,22 @@ TEST(Hdf5, RefusesAstronomicalSparseShapesWithoutOverflow) {
                 AllOf(HasSubstr("= more than 2^64 values"), HasSubstr("would need more than 10^15 GiB")));
 }
 
+// Found by the hdf5 fuzz target: a file of a few hundred bytes whose shape promises 2^30 values made the
+// reader allocate 4 GiB. The limit is an option, so that callers with less memory can lower it.
+TEST(Hdf5, MaxDenseValuesBoundsWhatASmallSparseFileCanAllocate) {
+    TempDir dir;
+    ReadOptions options = datasetOption("/m");
+    options.maxDenseValues = 1 << 20;
+    const std::vector<double> noEntries((1 << 15) + 1, 0.0);
+    EXPECT_THAT(errorOf(writeSparseFile(dir, "csr_matrix", {1 << 15, 1 << 15}, {{}, {}, noEntries}), options),
+                HasSubstr("32768 x 32768 = 1073741824 values would need 4 GiB; at most 1048576 values (4 MiB)"));
+    const std::string small = writeSparseFile(dir, "csr_matrix", {2, 3}, {{1, 2, 3}, {0, 1, 2}, {0, 1, 3}});
+    options.maxDenseValues = 5;
+    EXPECT_THAT(errorOf(small, options), HasSubstr("2 x 3 = 6 values"));
+    options.maxDenseValues = 6;
+    EXPECT_EQ(readDataset(small, options).values.size(), 6u);
+}
+
 #else  // CLUSTERLENS_TEST_HDF5
 
 TEST(Hdf5, BuildWithoutHdf5RefusesClearly) {

@@ -110,14 +110,17 @@ public:
     std::optional<std::vector<std::int64_t>> integersAttribute(const std::string& object,
                                                                const std::string& name) const;
 
+    /// The largest dense copy of a matrix of this file that the readers make (ReadOptions::maxDenseValues).
+    std::uint64_t maxDenseValues() const { return m_maxDenseValues; }
+    void setMaxDenseValues(std::uint64_t limit) { m_maxDenseValues = limit; }
+
 private:
     std::string m_path;
     Handle m_file;
+    std::uint64_t m_maxDenseValues = ReadOptions{}.maxDenseValues;
 };
 
-/// Memory limit of the dense copy: 2^31 float32 values (8 GiB).
-constexpr std::uint64_t kMaxDenseValues = std::uint64_t{1} << 31;
-/// Throws InvalidInput with the numbers when an N x D dense copy would exceed kMaxDenseValues.
+/// Throws InvalidInput with the numbers when an N x D dense copy would exceed file.maxDenseValues().
 void checkDenseSize(const File& file, const std::string& object, std::uint64_t n, std::uint64_t d);
 
 /// A matrix read into dense row-major float32, n x d.

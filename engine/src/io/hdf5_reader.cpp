@@ -151,15 +151,16 @@ bool isAnnData(const File& file, const std::string& path) {
 }  // namespace
 
 void checkDenseSize(const File& file, const std::string& object, std::uint64_t n, std::uint64_t d) {
-    if (d == 0 || n <= kMaxDenseValues / d) return;
+    const std::uint64_t limit = file.maxDenseValues();
+    if (d == 0 || n <= limit / d) return;
     const double gib = static_cast<double>(n) * static_cast<double>(d) * 4.0 / (1024.0 * 1024.0 * 1024.0);
     const std::string product = n <= UINT64_MAX / d ? std::to_string(n * d) : std::string("more than 2^64");
     // A shape read from a file can be up to 2^64 x 2^64: beyond 10^15 GiB the count is not converted.
     const std::string size = gib < 1e15 ? std::to_string(static_cast<long long>(gib + 0.5)) : "more than 10^15";
     file.fail(object, "a dense float32 copy of " + std::to_string(n) + " x " + std::to_string(d) + " = " + product +
-                          " values would need " + size + " GiB; at most " +
-                          std::to_string(kMaxDenseValues) +
-                          " values (8 GiB) are loaded: select features or subsample the points first");
+                          " values would need " + size + " GiB; at most " + std::to_string(limit) + " values (" +
+                          std::to_string(limit >> 18) + " MiB) are loaded: select features or "
+                          "subsample the points first");
 }
 
 Matrix readSparse(const File& file, const SparseLayout& layout) {
@@ -216,7 +217,8 @@ Dataset readHdf5(const std::string& path, const ReadOptions& options) {
     const std::lock_guard<std::mutex> lock(h5::libraryMutex());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 
-    const h5::File file(path);
+    h5::File file(path);
+    file.setMaxDenseValues(options.maxDenseValues);
     Dataset data;
     if (h5::isAnnData(file, path)) {
         data = h5::readAnnData(file, options);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace clusterlens {
@@ -12,6 +13,9 @@ struct ReadOptions {
     bool compensate = false;      ///< FCS: apply $SPILLOVER / SPILL compensation
     bool allowNonFinite = false;  ///< keep NaN/Inf (counted in Dataset::nonFinite) instead of refusing
     bool allowTruncated = true;   ///< FCS: load the complete events of a cut DATA segment, with a warning
+    /// HDF5: the largest dense float32 copy of a matrix that is made (2^31 values, 8 GiB); a matrix
+    /// whose shape needs more is refused, however small its file (sparse or unwritten storage).
+    std::uint64_t maxDenseValues = std::uint64_t{1} << 31;
 };
 
 } // namespace clusterlens
