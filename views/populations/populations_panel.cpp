@@ -224,6 +224,7 @@ void PopulationsPanel::refreshLabeling() {
     auto style = std::make_shared<LabelStyle>();
     style->colours = std::move(drawn.colours);
     style->names = std::move(drawn.names);
+    style->unlabelled = tr("in no shown population");
     const QString name = SessionRecorder::populationsLabeling();
     // The style first: the labeling's arrival recolours the views that show it.
     m_analysis->setLabelingStyle(name, std::move(style));

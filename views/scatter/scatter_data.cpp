@@ -177,6 +177,7 @@ QColor labelColour(const ScatterData& data, int label) {
 QString labelName(const ScatterData& data, int label) {
     const LabelStyle* style = data.labelStyle.get();
     if (style && label >= 0 && label < style->names.size()) return style->names[label];
+    if (style && label < 0 && !style->unlabelled.isEmpty()) return style->unlabelled;
     return label < 0 ? QObject::tr("noise") : QObject::tr("cluster %1").arg(label);
 }
 

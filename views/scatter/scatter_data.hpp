@@ -32,6 +32,7 @@ struct ScatterAxes {
 struct LabelStyle {
     std::vector<QColor> colours;
     QStringList names;
+    QString unlabelled;  ///< legend text of label -1; empty = "noise"
 };
 
 /// Everything a scatter preparation job needs; immutable once the job starts.

@@ -4,6 +4,7 @@
 #include <QLinearGradient>
 #include <QPainter>
 
+#include <algorithm>
 #include <cmath>
 
 #include "figure/figure_axes.hpp"
@@ -117,7 +118,12 @@ void ScatterWidget::paintLegend(QPainter& painter) const {
     } else {
         const auto shown = std::min<std::size_t>(m_data->labelValues.size(), kMaxLegendLabels);
         const bool more = m_data->labelValues.size() > shown;
-        box = QRectF(0, 0, 110, (static_cast<double>(shown) + (more ? 1 : 0)) * line + 8);
+        // Wide enough for the names of a labeling's own labels (populations), within reason.
+        int widest = 0;
+        for (std::size_t i = 0; i < shown; ++i)
+            widest = std::max(widest, metrics.horizontalAdvance(labelName(*m_data, m_data->labelValues[i])));
+        const double width = std::clamp(widest + 30.0, 110.0, 240.0);
+        box = QRectF(0, 0, width, (static_cast<double>(shown) + (more ? 1 : 0)) * line + 8);
     }
     box.moveTopRight(plot.topRight() + QPointF(-8, 8));
     painter.setPen(QColor(0xc0, 0xc0, 0xc0));
