@@ -119,6 +119,8 @@ private:
     views::ViewState captureViewState() const;
     void applyViewStateBeforeData(const views::ViewState& state);
     void applyViewStateAfterData(const views::ViewState& state);
+    void showStoredDpc(const QString& name);
+    void showStoredVat(const QString& name, int clusters, const std::function<void()>& afterCut);
     void connectSession();
     void connectPanel();
     void connectJobs();

@@ -5,6 +5,11 @@
 
 #include <QDockWidget>
 
+#include "clusterlens/vat/metric.hpp"
+#include "jobs/job_runner.hpp"
+#include "session/session_results.hpp"
+#include "vat/vat_run.hpp"
+
 #include "analysis_session.hpp"
 #include "compare/flat_view.hpp"
 #include "dataset_panel.hpp"
@@ -12,18 +17,33 @@
 #include "dendrogram/dendrogram_panel.hpp"
 #include "dpc/dpc_panel.hpp"
 #include "dpc/peak_choice.hpp"
+#include "jobs/job_runner.hpp"
 #include "main_window.hpp"
 #include "scatter/scatter_controller.hpp"
 #include "scatter/scatter_widget.hpp"
 #include "session/session_document.hpp"
 #include "session/session_recorder.hpp"
+#include "session/session_results.hpp"
 #include "session/undo_recorder.hpp"
 #include "session/view_state.hpp"
 #include "vat/vat_panel.hpp"
+#include "vat/vat_run.hpp"
 
 namespace clusterlens::gui {
 
 using namespace clusterlens::views;
+
+namespace {
+
+/// Columns of `data` named in `features` (a stored result's), in that order; unknown names skipped.
+std::vector<std::size_t> featureColumns(const Dataset& data, const std::vector<std::string>& features) {
+    std::vector<std::size_t> columns;
+    for (const std::string& feature : features)
+        if (const long column = data.featureIndex(feature); column >= 0) columns.push_back(static_cast<std::size_t>(column));
+    return columns;
+}
+
+}  // namespace
 
 void MainWindow::connectResultRecording() {
     const auto updateContext = [this] {
@@ -31,12 +51,13 @@ void MainWindow::connectResultRecording() {
     };
     connect(m_datasetPanel, &DatasetPanel::activeFeaturesChanged, this, updateContext);
     connect(m_session, &DatasetSession::currentChanged, this, updateContext);
-    const auto recordDpc = [this] {
+    connect(m_dpcPanel, &DpcPanel::resultShown, this, [this] {
+        if (const auto run = m_dpcPanel->lastRun()) m_recorder->recordDpc(*run, nullptr, nullptr);
+    });
+    connect(m_dpcPanel, &DpcPanel::labelsApplied, this, [this] {
         if (const auto run = m_dpcPanel->lastRun())
-            m_recorder->recordDpc(*run, m_dpcPanel->peakChoice()->peaks(), m_dpcPanel->currentLabels().get());
-    };
-    connect(m_dpcPanel, &DpcPanel::resultShown, this, recordDpc);
-    connect(m_dpcPanel, &DpcPanel::labelsApplied, this, recordDpc);
+            m_recorder->recordDpc(*run, &m_dpcPanel->peakChoice()->peaks(), m_dpcPanel->currentLabels().get());
+    });
     connect(m_vatPanel, &VatPanel::resultShown, this, [this] {
         if (const auto run = m_vatPanel->lastRun()) m_recorder->recordVat(*run);
     });
@@ -61,6 +82,7 @@ ViewState MainWindow::captureViewState() const {
     s.dendrogramLinkage = m_dendrogramPanel->currentLinkage();
     s.dendrogramClusters = m_dendrogramPanel->clusterCount();
     if (const auto run = m_dpcPanel->lastRun()) s.dpcResult = dpcResultName(*run);
+    if (const auto run = m_vatPanel->lastRun()) s.vatEntry = vatEntryName(*run);
     s.vatClusters = m_vatPanel->clusterCount();
     s.vatImage = m_vatPanel->display().kind == VatImageKind::Ivat ? QStringLiteral("ivat") : QStringLiteral("vat");
     s.dockLayout = saveState();
@@ -80,6 +102,8 @@ void MainWindow::applyViewStateAfterData(const ViewState& s) {
     const auto applyColouring = [this, colouring] {
         if (!colouring.isEmpty() && m_analysis->labeling(colouring)) m_analysis->setColouring(colouring);
     };
+    showStoredDpc(s.dpcResult);
+    showStoredVat(s.vatEntry, s.vatClusters, applyColouring);
     if (!s.dendrogramLinkage.isEmpty() && m_analysis->linkage(s.dendrogramLinkage)) {
         const int k = s.dendrogramClusters;
         // A cut colours the views with its own labeling: the stored colouring goes on top of it.
@@ -106,6 +130,50 @@ void MainWindow::applyViewStateAfterData(const ViewState& s) {
     else
         connect(m_scatterController, &ScatterController::ready, this, [this, window] { m_scatter->setViewWindow(window); },
                 Qt::SingleShotConnection);
+}
+
+void MainWindow::showStoredDpc(const QString& name) {
+    const auto current = m_session->current();
+    const DpcResult* stored = findNamed(m_document->session().dpc, name.toStdString());
+    // The decision graph shows runs on all events of the data shown.
+    if (!current || !stored || !stored->info.members.empty() || stored->rho.size() != current->n) return;
+    auto run = std::make_shared<DpcRun>();
+    run->request.dataset = current;
+    run->request.columns = featureColumns(*current, stored->info.features);
+    run->request.options.kernel = stored->kernel == "cutoff" ? DensityKernel::Cutoff : DensityKernel::Gaussian;
+    run->request.options.dc = stored->dc;
+    run->result = densityPeaksOf(*stored);
+    run->backend = tr("stored in the session");
+    m_dpcPanel->showRun(std::move(run), stored->peaks);
+}
+
+void MainWindow::showStoredVat(const QString& name, int clusters, const std::function<void()>& afterCut) {
+    const auto current = m_session->current();
+    const VatEntry* stored = findNamed(m_document->session().vat, name.toStdString());
+    if (!current || !stored || !stored->info.members.empty() || stored->order.size() != current->n) return;
+    VatRequest request;
+    request.dataset = current;
+    request.columns = featureColumns(*current, stored->info.features);
+    request.metric = parseMetric(stored->metric);
+    auto vat = std::make_shared<VatResult>();
+    vat->n = current->n;
+    vat->start = static_cast<std::size_t>(stored->order.front());
+    vat->metric = request.metric;
+    vat->order = stored->order;
+    vat->cut = stored->cut;
+    // The render source copies every point in VAT order: a job, as for a computed order.
+    m_runner->start<VatRun>(
+        this, QStringLiteral("vat-restore"), tr("Show the stored VAT order"),
+        [request, vat](JobControl&) { return storedVatRun(request, vat); },
+        [this, clusters, afterCut](const JobOutcome<VatRun>& outcome) {
+            if (outcome.state != JobState::Finished) return;
+            m_vatPanel->showRun(outcome.result);
+            if (clusters > 1) {
+                m_undoRecorder->expectVatCut(clusters);
+                m_vatPanel->setClusterCount(clusters);
+            }
+            afterCut();
+        });
 }
 
 }  // namespace clusterlens::gui

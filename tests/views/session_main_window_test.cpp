@@ -8,9 +8,11 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QTemporaryDir>
+#include <QUndoStack>
 
 #include "clusterlens/session/session_file.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
+#include "dpc/peak_choice.hpp"
 #include "gui_test_main.hpp"
 #include "populations/population_model.hpp"
 #include "session/session_io.hpp"
@@ -122,6 +124,15 @@ void SessionMainWindowTest::saveCloseOpenRestoresEveryObjectAndTheView() {
     QCOMPARE(window.y0(), stored[2]);
     QCOMPARE(window.y1(), stored[3]);
     QCOMPARE(reopened.populationsPanel()->model()->rowCount(), 2);  // the second lies inside the first
+    // The decision graph and the VAT image show the stored runs with their peaks and cut.
+    QVERIFY(reopened.dpcPanel()->lastRun());
+    QCOMPARE(reopened.dpcPanel()->peakChoice()->peaks(), saved.dpc.front().peaks);
+    QTRY_VERIFY_WITH_TIMEOUT(reopened.vatPanel()->lastRun() != nullptr, kGuiJobTimeoutMs);
+    QCOMPARE(reopened.vatPanel()->lastRun()->vat->order, saved.vat.front().order);
+    QCOMPARE(reopened.vatPanel()->clusterCount(), 3);
+    // Showing them again changed nothing; nothing is on the undo stack.
+    test::compareSessions(reopened.document()->session(), saved);
+    QCOMPARE(reopened.undoStack()->count(), 0);
     QVERIFY(!reopened.isWindowModified());
 }
 

@@ -123,6 +123,12 @@ void DpcPanel::onFinished(const JobOutcome<DpcRun>& outcome) {
     Q_EMIT resultShown();
 }
 
+void DpcPanel::showRun(std::shared_ptr<const DpcRun> run, const std::vector<std::int64_t>& peaks) {
+    if (isRunning()) cancel();
+    onFinished({JobState::Finished, std::move(run), {}});
+    if (!peaks.empty()) m_choice->apply(peaks);
+}
+
 QString DpcPanel::runDescription() const {
     if (!m_run) return {};
     const DensityPeaksResult& r = *m_run->result;

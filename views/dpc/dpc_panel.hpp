@@ -65,6 +65,9 @@ public:
 
     /// The last finished run (null before one).
     std::shared_ptr<const DpcRun> lastRun() const { return m_run; }
+    /// Shows a run made elsewhere (a session's stored result) as if it had just finished, with the peaks
+    /// chosen then (label order; none: no peaks), which start the history of choices.
+    void showRun(std::shared_ptr<const DpcRun> run, const std::vector<std::int64_t>& peaks);
     /// Labels shown now (with the halo when it is on and done), null without peaks.
     std::shared_ptr<const LabelVector> currentLabels() const { return m_shownLabels; }
     /// Name of the labeling the panel last put into the analysis session.

@@ -59,17 +59,34 @@ void SessionRecorder::recordLabelings() {
     }
 }
 
-void SessionRecorder::recordDpc(const DpcRun& run, const std::vector<std::int64_t>& peaks,
+void SessionRecorder::recordDpc(const DpcRun& run, const std::vector<std::int64_t>* peaks,
                                 const LabelVector* shownLabels) {
-    m_document->putDpc(dpcResult(dpcResultName(run), run, peaks, shownLabels, m_context.transform));
+    DpcResult result = dpcResult(dpcResultName(run), run, peaks ? *peaks : std::vector<std::int64_t>{}, shownLabels,
+                                 m_context.transform);
+    const DpcResult* stored = findNamed(m_document->session().dpc, result.info.name);
+    // The same run shown again (a session opened) keeps what is stored of it; only new peaks are news.
+    if (stored && stored->rho == result.rho && stored->delta == result.delta &&
+        stored->nearestHigher == result.nearestHigher) {
+        if (!peaks || (stored->peaks == result.peaks && stored->halo == result.halo)) return;
+        result.info = stored->info;
+    }
+    m_document->putDpc(std::move(result));
 }
 
 void SessionRecorder::recordVat(const VatRun& run) {
-    m_document->putVat(vatEntry(vatEntryName(run), run, m_context.transform));
+    VatEntry entry = vatEntry(vatEntryName(run), run, m_context.transform);
+    const VatEntry* stored = findNamed(m_document->session().vat, entry.info.name);
+    if (stored && stored->order == entry.order && stored->cut == entry.cut) return;
+    m_document->putVat(std::move(entry));
 }
 
 void SessionRecorder::recordComparison(const FlatComparison& comparison) {
-    m_document->putComparison(comparisonResult(comparison));
+    ComparisonResult result = comparisonResult(comparison);
+    const ComparisonResult* stored = findNamed(m_document->session().comparisons, result.info.name);
+    if (stored && stored->matching == result.matching && stored->ari == result.ari && stored->nmi == result.nmi &&
+        stored->fMeasure == result.fMeasure)
+        return;
+    m_document->putComparison(std::move(result));
 }
 
 void SessionRecorder::restoreResults() {

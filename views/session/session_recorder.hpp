@@ -30,7 +30,9 @@ public:
     void setContext(ResultContext context) { m_context = std::move(context); }
     const ResultContext& context() const { return m_context; }
 
-    void recordDpc(const DpcRun& run, const std::vector<std::int64_t>& peaks, const LabelVector* shownLabels);
+    /// A DPC run, with its chosen peaks (label order) and the labels shown, or without (`peaks` null: a
+    /// run just shown, whose stored peaks stay).
+    void recordDpc(const DpcRun& run, const std::vector<std::int64_t>* peaks, const LabelVector* shownLabels);
     void recordVat(const VatRun& run);
     void recordComparison(const FlatComparison& comparison);
 

@@ -42,7 +42,9 @@ std::string viewStateToJson(const ViewState& s) {
                      {QStringLiteral("clusters"), s.dendrogramClusters}}},
         {QStringLiteral("dpc"), QJsonObject{{QStringLiteral("result"), s.dpcResult}}},
         {QStringLiteral("vat"),
-         QJsonObject{{QStringLiteral("clusters"), s.vatClusters}, {QStringLiteral("image"), s.vatImage}}},
+         QJsonObject{{QStringLiteral("entry"), s.vatEntry},
+                     {QStringLiteral("clusters"), s.vatClusters},
+                     {QStringLiteral("image"), s.vatImage}}},
         {QStringLiteral("dockLayout"), QString::fromLatin1(s.dockLayout.toBase64())},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Compact).toStdString();
@@ -67,6 +69,7 @@ ViewState viewStateFromJson(const std::string& json) {
     s.dendrogramClusters = dendrogram.value(QStringLiteral("clusters")).toInt();
     s.dpcResult = root.value(QStringLiteral("dpc")).toObject().value(QStringLiteral("result")).toString();
     const QJsonObject vat = root.value(QStringLiteral("vat")).toObject();
+    s.vatEntry = vat.value(QStringLiteral("entry")).toString();
     s.vatClusters = vat.value(QStringLiteral("clusters")).toInt();
     s.vatImage = vat.value(QStringLiteral("image")).toString();
     s.dockLayout = QByteArray::fromBase64(root.value(QStringLiteral("dockLayout")).toString().toLatin1());

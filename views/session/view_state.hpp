@@ -25,6 +25,7 @@ struct ViewState {
     QString dendrogramLinkage;
     int dendrogramClusters = 0;  ///< cut k; 0 = no cut
     QString dpcResult;           ///< DPC result on the decision graph
+    QString vatEntry;            ///< VAT order on the VAT page
     int vatClusters = 0;
     QString vatImage;         ///< "vat" or "ivat"
     QByteArray dockLayout;    ///< QMainWindow::saveState()

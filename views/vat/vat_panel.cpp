@@ -153,6 +153,11 @@ void VatPanel::onFinished(const JobOutcome<VatRun>& outcome) {
     Q_EMIT resultShown();
 }
 
+void VatPanel::showRun(std::shared_ptr<const VatRun> run) {
+    if (isRunning()) m_runner->cancel(m_job);
+    onFinished({JobState::Finished, std::move(run), {}});
+}
+
 void VatPanel::setClusterCount(int k) {
     m_clusters->setValue(k);
 }

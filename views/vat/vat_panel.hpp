@@ -56,6 +56,8 @@ public:
     bool isRunning() const { return m_job != 0; }
     /// The last finished run (null before one).
     const std::shared_ptr<const VatRun>& lastRun() const { return m_run; }
+    /// Shows a run made elsewhere (a session's stored order, see storedVatRun) as if it had just finished.
+    void showRun(std::shared_ptr<const VatRun> run);
 
     /// Shows VAT or iVAT.
     void setImageKind(VatImageKind kind);

@@ -11,6 +11,26 @@
 
 namespace clusterlens::views {
 
+namespace {
+
+/// Completes `run` with the render source of `vat` over the points `x` (n x columns, row-major), on the
+/// CUDA device when `onDevice` and one is present, and the ranks.
+VatRun withRenderer(VatRun run, std::shared_ptr<const VatResult> vat, const std::vector<float>& x, bool onDevice) {
+    QElapsedTimer clock;
+    clock.start();
+    const std::size_t d = run.request.columns.size();
+    auto source = std::make_shared<const VatRenderSource>(makeVatRenderSource(*vat, x.data(), d));
+    run.renderer = VatFrameRenderer::create(std::move(source), onDevice);
+    run.rank.assign(vat->n, 0);
+    for (std::size_t p = 0; p < vat->order.size(); ++p)
+        run.rank[static_cast<std::size_t>(vat->order[p])] = static_cast<std::int64_t>(p);
+    run.secondsSource = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+    run.vat = std::move(vat);
+    return run;
+}
+
+}  // namespace
+
 VatRun runVat(const VatRequest& request, JobControl& control) {
     if (!request.dataset) throw InvalidInput("Open a dataset before computing the VAT image.");
     if (request.columns.empty()) throw InvalidInput("The VAT image needs at least one active feature.");
@@ -27,18 +47,17 @@ VatRun runVat(const VatRequest& request, JobControl& control) {
     auto vat = std::make_shared<VatResult>(computeVat(x.data(), n, d, options, &control));
     if (!vat->backend.empty()) run.backend = QString::fromStdString(vat->backend);
     control.checkCancelled();
+    return withRenderer(std::move(run), std::move(vat), x, backend == Backend::Cuda);
+}
 
-    QElapsedTimer clock;
-    clock.start();
-    auto source = std::make_shared<const VatRenderSource>(makeVatRenderSource(*vat, x.data(), d));
-    control.checkCancelled();
-    run.renderer = VatFrameRenderer::create(std::move(source), backend == Backend::Cuda);
-    run.rank.assign(n, 0);
-    for (std::size_t p = 0; p < vat->order.size(); ++p)
-        run.rank[static_cast<std::size_t>(vat->order[p])] = static_cast<std::int64_t>(p);
-    run.secondsSource = static_cast<double>(clock.nsecsElapsed()) / 1e9;
-    run.vat = std::move(vat);
-    return run;
+VatRun storedVatRun(const VatRequest& request, std::shared_ptr<const VatResult> vat) {
+    if (!request.dataset || !vat || vat->n != request.dataset->n)
+        throw InvalidInput("The stored VAT order does not describe the points shown.");
+    if (request.columns.empty()) throw InvalidInput("The stored VAT order names no feature of the data.");
+    VatRun run;
+    run.request = request;
+    run.backend = QStringLiteral("stored");
+    return withRenderer(std::move(run), std::move(vat), featureMatrix(*request.dataset, request.columns), false);
 }
 
 std::vector<std::int64_t> indicesAtPositions(const VatResult& vat, std::size_t first, std::size_t last) {

@@ -43,6 +43,11 @@ struct VatRun {
 /// NonFiniteInput, OutOfDeviceMemory, CudaError, Cancelled).
 VatRun runVat(const VatRequest& request, JobControl& control);
 
+/// A run from a VAT order computed before (a session's): the render source and the ranks of `vat`
+/// (order and cut over the request's n points) on the host. O(N·D + N log N). Throws InvalidInput
+/// when the order does not fit the request's dataset.
+VatRun storedVatRun(const VatRequest& request, std::shared_ptr<const VatResult> vat);
+
 /// The point indices at positions [first, last] of the order, ascending. O(m log m), m = last-first+1.
 std::vector<std::int64_t> indicesAtPositions(const VatResult& vat, std::size_t first, std::size_t last);
 
