@@ -13,6 +13,7 @@
 
 #include "clusterlens/io/read_dataset.hpp"
 #include "dataset_panel.hpp"
+#include "dpc/decision_graph.hpp"
 #include "dpc/peak_choice.hpp"
 #include "gui_test_main.hpp"
 #include "session_test_support.hpp"
@@ -151,6 +152,16 @@ void PopulationsMainWindowTest::undoAndRedoWalkOverPopulationsCutsAndPeaks() {
     for (int i = 0; i < 6; ++i) redoAction->trigger();
     QCOMPARE(window.dendrogramPanel()->clusterCount(), 6);
     QCOMPARE(window.dpcPanel()->peakChoice()->peaks().size(), std::size_t{5});
+    QCOMPARE(window.document()->population(QStringLiteral("gate"))->colour, std::string("#336699"));
+
+    // Ctrl+Z and Ctrl+Shift+Z reach the one stack from inside any panel, the decision graph's included.
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QWidget* graph = window.dpcPanel()->graph();
+    graph->setFocus();
+    QTest::keyClick(graph, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(window.document()->population(QStringLiteral("gate"))->colour, colour);
+    QTest::keyClick(graph, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
     QCOMPARE(window.document()->population(QStringLiteral("gate"))->colour, std::string("#336699"));
     window.document()->setModified(false);
 }

@@ -126,17 +126,14 @@ QWidget* DpcPanel::buildPickBox() {
     m_halo = new QCheckBox(tr("Halo: mark cluster borders as noise"), box);
     form->addRow(m_halo);
     auto* history = new QHBoxLayout;
+    // Buttons only: Ctrl+Z belongs to the application's one undo stack, which holds these choices too.
     QAction* undo = m_choice->undoStack()->createUndoAction(this, tr("Undo"));
     QAction* redo = m_choice->undoStack()->createRedoAction(this, tr("Redo"));
-    undo->setShortcut(QKeySequence::Undo);
-    redo->setShortcut(QKeySequence::Redo);
     for (QAction* action : {undo, redo}) {
         auto* button = new QToolButton(box);
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
         history->addWidget(button);
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        addAction(action);
     }
     history->addStretch();
     form->addRow(history);
