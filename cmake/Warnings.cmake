@@ -8,7 +8,9 @@ target_compile_options(clusterlens_warnings INTERFACE
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${CLUSTERLENS_WERROR}>>:-Werror=all-warnings>)
 
 if(CLUSTERLENS_SANITIZE)
-  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>
+  # float-cast-overflow is not part of GCC's "undefined"; no recovery, so that any report fails the test.
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined,float-cast-overflow>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=undefined,float-cast-overflow>
                       $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
-  add_link_options(-fsanitize=address,undefined)
+  add_link_options(-fsanitize=address,undefined,float-cast-overflow)
 endif()

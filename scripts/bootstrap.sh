@@ -2,7 +2,8 @@
 # Set up a fresh Debian 12 / Ubuntu machine, build ClusterLens, then either start the GUI on the
 # bundled demo dataset (`run`) or run the whole test suite (`test`).
 #   scripts/bootstrap.sh run     # install what is missing, build, start the GUI with the demo data
-#   scripts/bootstrap.sh test    # install what is missing, build, run every test (GUI tests under Xvfb)
+#   scripts/bootstrap.sh test    # install what is missing, build, run every test (GUI tests under Xvfb),
+#                                # then run each fuzz target for 20 s (scripts/fuzz.sh)
 set -euo pipefail
 
 mode=${1:-run}
@@ -12,6 +13,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config zlib1g-dev libhdf5-dev libgtest-dev libgmock-dev
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
           xvfb xauth libgl1-mesa-dri libglx-mesa0)
+# The fuzz targets need clang and its libFuzzer runtime.
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -32,18 +35,12 @@ fi
 # The CUDA toolkit is optional: used when nvcc is on PATH or in /usr/local/cuda.
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 
-preset=dev
-[ "$mode" = test ] && preset=ci
 jobs=$(nproc)
-cmake --preset "$preset"
 if [ "$mode" = run ]; then
+  preset=dev
+  cmake --preset "$preset"
   # Only what is started: the GUI (tests and benchmarks are built by `test`).
   cmake --build --preset "$preset" -j "$jobs" --target clusterlens
-else
-  cmake --build --preset "$preset" -j "$jobs"
-fi
-
-if [ "$mode" = run ]; then
   gui=build/$preset/app/gui/clusterlens
   if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     echo "clusterlens: no display found; starting under Xvfb (xvfb-run)" >&2
@@ -51,4 +48,17 @@ if [ "$mode" = run ]; then
   fi
   exec "$gui" --demo
 fi
-ctest --preset "$preset" -j "$jobs" --timeout 1500
+
+# test: each stage is timed; the times are printed at the end (CI has 2 cores).
+times=()
+stage() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "clusterlens: --- $name"
+  "$@"
+  times+=("$name $((SECONDS - start)) s")
+}
+stage "ci build" bash -c "cmake --preset ci && cmake --build --preset ci -j $jobs"
+stage "ci tests" ctest --preset ci -j "$jobs" --timeout 1500
+stage "fuzz (build, 20 s per target)" bash scripts/fuzz.sh 20
+echo "clusterlens: stage times: $(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"

@@ -21,7 +21,7 @@ std::string thesisBinary(std::uint64_t d, std::uint64_t n, const std::vector<dou
     std::string bytes(16 + values.size() * 8, '\0');
     std::memcpy(bytes.data(), &d, 8);
     std::memcpy(bytes.data() + 8, &n, 8);
-    std::memcpy(bytes.data() + 16, values.data(), values.size() * 8);
+    if (!values.empty()) std::memcpy(bytes.data() + 16, values.data(), values.size() * 8);
     return bytes;
 }
 

@@ -69,7 +69,7 @@ void reclaimStrings(hid_t type, hid_t space, std::vector<char*>& texts) {
 #if H5_VERSION_GE(1, 12, 0)
     H5Treclaim(type, space, H5P_DEFAULT, texts.data());
 #else
-    reclaimStrings(type, space, texts);
+    H5Dvlen_reclaim(type, space, H5P_DEFAULT, texts.data());
 #endif
 }
 
