@@ -3,6 +3,10 @@
 #include "session/h5_writer.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <vector>
 #include <utility>
 
 #include "clusterlens/errors.hpp"
@@ -39,12 +43,16 @@ Handle creationProperties(int rank, const hsize_t* dims) {
 
 }  // namespace
 
-Writer::Writer(const std::string& path, const std::string& displayPath, hsize_t userBlock) : m_path(displayPath) {
+Writer::Writer(const std::string& path, const std::string& displayPath, hsize_t userBlock)
+    : m_path(displayPath), m_imagePath(path), m_userBlock(userBlock) {
     Handle creation(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
     if (H5Pset_userblock(creation.get(), userBlock) < 0) fail("", "the file's user block could not be set up");
     Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
     // The oldest format that stores everything written here, so that older HDF5 (h5py) reads it.
     H5Pset_libver_bounds(access.get(), H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST);
+    // Built in memory and written by close(): HDF5 itself never meets a full disk. A write error
+    // inside HDF5 leaves a file id that the library's shutdown later crashes on (HDF5 1.10).
+    if (H5Pset_fapl_core(access.get(), std::size_t{1} << 20, false) < 0) fail("", "the file could not be set up in memory");
     m_file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, creation.get(), access.get());
     if (m_file < 0) fail("", "the file could not be created");
 }
@@ -64,8 +72,24 @@ Writer::~Writer() {
 
 void Writer::close() {
     if (H5Fflush(m_file, H5F_SCOPE_GLOBAL) < 0) fail("", "the file could not be flushed (disk full?)");
+    std::vector<char> image;
+    if (!m_imagePath.empty()) {
+        const ssize_t size = H5Fget_file_image(m_file, nullptr, 0);
+        if (size < 0) fail("", "the file could not be assembled");
+        image.resize(static_cast<std::size_t>(size));
+        if (H5Fget_file_image(m_file, image.data(), image.size()) != size) fail("", "the file could not be assembled");
+        // The image starts at the superblock; on disk the user block comes first.
+        image.insert(image.begin(), static_cast<std::size_t>(m_userBlock), '\0');
+    }
     const hid_t id = std::exchange(m_file, H5I_INVALID_HID);
     if (H5Fclose(id) < 0) fail("", "the file could not be closed (disk full?)");
+    if (m_imagePath.empty()) return;
+    std::FILE* out = std::fopen(m_imagePath.c_str(), "wb");
+    if (!out) throwFileError(m_path, "", std::string("the file could not be created: ") + std::strerror(errno));
+    const bool written = std::fwrite(image.data(), 1, image.size(), out) == image.size();
+    const int error = errno;
+    if (std::fclose(out) != 0 || !written)
+        throwFileError(m_path, "", std::string("the file could not be written: ") + std::strerror(written ? errno : error));
 }
 
 void Writer::fail(const std::string& object, const std::string& what) const {

@@ -58,6 +58,8 @@ private:
                  const void* data, int rank, const hsize_t* dims) const;
 
     std::string m_path;
+    std::string m_imagePath;  ///< new files: built in memory, written here by close(); empty otherwise
+    hsize_t m_userBlock = 0;
     hid_t m_file = H5I_INVALID_HID;  ///< closed by close() (checked) or the destructor
 };
 
