@@ -16,8 +16,13 @@
 #include "analysis_session.hpp"
 #include "app_resources.hpp"
 #include "clusterlens/backend.hpp"
+#include "compare/flat_view.hpp"
+#include "compare/heights_view.hpp"
 #include "dataset_panel.hpp"
 #include "dataset_session.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
+#include "dpc/dpc_panel.hpp"
+#include "figure/figure_composer_dialog.hpp"
 #include "jobs/job_runner.hpp"
 #include "jobs/jobs_panel.hpp"
 #include "log_panel.hpp"
@@ -25,6 +30,7 @@
 #include "scatter/scatter_controller.hpp"
 #include "scatter/scatter_export.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "vat/vat_panel.hpp"
 
 namespace clusterlens::gui {
 
@@ -128,6 +134,14 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
     });
     exportScatter->setShortcut(Qt::CTRL | Qt::Key_E);
+    file->addAction(tr("&Compose figure\u2026"), this, [this] {
+        const QString path = runFigureComposer(
+            {scatterExportSource(m_scatter, m_session->current(), m_datasetPanel->axes(), m_analysis->colouring()),
+             m_dendrogramPanel->figureExportSource(), m_dpcPanel->decisionExportSource(), m_dpcPanel->gammaExportSource(),
+             m_vatPanel->figureExportSource(), m_heightsView->figureExportSource(), m_flatView->figureExportSource()},
+            this);
+        if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

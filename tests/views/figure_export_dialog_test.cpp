@@ -26,6 +26,7 @@
 #include "dendrogram/dendrogram_panel.hpp"
 #include "dendrogram_test_trees.hpp"
 #include "dpc/dpc_panel.hpp"
+#include "figure/figure_composer_dialog.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
@@ -106,6 +107,7 @@ private Q_SLOTS:
     void clipboardAndMethodsText();
     void styleChoicesReachTheCommand();
     void largeScatterIsOneImageNotAnObjectPerPoint();
+    void composedFigureHasItsPanelsLettered();
 
 private:
     std::vector<FigureExportSource> sources() const;
@@ -327,6 +329,43 @@ void FigureExportDialogTest::largeScatterIsOneImageNotAnObjectPerPoint() {
     QCOMPARE(text.count("<image"), 1);
     QVERIFY2(text.count("<path") + text.count("<circle") < 100, "the points must not be vector objects");
     QVERIFY(QFileInfo(pdf).size() < 3'000'000);
+}
+
+void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
+    FigureComposerDialog composer(sources());
+    composer.setChosen({0, 2, 4});  // scatter, decision graph, VAT
+    composer.setColumns(3);
+    const FigureExportSource source = composer.composedSource();
+    QVERIFY(source.isValid());
+    for (const QString& suffix : {QStringLiteral("svg"), QStringLiteral("pdf")}) {
+        FigureExportDialog dialog(source);
+        dialog.setPath(m_dir.filePath(QStringLiteral("composed.") + suffix));
+        dialog.setWidthMillimetres(FigureExportDialog::doubleColumnMm);
+        QString error;
+        QVERIFY2(dialog.exportNow(&error), qPrintable(error));
+    }
+    QFile svgFile(m_dir.filePath(QStringLiteral("composed.svg")));
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(svgFile.readAll());
+    QStringList texts;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+            texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    for (const QString& expected : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("groups"),
+                                    QStringLiteral("Decision graph"), QStringLiteral("north")})
+        QVERIFY2(texts.contains(expected), qPrintable(expected + QStringLiteral(" missing from ") + texts.join(QLatin1Char('|'))));
+    QVERIFY(!texts.contains(QStringLiteral("D")));
+    QFile pdfFile(m_dir.filePath(QStringLiteral("composed.pdf")));
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+    const QByteArray pdf = pdfFile.readAll();
+    const auto box = QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)")).match(QString::fromLatin1(pdf));
+    QVERIFY(box.hasMatch());
+    QVERIFY(std::abs(box.captured(1).toDouble() - 180.0 / 25.4 * 72.0) < 0.05);  // 510.2 pt, double column
+    QVERIFY(pdf.contains("/Subtype /Image"));  // the VAT panel's image
+    QVERIFY(pdf.contains("(A: clusterlens-cli plot scatter"));
+    QVERIFY(pdf.contains("C: clusterlens-cli plot vat"));
+    QVERIFY(pdf.contains(QByteArray::fromStdString("sha256:" + m_hash)));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(FigureExportDialogTest)

@@ -15,6 +15,7 @@ FigureExportSource HeightsView::figureExportSource() const {
     const auto comparison = m_comparison;
     const bool equal = m_equalAxes;
     source.title = tr("Export point-height figure");
+    source.name = tr("Point heights");
     source.suggestedName = QStringLiteral("point_heights");
     source.figure = [comparison, equal](bool) -> std::unique_ptr<Figure> {
         return std::make_unique<HeightsFigure>(comparison, equal);
@@ -32,6 +33,7 @@ FigureExportSource FlatComparisonView::figureExportSource() const {
     if (!m_comparison) return source;
     const auto comparison = m_comparison;
     source.title = tr("Export contingency heatmap");
+    source.name = tr("Contingency heatmap");
     source.suggestedName = QStringLiteral("contingency");
     source.figure = [comparison](bool) -> std::unique_ptr<Figure> { return std::make_unique<ContingencyFigure>(comparison); };
     source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("contingency"),

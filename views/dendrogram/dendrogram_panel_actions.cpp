@@ -196,6 +196,7 @@ FigureExportSource DendrogramPanel::figureExportSource() const {
     FigureExportSource source;
     if (!m_layout) return source;
     source.title = tr("Export dendrogram");
+    source.name = tr("Dendrogram");
     source.suggestedName = QStringLiteral("dendrogram");
     source.viewOnly = tr("Only the leaves in view");
     source.figure = [this](bool viewOnly) -> std::unique_ptr<Figure> { return figure(viewOnly); };

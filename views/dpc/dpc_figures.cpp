@@ -49,6 +49,7 @@ FigureExportSource DpcPanel::decisionExportSource() const {
     const std::vector<std::int64_t> peaks = m_choice->peaks();
     FigureExportSource source = dpcSource(*m_run, peaks.size());
     source.title = tr("Export decision graph");
+    source.name = tr("Decision graph");
     source.suggestedName = QStringLiteral("decision_graph");
     source.figure = [this](bool) -> std::unique_ptr<Figure> { return m_run ? figure() : nullptr; };
     source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("decision"),
@@ -68,6 +69,7 @@ FigureExportSource DpcPanel::gammaExportSource() const {
     const std::size_t peaks = m_choice->peaks().size();
     FigureExportSource source = dpcSource(*m_run, peaks);
     source.title = tr("Export \u03b3-rank plot");
+    source.name = tr("\u03b3-rank plot");
     source.suggestedName = QStringLiteral("gamma_rank");
     source.figure = [this](bool) -> std::unique_ptr<Figure> {
         if (!m_run) return nullptr;

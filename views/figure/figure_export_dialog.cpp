@@ -114,8 +114,7 @@ FigureExportDialog::FigureExportDialog(FigureExportSource source, QWidget* paren
     const QString dir = QSettings().value(kLastDirKey, QDir::homePath()).toString();
     setPath(QDir(dir).filePath((m_source.suggestedName.isEmpty() ? QStringLiteral("figure") : m_source.suggestedName) +
                                QStringLiteral(".png")));
-    m_preset->setCurrentIndex(1);
-    applyPreset(1);
+    setWidthMillimetres(singleColumnMm);
 }
 
 QWidget* FigureExportDialog::buildFileRow() {
@@ -221,6 +220,12 @@ void FigureExportDialog::setSizeMillimetres(double width, double height) {
     m_preset->setCurrentIndex(0);
 }
 
+void FigureExportDialog::setWidthMillimetres(double width) {
+    setSizeMillimetres(width, std::round(width * m_aspect));
+    for (int i = 1; i < m_preset->count(); ++i)
+        if (kPresetsMm[i] == width) m_preset->setCurrentIndex(i);
+}
+
 void FigureExportDialog::setSizePixels(int width, int height) {
     m_unit->setCurrentIndex(1);
     m_width->setValue(width);
@@ -289,10 +294,7 @@ void FigureExportDialog::browse() {
 }
 
 void FigureExportDialog::applyPreset(int index) {
-    if (index <= 0 || index >= static_cast<int>(std::size(kPresetsMm))) return;
-    m_unit->setCurrentIndex(0);
-    m_width->setValue(kPresetsMm[index]);
-    m_height->setValue(std::round(kPresetsMm[index] * m_aspect));
+    if (index > 0 && index < static_cast<int>(std::size(kPresetsMm))) setWidthMillimetres(kPresetsMm[index]);
 }
 
 void FigureExportDialog::formatChosen() {

@@ -42,6 +42,8 @@ public:
     /// "png", "tif", "svg" or "pdf": the path's extension follows.
     void setFormat(const QString& suffix);
     void setSizeMillimetres(double width, double height);
+    /// A width in millimetres, the height from the figure's own aspect ratio (as the presets do).
+    void setWidthMillimetres(double width);
     void setSizePixels(int width, int height);
     void setDpi(int dpi);
     void setTitleText(const QString& title);

@@ -66,7 +66,9 @@ QStringList plotOptionWords(const QString& path, const FigureExportOptions& opti
 FigureProvenance provenanceOf(const FigureExportSource& source, const QString& path, const FigureExportOptions& options,
                               const FigureStyle& style) {
     FigureProvenance provenance;
-    if (!source.command.isEmpty()) {
+    if (!source.fixedCommand.isEmpty()) {
+        provenance.command = source.fixedCommand;
+    } else if (!source.command.isEmpty()) {
         provenance.command = shellCommand(source.command + plotOptionWords(path, options, style));
         if (!source.prelude.isEmpty()) provenance.command = source.prelude + QStringLiteral(" && ") + provenance.command;
     }

@@ -16,6 +16,7 @@ namespace clusterlens::views {
 
 struct FigureExportSource {
     QString title;          ///< the dialog's title, e.g. "Export decision graph"
+    QString name;           ///< the view's name in lists, e.g. "Decision graph"
     QString suggestedName;  ///< file name without folder and extension, e.g. "decision_graph"
     QString viewOnly;       ///< the "what is in view" check box; empty: the view has no such choice
     /// Makes the figure: the part in view when asked and the view has one, else the whole.
@@ -24,6 +25,8 @@ struct FigureExportSource {
     /// "clusterlens-cli dpc data.fcs --dc-percent 2 --out DPC.csv"; empty when the plot reads the data.
     QString prelude;
     QStringList command;    ///< `clusterlens-cli plot KIND INPUT ...` without the output and style options
+    /// The provenance's command as it stands, when set (a composed figure lists its panels' commands).
+    QString fixedCommand;
     QStringList dataFiles;  ///< hashed into every file's provenance
     QString methods;        ///< a methods paragraph (algorithm, parameters, papers); empty: none
 

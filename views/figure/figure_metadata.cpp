@@ -51,13 +51,17 @@ QString xmlEscaped(const QString& text) {
     return QString(text).toHtmlEscaped();
 }
 
-/// A PDF text string: literal for printable ASCII, else UTF-16BE with a byte order mark.
+/// A PDF text string: literal for printable ASCII and line breaks, else UTF-16BE with a byte order mark.
 QByteArray pdfString(const QString& text) {
     bool ascii = true;
-    for (QChar c : text) ascii = ascii && c.unicode() >= 0x20 && c.unicode() < 0x7f;
+    for (QChar c : text) ascii = ascii && ((c.unicode() >= 0x20 && c.unicode() < 0x7f) || c == QLatin1Char('\n'));
     if (ascii) {
         QByteArray out("(");
         for (char c : text.toLatin1()) {
+            if (c == '\n') {
+                out.append("\\n");
+                continue;
+            }
             if (c == '(' || c == ')' || c == '\\') out.append('\\');
             out.append(c);
         }

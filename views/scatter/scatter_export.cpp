@@ -20,6 +20,7 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
                                : !colouring.isEmpty() ? colouring
                                                       : datasetLabelingName(*dataset);
     source.title = QObject::tr("Export scatter figure");
+    source.name = QObject::tr("Data scatter");
     source.suggestedName = QStringLiteral("scatter_%1_%2").arg(widget->data()->xName, widget->data()->yName);
     source.viewOnly = QObject::tr("Only what is in view (the current zoom)");
     source.figure = [widget, dataset, xTitle, yTitle, colouring, colourName](bool viewOnly) -> std::unique_ptr<Figure> {

@@ -221,6 +221,7 @@ FigureExportSource VatPanel::figureExportSource() const {
     if (!m_run) return source;
     const bool ivat = display().kind == VatImageKind::Ivat;
     source.title = tr("Export VAT image");
+    source.name = ivat ? tr("iVAT image") : tr("VAT image");
     source.suggestedName = ivat ? QStringLiteral("ivat") : QStringLiteral("vat");
     source.viewOnly = tr("Only the part in view");
     source.figure = [this](bool viewOnly) -> std::unique_ptr<Figure> { return m_run ? figure(viewOnly) : nullptr; };

@@ -1,0 +1,88 @@
+#include "figure/composed_figure.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace clusterlens::views {
+
+namespace {
+
+constexpr double kGap = 6.0;  // between cells, logical pixels
+
+}  // namespace
+
+ComposedFigure::ComposedFigure(std::vector<std::unique_ptr<Figure>> panels, int columns)
+    : m_columns(std::max(1, columns)) {
+    for (auto& panel : panels)
+        if (panel) m_panels.push_back(std::move(panel));
+    m_columns = std::min(m_columns, std::max(1, static_cast<int>(m_panels.size())));
+}
+
+int ComposedFigure::rows() const {
+    return std::max(1, static_cast<int>((m_panels.size() + static_cast<std::size_t>(m_columns) - 1) / static_cast<std::size_t>(m_columns)));
+}
+
+QSize ComposedFigure::defaultSize() const {
+    // Cells as wide as the widest panel's own size, as high as its aspect asks.
+    int width = 320, height = 240;
+    for (const auto& panel : m_panels) {
+        width = std::max(width, panel->defaultSize().width());
+        height = std::max(height, panel->defaultSize().height());
+    }
+    return {m_columns * width, rows() * height + static_cast<int>(titleHeight())};
+}
+
+QString ComposedFigure::panelLetter(std::size_t index) {
+    QString letters;
+    for (std::size_t i = index + 1; i > 0; i = (i - 1) / 26) letters.prepend(QChar(u'A' + static_cast<char16_t>((i - 1) % 26)));
+    return letters;
+}
+
+double ComposedFigure::titleHeight() const {
+    return title().isEmpty() ? 0.0 : QFontMetricsF(font(16, true)).height() + 2 * kGap;
+}
+
+QRectF ComposedFigure::cellRect(const QRectF& area, std::size_t index) const {
+    const double top = area.top() + titleHeight();
+    const double width = (area.width() - (m_columns - 1) * kGap) / m_columns;
+    const double height = (area.bottom() - top - (rows() - 1) * kGap) / rows();
+    const auto row = static_cast<int>(index / static_cast<std::size_t>(m_columns));
+    const auto column = static_cast<int>(index % static_cast<std::size_t>(m_columns));
+    return {area.left() + column * (width + kGap), top + row * (height + kGap), width, height};
+}
+
+void ComposedFigure::paint(QPainter& painter, const QRectF& area) const {
+    painter.save();
+    paintBackground(painter, area);
+    if (!title().isEmpty()) {
+        painter.setFont(font(16, true));
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(area.left(), area.top() + kGap, area.width(), titleHeight() - kGap), Qt::AlignHCenter | Qt::AlignTop,
+                         QFontMetricsF(painter.font()).elidedText(title(), Qt::ElideRight, area.width()));
+    }
+    FigureStyle panelStyle = style();
+    panelStyle.title.clear();  // each panel keeps its own title and axis labels
+    panelStyle.xLabel.clear();
+    panelStyle.yLabel.clear();
+    panelStyle.transparent = true;  // the composed figure paints the one background
+    const QFont letterFont = font(18, true);
+    const QFontMetricsF letterMetrics(letterFont);
+    for (std::size_t i = 0; i < m_panels.size(); ++i) {
+        const QRectF cell = cellRect(area, i);
+        // The letter has a column of its own, so no panel's title or label runs under it.
+        const QRectF panel = cell.adjusted(letterMetrics.horizontalAdvance(panelLetter(i)) + 2, 0, 0, 0);
+        m_panels[i]->setStyle(panelStyle);
+        painter.save();
+        painter.setClipRect(panel);
+        m_panels[i]->paint(painter, panel);
+        painter.restore();
+        painter.setFont(letterFont);
+        painter.setPen(Qt::black);
+        painter.drawText(QPointF(cell.left(), cell.top() + letterMetrics.ascent()), panelLetter(i));
+    }
+    painter.restore();
+}
+
+}  // namespace clusterlens::views
