@@ -199,6 +199,13 @@ void MainWindow::chooseAndOpenSession() {
 }
 
 void MainWindow::saveSessionTo(const QString& path, std::function<void(bool)> done) {
+    const DatasetReference& reference = m_document->session().data;
+    if (reference.sha256.empty() && !reference.embedded) {
+        // The fingerprint of a file just opened is a job of its own; a session needs it.
+        showSessionError(tr("Not saved yet"), tr("The data file is still being read; save again in a moment."));
+        if (done) done(false);
+        return;
+    }
     m_document->setViewState(viewStateToJson(captureViewState()));
     m_sessionIo->save(path, m_embedData->isChecked(), m_session->current(), std::move(done));
 }

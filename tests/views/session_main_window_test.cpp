@@ -66,6 +66,7 @@ private Q_SLOTS:
     void movedDataFileIsAskedForAndOtherContentRefused();
     void embeddedDataOpensWithoutTheDataFile();
     void quittingWithUnsavedWorkAsks();
+    void newSessionKeepsTheDataAndDropsTheWork();
 };
 
 void SessionMainWindowTest::saveCloseOpenRestoresEveryObjectAndTheView() {
@@ -296,6 +297,36 @@ void SessionMainWindowTest::quittingWithUnsavedWorkAsks() {
     QVERIFY(box);
     box->button(QMessageBox::Discard)->click();
     QTRY_VERIFY(!window.isVisible());
+}
+
+void SessionMainWindowTest::newSessionKeepsTheDataAndDropsTheWork() {
+    MainWindow window;
+    test::openDemo(window);
+    const DatasetReference data = window.document()->session().data;
+    QSignalSpy shown(window.dendrogramPanel(), &DendrogramPanel::treeShown);
+    window.clusteringPanel()->setLinkage(QStringLiteral("single"));
+    window.clusteringPanel()->run();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, kGuiJobTimeoutMs);
+    window.analysis()->setSelection(std::make_shared<IndexVector>(test::indexRange(0, 9)), nullptr);
+    window.populationsPanel()->gateSelection(QStringLiteral("gone"));
+    QAction* newSession = nullptr;
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->text() == QStringLiteral("&New session")) newSession = action;
+    QVERIFY(newSession);
+    newSession->trigger();
+    QMessageBox* box = waitForBox(window, QStringLiteral("UnsavedWorkBox"));
+    QVERIFY(box);
+    box->button(QMessageBox::Discard)->click();
+    QTRY_VERIFY(window.document()->populations().empty());
+    const Session& session = window.document()->session();
+    QVERIFY(session.linkages.empty());
+    QCOMPARE(session.data.sha256, data.sha256);
+    QCOMPARE(session.data.n, data.n);
+    QVERIFY(window.analysis()->linkageNames().isEmpty());
+    QCOMPARE(window.populationsPanel()->model()->rowCount(), 0);
+    QCOMPARE(window.undoStack()->count(), 0);
+    QVERIFY(!window.isWindowModified());
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("Untitled")));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(SessionMainWindowTest)

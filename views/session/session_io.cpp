@@ -69,8 +69,8 @@ void SessionIo::open(const QString& path, bool recovered, const QString& origina
                 m_opening = false;
                 if (outcome.state == JobState::Failed)
                     Q_EMIT failed(tr("Could not open session"),
-                                  tr("\u201c%1\u201d was not opened.\n\n%2").arg(QFileInfo(path).fileName(),
-                                                                                outcome.message));
+                                  tr("\u201c%1\u201d was not opened; what you were working on is unchanged.\n\n%2")
+                                      .arg(QFileInfo(path).fileName(), outcome.message));
                 return;
             }
             onRead(path, outcome.result, recovered, originalPath);
