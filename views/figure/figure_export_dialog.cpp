@@ -69,32 +69,9 @@ FigureExportDialog::FigureExportDialog(FigureExportSource source, QWidget* paren
         m_aspect = static_cast<double>(own->defaultSize().height()) / std::max(1, own->defaultSize().width());
         m_title->setText(own->title());
     }
-    m_xLabel->setPlaceholderText(tr("as in the view"));
-    m_yLabel->setPlaceholderText(tr("as in the view"));
-    m_fontScale->setRange(0.5, 3.0);
-    m_fontScale->setSingleStep(0.1);
-    m_fontScale->setValue(1.0);
-    m_fontScale->setSuffix(QStringLiteral(" \u00d7"));
-    for (const QString& name : legendPositionNames()) m_legend->addItem(name, name);
-    m_palette->addItem(tr("Tableau (as on screen)"), Palette::paletteName(PaletteKind::Tableau));
-    m_palette->addItem(tr("Okabe\u2013Ito (colour-blind safe)"), Palette::paletteName(PaletteKind::OkabeIto));
-    m_palette->addItem(tr("viridis"), Palette::paletteName(PaletteKind::Viridis));
-    m_background->addItem(tr("White"));
-    m_background->addItem(tr("Transparent"));
     m_viewOnly->setVisible(!m_source.viewOnly.isEmpty());
     m_methodsButton->setEnabled(!m_source.methods.isEmpty());
     m_methodsButton->setToolTip(m_source.methods);
-
-    auto* text = new QGroupBox(tr("Text and look"), this);
-    auto* textForm = new QFormLayout(text);
-    textForm->addRow(tr("Title"), m_title);
-    textForm->addRow(tr("Horizontal axis"), m_xLabel);
-    textForm->addRow(tr("Vertical axis"), m_yLabel);
-    textForm->addRow(tr("Font size"), m_fontScale);
-    textForm->addRow(tr("Legend"), m_legend);
-    textForm->addRow(tr("Palette"), m_palette);
-    textForm->addRow(tr("Background"), m_background);
-
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     buttons->addButton(tr("&Export"), QDialogButtonBox::AcceptRole)->setDefault(true);
     QPushButton* clipboard = buttons->addButton(tr("Copy to &clipboard"), QDialogButtonBox::ActionRole);
@@ -107,7 +84,7 @@ FigureExportDialog::FigureExportDialog(FigureExportSource source, QWidget* paren
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildFileRow());
     layout->addWidget(buildSizeRows());
-    layout->addWidget(text);
+    layout->addWidget(buildTextRows());
     layout->addWidget(m_viewOnly);
     layout->addWidget(buttons);
 
@@ -115,6 +92,31 @@ FigureExportDialog::FigureExportDialog(FigureExportSource source, QWidget* paren
     setPath(QDir(dir).filePath((m_source.suggestedName.isEmpty() ? QStringLiteral("figure") : m_source.suggestedName) +
                                QStringLiteral(".png")));
     setWidthMillimetres(singleColumnMm);
+}
+
+QWidget* FigureExportDialog::buildTextRows() {
+    m_xLabel->setPlaceholderText(tr("as in the view"));
+    m_yLabel->setPlaceholderText(tr("as in the view"));
+    m_fontScale->setRange(0.5, 3.0);
+    m_fontScale->setSingleStep(0.1);
+    m_fontScale->setValue(1.0);
+    m_fontScale->setSuffix(QStringLiteral(" \u00d7"));
+    for (const QString& name : legendPositionNames()) m_legend->addItem(name, name);
+    m_palette->addItem(tr("Tableau (as on screen)"), Palette::paletteName(PaletteKind::Tableau));
+    m_palette->addItem(tr("Okabe\u2013Ito (colour-blind safe)"), Palette::paletteName(PaletteKind::OkabeIto));
+    m_palette->addItem(tr("viridis"), Palette::paletteName(PaletteKind::Viridis));
+    m_background->addItem(tr("White"));
+    m_background->addItem(tr("Transparent"));
+    auto* text = new QGroupBox(tr("Text and look"), this);
+    auto* textForm = new QFormLayout(text);
+    textForm->addRow(tr("Title"), m_title);
+    textForm->addRow(tr("Horizontal axis"), m_xLabel);
+    textForm->addRow(tr("Vertical axis"), m_yLabel);
+    textForm->addRow(tr("Font size"), m_fontScale);
+    textForm->addRow(tr("Legend"), m_legend);
+    textForm->addRow(tr("Palette"), m_palette);
+    textForm->addRow(tr("Background"), m_background);
+    return text;
 }
 
 QWidget* FigureExportDialog::buildFileRow() {

@@ -66,6 +66,7 @@ public:
 private:
     QWidget* buildFileRow();
     QWidget* buildSizeRows();
+    QWidget* buildTextRows();
     void browse();
     void applyPreset(int index);
     void formatChosen();
