@@ -36,7 +36,6 @@ std::string viewStateToJson(const ViewState& s) {
         {QStringLiteral("scatter"), scatter},
         {QStringLiteral("activeFeatures"), toArray(s.activeFeatures)},
         {QStringLiteral("colouring"), s.colouring},
-        {QStringLiteral("palette"), s.palette},
         {QStringLiteral("dendrogram"),
          QJsonObject{{QStringLiteral("linkage"), s.dendrogramLinkage},
                      {QStringLiteral("clusters"), s.dendrogramClusters}}},
@@ -63,7 +62,6 @@ ViewState viewStateFromJson(const std::string& json) {
                                                 window[3].toDouble()};
     s.activeFeatures = toList(root.value(QStringLiteral("activeFeatures")));
     s.colouring = root.value(QStringLiteral("colouring")).toString();
-    s.palette = root.value(QStringLiteral("palette")).toString();
     const QJsonObject dendrogram = root.value(QStringLiteral("dendrogram")).toObject();
     s.dendrogramLinkage = dendrogram.value(QStringLiteral("linkage")).toString();
     s.dendrogramClusters = dendrogram.value(QStringLiteral("clusters")).toInt();

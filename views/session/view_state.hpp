@@ -21,7 +21,6 @@ struct ViewState {
     std::optional<std::array<double, 4>> scatterWindow;
     QStringList activeFeatures;
     QString colouring;  ///< labeling that colours the views; empty = density
-    QString palette;    ///< Palette::paletteName of figure exports
     QString dendrogramLinkage;
     int dendrogramClusters = 0;  ///< cut k; 0 = no cut
     QString dpcResult;           ///< DPC result on the decision graph
