@@ -233,6 +233,16 @@ TEST_F(CliPlotFigures, EveryKindWritesATiffWithItsProvenanceInTheImageDescriptio
     }
 }
 
+TEST_F(CliPlotFigures, ATitleWithMarkupCharactersKeepsTheSvgWellFormed) {
+    const std::string out = file("markup.svg");
+    const CliResult result = runCli({"plot", "dendrogram", file("average.csv"), "--title", "CD4 & CD8 <gated>", "--out", out});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const SvgInfo svg = svgInfo(readFile(out));
+    EXPECT_TRUE(svg.wellFormed);
+    EXPECT_EQ(svg.title, "CD4 & CD8 <gated>");
+    EXPECT_THAT(svg.metadata, HasSubstr("CD4 & CD8 <gated>"));
+}
+
 TEST_F(CliPlotFigures, PixelSizesAndStyleOptionsAreHonoured) {
     const std::string out = file("scatter.png");
     const CliResult result = runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--width", "500",

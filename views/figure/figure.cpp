@@ -113,8 +113,10 @@ QByteArray svgBytes(const Figure& figure, const FigureGeometry& g, const FigureP
     svg.setSize(g.logical.toSize());
     svg.setViewBox(QRectF(QPointF(0, 0), g.logical));
     svg.setResolution(static_cast<int>(kLogicalDpi));
-    svg.setTitle(provenance.title);
-    svg.setDescription(applicationSignature());
+    // No title or description of the generator's own ("Qt SVG Document"): withSvgMetadata() writes
+    // ours, escaped, which QSvgGenerator does not do.
+    svg.setTitle(QString());
+    svg.setDescription(QString());
     QPainter painter;
     if (!painter.begin(&svg)) throw InvalidInput("figure: the SVG generator could not start");
     figure.paint(painter, QRectF(QPointF(0, 0), g.logical));

@@ -112,12 +112,10 @@ QByteArray withSvgMetadata(const QByteArray& svg, const FigureProvenance& proven
         meta += QStringLiteral("<dc:source>sha256:%1 %2</dc:source>\n").arg(file.sha256, xmlEscaped(file.path));
     meta += QStringLiteral("</rdf:Description>\n</rdf:RDF>\n</metadata>\n");
 
-    // After the title and description QSvgGenerator writes first, else right after the root tag.
-    qsizetype at = text.indexOf(QStringLiteral("</desc>"));
-    at = at >= 0 ? at + 7 : text.indexOf(QStringLiteral("</title>"));
-    if (at >= 0 && text.at(at) == QLatin1Char('<')) at += 8;
-    if (at < 0) at = text.indexOf(QLatin1Char('>'), root) + 1;
-    text.insert(at, QLatin1Char('\n') + meta);
+    // Right after the root tag: the document's title and description first, as SVG asks.
+    const QString head = QStringLiteral("<title>%1</title>\n<desc>%2</desc>\n")
+                             .arg(xmlEscaped(provenance.title), xmlEscaped(applicationSignature()));
+    text.insert(text.indexOf(QLatin1Char('>'), root) + 1, QLatin1Char('\n') + head + meta);
     return text.toUtf8();
 }
 

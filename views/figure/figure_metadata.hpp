@@ -16,7 +16,8 @@ namespace clusterlens::views {
 QByteArray withPngText(const QByteArray& png, const FigureProvenance& provenance);
 
 /// `svg` as QSvgGenerator writes it, with the root's width and height replaced by `width` and
-/// `height` (e.g. "85mm") and a <metadata> block after its <title>/<desc>.
+/// `height` (e.g. "85mm"), and the document's <title>, <desc> and a <metadata> block after the root
+/// tag (the generator must have written no title or description of its own).
 QByteArray withSvgMetadata(const QByteArray& svg, const FigureProvenance& provenance, const QString& width,
                            const QString& height);
 
