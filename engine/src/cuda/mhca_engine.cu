@@ -312,6 +312,14 @@ void MhcaEngine::allocate() {
         if (m_profile) CL_CUDA_TRY(cudaMemsetAsync(d_blockProfile.data(), 0, d_blockProfile.bytes(), s));
     }
     CL_CUDA_TRY(cudaMemsetAsync(d_scatter.data(), 0, d_scatter.bytes(), s));
+    // resolveRow loads a row's whole runner-up list at once, entries past its count included, and the
+    // rescan pass stages every row's metric and scaled parts, also for rows whose metric is the
+    // identity and never written; both ignore those values. Zeroed once here, those loads read defined
+    // memory (compute-sanitizer initcheck).
+    for (DeviceBuffer<int>* b : {&d_runSlot, &d_runPos, &d_runBirth})
+        CL_CUDA_TRY(cudaMemsetAsync(b->data(), 0, b->bytes(), s));
+    for (DeviceBuffer<double>* b : {&d_runKey, &d_metric, &d_scaled})
+        CL_CUDA_TRY(cudaMemsetAsync(b->data(), 0, b->bytes(), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_halt.data(), 0, sizeof(int), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_mergeCount.data(), 0, sizeof(int), s));
