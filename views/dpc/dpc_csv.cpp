@@ -1,0 +1,84 @@
+#include "dpc/dpc_csv.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "clusterlens/errors.hpp"
+#include "clusterlens/io/number_text.hpp"
+#include "clusterlens/io/text_file.hpp"
+
+namespace clusterlens::views {
+
+namespace {
+
+constexpr const char* kHeader = "index,rho,delta,nearest_higher,gamma";
+
+[[noreturn]] void bad(const std::string& path, std::size_t line, const std::string& what) {
+    throw InvalidInput(path + ":" + std::to_string(line) + ": " + what);
+}
+
+double parseNumber(const std::string& field, const std::string& path, std::size_t line) {
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(field.c_str(), &end);
+    if (field.empty() || end != field.c_str() + field.size() || errno == ERANGE)
+        bad(path, line, "'" + field + "' is not a number");
+    return value;
+}
+
+}  // namespace
+
+void writeDpcCsv(const std::string& path, const DensityPeaksResult& result) {
+    std::string text = std::string(kHeader) + '\n';
+    for (std::size_t i = 0; i < result.rho.size(); ++i) {
+        text += std::to_string(i);
+        for (const double value : {result.rho[i], result.delta[i]}) text += ',', appendShortest(text, value);
+        text += ',' + std::to_string(result.nearestHigher[i]) + ',';
+        appendShortest(text, result.gamma[i]);
+        text += '\n';
+    }
+    writeTextFile(path, text);
+}
+
+DensityPeaksResult readDpcCsv(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InvalidInput(path + ": cannot open the DPC table");
+    std::string text;
+    std::size_t line = 1;
+    if (!std::getline(in, text) || text.rfind(kHeader, 0) != 0)
+        bad(path, line, std::string("expected the header '") + kHeader + "'");
+    DensityPeaksResult result;
+    std::vector<std::string> fields;
+    while (std::getline(in, text)) {
+        ++line;
+        if (!text.empty() && text.back() == '\r') text.pop_back();
+        if (text.empty()) continue;
+        fields.clear();
+        std::stringstream row(text);
+        for (std::string field; std::getline(row, field, ',');) fields.push_back(field);
+        if (fields.size() != 5) bad(path, line, "expected 5 fields (" + std::string(kHeader) + ")");
+        if (parseNumber(fields[0], path, line) != static_cast<double>(result.rho.size()))
+            bad(path, line, "indices must run 0, 1, 2, ... in order");
+        result.rho.push_back(parseNumber(fields[1], path, line));
+        result.delta.push_back(parseNumber(fields[2], path, line));
+        result.nearestHigher.push_back(static_cast<std::int64_t>(parseNumber(fields[3], path, line)));
+        result.gamma.push_back(parseNumber(fields[4], path, line));
+    }
+    const std::size_t n = result.rho.size();
+    if (n < 2) throw InvalidInput(path + ": a decision graph needs at least 2 points");
+    for (std::size_t i = 0; i < n; ++i)
+        if (result.nearestHigher[i] < -1 || result.nearestHigher[i] >= static_cast<std::int64_t>(n))
+            bad(path, i + 2, "nearest_higher outside the points");
+    result.densityOrder.resize(n);
+    std::iota(result.densityOrder.begin(), result.densityOrder.end(), std::int64_t{0});
+    std::stable_sort(result.densityOrder.begin(), result.densityOrder.end(),
+                     [&](std::int64_t a, std::int64_t b) { return result.rho[a] > result.rho[b]; });
+    return result;
+}
+
+}  // namespace clusterlens::views
