@@ -2,10 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <filesystem>
 #include <random>
 
@@ -122,21 +120,13 @@ TEST(SessionFile, SaveOntoAFullDiskThrowsAndKeepsTheOldFile) {
     for (std::size_t i = 0; i < large.data.embedded->values.size(); ++i) large.data.embedded->values[i] = static_cast<float>(i);
     std::mt19937_64 rng(1);
     for (int i = 0; i < (1 << 20); ++i) large.viewState += static_cast<char>('a' + rng() % 26);  // incompressible
-    // A file size limit makes every write past it fail as a full disk would (EFBIG instead of ENOSPC).
-    rlimit old{};
-    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
-    const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit small = old;
-    small.rlim_cur = 64 * 1024;
-    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
     bool threw = false;
     try {
+        const test::FileSizeLimit fullDisk(64 * 1024);
         writeSession(path, large);
     } catch (const InvalidInput&) {
         threw = true;
     }
-    ::setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, previousHandler);
     EXPECT_TRUE(threw);
     EXPECT_EQ(test::readFile(path), before);
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator()), 1);

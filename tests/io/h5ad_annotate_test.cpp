@@ -387,6 +387,24 @@ TEST(H5adAnnotate, RefusesWhatItCannotWriteAndLeavesNoFile) {
     EXPECT_EQ(sha256File(copy), hash);
 }
 
+TEST(H5adAnnotate, AFullDiskIsAnErrorAndLeavesNoFile) {
+    // The copy of the source fits; the copy with its new columns does not. HDF5 never writes to the disk
+    // itself (the file is changed in memory), so its failure cannot leave a file id behind.
+    const TempDir dir;
+    const std::string source = dataPath("h5ad/pbmc_small_csr.h5ad");
+    const std::string out = dir.file("out.h5ad");
+    std::string message;
+    {
+        const test::FileSizeLimit fullDisk(std::filesystem::file_size(source) + 64);
+        message = errorOf(source, out, {clusters()});
+    }
+    EXPECT_THAT(message, HasSubstr(out));
+    EXPECT_THAT(message, HasSubstr("could not be written"));
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+    writeH5adWithObsColumns(source, out, {clusters()});  // the same export with room succeeds
+    EXPECT_EQ(readH5adObsCategorical(out, "ClusterLens clusters").codes, clusters().codes);
+}
+
 TEST(H5adAnnotate, RefusesObsLayoutsOfAnnDataBefore08) {
     const TempDir dir;
     const std::string old = dir.file("anndata07.h5ad");

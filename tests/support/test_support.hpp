@@ -25,6 +25,20 @@ private:
     std::filesystem::path m_path;
 };
 
+/// While alive, every write that makes a file of this process larger than `bytes` fails (EFBIG, as
+/// ENOSPC on a full disk would), without the SIGXFSZ signal that would end the process.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(std::uint64_t bytes);
+    ~FileSizeLimit();
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+private:
+    std::uint64_t m_previousLimit = 0;
+    void (*m_previousHandler)(int) = nullptr;
+};
+
 /// Writes bytes to a file (binary).
 void writeFile(const std::string& path, const std::string& bytes);
 /// Reads a whole file (binary).

@@ -57,13 +57,26 @@ Writer::Writer(const std::string& path, const std::string& displayPath, hsize_t 
     if (m_file < 0) fail("", "the file could not be created");
 }
 
-Writer::Writer(Existing, const std::string& path, const std::string& displayPath) : m_path(displayPath) {
+Writer::Writer(Existing, const std::string& path, const std::string& displayPath)
+    : m_path(displayPath), m_imagePath(path) {
     Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
 #if H5_VERSION_GE(1, 10, 7)
     H5Pset_file_locking(access.get(), true, true);  // as the readers: locks where the file system has them
 #endif
+    // Read into memory and changed there, then written back by close(), as new files are: HDF5 never
+    // writes to the disk itself (see the other constructor).
+    if (H5Pset_fapl_core(access.get(), std::size_t{1} << 20, false) < 0) fail("", "the file could not be set up in memory");
     m_file = H5Fopen(path.c_str(), H5F_ACC_RDWR, access.get());
     if (m_file < 0) fail("", "the file could not be opened for writing");
+    Handle creation(H5Fget_create_plist(m_file), H5Pclose);
+    if (!creation.valid() || H5Pget_userblock(creation.get(), &m_userBlock) < 0) fail("", "the file's user block could not be read");
+    if (m_userBlock > 0) {
+        m_userBlockBytes.resize(static_cast<std::size_t>(m_userBlock));
+        std::FILE* in = std::fopen(path.c_str(), "rb");
+        const bool read = in && std::fread(m_userBlockBytes.data(), 1, m_userBlockBytes.size(), in) == m_userBlockBytes.size();
+        if (in) std::fclose(in);
+        if (!read) throwFileError(m_path, "", "the file's user block could not be read");
+    }
 }
 
 Writer::~Writer() {
@@ -71,19 +84,17 @@ Writer::~Writer() {
 }
 
 void Writer::close() {
-    if (H5Fflush(m_file, H5F_SCOPE_GLOBAL) < 0) fail("", "the file could not be flushed (disk full?)");
-    std::vector<char> image;
-    if (!m_imagePath.empty()) {
-        const ssize_t size = H5Fget_file_image(m_file, nullptr, 0);
-        if (size < 0) fail("", "the file could not be assembled");
-        image.resize(static_cast<std::size_t>(size));
-        if (H5Fget_file_image(m_file, image.data(), image.size()) != size) fail("", "the file could not be assembled");
-        // The image starts at the superblock; on disk the user block comes first.
-        image.insert(image.begin(), static_cast<std::size_t>(m_userBlock), '\0');
-    }
+    if (H5Fflush(m_file, H5F_SCOPE_GLOBAL) < 0) fail("", "the file could not be flushed");
+    const ssize_t size = H5Fget_file_image(m_file, nullptr, 0);
+    if (size < 0) fail("", "the file could not be assembled");
+    std::vector<char> image(static_cast<std::size_t>(size));
+    if (H5Fget_file_image(m_file, image.data(), image.size()) != size) fail("", "the file could not be assembled");
+    // The image starts at the superblock; on disk the user block comes first (an existing file's own
+    // bytes, zeros in a new file, whose owner writes its header there).
+    m_userBlockBytes.resize(static_cast<std::size_t>(m_userBlock), '\0');
+    image.insert(image.begin(), m_userBlockBytes.begin(), m_userBlockBytes.end());
     const hid_t id = std::exchange(m_file, H5I_INVALID_HID);
-    if (H5Fclose(id) < 0) fail("", "the file could not be closed (disk full?)");
-    if (m_imagePath.empty()) return;
+    if (H5Fclose(id) < 0) fail("", "the file could not be closed");
     std::FILE* out = std::fopen(m_imagePath.c_str(), "wb");
     if (!out) throwFileError(m_path, "", std::string("the file could not be created: ") + std::strerror(errno));
     const bool written = std::fwrite(image.data(), 1, image.size(), out) == image.size();

@@ -17,7 +17,9 @@ namespace clusterlens::h5 {
 
 /// A new HDF5 file at `path` (truncating) with a user block of `userBlock` bytes before the HDF5 part,
 /// or an existing file opened to add objects to it; messages name `displayPath` (the file the user asked
-/// for, not the temporary being written).
+/// for, not the temporary being written). Either is built in memory (the whole file: an existing file's
+/// size, and the same again while close() assembles it) and written to `path` by close() with checked
+/// writes, so a full disk is an exception, never a half-written file inside HDF5.
 class Writer {
 public:
     Writer(const std::string& path, const std::string& displayPath, hsize_t userBlock);
@@ -58,8 +60,9 @@ private:
                  const void* data, int rank, const hsize_t* dims) const;
 
     std::string m_path;
-    std::string m_imagePath;  ///< new files: built in memory, written here by close(); empty otherwise
+    std::string m_imagePath;  ///< where close() writes the file built in memory
     hsize_t m_userBlock = 0;
+    std::vector<char> m_userBlockBytes;  ///< an existing file's user block, written back before the image
     hid_t m_file = H5I_INVALID_HID;  ///< closed by close() (checked) or the destructor
 };
 
