@@ -26,14 +26,16 @@ double asinhCofactor(const std::string& spec) {
     return cofactor;
 }
 
-/// asinh with the default cofactor on every column but the overridden ones, which get their own.
+/// asinh with the default cofactor on every column but the overridden ones, which get their own (a
+/// cofactor of 0 leaves that column as read).
 Dataset asinhPerChannel(const Dataset& in, const DatasetReadSpec& spec) {
     const double fallback = asinhCofactor(spec.transform);
     std::set<std::size_t> overridden;
     for (const ChannelCofactor& c : spec.cofactors) {
         const long column = in.featureIndex(c.channel);
         if (column < 0) throw InvalidInput("cofactor for channel '" + c.channel + "': no such feature in the data");
-        if (!(c.cofactor > 0.0)) throw InvalidInput("cofactor for channel '" + c.channel + "' must be positive");
+        if (!(c.cofactor >= 0.0))
+            throw InvalidInput("cofactor for channel '" + c.channel + "' must be positive (or 0: left as read)");
         if (!overridden.insert(static_cast<std::size_t>(column)).second)
             throw InvalidInput("cofactor for channel '" + c.channel + "' is given twice");
     }
@@ -42,7 +44,8 @@ Dataset asinhPerChannel(const Dataset& in, const DatasetReadSpec& spec) {
         if (!overridden.count(j)) rest.push_back(j);
     Dataset out = rest.empty() ? in : asinhTransform(in, fallback, rest);
     for (const ChannelCofactor& c : spec.cofactors)
-        out = asinhTransform(out, c.cofactor, {static_cast<std::size_t>(in.featureIndex(c.channel))});
+        if (c.cofactor > 0.0)
+            out = asinhTransform(out, c.cofactor, {static_cast<std::size_t>(in.featureIndex(c.channel))});
     return out;
 }
 

@@ -29,7 +29,7 @@ namespace clusterlens {
 /// A per-channel arcsinh cofactor that overrides the transform's default for one channel.
 struct ChannelCofactor {
     std::string channel;  ///< feature name as read from the file
-    double cofactor = 5.0;
+    double cofactor = 5.0;  ///< > 0; 0 = the channel is left as read (scatter channels kept linear)
 };
 
 /// How the data file was read and prepared, so that it can be read again identically.
