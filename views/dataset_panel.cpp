@@ -4,7 +4,6 @@
 #include <utility>
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -14,11 +13,11 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "open/transform_table.hpp"
+
 namespace clusterlens::views {
 
 namespace {
-
-enum TransformItem { NoTransform, AsinhMass, AsinhFlow, AsinhCustom, ZScore };
 
 QString featureLabel(const Dataset& dataset, std::size_t j) {
     const QString name = QString::fromStdString(dataset.features[j]);
@@ -40,8 +39,7 @@ DatasetPanel::DatasetPanel(QWidget* parent)
       m_x(new QComboBox(this)),
       m_y(new QComboBox(this)),
       m_colour(new QComboBox(this)),
-      m_transform(new QComboBox(this)),
-      m_cofactor(new QDoubleSpinBox(this)) {
+      m_transformLabel(new QLabel(this)) {
     m_file->setWordWrap(true);
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont bold = m_file->font();
@@ -86,21 +84,16 @@ DatasetPanel::DatasetPanel(QWidget* parent)
 
 QWidget* DatasetPanel::buildTransformBox() {
     auto* box = new QGroupBox(tr("Transform"), this);
-    m_transform->addItem(tr("None"));
-    m_transform->addItem(tr("arcsinh, cofactor 5 (mass cytometry)"));
-    m_transform->addItem(tr("arcsinh, cofactor 150 (flow cytometry)"));
-    m_transform->addItem(tr("arcsinh, custom cofactor"));
-    m_transform->addItem(tr("z-score per feature"));
-    m_cofactor->setRange(0.001, 1e6);
-    m_cofactor->setDecimals(3);
-    m_cofactor->setValue(5.0);
-    m_cofactor->setEnabled(false);
-    m_cofactor->setKeyboardTracking(false);
-    auto* form = new QFormLayout(box);
-    form->addRow(m_transform);
-    form->addRow(tr("Cofactor:"), m_cofactor);
-    connect(m_transform, &QComboBox::currentIndexChanged, this, &DatasetPanel::onTransformEdited);
-    connect(m_cofactor, &QDoubleSpinBox::valueChanged, this, &DatasetPanel::onTransformEdited);
+    m_transformLabel->setObjectName(QStringLiteral("TransformLabel"));
+    m_transformLabel->setWordWrap(true);
+    m_transformLabel->setText(m_transform.label());
+    auto* edit = new QPushButton(tr("Edit\u2026"), box);
+    edit->setObjectName(QStringLiteral("EditTransform"));
+    edit->setToolTip(tr("Per-channel arcsinh cofactors, count-matrix steps, z-score"));
+    auto* row = new QHBoxLayout(box);
+    row->addWidget(m_transformLabel, 1);
+    row->addWidget(edit);
+    connect(edit, &QPushButton::clicked, this, &DatasetPanel::editTransformChoice);
     return box;
 }
 
@@ -115,7 +108,7 @@ QWidget* DatasetPanel::buildScatterBox() {
     m_colour->addItem(tr("Labels"), static_cast<int>(ColourMode::Labels));
     setLabelsAvailable(false, QString());
     // Long feature names must not widen the dock; the popup still shows them in full.
-    for (QComboBox* combo : {m_coordinates, m_x, m_y, m_colour, m_transform}) {
+    for (QComboBox* combo : {m_coordinates, m_x, m_y, m_colour}) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(10);
     }
@@ -236,43 +229,26 @@ void DatasetPanel::setPreferredActiveFeatures(const QStringList& names) {
 }
 
 void DatasetPanel::setTransform(const TransformChoice& choice) {
-    const bool wasUpdating = std::exchange(m_updating, true);
-    int item = NoTransform;
-    if (choice.kind == TransformChoice::Kind::ZScore)
-        item = ZScore;
-    else if (choice.kind == TransformChoice::Kind::Asinh)
-        item = choice.cofactor == 5.0 ? AsinhMass : choice.cofactor == 150.0 ? AsinhFlow : AsinhCustom;
-    m_transform->setCurrentIndex(item);
-    m_cofactor->setValue(choice.kind == TransformChoice::Kind::Asinh ? choice.cofactor : 5.0);
-    m_cofactor->setEnabled(item == AsinhCustom);
-    m_updating = wasUpdating;
+    m_transform = choice;
+    m_transformLabel->setText(choice.label());
+    m_transformLabel->setToolTip(choice.key());
 }
 
 TransformChoice DatasetPanel::transform() const {
-    TransformChoice choice;
-    switch (m_transform->currentIndex()) {
-        case AsinhMass:
-            choice = {TransformChoice::Kind::Asinh, 5.0};
-            break;
-        case AsinhFlow:
-            choice = {TransformChoice::Kind::Asinh, 150.0};
-            break;
-        case AsinhCustom:
-            choice = {TransformChoice::Kind::Asinh, m_cofactor->value()};
-            break;
-        case ZScore:
-            choice.kind = TransformChoice::Kind::ZScore;
-            break;
-        default:
-            break;
-    }
-    return choice;
+    return m_transform;
 }
 
-void DatasetPanel::onTransformEdited() {
-    if (m_updating) return;
-    m_cofactor->setEnabled(m_transform->currentIndex() == AsinhCustom);
-    Q_EMIT transformChanged(transform());
+void DatasetPanel::chooseTransform(const TransformChoice& choice) {
+    if (choice == m_transform) return;
+    setTransform(choice);
+    Q_EMIT transformChanged(choice);
+}
+
+void DatasetPanel::editTransformChoice() {
+    if (!m_dataset) return;
+    QStringList channels;
+    for (const std::string& feature : m_dataset->features) channels << QString::fromStdString(feature);
+    if (const auto edited = editTransform(this, channels, m_transform)) chooseTransform(*edited);
 }
 
 ScatterAxes DatasetPanel::axes() const {

@@ -1,7 +1,8 @@
 #pragma once
 // Dock content describing the dataset and choosing what to look at: "N x D", the compute
 // backend, the features active for analyses (checkboxes), the scatter's X/Y coordinates (features
-// or an embedding), the colouring and the transform.
+// or an embedding), the colouring and the transform (edited in the one transform editor,
+// open/transform_table.hpp, that the Open dialog shows too).
 
 #include <QStringList>
 #include <QWidget>
@@ -13,7 +14,6 @@
 #include "scatter/scatter_data.hpp"
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
 
@@ -37,6 +37,8 @@ public:
     void setColourMode(ColourMode mode);
     /// Shows `choice` without emitting transformChanged().
     void setTransform(const TransformChoice& choice);
+    /// Replaces the transform as the user would (emits transformChanged() when it differs).
+    void chooseTransform(const TransformChoice& choice);
 
     TransformChoice transform() const;
     ScatterAxes axes() const;
@@ -54,7 +56,7 @@ Q_SIGNALS:
 private:
     void fillCoordinates(int embedding);
     void chooseInitialAxes();
-    void onTransformEdited();
+    void editTransformChoice();
     QWidget* buildTransformBox();
     QWidget* buildScatterBox();
 
@@ -67,8 +69,8 @@ private:
     QComboBox* m_x;
     QComboBox* m_y;
     QComboBox* m_colour;
-    QComboBox* m_transform;
-    QDoubleSpinBox* m_cofactor;
+    QLabel* m_transformLabel;
+    TransformChoice m_transform;
     QString m_preferredX;
     QString m_preferredY;
     QStringList m_preferredActive;
@@ -77,6 +79,5 @@ private:
 
 }  // namespace clusterlens::views
 
-Q_DECLARE_METATYPE(clusterlens::views::TransformChoice)
 Q_DECLARE_METATYPE(clusterlens::views::ScatterAxes)
 Q_DECLARE_METATYPE(clusterlens::views::ColourMode)

@@ -2,64 +2,50 @@
 
 #include <QFileInfo>
 
-#include "clusterlens/io/read_dataset.hpp"
-#include "clusterlens/transforms.hpp"
+#include "clusterlens/session/session_data.hpp"
 
 namespace clusterlens::views {
 
-QString TransformChoice::spec() const {
-    switch (kind) {
-        case Kind::None:
-            return {};
-        case Kind::Asinh:
-            return QStringLiteral("asinh:%1").arg(cofactor, 0, 'g', 10);
-        case Kind::ZScore:
-            return QStringLiteral("zscore");
-    }
-    return {};
-}
-
-TransformChoice TransformChoice::fromSpec(const QString& spec) {
-    TransformChoice choice;
-    if (spec == QLatin1String("zscore")) {
-        choice.kind = Kind::ZScore;
-    } else if (spec.startsWith(QLatin1String("asinh"))) {
-        bool ok = true;
-        const double cofactor = spec.size() > 6 ? spec.mid(6).toDouble(&ok) : 5.0;
-        if (ok && cofactor > 0.0) {
-            choice.kind = Kind::Asinh;
-            choice.cofactor = cofactor;
-        }
-    }
-    return choice;
-}
-
-QString TransformChoice::label() const {
-    switch (kind) {
-        case Kind::None:
-            return QStringLiteral("none");
-        case Kind::Asinh:
-            return QStringLiteral("arcsinh (cofactor %1)").arg(cofactor, 0, 'g', 10);
-        case Kind::ZScore:
-            return QStringLiteral("z-score");
-    }
-    return {};
-}
-
 DatasetSession::DatasetSession(JobRunner* runner, QObject* parent) : QObject(parent), m_runner(runner) {}
 
-void DatasetSession::open(const QString& path, const ReadOptions& options) {
+void DatasetSession::open(const QString& path, const OpenChoice& choice, std::shared_ptr<const Dataset> inspected) {
     const std::string file = path.toStdString();
-    openWith(path, [file, options](JobControl&) { return readDataset(file, options); }, options);
+    startRead(
+        path,
+        [file, choice, inspected](JobControl&) {
+            return ProposedRead{inspected ? inspected : std::make_shared<const Dataset>(readChosen(file, choice.spec)),
+                                choice};
+        },
+        transformOf(choice.spec), true);
+}
+
+void DatasetSession::openWithDefaults(const QString& path, std::optional<TransformChoice> transform) {
+    const std::string file = path.toStdString();
+    startRead(path, [file](JobControl&) { return readWithDefaults(file); }, std::move(transform), true);
 }
 
 void DatasetSession::openWith(const QString& path, std::function<Dataset(JobControl&)> read, const ReadOptions& options,
                               std::optional<TransformChoice> transform) {
+    startRead(
+        path,
+        [read = std::move(read), options](JobControl& control) {
+            ProposedRead out{std::make_shared<const Dataset>(read(control)), {}};
+            out.choice.spec.compensate = options.compensate;
+            out.choice.spec.h5Dataset = options.h5Dataset;
+            out.choice.spec.embedding = options.embedding;
+            out.choice.spec.labelColumn = options.labelColumn;
+            return out;
+        },
+        std::move(transform), false);
+}
+
+void DatasetSession::startRead(const QString& path, std::function<ProposedRead(JobControl&)> read,
+                               std::optional<TransformChoice> transform, bool fromFile) {
     m_loading = true;
     Q_EMIT loadStarted(path);
-    m_runner->start<Dataset>(
+    m_runner->start<ProposedRead>(
         this, QStringLiteral("load"), tr("Read %1").arg(QFileInfo(path).fileName()), std::move(read),
-        [this, path, options, transform](const JobOutcome<Dataset>& outcome) {
+        [this, path, transform, fromFile](const JobOutcome<ProposedRead>& outcome) {
             m_loading = false;
             if (outcome.state == JobState::Cancelled) {
                 Q_EMIT loadCancelled(path);
@@ -69,10 +55,15 @@ void DatasetSession::openWith(const QString& path, std::function<Dataset(JobCont
                 Q_EMIT loadFailed(path, outcome.message);
                 return;
             }
-            m_raw = outcome.result;
+            m_raw = outcome.result->data;
             m_path = path;
-            m_options = options;
+            m_choice = outcome.result->choice;
+            m_options = readOptionsOf(m_choice.spec);
+            m_fromFile = fromFile;
+            if (fromFile) m_transform = transformOf(m_choice.spec);
             if (transform) m_transform = *transform;
+            m_choice.spec.transform = m_transform.spec().toStdString();
+            m_choice.spec.cofactors = m_transform.cofactors;
             Q_EMIT loaded(path);
             applyTransform(true);
         });
@@ -81,21 +72,25 @@ void DatasetSession::openWith(const QString& path, std::function<Dataset(JobCont
 void DatasetSession::setTransform(const TransformChoice& choice) {
     if (choice == m_transform) return;
     m_transform = choice;
+    m_choice.spec.transform = choice.spec().toStdString();
+    m_choice.spec.cofactors = choice.cofactors;
     if (m_raw) applyTransform(false);
 }
 
 void DatasetSession::applyTransform(bool newRows) {
-    if (m_transform.kind == TransformChoice::Kind::None) {
+    if (m_transform.isNone()) {
         m_runner->cancelSlot(QStringLiteral("transform"));
         m_current = m_raw;
         Q_EMIT currentChanged(newRows);
         return;
     }
     const std::shared_ptr<const Dataset> raw = m_raw;
-    const std::string spec = m_transform.spec().toStdString();
+    DatasetReadSpec spec;
+    spec.transform = m_transform.spec().toStdString();
+    spec.cofactors = m_transform.cofactors;
     m_runner->start<Dataset>(
         this, QStringLiteral("transform"), tr("Transform: %1").arg(m_transform.label()),
-        [raw, spec](JobControl&) { return applyTransformSpec(*raw, spec); },
+        [raw, spec](JobControl&) { return prepareData(*raw, spec); },
         [this, raw, newRows](const JobOutcome<Dataset>& outcome) {
             if (outcome.state == JobState::Finished) {
                 m_current = outcome.result;

@@ -13,32 +13,25 @@
 #include "clusterlens/dataset.hpp"
 #include "clusterlens/io/read_options.hpp"
 #include "jobs/job_runner.hpp"
+#include "open/open_choice.hpp"
+#include "open/transform_choice.hpp"
 
 namespace clusterlens::views {
-
-/// The transform choices offered in the dataset panel.
-struct TransformChoice {
-    enum class Kind { None, Asinh, ZScore };
-    Kind kind = Kind::None;
-    double cofactor = 5.0;  ///< arcsinh only
-
-    /// Engine spec ("asinh:150", "zscore") or empty for none; see clusterlens::applyTransformSpec.
-    QString spec() const;
-    /// Inverse of spec(); unknown text gives None.
-    static TransformChoice fromSpec(const QString& spec);
-    /// "arcsinh (cofactor 150)", "z-score", "none".
-    QString label() const;
-    bool operator==(const TransformChoice&) const = default;
-};
 
 class DatasetSession : public QObject {
     Q_OBJECT
 public:
     explicit DatasetSession(JobRunner* runner, QObject* parent = nullptr);
 
-    /// Reads `path` as a job. On success the raw dataset is replaced and the current transform
-    /// re-applied; on failure loadFailed() carries the engine's message and nothing changes.
-    void open(const QString& path, const ReadOptions& options = {});
+    /// Reads `path` as a job, as `choice` says (reader options, subsample, transform; its columns and
+    /// scatter are for the views, see choice()). `inspected`, when given, is the file already read
+    /// with the same reader options and subsample, and is used instead of reading it again. On success
+    /// the raw dataset is replaced and the choice's transform applied; on failure loadFailed() carries
+    /// the engine's message and nothing changes.
+    void open(const QString& path, const OpenChoice& choice, std::shared_ptr<const Dataset> inspected = nullptr);
+    /// Reads `path` as a job with the defaults proposed for it (proposeReadSpec: nothing is carried
+    /// over from the file before); `transform`, when given, replaces the proposed transform.
+    void openWithDefaults(const QString& path, std::optional<TransformChoice> transform = std::nullopt);
     /// Like open(), with `read` producing the dataset (a session's data, checked against its hash);
     /// on success `transform`, when given, replaces the current transform before it is applied.
     void openWith(const QString& path, std::function<Dataset(JobControl&)> read, const ReadOptions& options,
@@ -54,6 +47,11 @@ public:
     const QString& path() const { return m_path; }
     /// The reader options the loaded dataset was read with.
     const ReadOptions& readOptions() const { return m_options; }
+    /// How the loaded data file was opened, its transform kept current; for a session's data only the
+    /// reader options and transform are filled.
+    const OpenChoice& choice() const { return m_choice; }
+    /// True when the loaded data came from open() or openWithDefaults(), not from a session.
+    bool openedFromFile() const { return m_fromFile; }
     bool isLoading() const { return m_loading; }
 
 Q_SIGNALS:
@@ -68,6 +66,8 @@ Q_SIGNALS:
 
 private:
     void applyTransform(bool newRows);
+    void startRead(const QString& path, std::function<ProposedRead(JobControl&)> read,
+                   std::optional<TransformChoice> transform, bool fromFile);
 
     JobRunner* m_runner;
     std::shared_ptr<const Dataset> m_raw;
@@ -75,6 +75,8 @@ private:
     TransformChoice m_transform;
     QString m_path;
     ReadOptions m_options;
+    OpenChoice m_choice;
+    bool m_fromFile = false;
     bool m_loading = false;
 };
 

@@ -67,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
     connectJobs();
     connectAnalysis();
     connectDocument();
+    connectOpening();
 
     statusBar()->addPermanentWidget(m_selectionLabel);
     statusBar()->addPermanentWidget(m_shapeLabel);
@@ -124,7 +125,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Open &demo dataset"), this, &MainWindow::openDemo);
     QMenu* recentMenu = file->addMenu(tr("Open &recent data"));
     m_recent = new RecentFiles(recentMenu, this);
-    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openFile);
+    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openRecentData);
     file->addSeparator();
     addSessionActions(file);
     file->addSeparator();
@@ -180,7 +181,6 @@ void MainWindow::connectSession() {
 
 void MainWindow::connectPanel() {
     connect(m_datasetPanel, &DatasetPanel::transformChanged, this, [this](const TransformChoice& choice) {
-        QSettings().setValue(QStringLiteral("analysis/transform"), choice.spec());
         m_session->setTransform(choice);
     });
     connect(m_datasetPanel, &DatasetPanel::axesChanged, this, [this](const ScatterAxes& axes) {

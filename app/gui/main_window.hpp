@@ -24,12 +24,14 @@ class HeightsView;
 class JobRunner;
 class JobsPanel;
 class LogPanel;
+class OpenDialog;
 class PopulationsPanel;
 class ScatterController;
 class ScatterWidget;
 class SessionDocument;
 class SessionIo;
 class SessionRecorder;
+class StaleMarker;
 class UndoRecorder;
 class VatPanel;
 struct ViewState;
@@ -73,6 +75,16 @@ public:
     /// The message box of the last failed load (null before one failed).
     QMessageBox* lastErrorBox() const { return m_errorBox; }
 
+    /// Opening files (main_window_open.cpp): the Open dialog for `path` (a session file opens as one).
+    void openWithDialog(const QString& path);
+    /// The Open dialog shown last, while it is open.
+    views::OpenDialog* openDialog() const { return m_openDialog; }
+    /// Reads labels of every event from `path` into a new labeling; on failure a message box (see
+    /// lastLabelsErrorBox()) names the file and the reason, and nothing changes.
+    void importLabelsFrom(const QString& path);
+    QMessageBox* lastLabelsErrorBox() const { return m_labelsErrorBox; }
+    views::StaleMarker* staleMarker() const { return m_stale; }
+
     /// Sessions (main_window_session.cpp): the document, its file operations, autosave and the one
     /// undo stack of the application.
     views::SessionDocument* document() const { return m_document; }
@@ -106,6 +118,12 @@ private:
     void buildEditMenu();
     void buildPopulationsDock();
     void connectDocument();
+    void connectOpening();
+    void openRecentData(const QString& path);
+    void importLabels();
+    void showLabelsError(const QString& fileName, const QString& reason);
+    void updateStaleness(bool contextChanged);
+    void keepFileLabels();
     void connectResultRecording();
     void newSession();
     void chooseAndOpenSession();
@@ -152,6 +170,9 @@ private:
     RecentFiles* m_recent = nullptr;
     RecentFiles* m_recentSessions = nullptr;
     QMessageBox* m_errorBox = nullptr;
+    views::OpenDialog* m_openDialog = nullptr;
+    QMessageBox* m_labelsErrorBox = nullptr;
+    views::StaleMarker* m_stale = nullptr;
     views::SessionDocument* m_document = nullptr;
     views::SessionRecorder* m_recorder = nullptr;
     views::SessionIo* m_sessionIo = nullptr;

@@ -21,6 +21,7 @@
 #include "recent_files.hpp"
 #include "session/autosave.hpp"
 #include "session/session_document.hpp"
+#include "session/session_results.hpp"
 
 namespace clusterlens::gui {
 
@@ -49,7 +50,7 @@ void MainWindow::openFile(const QString& path) {
         return;
     }
     // Another data file starts another session.
-    afterUnsavedWork([this, path] { m_session->open(path); });
+    afterUnsavedWork([this, path] { m_session->openWithDefaults(path); });
 }
 
 void MainWindow::openDemo() {
@@ -60,13 +61,9 @@ void MainWindow::openDemo() {
         QMessageBox::warning(this, tr("Demo dataset"), error);
         return;
     }
-    // 6052 FACSAria events: the demo README recommends arcsinh with cofactor 150.
-    if (m_session->transform().kind == TransformChoice::Kind::None) {
-        const TransformChoice flow{TransformChoice::Kind::Asinh, 150.0};
-        m_datasetPanel->setTransform(flow);
-        m_session->setTransform(flow);
-    }
-    openFile(path);
+    // 6052 FACSAria events in a table: the demo README recommends arcsinh with cofactor 150.
+    afterUnsavedWork(
+        [this, path] { m_session->openWithDefaults(path, TransformChoice::fromSpec(QStringLiteral("asinh:150"))); });
 }
 
 void MainWindow::chooseAndOpen() {
@@ -75,11 +72,13 @@ void MainWindow::chooseAndOpen() {
         QFileDialog::getOpenFileName(this, tr("Open dataset"), settings.value(kLastDirKey).toString(), fileFilters());
     if (path.isEmpty()) return;
     settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
-    openFile(path);
+    openWithDialog(path);
 }
 
 void MainWindow::onLoaded(const QString& path) {
     const auto raw = m_session->raw();
+    // A data file starts with the channels chosen for it (all when none were named).
+    if (m_session->openedFromFile()) m_datasetPanel->setPreferredActiveFeatures(toQStringList(m_session->choice().spec.columns));
     m_datasetPanel->setDataset(raw);
     m_recent->add(path);
     setWindowTitle(QStringLiteral("%1 \u2014 ClusterLens").arg(QFileInfo(path).fileName()));
@@ -118,7 +117,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const auto urls = event->mimeData()->urls();
     if (urls.isEmpty() || !urls.first().isLocalFile()) return;
     if (urls.size() > 1) m_logPanel->warning(tr("%1 files dropped; opening the first one only.").arg(urls.size()));
-    openFile(urls.first().toLocalFile());
+    openWithDialog(urls.first().toLocalFile());
     event->acceptProposedAction();
 }
 
@@ -126,10 +125,6 @@ void MainWindow::restoreSettings() {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1440, 900);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    const TransformChoice transform =
-        TransformChoice::fromSpec(settings.value(QStringLiteral("analysis/transform")).toString());
-    m_datasetPanel->setTransform(transform);
-    m_session->setTransform(transform);
     m_datasetPanel->setPreferredAxes(settings.value(QStringLiteral("scatter/x")).toString(),
                                      settings.value(QStringLiteral("scatter/y")).toString());
     m_datasetPanel->setPreferredActiveFeatures(

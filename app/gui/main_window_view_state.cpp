@@ -47,7 +47,7 @@ std::vector<std::size_t> featureColumns(const Dataset& data, const std::vector<s
 
 void MainWindow::connectResultRecording() {
     const auto updateContext = [this] {
-        m_recorder->setContext({m_datasetPanel->activeFeatures(), m_session->transform().spec()});
+        m_recorder->setContext({m_datasetPanel->activeFeatures(), m_session->transform().key()});
     };
     connect(m_datasetPanel, &DatasetPanel::activeFeaturesChanged, this, updateContext);
     connect(m_session, &DatasetSession::currentChanged, this, updateContext);

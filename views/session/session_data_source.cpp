@@ -30,12 +30,10 @@ SessionData loadSessionData(const DatasetReference& reference, const std::string
     requireSameDataFile(reference, file);
     DatasetReadSpec spec = reference.read;
     SessionData out;
-    const TransformChoice choice = TransformChoice::fromSpec(QString::fromStdString(spec.transform));
-    // The GUI re-applies a transform it can show in its panel; anything else is applied here once.
-    if (spec.cofactors.empty() && choice.spec().toStdString() == spec.transform) {
-        out.transform = choice;
-        spec.transform.clear();
-    }
+    // The GUI applies the transform itself (it can be changed later), to the rows as read.
+    out.transform = transformOf(spec);
+    spec.transform.clear();
+    spec.cofactors.clear();
     out.raw = prepareData(readDataset(file, readOptionsOf(spec)), spec);
     if (out.raw.n != reference.n || out.raw.d != reference.d)
         throw InvalidInput(file + ": read as " + std::to_string(out.raw.n) + " x " + std::to_string(out.raw.d) +
@@ -44,14 +42,10 @@ SessionData loadSessionData(const DatasetReference& reference, const std::string
     return out;
 }
 
-DatasetReference describeGuiData(const std::string& path, const ReadOptions& options, const TransformChoice& transform,
-                                 const Dataset& current) {
-    DatasetReadSpec spec;
-    spec.transform = transform.spec().toStdString();
-    spec.compensate = options.compensate;
-    spec.h5Dataset = options.h5Dataset;
-    spec.embedding = options.embedding;
-    spec.labelColumn = options.labelColumn;
+DatasetReference describeGuiData(const std::string& path, const DatasetReadSpec& read, const Dataset& current) {
+    DatasetReadSpec spec = read;
+    // The GUI reads every column; the channels analyses use are recorded with each result.
+    spec.columns.clear();
     return describeDataFile(path, spec, current);
 }
 

@@ -22,16 +22,15 @@ struct SessionData {
 };
 
 /// Reads a session's data: the embedded matrix when there is one (already prepared: no transform),
-/// else the file at `path` (reference.path when empty), refused unless its SHA-256 matches, read and
-/// prepared with the reference's options. A transform the GUI cannot express (per-channel cofactors)
-/// is applied here. Throws InvalidInput naming the file and the reason (missing, other content, other
-/// shape).
+/// else the file at `path` (reference.path when empty), refused unless its SHA-256 matches, read with
+/// the reference's options and subsample; its transform (with per-channel cofactors) comes back to be
+/// applied by the GUI. Throws InvalidInput naming the file and the reason (missing, other content,
+/// other shape).
 SessionData loadSessionData(const DatasetReference& reference, const std::string& path = {});
 
-/// The reference of the data file `path` as the GUI read it (every column, `options`, `transform`),
-/// for the transformed matrix `current`: hashes the file (reads it once).
-DatasetReference describeGuiData(const std::string& path, const ReadOptions& options, const TransformChoice& transform,
-                                 const Dataset& current);
+/// The reference of the data file `path` as the GUI read it (every column; reader options, subsample
+/// and transform of `read`), for the transformed matrix `current`: hashes the file (reads it once).
+DatasetReference describeGuiData(const std::string& path, const DatasetReadSpec& read, const Dataset& current);
 
 /// True when the session can show its data without asking for a file: embedded data, or a file at
 /// the recorded path with the recorded size (the hash is checked when it is read).

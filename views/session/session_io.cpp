@@ -147,7 +147,8 @@ void SessionIo::onDataLoaded(const QString& path) {
     reference.n = raw->n;
     reference.d = raw->d;
     reference.features = raw->features;
-    reference.read.transform = m_data->transform().spec().toStdString();
+    reference.read = m_data->choice().spec;
+    reference.read.columns.clear();
     Session fresh;
     fresh.data = std::move(reference);
     m_document->reset(std::move(fresh), {}, false);
@@ -157,16 +158,16 @@ void SessionIo::onDataLoaded(const QString& path) {
 void SessionIo::describeNewData(const QString& path) {
     const auto raw = m_data->raw();
     const std::string file = path.toStdString();
-    const ReadOptions options = m_data->readOptions();
-    const TransformChoice transform = m_data->transform();
+    const DatasetReadSpec read = m_data->choice().spec;
     m_runner->start<DatasetReference>(
         this, QStringLiteral("session-describe"), tr("Fingerprint %1").arg(QFileInfo(path).fileName()),
-        [file, options, transform, raw](JobControl&) { return describeGuiData(file, options, transform, *raw); },
+        [file, read, raw](JobControl&) { return describeGuiData(file, read, *raw); },
         [this, raw](const JobOutcome<DatasetReference>& outcome) {
             // A later file or session replaced this data meanwhile: its reference is not ours to set.
             if (outcome.state != JobState::Finished || m_data->raw() != raw) return;
             DatasetReference reference = *outcome.result;
             reference.read.transform = m_data->transform().spec().toStdString();
+            reference.read.cofactors = m_data->transform().cofactors;
             m_document->setDataReference(std::move(reference));
         });
 }
@@ -187,6 +188,7 @@ void SessionIo::onCurrentChanged(bool newRows) {
     // The transform of the same rows changed: the session reads its data this way from now on.
     DatasetReference reference = m_document->session().data;
     reference.read.transform = m_data->transform().spec().toStdString();
+    reference.read.cofactors = m_data->transform().cofactors;
     m_document->setDataReference(std::move(reference));
 }
 
