@@ -93,9 +93,12 @@ void MainWindow::keepFileLabels() {
         // The class names of a file's label column name its labels.
         const auto style = styleWithNames(current->labelNames);
         if (style) m_analysis->setLabelingStyle(name, style);
-        // The file's labels were not computed on any channels: they never become stale.
+        // The file's labels were not computed on any channels: they never become stale; they keep
+        // their class names in the session.
         const LabelingResult* stored = findNamed(m_document->session().labelings, name.toStdString());
-        if (!stored || (stored->info.features.empty() && stored->info.transform.empty())) continue;
+        if (!stored || (stored->info.features.empty() && stored->info.transform.empty() &&
+                        stored->clusterNames == current->labelNames))
+            continue;
         LabelingResult kept = *stored;
         kept.info.features.clear();
         kept.info.transform.clear();

@@ -1,7 +1,8 @@
 // Opening files in the main window: the Open dialog of a dropped or chosen FCS file opens it compensated
 // with its channels (and is grabbed to open_dialog.png for a look); results are marked stale once the
 // channels change and not before; labels imported from a file become a labeling with their class names,
-// and a bad labels file names itself and the reason while every labeling stays.
+// and a bad labels file names itself and the reason while every labeling stays; a table's label
+// column names its classes.
 
 #include <QComboBox>
 #include <QDir>
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void resultsAreMarkedStaleAfterAChannelChangeAndNotBefore();
     void importedLabelsBecomeALabelingWithTheirClassNames();
     void aBadLabelsFileNamesTheReasonAndKeepsEveryLabeling();
+    void aTablesLabelColumnNamesItsClasses();
 };
 
 void OpenMainWindowTest::openDialogOpensAnFcsFileCompensatedWithItsChannels() {
@@ -180,6 +182,30 @@ void OpenMainWindowTest::aBadLabelsFileNamesTheReasonAndKeepsEveryLabeling() {
     QCOMPARE(window.analysis()->labeling(QStringLiteral("leiden")), leiden);
     QCOMPARE(window.document()->session().labelings.size(), storedBefore);
     QVERIFY(window.logPanel()->text().contains(QStringLiteral("Could not import labels from \u201cflowsom.csv\u201d")));
+}
+
+void OpenMainWindowTest::aTablesLabelColumnNamesItsClasses() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy changed(window.session(), &DatasetSession::currentChanged);
+    window.openFile(QStringLiteral(CLUSTERLENS_DATA_DIR "/tables/iris.csv"));
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() > 0, kGuiJobTimeoutMs);
+    QVERIFY(window.session()->transform().isNone());
+    QString truth;
+    for (const QString& name : window.analysis()->labelingNames())
+        if (name.startsWith(QStringLiteral("ground truth"))) truth = name;
+    QVERIFY(!truth.isEmpty());
+    const QStringList classes{QStringLiteral("setosa"), QStringLiteral("versicolor"), QStringLiteral("virginica")};
+    const auto style = window.analysis()->labelingStyle(truth);
+    QVERIFY(style);
+    QCOMPARE(style->names, classes);
+    const LabelingResult* stored = findNamed(window.document()->session().labelings, truth.toStdString());
+    QVERIFY(stored);
+    QCOMPARE(stored->clusterNames, (std::vector<std::string>{"setosa", "versicolor", "virginica"}));
+    // The file's own labels were computed on no channels: they never become stale.
+    window.datasetPanel()->findChild<QListWidget*>()->item(0)->setCheckState(Qt::Unchecked);
+    QVERIFY(window.staleMarker()->reason(StaleMarker::Kind::Labeling, truth).isEmpty());
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(OpenMainWindowTest)
