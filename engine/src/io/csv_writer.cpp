@@ -7,6 +7,7 @@
 #include "clusterlens/io/atomic_file.hpp"
 #include "clusterlens/io/number_text.hpp"
 #include "clusterlens/io/write_dataset.hpp"
+#include "cancel_points.hpp"
 #include "export_support.hpp"
 
 namespace clusterlens {
@@ -112,6 +113,7 @@ void writeCsv(const std::string& path, const Dataset& data, const ExportSelectio
                 ok = std::fwrite(buffer.data(), 1, buffer.size(), file.get()) == buffer.size();
                 buffer.clear();
             }
+            detail::cancelPoint(selection.control, k);
             if (k < events) appendRow(buffer, data, selection, detail::selectedEvent(selection, k));
         }
         ok = std::fclose(file.release()) == 0 && ok;

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "clusterlens/errors.hpp"
+#include "clusterlens/job_control.hpp"
 #include "export_support.hpp"
 #include "fcs_assemble.hpp"
 
@@ -133,6 +134,7 @@ void writeFcsKeepingSource(const std::string& path, const RawFile& raw, const Da
     const unsigned extraBytes = channelBytes(raw.layout);
     const std::uint64_t eventBytes = sourceBytes + extraBytes * selection.channels.size();
     writeDataSet(path, keywords, events, eventBytes, [&](std::size_t first, std::size_t last, std::string& out) {
+        if (selection.control != nullptr) selection.control->checkCancelled();  // every 1 MiB block
         for (std::size_t k = first; k < last; ++k) {
             const std::size_t i = detail::selectedEvent(selection, k);
             out.append(raw.data, i * sourceBytes, sourceBytes);

@@ -8,6 +8,7 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/read_dataset.hpp"
+#include "cancel_points.hpp"
 #include "fcs_file.hpp"
 
 namespace clusterlens {
@@ -34,12 +35,13 @@ double scaleInteger(std::uint64_t raw, const Parameter& p) {
     return p.gain == 1 ? x : x / p.gain;
 }
 
-void decodeEvents(const std::string& raw, const Layout& layout, Dataset& data) {
+void decodeEvents(const std::string& raw, const Layout& layout, Dataset& data, const JobControl* control) {
     const auto* bytes = reinterpret_cast<const unsigned char*>(raw.data());
     data.values.resize(data.n * data.d);
     if (layout.type == 'D') data.exact.resize(data.n * data.d);
     std::size_t at = 0;
     for (std::size_t k = 0; k < data.n * data.d; ++k) {
+        if (k % data.d == 0) detail::cancelPoint(control, k / data.d);
         const Parameter& p = layout.params[k % data.d];
         const std::uint64_t word = loadUnsigned(bytes + at, p.bytes, layout.bigEndian);
         at += p.bytes;
@@ -88,7 +90,7 @@ bool invert(std::vector<double> a, std::size_t n, std::vector<double>& inverse) 
 
 /// Compensation: each event's detector vector r (matrix order) becomes r * S^-1, S the spillover
 /// matrix whose rows are the source detectors (FCS 3.1, $SPILLOVER).
-void compensate(const std::string& path, const fcs::Spillover& spill, Dataset& data) {
+void compensate(const std::string& path, const fcs::Spillover& spill, Dataset& data, const JobControl* control) {
     const std::string position = "TEXT keyword " + spill.keyword;
     const std::size_t m = spill.names.size();
     std::vector<std::size_t> columns;
@@ -107,6 +109,7 @@ void compensate(const std::string& path, const fcs::Spillover& spill, Dataset& d
     std::vector<double> in(m), out(m);
     const bool exact = !data.exact.empty();
     for (std::size_t i = 0; i < data.n; ++i) {
+        detail::cancelPoint(control, i);
         const std::size_t row = i * data.d;
         for (std::size_t a = 0; a < m; ++a)
             in[a] = exact ? data.exact[row + columns[a]] : data.values[row + columns[a]];
@@ -150,7 +153,7 @@ void applySpillover(const std::string& path, const Keywords& keywords, const Rea
             "matrix; the data are not compensated");
         return;
     }
-    compensate(path, *spill, data);
+    compensate(path, *spill, data, options.control);
     data.provenance.detail += ", compensated with " + spill->keyword;
     data.provenance.steps.push_back("compensation(" + spill->keyword + ", " + std::to_string(spill->names.size()) +
                                     " detectors)");
@@ -163,7 +166,7 @@ Dataset decodeFcs(const fcs::RawFile& raw, const ReadOptions& options) {
     data.warnings = raw.warnings;
     data.n = raw.events;
     data.d = raw.layout.params.size();
-    decodeEvents(raw.data, raw.layout, data);
+    decodeEvents(raw.data, raw.layout, data, options.control);
     bool anyDescription = false;
     for (const Parameter& p : raw.layout.params) {
         data.features.push_back(p.name);

@@ -7,6 +7,7 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/write_dataset.hpp"
+#include "clusterlens/job_control.hpp"
 #include "export_support.hpp"
 #include "fcs_assemble.hpp"
 
@@ -74,6 +75,7 @@ void writeFcs(const std::string& path, const Dataset& data, const ExportSelectio
     const fcs::KeywordList keywords = buildKeywords(path, columns, events);
     fcs::writeDataSet(
         path, keywords, events, 4 * columns.size(), [&](std::size_t first, std::size_t last, std::string& out) {
+            if (selection.control != nullptr) selection.control->checkCancelled();  // every 1 MiB block
             for (std::size_t k = first; k < last; ++k) {
                 const std::size_t i = detail::selectedEvent(selection, k);
                 for (std::size_t j = 0; j < data.d; ++j) appendFloat(out, data.values[i * data.d + j]);

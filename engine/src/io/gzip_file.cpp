@@ -7,6 +7,7 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/read_dataset.hpp"
+#include "clusterlens/job_control.hpp"
 
 namespace clusterlens {
 namespace {
@@ -17,7 +18,7 @@ std::string readRaw(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-std::string gunzip(const std::string& path, const std::string& compressed) {
+std::string gunzip(const std::string& path, const std::string& compressed, const JobControl* control) {
     z_stream stream{};
     // 15 + 32: accept gzip or zlib headers; concatenated gzip members are handled by the loop.
     if (inflateInit2(&stream, 15 + 32) != Z_OK) throwFileError(path, "", "cannot initialise gzip decoder");
@@ -27,6 +28,7 @@ std::string gunzip(const std::string& path, const std::string& compressed) {
     stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
     stream.avail_in = static_cast<uInt>(compressed.size());
     for (;;) {
+        if (control != nullptr) control->checkCancelled();  // every 64 KiB inflated
         stream.next_out = reinterpret_cast<Bytef*>(buffer);
         stream.avail_out = sizeof buffer;
         int status = inflate(&stream, Z_NO_FLUSH);
@@ -48,10 +50,11 @@ std::string gunzip(const std::string& path, const std::string& compressed) {
 
 } // namespace
 
-std::string readFileMaybeGzip(const std::string& path) {
+std::string readFileMaybeGzip(const std::string& path, JobControl* control) {
     std::string raw = readRaw(path);
+    if (control != nullptr) control->checkCancelled();
     if (raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f && static_cast<unsigned char>(raw[1]) == 0x8b)
-        return gunzip(path, raw);
+        return gunzip(path, raw, control);
     return raw;
 }
 

@@ -12,6 +12,7 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/read_dataset.hpp"
+#include "cancel_points.hpp"
 #include "text_fields.hpp"
 
 namespace clusterlens {
@@ -168,7 +169,8 @@ struct ColumnCells {
 
 /// Reads every data row into per-column cells. Throws naming file, line and column on a ragged row
 /// or text in a numeric column.
-std::vector<ColumnCells> readColumns(const std::string& path, const Lines& lines, const TableLayout& t) {
+std::vector<ColumnCells> readColumns(const std::string& path, const Lines& lines, const TableLayout& t,
+                                     const JobControl* control) {
     std::vector<ColumnCells> columns(t.columns);
     for (std::size_t j = 0; j < t.columns; ++j) {
         columns[j].name = !t.header.empty()                               ? detail::trim(t.header[j])
@@ -177,6 +179,7 @@ std::vector<ColumnCells> readColumns(const std::string& path, const Lines& lines
         columns[j].text = static_cast<long>(j) == t.labelCol;
     }
     for (std::size_t r = t.firstRow; r < lines.text.size(); ++r) {
+        detail::cancelPoint(control, r);
         const std::string where = "line " + std::to_string(lines.number[r]);
         std::vector<std::string> fields = detail::splitFields(lines.text[r], t.sep);
         if (fields.size() != t.columns)
@@ -249,14 +252,14 @@ void keepTextColumns(const std::string& path, const Lines& lines, const TableLay
 } // namespace
 
 Dataset readText(const std::string& path, const ReadOptions& options) {
-    const std::string content = readFileMaybeGzip(path);
+    const std::string content = readFileMaybeGzip(path, options.control);
     const Lines lines = splitLines(content);
     if (lines.text.empty()) throwFileError(path, "", "the file is empty (no data lines)");
     Dataset data;
     data.provenance.path = path;
     data.provenance.format = "csv";
     const TableLayout t = findLayout(path, lines, options, data);
-    std::vector<ColumnCells> columns = readColumns(path, lines, t);
+    std::vector<ColumnCells> columns = readColumns(path, lines, t, options.control);
     data.n = lines.text.size() - t.firstRow;
     std::vector<const ColumnCells*> numeric;
     for (const ColumnCells& c : columns) {

@@ -30,6 +30,6 @@ Dataset readHdf5(const std::string& path, const ReadOptions& options = {});
 Dataset readThesisBinary(const std::string& path, const ReadOptions& options = {});
 
 /// Reads the whole file, transparently gunzipping when it starts with the gzip magic bytes.
-std::string readFileMaybeGzip(const std::string& path);
+std::string readFileMaybeGzip(const std::string& path, JobControl* control = nullptr);
 
 } // namespace clusterlens

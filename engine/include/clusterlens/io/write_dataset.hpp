@@ -12,6 +12,8 @@
 
 namespace clusterlens {
 
+class JobControl;
+
 /// What a column appended to written events holds.
 enum class ChannelKind {
     ClusterIds,  ///< a labeling: ids >= 0, -1 = noise / unassigned
@@ -31,6 +33,9 @@ struct ExportSelection {
     /// std::nullopt writes every event.
     std::optional<std::vector<std::int64_t>> events;
     std::vector<ExtraChannel> channels;
+    /// Checked between blocks of written events: a cancel() ends the write by throwing Cancelled, and
+    /// the output file is left as it was (writes are atomic). Null: the write cannot be cancelled.
+    JobControl* control = nullptr;
 };
 
 /// Throws InvalidInput "OUT: REASON" unless the event indices are ascending, unique and below n,
