@@ -1,0 +1,190 @@
+// clusterlens-cancel-bench [--n N] [--d D] [--after-ms MS] [--repeat R] [--filter SUBSTR]
+// How long each job takes to stop after Cancel (issue: every job returns to idle within 200 ms of
+// Cancel at 1M points). Each job runs on a worker thread with a JobControl; after MS milliseconds
+// (default 500) the main thread calls cancel() and measures until the worker has returned. Prints one
+// JSON object: {"n", "d", "after_ms", "cpu_threads", "date", "jobs": [{"job", "latency_ms" (median),
+// "latencies_ms", "finished_first"}]}. finished_first counts runs in which the job ended before the
+// cancel (its latency is then not a cancel latency and is left out of the median).
+// Data: makeCytometryLike (12 populations + 3 % noise, seed 1); the file jobs write it first to a
+// temporary folder as CSV and FCS.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include "clusterlens/backend.hpp"
+#include "clusterlens/cluster/density_peaks.hpp"
+#include "clusterlens/cluster/kmeans.hpp"
+#include "clusterlens/errors.hpp"
+#include "clusterlens/hca/classic_linkage.hpp"
+#include "clusterlens/hca/mhca.hpp"
+#include "clusterlens/io/export_events.hpp"
+#include "clusterlens/io/read_dataset.hpp"
+#include "clusterlens/io/write_dataset.hpp"
+#include "clusterlens/job_control.hpp"
+#include "clusterlens/synthetic.hpp"
+#include "clusterlens/vat/vat.hpp"
+
+namespace {
+
+using namespace clusterlens;
+using Clock = std::chrono::steady_clock;
+
+struct Job {
+    std::string name;
+    std::function<void(JobControl&)> run;  ///< returns normally or throws Cancelled
+};
+
+struct Measured {
+    std::vector<double> latenciesMs;
+    int finishedFirst = 0;
+};
+
+/// One run: start, wait `after`, cancel, time until the worker returns.
+void measureOnce(const Job& job, std::chrono::milliseconds after, Measured& out) {
+    JobControl control;
+    std::atomic<bool> done{false};
+    std::exception_ptr failure;
+    std::thread worker([&] {
+        try {
+            job.run(control);
+        } catch (const Cancelled&) {
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        done.store(true);
+    });
+    const Clock::time_point deadline = Clock::now() + after;
+    while (!done.load() && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const bool finishedFirst = done.load();
+    const Clock::time_point cancelled = Clock::now();
+    control.cancel();
+    worker.join();
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - cancelled).count();
+    if (failure) std::rethrow_exception(failure);
+    if (finishedFirst) ++out.finishedFirst;
+    else out.latenciesMs.push_back(ms);
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return -1;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+std::vector<Job> makeJobs(const Dataset& data, const std::vector<double>& exact, const std::string& folder) {
+    const float* x = data.values.data();
+    const std::size_t n = data.n, d = data.d;
+    const std::string csv = folder + "/data.csv", fcs = folder + "/data.fcs";
+    writeCsv(csv, data);
+    writeFcs(fcs, data);
+    auto readJob = [](std::string path) {
+        return [path](JobControl& c) {
+            ReadOptions options;
+            options.control = &c;
+            readDataset(path, options);
+        };
+    };
+    auto exportJob = [fcs](std::string out) {
+        return [fcs, out](JobControl& c) {
+            ReadOptions options;
+            options.control = &c;
+            const ExportSource source = ExportSource::open(fcs, options);
+            ExportSelection selection;
+            selection.control = &c;
+            exportEvents(out, source, selection);
+        };
+    };
+    return {
+        {"read CSV", readJob(csv)},
+        {"read FCS", readJob(fcs)},
+        {"export FCS", exportJob(folder + "/out.fcs")},
+        {"export CSV", exportJob(folder + "/out.csv")},
+        {"DPC (cpu)", [=](JobControl& c) { densityPeaksCpu(x, n, d, DensityPeaksOptions{}, &c); }},
+        {"VAT (cpu)",
+         [=](JobControl& c) {
+             VatOptions options;
+             options.backend = Backend::Cpu;
+             computeVat(x, n, d, options, &c);
+         }},
+        {"k-means k=20 (cpu)",
+         [=](JobControl& c) {
+             KMeansOptions options;
+             options.k = 20;
+             kmeansCpu(x, n, d, options, &c);
+         }},
+        {"MHCA (cpu)", [&exact, n, d](JobControl& c) { mhcaCpu(exact.data(), n, d, MhcaOptions{}, &c); }},
+        {"single linkage (cpu)", [=](JobControl& c) { classicLinkageCpu(x, n, d, LinkageMethod::Single, &c); }},
+    };
+}
+
+std::string today() {
+    const std::time_t now = std::time(nullptr);
+    char text[16];
+    std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+    return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::size_t n = 1'000'000, d = 14;
+    int afterMs = 500, repeat = 3;
+    std::string filter;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--n" && hasValue) n = std::stoull(argv[++i]);
+        else if (arg == "--d" && hasValue) d = std::stoull(argv[++i]);
+        else if (arg == "--after-ms" && hasValue) afterMs = std::stoi(argv[++i]);
+        else if (arg == "--repeat" && hasValue) repeat = std::stoi(argv[++i]);
+        else if (arg == "--filter" && hasValue) filter = argv[++i];
+        else {
+            std::cerr << "usage: clusterlens-cancel-bench [--n N] [--d D] [--after-ms MS] [--repeat R] [--filter SUBSTR]\n";
+            return 2;
+        }
+    }
+    try {
+        SyntheticOptions synthetic;
+        synthetic.n = n;
+        synthetic.d = d;
+        const Dataset data = makeCytometryLike(synthetic);
+        const std::vector<double> exact(data.values.begin(), data.values.end());
+        const std::filesystem::path folder =
+            std::filesystem::temp_directory_path() / ("clusterlens-cancel-bench-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(folder);
+        std::ostringstream jobs;
+        for (const Job& job : makeJobs(data, exact, folder.string())) {
+            if (!filter.empty() && job.name.find(filter) == std::string::npos) continue;
+            Measured measured;
+            for (int r = 0; r < repeat; ++r) measureOnce(job, std::chrono::milliseconds(afterMs), measured);
+            std::fprintf(stderr, "%-22s median %.1f ms\n", job.name.c_str(), median(measured.latenciesMs));
+            jobs << (jobs.tellp() > 0 ? ",\n    " : "    ") << "{\"job\": \"" << job.name
+                 << "\", \"latency_ms\": " << median(measured.latenciesMs) << ", \"latencies_ms\": [";
+            for (std::size_t k = 0; k < measured.latenciesMs.size(); ++k)
+                jobs << (k ? ", " : "") << measured.latenciesMs[k];
+            jobs << "], \"finished_first\": " << measured.finishedFirst << "}";
+        }
+        std::filesystem::remove_all(folder);
+        std::cout << "{\"n\": " << n << ", \"d\": " << d << ", \"after_ms\": " << afterMs
+                  << ", \"cpu_threads\": " << cpuThreadCount() << ", \"date\": \"" << today() << "\",\n  \"jobs\": [\n"
+                  << jobs.str() << "\n  ]}\n";
+    } catch (const std::exception& e) {
+        std::cerr << "clusterlens-cancel-bench: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
