@@ -2,17 +2,19 @@
 // with its channels (and is grabbed to open_dialog.png for a look); results are marked stale once the
 // channels change and not before; labels imported from a file become a labeling with their class names,
 // and a bad labels file names itself and the reason while every labeling stays; a table's label
-// column names its classes.
+// column names its classes; a dropped file shows the dialog and opens only when it is accepted.
 
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QUrl>
 
 #include "dataset_panel.hpp"
 #include "gui_test_main.hpp"
@@ -59,6 +61,7 @@ private Q_SLOTS:
     void importedLabelsBecomeALabelingWithTheirClassNames();
     void aBadLabelsFileNamesTheReasonAndKeepsEveryLabeling();
     void aTablesLabelColumnNamesItsClasses();
+    void aDroppedDataFileShowsTheOpenDialog();
 };
 
 void OpenMainWindowTest::openDialogOpensAnFcsFileCompensatedWithItsChannels() {
@@ -206,6 +209,31 @@ void OpenMainWindowTest::aTablesLabelColumnNamesItsClasses() {
     // The file's own labels were computed on no channels: they never become stale.
     window.datasetPanel()->findChild<QListWidget*>()->item(0)->setCheckState(Qt::Unchecked);
     QVERIFY(window.staleMarker()->reason(StaleMarker::Kind::Labeling, truth).isEmpty());
+}
+
+void OpenMainWindowTest::aDroppedDataFileShowsTheOpenDialog() {
+    // The drop as the window receives it from the platform's drag and drop.
+    struct DropTarget : MainWindow {
+        using MainWindow::dropEvent;
+    } window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString path = QStringLiteral(CLUSTERLENS_DATA_DIR "/h5ad/pbmc_small_csr.h5ad");
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    window.dropEvent(&drop);
+    OpenDialog* dialog = window.openDialog();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->path(), path);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->isReady(), kGuiJobTimeoutMs);
+    // Nothing is read into the window until the dialog is accepted.
+    QVERIFY(!window.session()->raw());
+    QSignalSpy changed(window.session(), &DatasetSession::currentChanged);
+    dialog->accept();
+    QTRY_VERIFY_WITH_TIMEOUT(changed.count() > 0, kGuiJobTimeoutMs);
+    QCOMPARE(window.session()->transform().spec(), QStringLiteral("normalize-total,log1p,pca:50"));
+    QCOMPARE(window.session()->current()->d, std::size_t{50});
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(OpenMainWindowTest)
