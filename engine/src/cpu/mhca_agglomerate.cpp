@@ -14,8 +14,11 @@ namespace clusterlens::mhca {
 namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-/// Rows of a full nearest-neighbour pass between two cancellation checks.
+/// Rows of a full nearest-neighbour pass between two cancellation checks: at most kRowBatch, at
+/// least kRowBatchMin, else about kPairsPerBatch pairs' worth.
 constexpr std::size_t kRowBatch = 256;
+constexpr std::size_t kRowBatchMin = 8;
+constexpr std::size_t kPairsPerBatch = std::size_t{1} << 22;
 /// Most distances evaluated into the flat buffer at once (bounds its memory).
 constexpr std::size_t kFlatCap = std::size_t{1} << 22;
 constexpr double kNoKey = -std::numeric_limits<double>::infinity();
@@ -120,9 +123,12 @@ private:
     template <typename Body>
     void forEachRow(Body body) {
         const std::size_t k = m_live.size();
-        for (std::size_t start = 0; start < k; start += kRowBatch) {
+        // A row costs up to k pairs: batches of about kPairsPerBatch pairs keep a cancel within tens
+        // of milliseconds at 1M points, and at least kRowBatchMin rows keep both threads busy.
+        const std::size_t batch = std::clamp<std::size_t>(kPairsPerBatch / std::max<std::size_t>(k, 1), kRowBatchMin, kRowBatch);
+        for (std::size_t start = 0; start < k; start += batch) {
             m_progress.checkCancelled();
-            const std::size_t end = std::min(k, start + kRowBatch);
+            const std::size_t end = std::min(k, start + batch);
             m_pool.parallelFor(end - start, 4, [&](std::size_t b, std::size_t e) {
                 for (std::size_t r = b; r < e; ++r) body(start + r);
             });
