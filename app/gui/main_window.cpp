@@ -60,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDpcDock();
     buildVatDock();
     buildSessionParts();
+    buildChartsDock();
     buildMenus();
     buildVatMenu();
     connectSession();

@@ -109,6 +109,7 @@ private:
     void buildDocks();
     void buildCompareDocks();
     void buildDendrogramDock();
+    void buildChartsDock();
     void buildDpcDock();
     void buildVatDock();
     void buildVatMenu();

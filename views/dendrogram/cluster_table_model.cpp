@@ -7,6 +7,12 @@
 
 namespace clusterlens::views {
 
+namespace {
+
+constexpr int kSmallSortBase = 1 << 24;  // above any population number
+
+}  // namespace
+
 ClusterTableModel::ClusterTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ClusterTableModel::setTable(std::shared_ptr<const ClusterTable> table) {
@@ -35,14 +41,17 @@ QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
     if (!m_table || !index.isValid() || index.row() >= rowCount()) return {};
     const ClusterSummary& c = m_table->clusters[static_cast<std::size_t>(index.row())];
     const int column = index.column();
-    if (role == Qt::DecorationRole && column == ClusterColumn) return Palette::labelColor(c.id);
+    if (role == Qt::DecorationRole && column == ClusterColumn) return Palette::labelColor(c.population);
+    if (role == Qt::ForegroundRole && c.population < 0) return Palette::noiseColor().darker(160);
     if (role == Qt::TextAlignmentRole)
         return column == ClusterColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     double value = 0.0;
     switch (column) {
         case ClusterColumn:
-            if (role == Qt::DisplayRole) return tr("cluster %1").arg(c.id);
-            return role == Qt::UserRole ? QVariant(c.id) : QVariant();
+            // Small clusters (outliers) are listed apart, after every population.
+            if (role == Qt::DisplayRole)
+                return c.population >= 0 ? tr("cluster %1").arg(c.population) : tr("small (cluster %1)").arg(c.id);
+            return role == Qt::UserRole ? QVariant(c.population >= 0 ? c.population : kSmallSortBase + c.id) : QVariant();
         case SizeColumn:
             value = static_cast<double>(c.size);
             break;

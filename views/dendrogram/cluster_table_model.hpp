@@ -1,6 +1,7 @@
 #pragma once
 // Table of the clusters of a dendrogram cut: colour swatch and id, size, share of the points, root
-// height and the mean of every active feature. Numbers are returned as numbers (Qt::DisplayRole
+// height and the mean of every active feature. Small clusters of a cut with a minimum size are
+// grey and sort after every population (listed apart). Numbers are returned as numbers (Qt::DisplayRole
 // formats them, Qt::UserRole gives the raw value for sorting).
 
 #include <QAbstractTableModel>

@@ -28,6 +28,7 @@ ClusterTable summarizeCut(const DendrogramLayout& layout, const DendrogramCut& c
     for (std::size_t id = 0; id < cut.roots.size(); ++id) {
         ClusterSummary& c = table.clusters[id];
         c.id = static_cast<int>(id);
+        c.population = cut.colourOf(c.id);
         c.root = cut.roots[id];
         c.size = layout.size[static_cast<std::size_t>(c.root)];
         c.height = layout.height[static_cast<std::size_t>(c.root)];

@@ -1,6 +1,9 @@
 #include "dendrogram/dendrogram_cut.hpp"
 
 #include <algorithm>
+#include <span>
+
+#include "clusterlens/hca/linkage_cut.hpp"
 
 namespace clusterlens::views {
 
@@ -37,6 +40,30 @@ DendrogramCut cutIntoClusters(const DendrogramLayout& layout, int k) {
         for (std::size_t rank = begin; rank < end; ++rank)
             cut.labels[static_cast<std::size_t>(layout.order[rank])] = static_cast<std::int32_t>(id);
     }
+    cut.populations = cut.k;
+    return cut;
+}
+
+DendrogramCut cutIntoPopulations(const Linkage& linkage, const DendrogramLayout& layout, int populations,
+                                 std::size_t minSize) {
+    const PopulationCutPlan plan = planPopulationCut(linkage, std::span<const std::int32_t>(layout.cutOrder),
+                                                     static_cast<std::size_t>(std::max(populations, 1)), minSize);
+    DendrogramCut cut = cutIntoClusters(layout, static_cast<int>(plan.undone) + 1);
+    cut.minSize = std::max<std::size_t>(minSize, 1);
+    std::vector<std::int32_t> number(cut.roots.size(), -1);
+    cut.populations = 0;
+    bool anySmall = false;
+    for (std::size_t id = 0; id < cut.roots.size(); ++id) {
+        if (static_cast<std::size_t>(layout.size[static_cast<std::size_t>(cut.roots[id])]) >= cut.minSize)
+            number[id] = cut.populations++;
+        else
+            anySmall = true;
+    }
+    if (!anySmall) return cut;
+    cut.population = std::move(number);
+    cut.populationLabels.resize(cut.labels.size());
+    for (std::size_t leaf = 0; leaf < cut.labels.size(); ++leaf)
+        cut.populationLabels[leaf] = cut.population[static_cast<std::size_t>(cut.labels[leaf])];
     return cut;
 }
 

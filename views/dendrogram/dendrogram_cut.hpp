@@ -11,6 +11,7 @@
 #include <limits>
 #include <vector>
 
+#include "clusterlens/hca/linkage.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 
 namespace clusterlens::views {
@@ -25,6 +26,28 @@ struct DendrogramCut {
     std::vector<std::int32_t> roots;
     /// n labels by leaf id, 0..k-1.
     std::vector<std::int32_t> labels;
+    /// Minimum cluster size of a population cut (1: every cluster is a population). Smaller
+    /// clusters are "small/outliers": drawn grey and listed apart.
+    std::size_t minSize = 1;
+    /// By cluster id: the population number 0..populations-1 (left to right), -1 for a small
+    /// cluster. Empty when every cluster is a population.
+    std::vector<std::int32_t> population;
+    int populations = 0;
+    /// n labels by leaf id as the rest of the application sees the cut: population numbers, -1
+    /// for the events of small clusters. Empty when every cluster is a population (then `labels`).
+    std::vector<std::int32_t> populationLabels;
+
+    /// Colour index of a cluster (its population number; -1, grey, for a small cluster).
+    int colourOf(int cluster) const {
+        return population.empty() ? cluster : population[static_cast<std::size_t>(cluster)];
+    }
+    /// Number of coloured clusters.
+    int colourCount() const { return population.empty() ? k : populations; }
+    bool isSmall(int cluster) const { return colourOf(cluster) < 0; }
+    /// The labels other views colour by.
+    const std::vector<std::int32_t>& sharedLabels() const {
+        return populationLabels.empty() ? labels : populationLabels;
+    }
 
     /// True when the merge of internal `node` is undone by the cut (drawn above the cut line).
     bool isAbove(const DendrogramLayout& layout, std::int32_t node) const {
@@ -39,6 +62,12 @@ struct DendrogramCut {
 
 /// Cut into k clusters, k clamped to 1..n. O(N).
 DendrogramCut cutIntoClusters(const DendrogramLayout& layout, int k);
+
+/// Cut into `populations` clusters of at least `minSize` leaves each, plus the smaller clusters
+/// that lie between them (clusterlens/hca/linkage_cut.hpp, planPopulationCut, decides how many
+/// merges to undo). `linkage` is the tree `layout` was built from. O(N).
+DendrogramCut cutIntoPopulations(const Linkage& linkage, const DendrogramLayout& layout, int populations,
+                                 std::size_t minSize);
 
 /// Number of clusters of a cut at height t: 1 + the merges whose subtree maximum exceeds t.
 /// O(log N).

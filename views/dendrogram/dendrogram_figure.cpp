@@ -48,17 +48,30 @@ FigureLegend DendrogramFigure::legend() const {
     if (!m_options.cut || m_options.cut->k < 2) return legend;
     const DendrogramCut& cut = *m_options.cut;
     const QLocale locale;
-    legend.heading = QObject::tr("k = %1 clusters").arg(cut.k);
+    legend.heading = QObject::tr("k = %1 clusters").arg(cut.populations);
     legend.maxItems = kMaxLegendRows;
+    std::int64_t smallEvents = 0;
     for (int id = 0; id < cut.k; ++id) {
-        const auto at = static_cast<std::size_t>(id);
-        const auto size = m_layout->size[static_cast<std::size_t>(cut.roots[at])];
+        const auto size = m_layout->size[static_cast<std::size_t>(cut.roots[static_cast<std::size_t>(id)])];
+        const int number = cut.colourOf(id);
+        if (number < 0) {
+            smallEvents += size;
+            continue;
+        }
+        const auto at = static_cast<std::size_t>(number);
         const QString name = at < m_options.clusterNames.size() && !m_options.clusterNames[at].isEmpty()
                                  ? m_options.clusterNames[at]
-                                 : QObject::tr("cluster %1").arg(id);
-        legend.items.push_back({labelColor(id, cut.k),
+                                 : QObject::tr("cluster %1").arg(number);
+        legend.items.push_back({labelColor(number, cut.populations),
                                 QStringLiteral("%1 (%2)").arg(name, locale.toString(static_cast<qlonglong>(size)))});
     }
+    // Small clusters share one grey entry after the populations.
+    if (cut.k > cut.populations)
+        legend.items.push_back({labelColor(-1, cut.populations),
+                                QObject::tr("%1 small < %2 (%3)")
+                                    .arg(cut.k - cut.populations)
+                                    .arg(cut.minSize)
+                                    .arg(locale.toString(static_cast<qlonglong>(smallEvents)))});
     return legend;
 }
 
@@ -90,8 +103,9 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     const QRectF rest = reserveLegend(QRectF(QPointF(area.left() + kMargin, top + metrics.height() / 2),
                                              QPointF(area.right() - kMargin, area.bottom() - kMargin)),
                                       clusters, text, legendPosition(), &legendBox);
+    const double heatmapExtent = m_options.clustermap ? clustermapFigureExtent(*m_options.clustermap, text) : 0.0;
     const QRectF plot(QPointF(rest.left() - kMargin + heightAxisWidth(text), rest.top()),
-                      QPointF(rest.right(), rest.bottom() - metrics.height() - 6));
+                      QPointF(rest.right(), rest.bottom() - metrics.height() - 6 - heatmapExtent));
     if (plot.width() < 20 || plot.height() < 20) {
         painter.restore();
         return;
@@ -137,6 +151,9 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
         painter.drawLine(QPointF(plot.left(), geometry.cutY), QPointF(plot.right(), geometry.cutY));
     }
     painter.restore();
+    if (m_options.clustermap)
+        paintClustermapFigure(painter, *m_options.clustermap, view, plot, plot.bottom() + metrics.height() + 8,
+                              area.left() + kMargin, text);
     clusters.paint(painter, legendBox, text, legendPosition());
     painter.restore();
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "dendrogram/clustermap.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "figure/figure.hpp"
@@ -26,6 +27,7 @@ struct DendrogramFigureOptions {
     std::vector<std::uint8_t> collapsed;              ///< empty, or per merge row
     std::shared_ptr<const std::vector<std::string>> pointNames;  ///< leaf names when zoomed in
     std::vector<QString> clusterNames;                ///< optional names of the cut's clusters
+    std::shared_ptr<const Clustermap> clustermap;     ///< optional: marker medians under the leaves
 };
 
 class DendrogramFigure : public Figure {

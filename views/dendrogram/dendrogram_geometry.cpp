@@ -76,7 +76,8 @@ private:
 
 QRgb Builder::clusterRgb(std::int32_t node) const {
     if (!m_r.cut || m_r.cut->isAbove(m_l, node)) return Palette::linkColor().rgba();
-    return Palette::labelColor(m_r.cut->clusterOf(m_l, node), m_r.palette, m_r.cut->k).rgba();
+    const int colour = m_r.cut->colourOf(m_r.cut->clusterOf(m_l, node));
+    return Palette::labelColor(colour, m_r.palette, m_r.cut->colourCount()).rgba();
 }
 
 QRgb Builder::barRgb(std::int32_t node) const {

@@ -60,7 +60,10 @@ void DendrogramWidget::paintOverlay(QPainter& painter) const {
     const QLocale locale;
     QStringList status;
     status << tr("%1 leaves").arg(locale.toString(static_cast<qulonglong>(m_layout->leafCount)));
-    if (m_cut && m_cut->k > 1) status << tr("%1 clusters").arg(m_cut->k);
+    if (m_cut && m_cut->k > 1)
+        status << (m_cut->k > m_cut->populations
+                       ? tr("%1 clusters + %2 small").arg(m_cut->populations).arg(m_cut->k - m_cut->populations)
+                       : tr("%1 clusters").arg(m_cut->k));
     if (!m_selection.isEmpty())
         status << tr("%1 selected").arg(locale.toString(static_cast<qulonglong>(m_selection.count())));
     painter.setPen(kTextColor);
@@ -92,7 +95,7 @@ void DendrogramWidget::paintCutLine(QPainter& painter) const {
     else if (idle)
         label = tr("drag to cut");
     else
-        label = tr("k = %1").arg(m_cut->k);
+        label = tr("k = %1").arg(m_cut->populations);
     const QFontMetricsF metrics(font());
     QRectF box(plot.right() - metrics.horizontalAdvance(label) - 12, y - metrics.height() - 3,
                metrics.horizontalAdvance(label) + 8, metrics.height() + 2);

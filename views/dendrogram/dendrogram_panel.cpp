@@ -15,7 +15,9 @@
 
 #include "analysis_session.hpp"
 #include "clusterlens/hca/fix_monotonic.hpp"
+#include "clusterlens/hca/linkage_cut.hpp"
 #include "dendrogram/cluster_table_model.hpp"
+#include "dendrogram/clustermap_widget.hpp"
 #include "dendrogram/dendrogram_figure.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
 
@@ -31,8 +33,9 @@ struct CutResult {
     std::shared_ptr<const ClusterTable> table;
 };
 
-CutResult computeCut(const DendrogramLayout& layout, int k, const FeatureSelection& features, JobControl* control) {
-    auto cut = std::make_shared<const DendrogramCut>(cutIntoClusters(layout, k));
+CutResult computeCut(const Linkage& linkage, const DendrogramLayout& layout, int k, std::size_t minSize,
+                     const FeatureSelection& features, JobControl* control) {
+    auto cut = std::make_shared<const DendrogramCut>(cutIntoPopulations(linkage, layout, k, minSize));
     auto table = std::make_shared<const ClusterTable>(summarizeCut(layout, *cut, features, control));
     return {std::move(cut), std::move(table)};
 }
@@ -44,7 +47,8 @@ DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, Q
       m_runner(runner),
       m_analysis(analysis),
       m_widget(new DendrogramWidget(this)),
-      m_tableModel(new ClusterTableModel(this)) {
+      m_tableModel(new ClusterTableModel(this)),
+      m_clustermap(new ClustermapWidget(m_widget, this)) {
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_tableModel);
     proxy->setSortRole(Qt::UserRole);
@@ -66,8 +70,15 @@ DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, Q
         m_widget->zoomToSubtree(m_tableModel->rootOf(proxy->mapToSource(index).row()));
     });
 
+    // The clustermap sits right under the tree, outside the splitter's handle.
+    auto* tree = new QWidget(this);
+    auto* treeLayout = new QVBoxLayout(tree);
+    treeLayout->setContentsMargins(0, 0, 0, 0);
+    treeLayout->setSpacing(0);
+    treeLayout->addWidget(m_widget, 1);
+    treeLayout->addWidget(m_clustermap);
     auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_widget);
+    splitter->addWidget(tree);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
@@ -79,7 +90,13 @@ DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, Q
     connect(m_widget, &DendrogramWidget::subtreeClicked, this, &DendrogramPanel::selectSubtree);
     connect(m_widget, &DendrogramWidget::selectionCleared, this, [this] { selectSubtree(-1); });
     connect(m_widget, &DendrogramWidget::cutHeightChosen, this, [this](double height) {
-        if (m_layout) setClusterCount(std::min(clustersAtHeight(*m_layout, height), kMaxClusters));
+        if (!m_layout) return;
+        // The populations (clusters of at least the minimum size) of the cut at that height.
+        const DendrogramCut plain = cutIntoClusters(*m_layout, std::min(clustersAtHeight(*m_layout, height), kMaxClusters));
+        int populations = 0;
+        for (const std::int32_t root : plain.roots)
+            populations += m_layout->size[static_cast<std::size_t>(root)] >= minClusterSize() ? 1 : 0;
+        setClusterCount(std::max(populations, 1));
     });
     connect(m_analysis, &AnalysisSession::linkagesChanged, this, &DendrogramPanel::refreshLinkages);
     connect(m_analysis, &AnalysisSession::selectionChanged, this, &DendrogramPanel::onSessionSelection);
@@ -96,8 +113,11 @@ void DendrogramPanel::setDataSource(std::shared_ptr<const Dataset> dataset, cons
     m_widget->setPointNames(m_dataset && !m_dataset->pointNames.empty()
                                 ? std::shared_ptr<const std::vector<std::string>>(m_dataset, &m_dataset->pointNames)
                                 : nullptr);
-    // The table's means follow the active features.
-    if (m_cut) applyCut(m_cut->k);
+    // The table's means and the clustermap follow the active features.
+    if (m_cut)
+        applyCut(clusterCount());
+    else
+        refreshClustermap();
     updateInfo();
 }
 
@@ -165,7 +185,10 @@ void DendrogramPanel::applyLayout(const QString& name, std::shared_ptr<const Den
     m_updating = true;
     m_clusters->setRange(1, m_layout ? static_cast<int>(std::min<std::size_t>(m_layout->leafCount, kMaxClusters)) : 1);
     m_clusters->setValue(1);
+    m_minSize->setRange(1, m_layout ? static_cast<int>(std::min<std::size_t>(m_layout->leafCount, 1'000'000'000)) : 1);
+    m_minSize->setValue(m_layout ? static_cast<int>(defaultMinClusterSize(m_layout->leafCount)) : 1);
     m_updating = false;
+    refreshClustermap();
     if (m_layout && treeFitsData()) onSessionSelection(nullptr);
     updateInfo();
     if (m_layout) Q_EMIT treeShown(name);
@@ -184,18 +207,22 @@ void DendrogramPanel::setLogHeights(bool logarithmic) {
 }
 
 void DendrogramPanel::applyCut(int k) {
-    if (!m_layout) return;
+    if (!m_layout || !m_linkage) return;
     m_runner->cancelSlot(QStringLiteral("dendrogram-cut"));
     if (k <= 1) return showCut(nullptr, nullptr);
+    const auto minSize = static_cast<std::size_t>(minClusterSize());
     if (m_layout->leafCount <= inlineLimit) {
-        CutResult result = computeCut(*m_layout, k, m_features, nullptr);
+        CutResult result = computeCut(*m_linkage, *m_layout, k, minSize, m_features, nullptr);
         return showCut(std::move(result.cut), std::move(result.table));
     }
     const auto layout = m_layout;
+    const auto linkage = m_linkage;
     const FeatureSelection features = m_features;
     m_runner->start<CutResult>(
         this, QStringLiteral("dendrogram-cut"), tr("Dendrogram cut (k = %1)").arg(k),
-        [layout, k, features](JobControl& control) { return computeCut(*layout, k, features, &control); },
+        [linkage, layout, k, minSize, features](JobControl& control) {
+            return computeCut(*linkage, *layout, k, minSize, features, &control);
+        },
         [this, layout](const JobOutcome<CutResult>& outcome) {
             if (outcome.state == JobState::Finished && layout == m_layout) showCut(outcome.result->cut, outcome.result->table);
         });
@@ -207,13 +234,18 @@ void DendrogramPanel::showCut(std::shared_ptr<const DendrogramCut> cut, std::sha
     m_tableModel->setTable(std::move(table));
     m_cutLabeling.clear();
     if (m_cut && treeFitsData()) {
-        m_cutLabeling = tr("cut of %1 (k=%2)").arg(m_linkageName).arg(m_cut->k);
-        // The labels stay inside the shared cut: the session holds them without a copy.
-        m_analysis->addLabeling(m_cutLabeling, std::shared_ptr<const LabelVector>(m_cut, &m_cut->labels));
+        m_cutLabeling = m_cut->population.empty()
+                            ? tr("cut of %1 (k=%2)").arg(m_linkageName).arg(m_cut->k)
+                            : tr("cut of %1 (k=%2, min %3)").arg(m_linkageName).arg(m_cut->populations).arg(m_cut->minSize);
+        // The labels stay inside the shared cut: the session holds them without a copy. Events of
+        // small clusters are -1 there (grey, as noise).
+        m_analysis->addLabeling(m_cutLabeling, std::shared_ptr<const LabelVector>(m_cut, &m_cut->sharedLabels()));
         m_analysis->setColouring(m_cutLabeling);
     }
+    refreshClustermap();
     updateInfo();
-    if (m_cut) Q_EMIT cutApplied(m_cut->k);
+    // The k asked for: fewer populations than that exist only when the tree has no more.
+    if (m_cut) Q_EMIT cutApplied(clusterCount());
 }
 
 void DendrogramPanel::selectSubtree(std::int32_t node) {
@@ -253,6 +285,8 @@ void DendrogramPanel::updateInfo() {
     // Inversions are flagged on the plot itself; here only what the plot cannot say.
     if (m_dataset && !treeFitsData())
         m_info->setText(tr("%1 leaves \u2260 %2 points: not linked to the data").arg(m_layout->leafCount).arg(m_dataset->n));
+    else if (m_cut && !m_cut->population.empty())
+        m_info->setText(tr("+ %n small cluster(s) (grey)", nullptr, m_cut->k - m_cut->populations));
     else
         m_info->clear();
     const QString description = m_analysis->linkageDescription(m_linkageName);

@@ -32,6 +32,8 @@ namespace clusterlens::views {
 
 class AnalysisSession;
 class ClusterTableModel;
+class ClustermapWidget;
+struct Clustermap;
 class DendrogramFigure;
 class DendrogramWidget;
 
@@ -50,8 +52,15 @@ public:
     void showLinkage(const QString& name);
     /// Reads a linkage CSV (a,b,height,size) as a job, adds it to the session and shows it.
     void importLinkage(const QString& path);
-    /// Cuts the shown tree into k clusters (1: no cut).
+    /// Cuts the shown tree into k populations of at least minClusterSize() leaves (1: no cut).
     void setClusterCount(int k);
+    /// Clusters smaller than m are "small/outliers": grey, listed apart, not counted in k. A new
+    /// tree starts at defaultMinClusterSize(N) (clusterlens/hca/linkage_cut.hpp).
+    void setMinClusterSize(int m);
+    int minClusterSize() const;
+    /// The clustermap under the tree: off, or medians scaled by z-score or min-max per marker.
+    void setClustermapMode(int mode);
+    ClustermapWidget* clustermapWidget() const { return m_clustermap; }
     void setLogHeights(bool logarithmic);
 
     DendrogramWidget* widget() const { return m_widget; }
@@ -89,6 +98,8 @@ private:
     void refreshLinkages();
     void applyLayout(const QString& name, std::shared_ptr<const DendrogramLayout> layout);
     void applyCut(int k);
+    void refreshClustermap();
+    QWidget* buildCutControls(QWidget* parent);
     void showCut(std::shared_ptr<const DendrogramCut> cut, std::shared_ptr<const ClusterTable> table);
     void selectSubtree(std::int32_t node);
     void onSessionSelection(const QObject* origin);
@@ -108,6 +119,9 @@ private:
     QSpinBox* m_clusters = nullptr;
     QLabel* m_info = nullptr;
     QPushButton* m_fix = nullptr;
+    QSpinBox* m_minSize = nullptr;
+    QComboBox* m_heatmapMode = nullptr;
+    ClustermapWidget* m_clustermap = nullptr;
     std::shared_ptr<const Dataset> m_dataset;
     FeatureSelection m_features;
     QString m_linkageName;

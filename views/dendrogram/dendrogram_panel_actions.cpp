@@ -17,6 +17,7 @@
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/io/labels.hpp"
+#include "dendrogram/clustermap_widget.hpp"
 #include "dendrogram/dendrogram_figure.hpp"
 #include "dendrogram/dendrogram_newick.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
@@ -70,6 +71,7 @@ QWidget* DendrogramPanel::buildToolbar() {
     tree->addWidget(buildExportButton());
     auto* cut = new QHBoxLayout;
     cut->addWidget(m_clusters);
+    cut->addWidget(buildCutControls(bar));
     cut->addWidget(m_heightScale);
     cut->addWidget(m_info, 1);
     cut->addWidget(m_fix);
@@ -130,6 +132,7 @@ std::unique_ptr<DendrogramFigure> DendrogramPanel::figure(bool currentViewOnly) 
     }
     options.cut = m_cut;
     options.collapsed = m_widget->collapsedFlags();
+    options.clustermap = m_clustermap->clustermap();
     if (m_dataset && !m_dataset->pointNames.empty() && treeFitsData())
         options.pointNames = std::shared_ptr<const std::vector<std::string>>(m_dataset, &m_dataset->pointNames);
     return std::make_unique<DendrogramFigure>(m_layout, std::move(options));
@@ -181,7 +184,7 @@ void DendrogramPanel::exportLabelsTo(const QString& path) {
     const auto cut = m_cut;
     const std::string file = path.toStdString();
     startExport(m_runner, this, QStringLiteral("export-labels"), path,
-                [cut, file](JobControl&) { writeLabelsCsv(file, cut->labels); });
+                [cut, file](JobControl&) { writeLabelsCsv(file, cut->sharedLabels()); });
 }
 
 void DendrogramPanel::exportLinkageTo(const QString& path) {
@@ -202,7 +205,13 @@ FigureExportSource DendrogramPanel::figureExportSource() const {
     source.figure = [this](bool viewOnly) -> std::unique_ptr<Figure> { return figure(viewOnly); };
     source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("dendrogram"),
                       resultFileName(m_linkageName)};
-    if (m_cut && m_cut->k > 1) source.command << QStringLiteral("--cut-k") << QString::number(m_cut->k);
+    if (m_cut && m_cut->k > 1)
+        source.command << QStringLiteral("--cut-k") << QString::number(m_cut->populations)
+                       << QStringLiteral("--min-cluster-size") << QString::number(m_cut->minSize);
+    if (const auto& map = m_clustermap->clustermap(); map && m_dataset) {
+        source.command << QStringLiteral("--heatmap") << datasetInputWords(*m_dataset, map->markers);
+        if (map->scaling == MarkerScaling::MinMax) source.command << QStringLiteral("--heatmap-scale") << QStringLiteral("minmax");
+    }
     if (m_widget->logHeights()) source.command << QStringLiteral("--log");
     if (m_dataset && treeFitsData()) source.dataFiles = {QString::fromStdString(m_dataset->provenance.path)};
     const QString description = m_analysis->linkageDescription(m_linkageName);
