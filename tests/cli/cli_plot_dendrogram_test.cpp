@@ -62,6 +62,31 @@ protected:
     TempDir m_dir;
 };
 
+// --min-cluster-size and --heatmap: three blobs of 60 points and three far outliers clustered by
+// average linkage; a cut into 3 with a minimum size of 10 gives the three blobs and lists the
+// outliers as small clusters, and the clustermap of the data's medians is drawn under the tree.
+class CliPlotClustermap : public testing::Test {
+protected:
+    void SetUp() override {
+        if (!cliHasPlot()) GTEST_SKIP() << "clusterlens-cli was built without the plot command";
+        const std::uint64_t seed = testSeed();
+        std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+        std::mt19937_64 rng(seed);
+        std::normal_distribution<double> noise(0.0, 1.0);
+        const double centres[3][2] = {{0, 0}, {10, 0}, {5, 10}};
+        std::ostringstream csv;
+        csv << "CD3,CD19\n";
+        for (int i = 0; i < 180; ++i) csv << centres[i % 3][0] + noise(rng) << ',' << centres[i % 3][1] + noise(rng) << '\n';
+        csv << "200,200\n-200,90\n90,-250\n";
+        writeFile(m_dir.file("events.csv"), csv.str());
+        const auto hca = runCli({"hca", m_dir.file("events.csv"), "--linkage", "average", "--backend", "cpu", "--out",
+                                 m_dir.file("linkage.csv")});
+        ASSERT_EQ(hca.exitCode, 0) << hca.err;
+    }
+
+    TempDir m_dir;
+};
+
 }  // namespace
 
 TEST_F(CliPlotDendrogram, SvgHasVectorPathsAndRealText) {
@@ -112,4 +137,56 @@ TEST_F(CliPlotDendrogram, BadArgumentsAndBadFilesHaveTheirExitCodes) {
     result = runCli({"plot", "dendrogram", m_dir.file("broken.csv"), "--out", m_dir.file("tree.svg")});
     EXPECT_EQ(result.exitCode, 3);
     EXPECT_THAT(result.err, HasSubstr("broken.csv"));
+}
+
+
+TEST_F(CliPlotClustermap, MinimumSizeCutsThreePopulationsAndListsTheOutliersApart) {
+    const auto result = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "3", "--min-cluster-size",
+                                "10", "--out", m_dir.file("tree.svg")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, HasSubstr("183 leaves"));
+    EXPECT_THAT(result.out, HasSubstr("3 clusters of at least 10 leaves and 3 small"));
+    const std::string svg = readFile(m_dir.file("tree.svg"));
+    EXPECT_THAT(svg, HasSubstr(">k = 3 clusters</text>"));
+    EXPECT_THAT(svg, HasSubstr(">cluster 2 (60)</text>"));
+    EXPECT_THAT(svg, HasSubstr(">3 small &lt; 10 (3)</text>"));
+}
+
+TEST_F(CliPlotClustermap, PlainCutKeepsTheOutliersAsClusters) {
+    const auto result = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "3", "--out",
+                                m_dir.file("tree.svg")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, testing::Not(HasSubstr("small")));
+    EXPECT_THAT(readFile(m_dir.file("tree.svg")), HasSubstr("(1)</text>"));
+}
+
+TEST_F(CliPlotClustermap, HeatmapDrawsTheMarkersUnderTheTree) {
+    const auto result = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "3", "--min-cluster-size",
+                                "10", "--heatmap", m_dir.file("events.csv"), "--out", m_dir.file("map.svg")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const std::string svg = readFile(m_dir.file("map.svg"));
+    EXPECT_THAT(svg, HasSubstr(">CD3</text>"));
+    EXPECT_THAT(svg, HasSubstr(">CD19</text>"));
+    EXPECT_THAT(svg, HasSubstr(">median, z-score per marker</text>"));
+    // The provenance hashes the data file too.
+    EXPECT_THAT(svg, HasSubstr("--heatmap"));
+    const auto minmax = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--heatmap", m_dir.file("events.csv"),
+                                "--heatmap-scale", "minmax", "--out", m_dir.file("blocks.png")});
+    ASSERT_EQ(minmax.exitCode, 0) << minmax.err;
+}
+
+TEST_F(CliPlotClustermap, MisusedOptionsAreRefused) {
+    EXPECT_EQ(runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--min-cluster-size", "10", "--out",
+                      m_dir.file("a.svg")})
+                  .exitCode,
+              2);
+    EXPECT_EQ(runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "3", "--min-cluster-size", "0",
+                      "--out", m_dir.file("a.svg")})
+                  .exitCode,
+              2);
+    writeFile(m_dir.file("short.csv"), "CD3,CD19\n1,2\n3,4\n");
+    const auto wrongSize = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--heatmap", m_dir.file("short.csv"),
+                                   "--out", m_dir.file("a.svg")});
+    EXPECT_EQ(wrongSize.exitCode, 3);
+    EXPECT_THAT(wrongSize.err, HasSubstr("2 points, but the tree has 183 leaves"));
 }
