@@ -60,11 +60,13 @@ int runInfo(const Arguments& argv) {
     // info inspects: NaN/Inf are counted and reported instead of refused.
     Dataset data = loadInput(args.positional()[0], args, true);
     const double readSeconds = clock.seconds();
-    for (const std::string& w : data.warnings) std::fprintf(stderr, "clusterlens-cli: warning: %s\n", w.c_str());
+    // Each warning is said once: in the text report, or on stderr beside the JSON (which lists them too,
+    // for programs).
     if (!args.flag("--json")) {
         printText(data);
         return 0;
     }
+    for (const std::string& w : data.warnings) std::fprintf(stderr, "clusterlens-cli: warning: %s\n", w.c_str());
     Json out = Json::object();
     out.set("file", data.provenance.path)
         .set("format", data.provenance.format)

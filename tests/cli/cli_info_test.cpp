@@ -69,6 +69,23 @@ TEST(CliInfo, TextOutputListsFeatures) {
     EXPECT_THAT(result.out, AllOf(HasSubstr("FSC-A"), HasSubstr("G710-A"), HasSubstr("points:    6052")));
 }
 
+TEST(CliInfo, TextOutputSaysEachWarningOnce) {
+    // AriaFile1.fcs has two problems (header offsets, a cut DATA segment): each is said once, in the
+    // report, and not again on stderr.
+    auto result = runCli({"info", dataPath("fcs/AriaFile1.fcs")});
+    EXPECT_EQ(result.exitCode, 0);
+    const std::string all = result.out + result.err;
+    std::size_t warnings = 0;
+    for (auto pos = result.out.find("warning: "); pos != std::string::npos; pos = result.out.find("warning: ", pos + 1)) {
+        const std::string text = result.out.substr(pos + 9, result.out.find('\n', pos) - pos - 9);
+        std::size_t seen = 0;
+        for (auto at = all.find(text); at != std::string::npos; at = all.find(text, at + 1)) ++seen;
+        EXPECT_EQ(seen, 1U) << text;
+        ++warnings;
+    }
+    EXPECT_EQ(warnings, 2U) << all;
+}
+
 TEST(CliInfo, NonFiniteValuesAreCountedNotRefused) {
     TempDir dir;
     writeFile(dir.file("nan.csv"), "a,b\n1,nan\n2,3\n");
