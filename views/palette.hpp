@@ -13,16 +13,18 @@
 
 namespace clusterlens::views {
 
-/// The palettes a figure can be drawn in: Tableau (the screen's), Okabe–Ito (colour-blind safe, 8
-/// colours) and viridis (continuous; categories spread evenly over it).
+/// The palettes a figure can be drawn in: Tableau (the screen's), Okabe–Ito (colour-blind safe, 7
+/// colours, then generated ones) and viridis (continuous; categories spread evenly over it).
 enum class PaletteKind { Tableau, OkabeIto, Viridis };
 
 class Palette {
 public:
-    /// Colour of cluster label `label`; labels past the palette size cycle, negative labels are noise.
+    /// Colour of cluster label `label`: the Tableau colours, then generated distinct colours (64 in
+    /// all) after which labels cycle; negative labels are noise.
     static QColor labelColor(int label);
     /// Colour of label `label` among `labelCount` labels (0..labelCount-1) in palette `kind`: Tableau
-    /// and Okabe–Ito cycle through their colours, viridis spreads the labels evenly over the map.
+    /// and Okabe–Ito give their own colours first, then generated distinct colours (64 in all, then
+    /// cycling); viridis spreads the labels evenly over the map.
     /// Negative labels are noise.
     static QColor labelColor(int label, PaletteKind kind, int labelCount);
     /// The Okabe–Ito colours without black (Okabe & Ito 2008, "Color Universal Design").
