@@ -173,8 +173,6 @@ void MainWindow::connectSession() {
         statusBar()->clearMessage();
     });
     connect(m_session, &DatasetSession::currentChanged, this, &MainWindow::onCurrentChanged);
-    connect(m_session, &DatasetSession::transformFailed, this,
-            [this](const QString& message) { m_logPanel->error(tr("Transform failed: %1").arg(message)); });
     connect(m_scatterController, &ScatterController::failed, this,
             [this](const QString& message) { m_logPanel->error(tr("Scatter: %1").arg(message)); });
     connect(m_scatter, &ScatterWidget::selectionChanged, this, &MainWindow::updateStatus);
@@ -200,6 +198,7 @@ void MainWindow::connectPanel() {
 }
 
 void MainWindow::connectJobs() {
+    // The one log line of a failed job: views show the failure in place but do not log it again.
     connect(m_runner, &JobRunner::jobFinished, this,
             [this](JobId, const QString& name, JobState state, const QString& message, qint64 ms) {
                 const QString seconds = QString::number(static_cast<double>(ms) / 1000.0, 'f', 2);

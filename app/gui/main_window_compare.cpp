@@ -40,8 +40,6 @@ void MainWindow::buildCompareDocks() {
     });
     connect(m_heightsView, &HeightsView::failed, this,
             [this](const QString& message) { m_logPanel->error(tr("Point heights: %1").arg(message)); });
-    connect(m_flatView, &FlatComparisonView::failed, this,
-            [this](const QString& message) { m_logPanel->error(tr("Compare clusterings: %1").arg(message)); });
 }
 
 }  // namespace clusterlens::gui

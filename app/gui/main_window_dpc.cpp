@@ -30,7 +30,6 @@ void MainWindow::buildDpcDock() {
     connect(m_session, &DatasetSession::currentChanged, this, feed);
     connect(m_datasetPanel, &DatasetPanel::activeFeaturesChanged, this, feed);
     connect(m_dpcPanel, &DpcPanel::resultShown, dock, &QDockWidget::raise);
-    connect(m_dpcPanel, &DpcPanel::failed, this, [this](const QString& text) { m_logPanel->error(text); });
     connect(m_dpcPanel, &DpcPanel::message, this, [this](const QString& text, bool error) {
         if (error)
             m_logPanel->error(text);

@@ -94,7 +94,6 @@ void MainWindow::onLoaded(const QString& path) {
 
 void MainWindow::onLoadFailed(const QString& path, const QString& message) {
     const QString name = QFileInfo(path).fileName();
-    m_logPanel->error(tr("Could not open %1: %2").arg(name, message));
     statusBar()->clearMessage();
     if (!m_errorBox) {
         m_errorBox =

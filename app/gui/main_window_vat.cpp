@@ -48,7 +48,6 @@ void MainWindow::buildVatDock() {
     connect(m_session, &DatasetSession::currentChanged, this, feed);
     connect(m_datasetPanel, &DatasetPanel::activeFeaturesChanged, this, feed);
     connect(m_vatPanel, &VatPanel::resultShown, dock, &QDockWidget::raise);
-    connect(m_vatPanel, &VatPanel::failed, this, [this](const QString& text) { m_logPanel->error(text); });
     connect(m_vatPanel, &VatPanel::message, this, [this](const QString& text, bool error) {
         if (error)
             m_logPanel->error(text);

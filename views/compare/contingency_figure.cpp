@@ -22,6 +22,8 @@ const QColor kMatchedColor(0x20, 0x20, 0x20);
 const QColor kHighlightColor(0xe0, 0x30, 0x30);
 constexpr double kBarWidth = 14;
 constexpr double kRightMargin = 96;  // colour bar, its ticks and its title
+// Rows keep a readable height however many columns there are (a 20 x 400 table is not a sliver).
+constexpr double kMinRowHeight = 16;
 
 QString tr(const char* text) { return QCoreApplication::translate("ContingencyFigure", text); }
 
@@ -68,11 +70,12 @@ QRectF ContingencyFigure::gridRect(const QRectF& area) const {
     const double right = legendPosition() == LegendPosition::None ? 8.0 : kRightMargin * style().fontScale;
     const double width = std::max(10.0, area.width() - left - right);
     const double height = std::max(10.0, area.height() - top - bottom);
-    // Cells at most 1.5 times wider than high (or higher than wide), centred in the free space.
+    // Cells at most 1.5 times wider than high (or higher than wide, unless that makes rows too
+    // thin to read), centred in the free space.
     const double cols = static_cast<double>(std::max<std::size_t>(1, m_comparison->cols()));
     const double rows = static_cast<double>(std::max<std::size_t>(1, m_comparison->rows()));
     const double cellW = std::min(width / cols, 1.5 * height / rows);
-    const double cellH = std::min(height / rows, 1.5 * cellW);
+    const double cellH = std::min(height / rows, std::max(1.5 * cellW, kMinRowHeight));
     return QRectF(area.left() + left + (width - cellW * cols) / 2, area.top() + top, cellW * cols, cellH * rows);
 }
 

@@ -3,7 +3,16 @@
 #include <QMouseEvent>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace clusterlens::views {
+
+namespace {
+
+constexpr int kMinColumnWidth = 8;
+constexpr int kColumnMargins = 160;  // row labels, A's title and the colour bar
+
+}  // namespace
 
 ContingencyHeatmap::ContingencyHeatmap(QWidget* parent) : QWidget(parent) {
     setMinimumSize(minimumSizeHint());
@@ -17,6 +26,9 @@ void ContingencyHeatmap::setComparison(std::shared_ptr<const FlatComparison> com
         m_figure.emplace(m_comparison);
     else
         m_figure.reset();
+    // Columns at least kMinColumnWidth wide: in a scroll area, many clusters scroll sideways.
+    const int columns = m_comparison ? static_cast<int>(m_comparison->cols()) : 0;
+    setMinimumWidth(std::max(minimumSizeHint().width(), kColumnMargins + columns * kMinColumnWidth));
     update();
 }
 

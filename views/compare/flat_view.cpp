@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
@@ -15,6 +16,7 @@
 
 #include "analysis_session.hpp"
 #include "clusterlens/errors.hpp"
+#include "compare/compared_pair.hpp"
 #include "compare/export_path.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "compare/matched_pairs_model.hpp"
@@ -77,7 +79,14 @@ FlatComparisonView::FlatComparisonView(JobRunner* runner, AnalysisSession* sessi
     scores->addWidget(m_exportHeatmap);
     scores->addWidget(m_exportTable);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_heatmap);
+    // Many clusters make the heatmap wider than the view: it scrolls sideways instead of squeezing
+    // hundreds of columns into slivers.
+    auto* heatmapScroll = new QScrollArea(this);
+    heatmapScroll->setWidget(m_heatmap);
+    heatmapScroll->setWidgetResizable(true);
+    heatmapScroll->setFrameShape(QFrame::NoFrame);
+    heatmapScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    split->addWidget(heatmapScroll);
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
@@ -139,12 +148,10 @@ void FlatComparisonView::refreshChoices() {
             box->clear();
             box->addItems(names);
         }
-        const int indexA = std::max<int>(0, names.indexOf(a));
-        int indexB = names.indexOf(b);
-        // B shows A's labeling only while nothing else exists: a second one becomes B when it arrives.
-        if (indexB < 0 || (indexB == indexA && names.size() > 1)) indexB = indexA == 0 ? 1 : 0;
-        m_choiceA->setCurrentIndex(names.isEmpty() ? -1 : indexA);
-        m_choiceB->setCurrentIndex(names.size() > 1 ? indexB : indexA);
+        const auto [indexA, indexB] = chooseComparedPair(names, m_known, a, b);
+        m_choiceA->setCurrentIndex(indexA);
+        m_choiceB->setCurrentIndex(indexB);
+        m_known = names;
     }
     // Results often arrive several at a time (a file's ground truth, a batch of cuts): compare
     // once they are all in, on the next turn of the event loop.

@@ -5,6 +5,7 @@
 // with their F1, and ARI / NMI / F-measure. Clicking a cell (or a table row) selects the points
 // the two clusters share in every view. The comparison is computed as a job.
 
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
@@ -71,6 +72,7 @@ private:
 
     JobRunner* m_runner;
     QTimer m_recomputeSoon;  // coalesces session changes of one event-loop turn
+    QStringList m_known;     // the results of the last refresh: a new one may be followed
     AnalysisSession* m_session;
     QComboBox* m_choiceA;
     QComboBox* m_choiceB;

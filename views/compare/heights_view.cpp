@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "compare/compared_pair.hpp"
 #include "analysis_session.hpp"
 #include "clusterlens/errors.hpp"
 #include "figure/figure_export_dialog.hpp"
@@ -115,12 +116,10 @@ void HeightsView::refreshChoices() {
             for (int i = 0; i < box->count(); ++i)
                 box->setItemData(i, m_session->linkageDescription(names[i]), Qt::ToolTipRole);
         }
-        const int indexA = std::max<int>(0, names.indexOf(a));
-        int indexB = names.indexOf(b);
-        // B shows A's linkage only while nothing else exists: a second one becomes B when it arrives.
-        if (indexB < 0 || (indexB == indexA && names.size() > 1)) indexB = indexA == 0 ? 1 : 0;
-        m_choiceA->setCurrentIndex(names.isEmpty() ? -1 : indexA);
-        m_choiceB->setCurrentIndex(names.size() > 1 ? indexB : indexA);
+        const auto [indexA, indexB] = chooseComparedPair(names, m_known, a, b);
+        m_choiceA->setCurrentIndex(indexA);
+        m_choiceB->setCurrentIndex(indexB);
+        m_known = names;
     }
     // Results often arrive several at a time (a file's ground truth, a batch of cuts): compare
     // once they are all in, on the next turn of the event loop.
@@ -153,10 +152,7 @@ void HeightsView::recompute(bool force) {
             if (outcome.state == JobState::Finished) return display(*outcome.result);
             m_linkageA.reset();  // choosing the same pair again retries
             m_linkageB.reset();
-            if (outcome.state == JobState::Failed) {
-                clearPlot(outcome.message);
-                Q_EMIT failed(outcome.message);
-            }
+            if (outcome.state == JobState::Failed) clearPlot(outcome.message);  // the job runner reports it
         });
 }
 
@@ -237,7 +233,7 @@ void HeightsView::importLinkage(const QString& path) {
         this, QStringLiteral("import-linkage"), tr("Import linkage %1").arg(QFileInfo(path).fileName()),
         [file = path.toStdString()](JobControl&) { return readLinkageCsv(file); },
         [this, path, expected](const JobOutcome<Linkage>& outcome) {
-            if (outcome.state == JobState::Failed) return report(outcome.message);
+            if (outcome.state == JobState::Failed) return m_stats->setText(outcome.message);
             if (outcome.state != JobState::Finished) return;
             if (expected != 0 && outcome.result->leafCount != expected)
                 return report(tr("%1 clusters %2 points, but the dataset has %3: a linkage must cluster the "

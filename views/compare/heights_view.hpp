@@ -6,6 +6,7 @@
 // every view; a selection made elsewhere is highlighted here. Heights, correlations and the
 // drawable scatter are computed as one job.
 
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
@@ -42,7 +43,7 @@ public:
     /// Points of the current dataset; an imported linkage must cluster exactly this many (0: any).
     void setDatasetSize(std::size_t n) { m_datasetSize = n; }
     /// Reads a linkage CSV as a job and adds it to the session as "imported: <file name>", then
-    /// compares it as B. Failures are reported through failed().
+    /// compares it as B. A linkage of another size is reported through failed().
     void importLinkage(const QString& path);
 
     const std::shared_ptr<const HeightsComparison>& comparison() const { return m_comparison; }
@@ -61,7 +62,8 @@ public:
 Q_SIGNALS:
     /// A comparison (or a rescaled plot of it) is shown.
     void comparisonReady();
-    /// A comparison or an import failed; `message` says why.
+    /// An imported linkage does not fit the dataset; `message` says why. Failed jobs are not
+    /// repeated here: the job runner reports them.
     void failed(const QString& message);
 
 private:
@@ -86,6 +88,7 @@ private:
 
     JobRunner* m_runner;
     QTimer m_recomputeSoon;  // coalesces session changes of one event-loop turn
+    QStringList m_known;     // the results of the last refresh: a new one may be followed
     AnalysisSession* m_session;
     QComboBox* m_choiceA;
     QComboBox* m_choiceB;

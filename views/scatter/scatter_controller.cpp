@@ -65,10 +65,8 @@ void ScatterController::rebuild(bool keepView, bool keepSelection) {
         this, QStringLiteral("scatter"), tr("Scatter density"),
         [request](JobControl& control) { return prepareScatter(request, &control); },
         [this, deliver](const JobOutcome<ScatterData>& outcome) {
-            if (outcome.state == JobState::Finished)
-                deliver(outcome.result);
-            else if (outcome.state == JobState::Failed)
-                Q_EMIT failed(outcome.message);
+            // A failed job is reported by the job runner, not again here.
+            if (outcome.state == JobState::Finished) deliver(outcome.result);
         });
 }
 

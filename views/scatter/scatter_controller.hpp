@@ -41,6 +41,7 @@ public:
 Q_SIGNALS:
     /// The widget shows the current dataset/axes/colours.
     void ready();
+    /// Preparing the points in place failed (a failed job is reported by the job runner instead).
     void failed(const QString& message);
 
 private:
