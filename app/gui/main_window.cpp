@@ -73,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_selectionLabel);
     statusBar()->addPermanentWidget(m_shapeLabel);
     statusBar()->addPermanentWidget(m_backendLabel);
+    applyDefaultLayout();
     restoreSettings();
     updateStatus();
 
@@ -115,8 +116,6 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(jobsDock, logDock);
     // Warnings (a cut FCS file, ...) must not hide behind the Jobs tab.
     connect(m_logPanel, &LogPanel::attentionNeeded, logDock, &QDockWidget::raise);
-    resizeDocks({datasetDock}, {300}, Qt::Horizontal);
-    resizeDocks({jobsDock}, {170}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus() {
@@ -155,6 +154,7 @@ void MainWindow::buildMenus() {
     view->addAction(tr("&Clear selection"), m_scatter, &ScatterWidget::clearSelection);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    buildFocusMenu(view);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ClusterLens"), this, &MainWindow::showAbout);

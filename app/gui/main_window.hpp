@@ -39,6 +39,7 @@ struct ViewState;
 
 namespace clusterlens::gui {
 
+class FocusMode;
 class RecentFiles;
 
 class MainWindow : public QMainWindow {
@@ -72,6 +73,8 @@ public:
     views::DpcPanel* dpcPanel() const { return m_dpcPanel; }
     /// VAT/iVAT image of the current dataset (main_window_vat.cpp).
     views::VatPanel* vatPanel() const { return m_vatPanel; }
+    /// Focus mode: one view fills the main area (main_window_layout.cpp).
+    FocusMode* focusMode() const { return m_focus; }
     /// The message box of the last failed load (null before one failed).
     QMessageBox* lastErrorBox() const { return m_errorBox; }
 
@@ -114,6 +117,11 @@ private:
     void buildVatDock();
     void buildVatMenu();
     void buildMenus();
+    void buildFocusMenu(QMenu* view);
+    /// Tabs the forms left, the views right, jobs and log at the bottom; sizes them for the screen.
+    void applyDefaultLayout();
+    /// A window size that fits the available screen (1366x768 included).
+    void resizeToScreen();
     void buildSessionParts();
     void addSessionActions(QMenu* file);
     void buildEditMenu();
@@ -168,6 +176,7 @@ private:
     views::ClusteringPanel* m_clusteringPanel = nullptr;
     views::DpcPanel* m_dpcPanel = nullptr;
     views::VatPanel* m_vatPanel = nullptr;
+    FocusMode* m_focus = nullptr;
     RecentFiles* m_recent = nullptr;
     RecentFiles* m_recentSessions = nullptr;
     QMessageBox* m_errorBox = nullptr;

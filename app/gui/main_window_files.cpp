@@ -17,6 +17,7 @@
 #include "dataset_session.hpp"
 #include "jobs/job_runner.hpp"
 #include "log_panel.hpp"
+#include "focus_mode.hpp"
 #include "main_window.hpp"
 #include "recent_files.hpp"
 #include "session/autosave.hpp"
@@ -122,7 +123,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::restoreSettings() {
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1440, 900);
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resizeToScreen();
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_datasetPanel->setPreferredAxes(settings.value(QStringLiteral("scatter/x")).toString(),
                                      settings.value(QStringLiteral("scatter/y")).toString());
@@ -133,7 +134,7 @@ void MainWindow::restoreSettings() {
 void MainWindow::saveSettings() const {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/state"), m_focus->dockState());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -18,6 +18,7 @@
 #include "dpc/dpc_panel.hpp"
 #include "dpc/peak_choice.hpp"
 #include "jobs/job_runner.hpp"
+#include "focus_mode.hpp"
 #include "main_window.hpp"
 #include "scatter/scatter_controller.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -85,7 +86,7 @@ ViewState MainWindow::captureViewState() const {
     if (const auto run = m_vatPanel->lastRun()) s.vatEntry = vatEntryName(*run);
     s.vatClusters = m_vatPanel->clusterCount();
     s.vatImage = m_vatPanel->display().kind == VatImageKind::Ivat ? QStringLiteral("ivat") : QStringLiteral("vat");
-    s.dockLayout = saveState();
+    s.dockLayout = m_focus->dockState();
     return s;
 }
 
@@ -93,6 +94,7 @@ void MainWindow::applyViewStateBeforeData(const ViewState& s) {
     // The dataset panel picks these when the data arrives.
     if (!s.xAxis.isEmpty()) m_datasetPanel->setPreferredAxes(s.xAxis, s.yAxis);
     if (!s.activeFeatures.isEmpty()) m_datasetPanel->setPreferredActiveFeatures(s.activeFeatures);
+    m_focus->leave();
     if (!s.dockLayout.isEmpty()) restoreState(s.dockLayout);
 }
 

@@ -1,0 +1,87 @@
+// The window's default layout and focus mode. Forms share one tabbed column on the left, the views
+// one tabbed column on the right (each view gets the column's whole height), jobs and log a tabbed
+// strip at the bottom; the data scatter stays in the middle. The window starts within the screen
+// (1366x768 included), and a session's or the last run's saved layout replaces this default.
+
+#include <QDockWidget>
+#include <QGuiApplication>
+#include <QMenu>
+#include <QScreen>
+#include <QSettings>
+#include <QTimer>
+
+#include <algorithm>
+#include <span>
+
+#include "focus_mode.hpp"
+#include "main_window.hpp"
+
+namespace clusterlens::gui {
+
+namespace {
+
+// Left: forms, right: views, bottom: jobs and log, each area tabbed in this order.
+const char* const kLeftDocks[] = {"DatasetDock", "ClusteringDock", "KMeansDock", "PopulationsDock"};
+const char* const kViewDocks[] = {"DendrogramDock",   "DecisionGraphDock",      "VatDock",
+                                  "PointHeightsDock", "CompareClusteringsDock", "ChartsDock"};
+const char* const kBottomDocks[] = {"JobsDock", "LogDock"};
+
+constexpr int kLeftWidth = 330;
+constexpr int kBottomHeight = 150;
+
+/// The docks of `window` with these object names, in this order (those that exist).
+QList<QDockWidget*> docksNamed(const QMainWindow* window, std::span<const char* const> names) {
+    QList<QDockWidget*> docks;
+    for (const char* name : names)
+        if (auto* dock = window->findChild<QDockWidget*>(QString::fromLatin1(name), Qt::FindDirectChildrenOnly))
+            docks.append(dock);
+    return docks;
+}
+
+}  // namespace
+
+void MainWindow::applyDefaultLayout() {
+    const auto tabify = [this](Qt::DockWidgetArea area, const QList<QDockWidget*>& docks) {
+        for (QDockWidget* dock : docks) {
+            addDockWidget(area, dock);
+            dock->show();
+            if (dock != docks.front()) tabifyDockWidget(docks.front(), dock);
+        }
+        if (!docks.isEmpty()) docks.front()->raise();
+    };
+    const QList<QDockWidget*> left = docksNamed(this, kLeftDocks);
+    const QList<QDockWidget*> views = docksNamed(this, kViewDocks);
+    const QList<QDockWidget*> bottom = docksNamed(this, kBottomDocks);
+    // Forms and views run the window's whole height; jobs and log sit under the scatter only.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    tabify(Qt::LeftDockWidgetArea, left);
+    tabify(Qt::RightDockWidgetArea, views);
+    tabify(Qt::BottomDockWidgetArea, bottom);
+    resizeToScreen();
+    // Dock sizes hold only once the window is laid out on screen: set them when the event loop
+    // runs, unless a layout saved by an earlier run is restored instead.
+    if (QSettings().contains(QStringLiteral("window/state"))) return;
+    QTimer::singleShot(0, this, [this, left, views, bottom] {
+        // The views' column takes about as much width as the scatter.
+        const int rightWidth = std::max(300, (width() - kLeftWidth) / 2);
+        if (!left.isEmpty() && !views.isEmpty())
+            resizeDocks({left.front(), views.front()}, {kLeftWidth, rightWidth}, Qt::Horizontal);
+        if (!bottom.isEmpty()) resizeDocks({bottom.front()}, {kBottomHeight}, Qt::Vertical);
+    });
+}
+
+void MainWindow::resizeToScreen() {
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    const QSize available = screen ? screen->availableGeometry().size() : QSize(1440, 900);
+    // The frame (title bar, borders) is not known before the window is shown: leave room for it.
+    resize(std::min(1920, available.width() - 16), std::min(1200, available.height() - 40));
+}
+
+void MainWindow::buildFocusMenu(QMenu* view) {
+    m_focus = new FocusMode(this);
+    view->addSeparator();
+    m_focus->addViews(view, tr("Data scatter"), docksNamed(this, kViewDocks));
+}
+
+}  // namespace clusterlens::gui

@@ -1,0 +1,271 @@
+// The main window's layout on the screen it runs on (ctest runs this test on its usual 1600x1000
+// and on a 1920x1080 X screen): the window fits the screen, no visible dock is squeezed, every view of the
+// demo dataset is shown large enough to read (a PNG of each is saved: into $CLUSTERLENS_SCREENSHOT_DIR
+// when set, else into the temporary folder), and focus mode fills the main area with one view and
+// gives the layout back exactly.
+
+#include <QDir>
+#include <QDockWidget>
+#include <QGuiApplication>
+#include <QMenuBar>
+#include <QScreen>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QToolButton>
+
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "analysis_session.hpp"
+#include "clusterlens/hca/classic_linkage.hpp"
+#include "compare/flat_view.hpp"
+#include "compare/heights_view.hpp"
+#include "dataset_session.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
+#include "dpc/dpc_panel.hpp"
+#include "focus_mode.hpp"
+#include "gui_test_main.hpp"
+#include "main_window.hpp"
+#include "scatter/scatter_widget.hpp"
+#include "vat/vat_panel.hpp"
+#include "window_grab.hpp"
+
+using namespace clusterlens;
+using namespace clusterlens::views;
+using clusterlens::gui::FocusMode;
+using clusterlens::gui::MainWindow;
+
+namespace {
+
+constexpr int kTimeoutMs = 120'000;
+constexpr int kMinDockSize = 250;
+// Jobs and log: a strip under the scatter, readable at a few lines.
+constexpr int kMinBottomDockHeight = 120;
+const QString kAverage = QStringLiteral("average linkage");
+const QString kWard = QStringLiteral("ward linkage");
+
+// The views and the file names of their screenshots.
+const std::map<QString, QString> kViewDocks = {
+    {QStringLiteral("DendrogramDock"), QStringLiteral("dendrogram")},
+    {QStringLiteral("DecisionGraphDock"), QStringLiteral("decision-graph")},
+    {QStringLiteral("VatDock"), QStringLiteral("vat")},
+    {QStringLiteral("PointHeightsDock"), QStringLiteral("point-heights")},
+    {QStringLiteral("CompareClusteringsDock"), QStringLiteral("contingency")},
+};
+
+QSize screenSize() {
+    return QGuiApplication::primaryScreen()->availableGeometry().size();
+}
+
+QString sizeTag() {
+    const QSize screen = QGuiApplication::primaryScreen()->geometry().size();
+    return QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height());
+}
+
+std::map<QString, QRect> dockGeometries(const MainWindow& window) {
+    std::map<QString, QRect> geometries;
+    for (const QDockWidget* dock : window.findChildren<QDockWidget*>())
+        geometries[dock->objectName()] = dock->isVisible() ? dock->geometry() : QRect();
+    geometries[QStringLiteral("central")] = window.centralWidget()->geometry();
+    return geometries;
+}
+
+}  // namespace
+
+class MainWindowLayoutTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void windowFitsTheScreen();
+    void noVisibleDockIsSqueezed();
+    void everyViewIsShownLargeEnoughOnTheDemo();
+    void focusFillsTheMainAreaAndEscRestoresTheLayout();
+    void doubleClickOnADockTitleTogglesFocus();
+    void theHeaderButtonTogglesFocus();
+    void focusOnTheScatterHidesEveryDock();
+    void cleanupTestCase();
+
+private:
+    void checkDocks();
+    void checkFocusToggle(const QString& dockName, const std::function<void(QDockWidget*)>& toggle);
+    void computeViewsOfTheDemo();
+    QString screenshotDir() const;
+
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void MainWindowLayoutTest::initTestCase() {
+    // The default layout, not one saved by an earlier run.
+    QSettings().clear();
+    m_window = std::make_unique<MainWindow>();
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QSignalSpy drawn(m_window->scatter(), &ScatterWidget::dataDrawn);
+    m_window->openDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(drawn.count() > 0, kTimeoutMs);
+}
+
+void MainWindowLayoutTest::windowFitsTheScreen() {
+    const QSize screen = screenSize();
+    const QSize frame = m_window->frameGeometry().size();
+    QVERIFY2(frame.width() <= screen.width() && frame.height() <= screen.height(),
+             qPrintable(QStringLiteral("window %1x%2 on a %3x%4 screen")
+                            .arg(frame.width()).arg(frame.height()).arg(screen.width()).arg(screen.height())));
+    // Nothing forces the window larger than the screen either.
+    const QSize minimum = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+    QVERIFY2(minimum.width() <= screen.width() && minimum.height() <= screen.height(),
+             qPrintable(QStringLiteral("minimum %1x%2 on a %3x%4 screen")
+                            .arg(minimum.width()).arg(minimum.height()).arg(screen.width()).arg(screen.height())));
+}
+
+void MainWindowLayoutTest::checkDocks() {
+    for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        if (!dock->isVisible()) continue;
+        const bool bottom = m_window->dockWidgetArea(const_cast<QDockWidget*>(dock)) == Qt::BottomDockWidgetArea;
+        const QString what = QStringLiteral("%1: %2x%3").arg(dock->objectName()).arg(dock->width()).arg(dock->height());
+        QVERIFY2(dock->width() >= kMinDockSize, qPrintable(what));
+        QVERIFY2(dock->height() >= (bottom ? kMinBottomDockHeight : kMinDockSize), qPrintable(what));
+    }
+    QVERIFY2(m_window->scatter()->width() >= kMinDockSize && m_window->scatter()->height() >= kMinDockSize,
+             qPrintable(QStringLiteral("scatter %1x%2").arg(m_window->scatter()->width()).arg(m_window->scatter()->height())));
+}
+
+void MainWindowLayoutTest::noVisibleDockIsSqueezed() {
+    checkDocks();
+}
+
+void MainWindowLayoutTest::computeViewsOfTheDemo() {
+    const auto data = m_window->session()->current();
+    QVERIFY(data);
+    AnalysisSession* analysis = m_window->analysis();
+    for (const auto& [name, method] : {std::pair{kAverage, LinkageMethod::Average}, std::pair{kWard, LinkageMethod::Ward}})
+        analysis->addLinkage(name,
+                             std::make_shared<const Linkage>(
+                                 classicLinkageCpu(data->values.data(), data->n, data->d, method)),
+                             QStringLiteral("%1, Euclidean, cpu").arg(name));
+    DendrogramPanel* dendrogram = m_window->dendrogramPanel();
+    QSignalSpy cut(dendrogram, &DendrogramPanel::cutApplied);
+    connect(dendrogram, &DendrogramPanel::treeShown, this, [dendrogram] { dendrogram->setClusterCount(5); },
+            Qt::SingleShotConnection);
+    dendrogram->showLinkage(kWard);
+    QTRY_VERIFY_WITH_TIMEOUT(cut.count() > 0, kTimeoutMs);
+
+    DpcPanel* dpc = m_window->dpcPanel();
+    QSignalSpy dpcShown(dpc, &DpcPanel::resultShown);
+    dpc->run();
+    QTRY_VERIFY_WITH_TIMEOUT(dpcShown.count() > 0, kTimeoutMs);
+    dpc->applyTopK(4);
+
+    VatPanel* vat = m_window->vatPanel();
+    QSignalSpy vatShown(vat, &VatPanel::resultShown);
+    vat->run();
+    QTRY_VERIFY_WITH_TIMEOUT(vatShown.count() > 0, kTimeoutMs);
+    vat->setClusterCount(4);
+
+    // Both comparisons pick two different results by themselves.
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->heightsView()->comparison(), kTimeoutMs);
+    QVERIFY(m_window->heightsView()->linkageA() != m_window->heightsView()->linkageB());
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->flatComparisonView()->comparison(), kTimeoutMs);
+    QVERIFY(m_window->flatComparisonView()->labelingA() != m_window->flatComparisonView()->labelingB());
+}
+
+QString MainWindowLayoutTest::screenshotDir() const {
+    const QString dir = qEnvironmentVariable("CLUSTERLENS_SCREENSHOT_DIR");
+    return dir.isEmpty() ? QDir::temp().filePath(QStringLiteral("clusterlens-layout-screenshots")) : dir;
+}
+
+void MainWindowLayoutTest::everyViewIsShownLargeEnoughOnTheDemo() {
+    computeViewsOfTheDemo();
+    const QString dir = screenshotDir();
+    QVERIFY(QDir().mkpath(dir));
+    for (const auto& [dockName, file] : kViewDocks) {
+        auto* dock = m_window->findChild<QDockWidget*>(dockName);
+        QVERIFY2(dock, qPrintable(dockName));
+        dock->raise();
+        QTRY_VERIFY(dock->isVisible());
+        QTest::qWait(300);
+        checkDocks();
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(file, sizeTag()));
+        QVERIFY(grabWindowWithViews(*m_window).save(path));
+        qInfo("saved %s", qPrintable(path));
+    }
+}
+
+void MainWindowLayoutTest::focusFillsTheMainAreaAndEscRestoresTheLayout() {
+    auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("DecisionGraphDock"));
+    QVERIFY(dock);
+    dock->raise();
+    QTest::qWait(100);
+    const auto before = dockGeometries(*m_window);
+    auto* action = m_window->findChild<QAction*>(QStringLiteral("FocusDecisionGraphDockAction"));
+    QVERIFY(action);
+    action->trigger();
+    QCOMPARE(m_window->focusMode()->focused(), static_cast<QWidget*>(dock));
+    QTRY_VERIFY(!m_window->centralWidget()->isVisible());
+    for (const QDockWidget* other : m_window->findChildren<QDockWidget*>())
+        if (other != dock) QVERIFY2(!other->isVisible(), qPrintable(other->objectName()));
+    // The view takes (nearly) the whole main area: all but the dock separators' few pixels.
+    QTRY_VERIFY2(dock->width() >= m_window->width() - 16, qPrintable(QString::number(dock->width())));
+    QVERIFY2(dock->height() >= m_window->height() - m_window->menuBar()->height() - 60,
+             qPrintable(QString::number(dock->height())));
+    QVERIFY(action->isChecked());
+
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_Escape);
+    QVERIFY(!m_window->focusMode()->focused());
+    QVERIFY(m_window->centralWidget()->isVisible());
+    QVERIFY(!action->isChecked());
+    QTRY_COMPARE(dockGeometries(*m_window), before);
+    checkDocks();
+}
+
+void MainWindowLayoutTest::checkFocusToggle(const QString& dockName, const std::function<void(QDockWidget*)>& toggle) {
+    auto* dock = m_window->findChild<QDockWidget*>(dockName);
+    QVERIFY(dock);
+    dock->raise();
+    QTest::qWait(100);
+    const auto before = dockGeometries(*m_window);
+    toggle(dock);
+    QCOMPARE(m_window->focusMode()->focused(), static_cast<QWidget*>(dock));
+    QVERIFY(!dock->isFloating());
+    QTRY_VERIFY(dock->width() >= m_window->width() - 16);
+    toggle(dock);
+    QVERIFY(!m_window->focusMode()->focused());
+    QTRY_COMPARE(dockGeometries(*m_window), before);
+}
+
+void MainWindowLayoutTest::doubleClickOnADockTitleTogglesFocus() {
+    // A double-click on the header focuses the view (it used to float the dock) and returns.
+    checkFocusToggle(QStringLiteral("VatDock"), [](QDockWidget* dock) {
+        QTest::mouseDClick(dock, Qt::LeftButton, {}, QPoint(dock->width() / 2, dock->widget()->geometry().top() / 2));
+    });
+}
+
+void MainWindowLayoutTest::theHeaderButtonTogglesFocus() {
+    checkFocusToggle(QStringLiteral("PointHeightsDock"), [](QDockWidget* dock) {
+        QVERIFY(dock->titleBarWidget());
+        auto* button = dock->titleBarWidget()->findChild<QToolButton*>(QStringLiteral("FocusButton"));
+        QVERIFY(button);
+        button->click();
+    });
+}
+
+void MainWindowLayoutTest::focusOnTheScatterHidesEveryDock() {
+    const auto before = dockGeometries(*m_window);
+    m_window->focusMode()->focus(m_window->scatter());
+    for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+        QVERIFY2(!dock->isVisible(), qPrintable(dock->objectName()));
+    QTRY_VERIFY(m_window->scatter()->width() >= m_window->width() - 16);
+    QTest::keyClick(m_window.get(), Qt::Key_Escape);
+    QVERIFY(!m_window->focusMode()->focused());
+    QTRY_COMPARE(dockGeometries(*m_window), before);
+}
+
+void MainWindowLayoutTest::cleanupTestCase() {
+    m_window.reset();
+}
+
+CLUSTERLENS_GUI_TEST_MAIN(MainWindowLayoutTest)
+#include "main_window_layout_test.moc"
