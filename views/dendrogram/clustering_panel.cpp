@@ -63,7 +63,10 @@ ClusteringPanel::ClusteringPanel(JobRunner* runner, AnalysisSession* analysis, Q
 }
 
 void ClusteringPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures) {
-    if (dataset != m_dataset && isRunning()) cancel();
+    if (dataset != m_dataset) {
+        if (isRunning()) cancel();
+        m_status->clear();  // "Done: …" described the points before
+    }
     m_dataset = std::move(dataset);
     m_features = activeFeatures;
     updateEnabled();

@@ -58,10 +58,24 @@ void DpcPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStri
         m_choice->setResult(nullptr);
         m_gamma->setResult(nullptr);
         m_status->clear();
+        resetDataFields();
     }
     m_dataset = std::move(dataset);
     m_features = activeFeatures;
     updateEnabled();
+}
+
+void DpcPanel::resetDataFields() {
+    // A cutoff value and threshold lines are distances and densities of other points: back to the
+    // form's defaults (the quantile and K are choices that carry over).
+    const QSignalBlocker blockRho(m_rhoMin), blockDelta(m_deltaMin), blockLines(m_useThresholds);
+    m_dcMode->setCurrentIndex(0);
+    m_dcValue->setValue(1.0);
+    m_rhoMin->setValue(0.0);
+    m_deltaMin->setValue(0.0);
+    m_useThresholds->setChecked(false);
+    m_graph->setThresholds(std::nullopt);
+    m_pickStatus->clear();
 }
 
 DensityPeaksOptions DpcPanel::options() const {

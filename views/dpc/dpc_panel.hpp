@@ -99,6 +99,7 @@ Q_SIGNALS:
 
 private:
     void buildForm();
+    void resetDataFields();
     QWidget* buildRunBox();
     QWidget* buildPickBox();
     QWidget* buildExportRow();
