@@ -56,6 +56,13 @@ std::shared_ptr<const LabelStyle> AnalysisSession::labelingStyle(const QString& 
 
 void AnalysisSession::setColouring(const QString& labelingName) {
     m_colouring = labelingName;
+    m_marker.clear();
+    Q_EMIT colouringChanged(m_colouring);
+}
+
+void AnalysisSession::setMarkerColouring(const QString& feature) {
+    m_marker = feature;
+    m_colouring.clear();
     Q_EMIT colouringChanged(m_colouring);
 }
 
@@ -69,6 +76,7 @@ void AnalysisSession::clear() {
     m_labelings.clear();
     m_styles.clear();
     m_colouring.clear();
+    m_marker.clear();
     m_selection = std::make_shared<IndexVector>();
     Q_EMIT linkagesChanged();
     Q_EMIT labelingsChanged();

@@ -44,6 +44,10 @@ public:
     void setColouring(const QString& labelingName);
     const QString& colouring() const { return m_colouring; }
     std::shared_ptr<const LabelVector> colouringLabels() const { return labeling(m_colouring); }
+    /// Colours the views by the values of one marker (feature) instead of a labeling; the labeling
+    /// colouring becomes none, as a labeling colouring makes the marker none.
+    void setMarkerColouring(const QString& feature);
+    const QString& colouringMarker() const { return m_marker; }
 
     /// Linked selection: point indices in ascending order. `origin` is the view that made it, so it
     /// can ignore its own echo.
@@ -68,6 +72,7 @@ private:
     std::map<QString, std::shared_ptr<const LabelVector>> m_labelings;
     std::map<QString, std::shared_ptr<const LabelStyle>> m_styles;
     QString m_colouring;
+    QString m_marker;
     std::shared_ptr<const IndexVector> m_selection = std::make_shared<IndexVector>();
 };
 

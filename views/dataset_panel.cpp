@@ -13,9 +13,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "clusterlens/io/default_read_spec.hpp"
-
 #include "open/transform_table.hpp"
+
+#include "colouring_combo.hpp"
 
 namespace clusterlens::views {
 
@@ -40,7 +40,7 @@ DatasetPanel::DatasetPanel(QWidget* parent)
       m_coordinates(new QComboBox(this)),
       m_x(new QComboBox(this)),
       m_y(new QComboBox(this)),
-      m_colour(new QComboBox(this)),
+      m_colour(new ColouringCombo(tr("Density"), this)),
       m_transformLabel(new QLabel(this)) {
     m_file->setWordWrap(true);
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -106,11 +106,8 @@ QWidget* DatasetPanel::buildScatterBox() {
     form->addRow(tr("X:"), m_x);
     form->addRow(tr("Y:"), m_y);
     form->addRow(tr("Colour:"), m_colour);
-    m_colour->addItem(tr("Density"), static_cast<int>(ColourMode::Density));
-    m_colour->addItem(tr("Labels"), static_cast<int>(ColourMode::Labels));
-    setLabelsAvailable(false, QString());
     // Long feature names must not widen the dock; the popup still shows them in full.
-    for (QComboBox* combo : {m_coordinates, m_x, m_y, m_colour}) {
+    for (QComboBox* combo : {m_coordinates, m_x, m_y}) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(10);
     }
@@ -124,9 +121,6 @@ QWidget* DatasetPanel::buildScatterBox() {
     };
     connect(m_x, &QComboBox::currentIndexChanged, this, axisEdited);
     connect(m_y, &QComboBox::currentIndexChanged, this, axisEdited);
-    connect(m_colour, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_updating) Q_EMIT colourModeChanged(colourMode());
-    });
     return box;
 }
 
@@ -160,8 +154,7 @@ void DatasetPanel::setDataset(std::shared_ptr<const Dataset> dataset) {
         if (d.embeddings[e].d >= 2 && d.embeddings[e].n == d.n)
             m_coordinates->addItem(tr("Embedding %1").arg(QString::fromStdString(d.embeddings[e].name)),
                                    static_cast<int>(e));
-    setLabelsAvailable(!d.labels.empty(),
-                       d.labelSource.empty() ? tr("from the file") : QString::fromStdString(d.labelSource));
+    m_colour->setDataset(m_dataset);
     chooseInitialAxes();
     m_updating = false;
 }
@@ -182,19 +175,8 @@ void DatasetPanel::chooseInitialAxes() {
         m_y->setCurrentIndex(static_cast<int>(py));
         return;
     }
-    // Otherwise the engine's proposal: an embedding (UMAP first), the most variable genes of a count
-    // matrix (the first two genes are mostly zeros), or the first two measurements.
-    const DefaultScatter proposal = proposeReadSpec(d).scatter;
-    int coordinates = 0;
-    for (int i = 1; i < m_coordinates->count(); ++i) {
-        const auto& embedding = d.embeddings[static_cast<std::size_t>(m_coordinates->itemData(i).toInt())];
-        if (embedding.name == proposal.embedding) coordinates = i;
-    }
-    m_coordinates->setCurrentIndex(coordinates);
+    m_coordinates->setCurrentIndex(m_coordinates->count() > 1 ? 1 : 0);
     fillCoordinates(m_coordinates->currentData().toInt());
-    if (coordinates == 0 && !proposal.embedding.empty()) return;  // an embedding the scatter cannot show
-    m_x->setCurrentIndex(static_cast<int>(proposal.x));
-    m_y->setCurrentIndex(static_cast<int>(proposal.y));
 }
 
 void DatasetPanel::fillCoordinates(int embedding) {
@@ -217,14 +199,6 @@ void DatasetPanel::fillCoordinates(int embedding) {
     }
     m_x->setCurrentIndex(0);
     m_y->setCurrentIndex(m_y->count() > 1 ? 1 : 0);
-    m_updating = wasUpdating;
-}
-
-void DatasetPanel::setLabelsAvailable(bool available, const QString& source) {
-    const bool wasUpdating = std::exchange(m_updating, true);
-    m_colour->setItemText(1, available ? tr("Labels (%1)").arg(source) : tr("Labels (none loaded)"));
-    m_colour->setItemData(1, available ? QVariant() : QVariant(0), Qt::UserRole - 1);
-    if (!available) m_colour->setCurrentIndex(0);
     m_updating = wasUpdating;
 }
 
@@ -273,7 +247,7 @@ ScatterAxes DatasetPanel::axes() const {
 }
 
 ColourMode DatasetPanel::colourMode() const {
-    return static_cast<ColourMode>(m_colour->currentData().toInt());
+    return m_colour->mode();
 }
 
 QStringList DatasetPanel::activeFeatures() const {
@@ -294,13 +268,6 @@ QString DatasetPanel::yName() const {
     const ScatterAxes a = axes();
     if (!m_dataset || a.embedding >= 0 || a.y >= m_dataset->d) return {};
     return QString::fromStdString(m_dataset->features[a.y]);
-}
-
-void DatasetPanel::setColourMode(ColourMode mode) {
-    const bool wasUpdating = m_updating;
-    m_updating = true;
-    m_colour->setCurrentIndex(m_colour->findData(static_cast<int>(mode)));
-    m_updating = wasUpdating;
 }
 
 }  // namespace clusterlens::views

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "clusterlens/dataset.hpp"
+#include "colouring_combo.hpp"
 #include "dataset_session.hpp"
 #include "scatter/scatter_data.hpp"
 
@@ -29,12 +30,8 @@ public:
     /// setPreferredActiveFeatures() start checked (all when none of them exists).
     void setDataset(std::shared_ptr<const Dataset> dataset);
     void setBackendText(const QString& text);
-    /// Enables colouring by labels; `source` names them ("labels from class", "dendrogram cut").
-    void setLabelsAvailable(bool available, const QString& source);
     void setPreferredAxes(const QString& x, const QString& y);
     void setPreferredActiveFeatures(const QStringList& names);
-    /// Shows `mode` without emitting colourModeChanged() (the colouring was chosen elsewhere).
-    void setColourMode(ColourMode mode);
     /// Shows `choice` without emitting transformChanged().
     void setTransform(const TransformChoice& choice);
     /// Replaces the transform as the user would (emits transformChanged() when it differs).
@@ -43,6 +40,8 @@ public:
     TransformChoice transform() const;
     ScatterAxes axes() const;
     ColourMode colourMode() const;
+    /// The scatter's colouring: density, a labeling of the analysis session or a marker.
+    ColouringCombo* colouringCombo() const { return m_colour; }
     QStringList activeFeatures() const;
     QString xName() const;
     QString yName() const;
@@ -50,7 +49,6 @@ public:
 Q_SIGNALS:
     void transformChanged(const clusterlens::views::TransformChoice& choice);
     void axesChanged(const clusterlens::views::ScatterAxes& axes);
-    void colourModeChanged(clusterlens::views::ColourMode mode);
     void activeFeaturesChanged(const QStringList& names);
 
 private:
@@ -68,7 +66,7 @@ private:
     QComboBox* m_coordinates;
     QComboBox* m_x;
     QComboBox* m_y;
-    QComboBox* m_colour;
+    ColouringCombo* m_colour;
     QLabel* m_transformLabel;
     TransformChoice m_transform;
     QString m_preferredX;
@@ -80,4 +78,3 @@ private:
 }  // namespace clusterlens::views
 
 Q_DECLARE_METATYPE(clusterlens::views::ScatterAxes)
-Q_DECLARE_METATYPE(clusterlens::views::ColourMode)

@@ -152,6 +152,7 @@ void MainWindow::buildMenus() {
     QAction* reset = view->addAction(tr("&Reset zoom"), m_scatter, &ScatterWidget::resetView);
     reset->setShortcut(Qt::CTRL | Qt::Key_0);
     view->addAction(tr("&Clear selection"), m_scatter, &ScatterWidget::clearSelection);
+    view->addAction(tr("&Polygon gate (click vertices, double-click closes)"), m_scatter, &ScatterWidget::beginPolygonGate);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
     buildFocusMenu(view);
@@ -190,7 +191,6 @@ void MainWindow::connectPanel() {
             m_datasetPanel->setPreferredAxes(m_datasetPanel->xName(), m_datasetPanel->yName());
         }
     });
-    connect(m_datasetPanel, &DatasetPanel::colourModeChanged, m_scatterController, &ScatterController::setColourMode);
     connect(m_datasetPanel, &DatasetPanel::activeFeaturesChanged, this, [this](const QStringList& names) {
         QSettings().setValue(QStringLiteral("analysis/activeFeatures"), names);
         m_datasetPanel->setPreferredActiveFeatures(names);

@@ -6,8 +6,10 @@
 #include <algorithm>
 
 #include "analysis_session.hpp"
+#include "colouring_combo.hpp"
 #include "dataset_panel.hpp"
 #include "dataset_session.hpp"
+#include "marker_scale.hpp"
 #include "main_window.hpp"
 #include "scatter/scatter_controller.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -30,13 +32,30 @@ void MainWindow::connectAnalysis() {
         m_scatter->setSelection(QList<qsizetype>(selection->begin(), selection->end()));
     });
     connect(m_analysis, &AnalysisSession::colouringChanged, this, [this](const QString& name) {
+        ColouringCombo* combo = m_datasetPanel->colouringCombo();
+        const auto current = m_session->current();
+        const QString marker = m_analysis->colouringMarker();
+        if (!marker.isEmpty() && current) {
+            m_scatterController->setMarker(markerColumn(*current, marker));
+            combo->setColouring(ColourMode::Marker, marker);
+            return;
+        }
         const auto labels = m_analysis->labeling(name);
         m_scatterController->setLabels(labels, m_analysis->labelingStyle(name));
         if (!labels) return;
         m_scatterController->setColourMode(ColourMode::Labels);
-        m_datasetPanel->setLabelsAvailable(true, name);
-        m_datasetPanel->setColourMode(ColourMode::Labels);
+        combo->setColouring(ColourMode::Labels, name);
     });
+    connect(m_analysis, &AnalysisSession::labelingsChanged, this,
+            [this] { m_datasetPanel->colouringCombo()->setLabelings(m_analysis->labelingNames()); });
+    connect(m_datasetPanel->colouringCombo(), &ColouringCombo::colouringChosen, this,
+            [this](ColourMode mode, const QString& name) {
+                if (mode == ColourMode::Labels) return m_analysis->setColouring(name);
+                if (mode == ColourMode::Marker) return m_analysis->setMarkerColouring(name);
+                // Density first, so that dropping the labeling does not rebuild a labelled scatter.
+                m_scatterController->setColourMode(ColourMode::Density);
+                m_analysis->setColouring(QString());
+            });
 }
 
 void MainWindow::resetAnalysis(bool newRows) {

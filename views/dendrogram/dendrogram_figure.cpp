@@ -103,9 +103,11 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     const QRectF rest = reserveLegend(QRectF(QPointF(area.left() + kMargin, top + metrics.height() / 2),
                                              QPointF(area.right() - kMargin, area.bottom() - kMargin)),
                                       clusters, text, legendPosition(), &legendBox);
+    const std::size_t stripCount = fittingStripCount(m_options.strips.get(), m_layout->leafCount);
+    const double stripsExtent = colourStripsExtent(text, stripCount);
     const double heatmapExtent = m_options.clustermap ? clustermapFigureExtent(*m_options.clustermap, text) : 0.0;
     const QRectF plot(QPointF(rest.left() - kMargin + heightAxisWidth(text), rest.top()),
-                      QPointF(rest.right(), rest.bottom() - metrics.height() - 6 - heatmapExtent));
+                      QPointF(rest.right(), rest.bottom() - metrics.height() - 6 - stripsExtent - heatmapExtent));
     if (plot.width() < 20 || plot.height() < 20) {
         painter.restore();
         return;
@@ -133,7 +135,15 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     paintHeightAxis(painter, plot, view, scale,
                     FigureStyle::pick(style().yLabel, m_options.logHeights ? QObject::tr("merge height (log scale)")
                                                                            : QObject::tr("merge height")));
-    paintLeafAxis(painter, plot, view, *m_layout, m_options.pointNames.get());
+    if (stripCount > 0) {
+        const auto& order = m_layout->order;
+        paintColourStrips(painter,
+                          {QRectF(plot.left(), plot.bottom() + 2, plot.width(), stripsExtent), view.x0(), view.x1(),
+                           false, plot.left() - area.left() - 4},
+                          *m_options.strips, m_layout->leafCount, m_layout->leafCount,
+                          [&order](std::size_t rank) { return static_cast<std::size_t>(order[rank]); });
+    }
+    paintLeafAxis(painter, plot.adjusted(0, 0, 0, stripsExtent), view, *m_layout, m_options.pointNames.get());
     painter.save();
     painter.setClipRect(plot);
     painter.setRenderHint(QPainter::Antialiasing, true);
@@ -152,8 +162,8 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     }
     painter.restore();
     if (m_options.clustermap)
-        paintClustermapFigure(painter, *m_options.clustermap, view, plot, plot.bottom() + metrics.height() + 8,
-                              area.left() + kMargin, text);
+        paintClustermapFigure(painter, *m_options.clustermap, view, plot,
+                              plot.bottom() + stripsExtent + metrics.height() + 8, area.left() + kMargin, text);
     clusters.paint(painter, legendBox, text, legendPosition());
     painter.restore();
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The publication figure of a dendrogram: title, height axis (linear or logarithmic), the tree at
 // the level of detail of the output size (links as vector paths, density strips as rectangles),
-// the cut line and a legend of the clusters with their sizes. The GUI's export and
+// the cut line, a legend of the clusters with their sizes and up to three colour strips under the
+// leaves (labelings, populations or markers). The GUI's export and
 // `clusterlens-cli plot dendrogram` both draw this class.
 
 #include <QString>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "colour_strips.hpp"
 #include "dendrogram/clustermap.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
@@ -28,6 +30,8 @@ struct DendrogramFigureOptions {
     std::shared_ptr<const std::vector<std::string>> pointNames;  ///< leaf names when zoomed in
     std::vector<QString> clusterNames;                ///< optional names of the cut's clusters
     std::shared_ptr<const Clustermap> clustermap;     ///< optional: marker medians under the leaves
+    /// Colour strips under the leaves, titled on their left (a colour per leaf id); null: none.
+    std::shared_ptr<const ColourStrips> strips;
 };
 
 class DendrogramFigure : public Figure {

@@ -39,6 +39,22 @@ void DendrogramWidget::paintMessage(QPainter& painter, const QString& text) cons
     painter.drawText(rect().adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap, text);
 }
 
+void DendrogramWidget::setStrips(std::shared_ptr<const ColourStrips> strips) {
+    m_strips = std::move(strips);
+    update();
+}
+
+std::size_t DendrogramWidget::drawnStripCount() const {
+    return m_layout ? fittingStripCount(m_strips.get(), m_layout->leafCount) : 0;
+}
+
+QRectF DendrogramWidget::stripsRect() const {
+    const double extent = colourStripsExtent(font(), drawnStripCount());
+    if (extent <= 0) return {};
+    const QRectF plot = plotRect();
+    return QRectF(plot.left(), plot.bottom() + 2, plot.width(), extent);
+}
+
 void DendrogramWidget::paintOverlay(QPainter& painter) const {
     painter.setRenderHint(QPainter::Antialiasing, false);
     if (!m_glError.isEmpty()) return paintMessage(painter, m_glError);
@@ -49,7 +65,14 @@ void DendrogramWidget::paintOverlay(QPainter& painter) const {
     painter.setFont(font());
     paintHeightAxis(painter, plot, m_view, m_scale,
                     m_scale.logarithmic ? tr("merge height (log scale)") : tr("merge height"));
-    paintLeafAxis(painter, plot, m_view, *m_layout, m_pointNames.get());
+    const QRectF strips = stripsRect();
+    if (!strips.isEmpty()) {
+        const auto& order = m_layout->order;
+        paintColourStrips(painter, {strips, m_view.x0(), m_view.x1(), false, plot.left() - 4}, *m_strips,
+                          m_layout->leafCount, m_layout->leafCount,
+                          [&order](std::size_t rank) { return static_cast<std::size_t>(order[rank]); });
+    }
+    paintLeafAxis(painter, plot.adjusted(0, 0, 0, strips.height()), m_view, *m_layout, m_pointNames.get());
     painter.save();
     painter.setClipRect(plot);
     paintCollapsedLabels(painter);

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "analysis_session.hpp"
+#include "colour_strip_chooser.hpp"
 #include "clusterlens/hca/fix_monotonic.hpp"
 #include "clusterlens/hca/linkage_cut.hpp"
 #include "dendrogram/cluster_table_model.hpp"
@@ -49,6 +50,7 @@ DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, Q
       m_widget(new DendrogramWidget(this)),
       m_tableModel(new ClusterTableModel(this)),
       m_clustermap(new ClustermapWidget(m_widget, this)) {
+    m_strips = new ColourStripChooser(m_analysis, this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_tableModel);
     proxy->setSortRole(Qt::UserRole);
@@ -85,7 +87,9 @@ DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, Q
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(buildToolbar());
+    layout->addWidget(m_strips);
     layout->addWidget(splitter, 1);
+    connect(m_strips, &ColourStripChooser::stripsChanged, this, [this] { m_widget->setStrips(m_strips->strips()); });
 
     connect(m_widget, &DendrogramWidget::subtreeClicked, this, &DendrogramPanel::selectSubtree);
     connect(m_widget, &DendrogramWidget::selectionCleared, this, [this] { selectSubtree(-1); });
@@ -109,6 +113,7 @@ DendrogramPanel::~DendrogramPanel() = default;
 void DendrogramPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures) {
     m_dataset = std::move(dataset);
     m_features = selectFeatures(m_dataset, activeFeatures);
+    m_strips->setDataset(m_dataset);
     m_widget->setFeatures(m_features);
     m_widget->setPointNames(m_dataset && !m_dataset->pointNames.empty()
                                 ? std::shared_ptr<const std::vector<std::string>>(m_dataset, &m_dataset->pointNames)

@@ -32,6 +32,7 @@ namespace clusterlens::views {
 
 class AnalysisSession;
 class ClusterTableModel;
+class ColourStripChooser;
 class ClustermapWidget;
 struct Clustermap;
 class DendrogramFigure;
@@ -64,6 +65,8 @@ public:
     void setLogHeights(bool logarithmic);
 
     DendrogramWidget* widget() const { return m_widget; }
+    /// The colour strips under the leaves (labelings, populations or markers).
+    ColourStripChooser* stripChooser() const { return m_strips; }
     ClusterTableModel* clusterTable() const { return m_tableModel; }
     QString currentLinkage() const { return m_linkageName; }
     const std::shared_ptr<const DendrogramLayout>& layout() const { return m_layout; }
@@ -113,6 +116,7 @@ private:
     AnalysisSession* m_analysis;
     DendrogramWidget* m_widget;
     ClusterTableModel* m_tableModel;
+    ColourStripChooser* m_strips;
     QTableView* m_table = nullptr;
     QComboBox* m_linkages = nullptr;
     QComboBox* m_heightScale = nullptr;

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "analysis_session.hpp"
+#include "colour_strip_chooser.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/io/labels.hpp"
@@ -131,6 +132,7 @@ std::unique_ptr<DendrogramFigure> DendrogramPanel::figure(bool currentViewOnly) 
         options.x1 = m_widget->view().x1();
     }
     options.cut = m_cut;
+    options.strips = m_strips->strips();
     options.collapsed = m_widget->collapsedFlags();
     options.clustermap = m_clustermap->clustermap();
     if (m_dataset && !m_dataset->pointNames.empty() && treeFitsData())

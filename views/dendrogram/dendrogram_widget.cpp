@@ -187,7 +187,7 @@ void DendrogramWidget::zoomToSubtree(std::int32_t node) {
 QRectF DendrogramWidget::plotRect() const {
     const QFontMetrics metrics(font());
     const double left = heightAxisWidth(font());
-    const double bottom = 2 * metrics.height() + 8;
+    const double bottom = 2 * metrics.height() + 8 + colourStripsExtent(font(), drawnStripCount());
     const double top = metrics.height() + 10;
     const double right = 14;
     return QRectF(left, top, std::max(10.0, width() - left - right), std::max(10.0, height() - top - bottom));

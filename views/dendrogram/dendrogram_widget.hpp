@@ -20,6 +20,7 @@
 #include <memory>
 #include <vector>
 
+#include "colour_strips.hpp"
 #include "dendrogram/dendrogram_clusters.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_geometry.hpp"
@@ -52,6 +53,11 @@ public:
     bool logHeights() const { return m_scale.logarithmic; }
     /// Names shown for leaves when zoomed in far enough (point names of the dataset), may be null.
     void setPointNames(std::shared_ptr<const std::vector<std::string>> names);
+    /// Colour strips under the leaves (each a colour per leaf id); strips of another size are not
+    /// drawn. Null or empty: none.
+    void setStrips(std::shared_ptr<const ColourStrips> strips);
+    /// The band under the plot the strips take (logical pixels); empty without strips.
+    QRectF stripsRect() const;
 
     void toggleCollapsed(std::int32_t node);
     void expandAll();
@@ -134,6 +140,7 @@ private:
     void paintCutLine(QPainter& painter) const;
     void paintHover(QPainter& painter) const;
     void paintCollapsedLabels(QPainter& painter) const;
+    std::size_t drawnStripCount() const;
     void paintMessage(QPainter& painter, const QString& text) const;
     double cutLineY() const;
     void updateHover(QPointF pos, QPoint globalPos);
@@ -142,6 +149,7 @@ private:
     std::shared_ptr<const DendrogramLayout> m_layout;
     std::shared_ptr<const DendrogramCut> m_cut;
     std::shared_ptr<const std::vector<std::string>> m_pointNames;
+    std::shared_ptr<const ColourStrips> m_strips;
     LeafSelection m_selection;
     FeatureSelection m_features;
     std::vector<std::uint8_t> m_collapsed;

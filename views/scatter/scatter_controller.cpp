@@ -15,6 +15,7 @@ void ScatterController::setDataset(std::shared_ptr<const Dataset> dataset, const
     m_axes = axes;
     m_mode = mode;
     if (!sameRows) {
+        m_marker = -1;
         m_labels.reset();
         m_style.reset();
     }
@@ -34,6 +35,13 @@ void ScatterController::setColourMode(ColourMode mode) {
     rebuild(true, true);
 }
 
+void ScatterController::setMarker(std::ptrdiff_t column) {
+    if (m_mode == ColourMode::Marker && column == m_marker) return;
+    m_marker = column;
+    m_mode = ColourMode::Marker;
+    rebuild(true, true);
+}
+
 void ScatterController::setLabels(std::shared_ptr<const std::vector<std::int32_t>> labels,
                                   std::shared_ptr<const LabelStyle> style) {
     m_labels = std::move(labels);
@@ -47,7 +55,7 @@ void ScatterController::rebuild(bool keepView, bool keepSelection) {
         m_widget->setData(nullptr);
         return;
     }
-    ScatterRequest request{m_dataset, m_axes, m_mode, m_labels, m_style};
+    ScatterRequest request{m_dataset, m_axes, m_mode, m_labels, m_style, m_marker};
     const auto deliver = [this, keepView, keepSelection](std::shared_ptr<const ScatterData> data) {
         m_widget->setData(std::move(data), keepView, keepSelection);
         Q_EMIT ready();

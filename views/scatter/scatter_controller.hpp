@@ -35,6 +35,9 @@ public:
     void setLabels(std::shared_ptr<const std::vector<std::int32_t>> labels,
                    std::shared_ptr<const LabelStyle> style = nullptr);
 
+    /// Colours by the expression of feature `column` (marker mode).
+    void setMarker(std::ptrdiff_t column);
+
     const ScatterAxes& axes() const { return m_axes; }
     ColourMode colourMode() const { return m_mode; }
 
@@ -54,6 +57,7 @@ private:
     std::shared_ptr<const LabelStyle> m_style;
     ScatterAxes m_axes;
     ColourMode m_mode = ColourMode::Density;
+    std::ptrdiff_t m_marker = -1;
 };
 
 }  // namespace clusterlens::views

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "clusterlens/errors.hpp"
+#include "marker_scale.hpp"
 #include "palette.hpp"
 
 namespace clusterlens::views {
@@ -185,12 +186,14 @@ ScatterData prepareScatter(const ScatterRequest& request, JobControl* control) {
     const Dataset& dataset = *request.dataset;
     const Coordinates c = coordinatesOf(dataset, request.axes);
     const std::vector<std::int32_t>* labels = request.mode == ColourMode::Labels ? labelsFor(request) : nullptr;
+    const bool marker = request.mode == ColourMode::Marker && request.marker >= 0 &&
+                        static_cast<std::size_t>(request.marker) < dataset.d;
 
     ScatterData out;
     out.datasetSize = dataset.n;
     out.xName = axisName(dataset, request.axes, false);
     out.yName = axisName(dataset, request.axes, true);
-    out.mode = labels ? ColourMode::Labels : ColourMode::Density;
+    out.mode = labels ? ColourMode::Labels : marker ? ColourMode::Marker : ColourMode::Density;
     const std::vector<std::uint32_t> rows = finiteRows(c, out, control);
     const std::size_t count = rows.size();
 
@@ -214,6 +217,17 @@ ScatterData prepareScatter(const ScatterRequest& request, JobControl* control) {
         levels = 2;
         out.labelValues = distinctLabels(*labels, rows);
         out.labelStyle = request.style;
+    } else if (marker) {
+        // Highest expression last, so the positive events stay visible over the negative ones.
+        const MarkerScale scale = markerScale(dataset, static_cast<std::size_t>(request.marker));
+        out.markerTitle = scale.title;
+        out.markerColumn = request.marker;
+        out.markerLow = scale.low;
+        out.markerHigh = scale.high;
+        for (std::size_t i = 0; i < count; ++i) {
+            values[i] = static_cast<float>(scale.normalised(dataset.values[rows[i] * dataset.d + scale.column]));
+            keys[i] = std::min(static_cast<int>(values[i] * kOrderLevels), kOrderLevels - 1);
+        }
     } else {
         values = densities(positions, count, out.densityBins, control);
         for (std::size_t i = 0; i < count; ++i)

@@ -1,7 +1,8 @@
 #pragma once
 // What the data scatter draws, prepared off the GUI thread once per data, axis or colour change:
 // the two chosen coordinates normalised to [0,1]^2, a colour value per point (density from a 2-D
-// histogram, or a cluster label) and the draw order (densest points last, so they stay visible).
+// histogram, a cluster label, or a marker's expression on its robust range) and the draw order
+// (densest or most expressing points last, so they stay visible).
 
 #include <QColor>
 #include <QString>
@@ -17,7 +18,8 @@
 
 namespace clusterlens::views {
 
-enum class ColourMode { Density, Labels };
+/// What colours the points: their density, a labeling, or one marker's (feature's) expression.
+enum class ColourMode { Density, Labels, Marker };
 
 /// The two plotted coordinates: two features of the dataset, or two components of an embedding.
 struct ScatterAxes {
@@ -44,6 +46,9 @@ struct ScatterRequest {
     std::shared_ptr<const std::vector<std::int32_t>> labels;
     /// Colours and names of the labels (labels mode); null = the palette.
     std::shared_ptr<const LabelStyle> style = nullptr;
+    /// Marker mode: the feature whose expression colours the points; -1 (or out of range) falls
+    /// back to density.
+    std::ptrdiff_t marker = -1;
 };
 
 /// Immutable result of prepareScatter(). Memory: about 16 bytes per point.
@@ -60,6 +65,11 @@ struct ScatterData {
     int densityBins = 0;           ///< histogram bins per axis (density mode)
     std::vector<int> labelValues;  ///< distinct labels present, ascending (labels mode)
     std::shared_ptr<const LabelStyle> labelStyle;  ///< labels mode: colours and names, null = palette
+    /// Marker mode: the marker with its transform ("CD3 (arcsinh/5)") and the expression at the colour
+    /// bar's ends (values = 0 and 1; the 1st and 99th percentiles).
+    QString markerTitle;
+    std::ptrdiff_t markerColumn = -1;  ///< marker mode: the feature
+    double markerLow = 0.0, markerHigh = 1.0;
     /// The coordinates are log10 of the plotted quantity: ticks go to powers of ten and are
     /// labelled with the quantity itself (set by views that plot on log axes).
     bool xLog = false, yLog = false;
@@ -83,7 +93,8 @@ QString axisName(const Dataset& dataset, const ScatterAxes& axes, bool vertical)
 bool axesValid(const Dataset& dataset, const ScatterAxes& axes);
 
 /// Builds the drawable scatter. O(N) time (histogram, smoothing and a counting sort), polls
-/// `control` for cancellation. Labels mode falls back to density when no labels are available.
+/// `control` for cancellation. Labels mode falls back to density when no labels are available,
+/// marker mode when the marker is not a feature of the dataset.
 ScatterData prepareScatter(const ScatterRequest& request, JobControl* control = nullptr);
 
 }  // namespace clusterlens::views

@@ -16,7 +16,9 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
     if (!widget || !widget->data() || !dataset || !axesValid(*dataset, axes)) return source;
     const QString xTitle = markerAxisTitle(*dataset, axes, false), yTitle = markerAxisTitle(*dataset, axes, true);
     const bool labels = widget->data()->mode == ColourMode::Labels;
-    const QString colourName = !labels ? QString()
+    const std::ptrdiff_t marker = widget->data()->mode == ColourMode::Marker ? widget->data()->markerColumn : -1;
+    const QString colourName = marker >= 0  ? widget->data()->markerTitle
+                               : !labels    ? QString()
                                : !colouring.isEmpty() ? colouring
                                                       : datasetLabelingName(*dataset);
     source.title = QObject::tr("Export scatter figure");
@@ -44,6 +46,9 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
                          QStringList{QStringLiteral("--x"), QString::fromStdString(dataset->features[axes.x]),
                                      QStringLiteral("--y"), QString::fromStdString(dataset->features[axes.y])};
         if (labels && !colouring.isEmpty()) source.command << QStringLiteral("--labels") << resultFileName(colouring);
+        if (marker >= 0 && static_cast<std::size_t>(marker) < dataset->d)
+            source.command << QStringLiteral("--colour-by")
+                           << QStringLiteral("marker:") + QString::fromStdString(dataset->features[static_cast<std::size_t>(marker)]);
     }
     source.methods = scatterMethods(widget->data()->pointCount, xTitle, yTitle, colourName);
     return source;

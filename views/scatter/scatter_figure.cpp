@@ -114,6 +114,8 @@ QString ScatterFigure::subtitle() const {
         text += tr(" (%1 in view)").arg(locale.toString(static_cast<qulonglong>(m_visible)));
     if (m_data->mode == ColourMode::Labels && !m_options.colouring.isEmpty())
         text += tr(" \u00b7 coloured by %1").arg(m_options.colouring);
+    if (m_data->mode == ColourMode::Marker)
+        text += tr(" \u00b7 coloured by %1, 1st\u201399th percentile").arg(m_data->markerTitle);
     return text;
 }
 
@@ -136,10 +138,20 @@ FigureLegend ScatterFigure::legend() const {
         legend.barHigh = tr("high");
         return legend;
     }
+    if (m_data->mode == ColourMode::Marker) {
+        const double step = (m_data->markerHigh - m_data->markerLow) / 4.0;
+        legend.heading = m_data->markerTitle;
+        legend.colourBar = [](double t) { return Palette::colormap(t); };
+        legend.barLow = formatTick(m_data->markerLow, step);
+        legend.barHigh = formatTick(m_data->markerHigh, step);
+        return legend;
+    }
     for (int label : m_data->labelValues)
         legend.items.push_back({labelColour(label), labelName(label), LegendSwatch::Dot});
     return legend;
 }
+
+bool ScatterFigure::continuous() const { return m_data->mode != ColourMode::Labels; }
 
 QRectF ScatterFigure::plotRect(const QRectF& area) const {
     return layoutXY(area, axesFonts(), title(), subtitle(), xAxis(), yAxis(), legend(), legendPosition()).plot;
@@ -147,7 +159,7 @@ QRectF ScatterFigure::plotRect(const QRectF& area) const {
 
 QColor ScatterFigure::colourOf(std::size_t k) const {
     const float value = m_data->values[k];
-    if (m_data->mode == ColourMode::Density) return Palette::colormap(value);
+    if (continuous()) return Palette::colormap(value);
     return labelColour(static_cast<int>(value));
 }
 
@@ -189,13 +201,13 @@ void ScatterFigure::paintVectorPoints(QPainter& painter, const QRectF& plot) con
     for (std::size_t k = 0; k < m_data->pointCount; ++k) {
         const double u = m_data->positions[2 * k], v = m_data->positions[2 * k + 1];
         if (!m_window.contains(u, v)) continue;
-        const int key = m_data->mode == ColourMode::Density
+        const int key = continuous()
                             ? static_cast<int>(std::lround(m_data->values[k] * (kDensityLevels - 1)))
                             : static_cast<int>(m_data->values[k]);
         Group& g = groups[key];
         if (g.path.isEmpty()) {
             g.path.setFillRule(Qt::WindingFill);
-            g.colour = m_data->mode == ColourMode::Density ? Palette::colormap(key / double(kDensityLevels - 1)) : colourOf(k);
+            g.colour = continuous() ? Palette::colormap(key / double(kDensityLevels - 1)) : colourOf(k);
         }
         g.path.addEllipse(QPointF(plot.left() + (u - m_window.left()) / m_window.width() * plot.width(),
                                   plot.bottom() - (v - m_window.top()) / m_window.height() * plot.height()),
@@ -233,7 +245,7 @@ void ScatterFigure::paintPointImage(QPainter& painter, const QRectF& plot) const
         const int px = static_cast<int>((u - m_window.left()) / m_window.width() * w);
         const int py = static_cast<int>((m_window.bottom() - v) / m_window.height() * h);
         const float value = m_data->values[k];
-        const QRgb colour = m_data->mode == ColourMode::Density
+        const QRgb colour = continuous()
                                 ? ramp[static_cast<std::size_t>(std::clamp(value, 0.0f, 1.0f) * 255.0f)]
                                 : labels[static_cast<int>(value)];
         for (const auto& [dx, dy] : disc) {

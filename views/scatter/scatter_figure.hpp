@@ -1,6 +1,7 @@
 #pragma once
 // The data scatter as a publication figure: the points of a prepared ScatterData coloured by
-// density (viridis, with a colour bar) or by a labeling (the palette, with a legend of the real
+// density or a marker's expression (viridis, with a colour bar titled "CD3 (arcsinh/5)" and the
+// 1st and 99th percentiles at its ends) or by a labeling (the palette, with a legend of the real
 // names: class names from the file, cluster or population names), axes titled with the marker
 // names and their transform ("CD3 (arcsinh/5)"), the whole data or the part in view.
 // Up to vectorPointLimit visible points are drawn as vector dots; more are rasterised into one
@@ -67,6 +68,8 @@ private:
     QString subtitle() const;
     FigureLegend legend() const;
     QColor colourOf(std::size_t k) const;
+    /// Density or marker colouring: values in [0,1] on the continuous colormap.
+    bool continuous() const;
     QColor labelColour(int label) const;
     double pointRadius() const;
     void paintVectorPoints(QPainter& painter, const QRectF& plot) const;

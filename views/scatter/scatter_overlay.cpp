@@ -112,36 +112,23 @@ void ScatterWidget::paintLegend(QPainter& painter) const {
     const QRectF plot = plotRect();
     const QFontMetrics metrics(font());
     const int line = metrics.height();
-    QRectF box;
-    if (m_data->mode == ColourMode::Density) {
-        box = QRectF(0, 0, 140, line + 22);
-    } else {
-        const auto shown = std::min<std::size_t>(m_data->labelValues.size(), kMaxLegendLabels);
-        const bool more = m_data->labelValues.size() > shown;
-        // Wide enough for the names of a labeling's own labels (populations), within reason.
-        int widest = 0;
-        for (std::size_t i = 0; i < shown; ++i)
-            widest = std::max(widest, metrics.horizontalAdvance(labelName(*m_data, m_data->labelValues[i])));
-        const double width = std::clamp(widest + 30.0, 110.0, 240.0);
-        box = QRectF(0, 0, width, (static_cast<double>(shown) + (more ? 1 : 0)) * line + 8);
+    if (m_data->mode != ColourMode::Labels) {
+        paintColourBar(painter, plot, metrics);
+        return;
     }
+    const auto shown = std::min<std::size_t>(m_data->labelValues.size(), kMaxLegendLabels);
+    const bool more = m_data->labelValues.size() > shown;
+    // Wide enough for the names of a labeling's own labels (populations), within reason.
+    int widest = 0;
+    for (std::size_t i = 0; i < shown; ++i)
+        widest = std::max(widest, metrics.horizontalAdvance(labelName(*m_data, m_data->labelValues[i])));
+    const double width = std::clamp(widest + 30.0, 110.0, 240.0);
+    QRectF box(0, 0, width, (static_cast<double>(shown) + (more ? 1 : 0)) * line + 8);
     box.moveTopRight(plot.topRight() + QPointF(-8, 8));
     painter.setPen(QColor(0xc0, 0xc0, 0xc0));
     painter.setBrush(QColor(255, 255, 255, 220));
     painter.drawRect(box);
     painter.setFont(font());
-    if (m_data->mode == ColourMode::Density) {
-        const QRectF bar(box.left() + 8, box.top() + 6, box.width() - 16, 8);
-        QLinearGradient gradient(bar.topLeft(), bar.topRight());
-        for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, Palette::colormap(i / 8.0));
-        painter.fillRect(bar, gradient);
-        painter.setPen(kAxisColor);
-        const QRectF text(bar.left(), bar.bottom() + 2, bar.width(), line);
-        painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, tr("low"));
-        painter.drawText(text, Qt::AlignHCenter | Qt::AlignTop, tr("density"));
-        painter.drawText(text, Qt::AlignRight | Qt::AlignTop, tr("high"));
-        return;
-    }
     double y = box.top() + 4;
     for (std::size_t i = 0; i < m_data->labelValues.size() && i < kMaxLegendLabels; ++i, y += line) {
         const int label = m_data->labelValues[i];
@@ -152,9 +139,49 @@ void ScatterWidget::paintLegend(QPainter& painter) const {
         painter.drawText(QRectF(box.left() + 22, y, box.width() - 26, line), Qt::AlignLeft | Qt::AlignVCenter,
                          labelName(*m_data, label));
     }
-    if (m_data->labelValues.size() > kMaxLegendLabels)
+    if (more)
         painter.drawText(QRectF(box.left() + 22, y, box.width() - 26, line), Qt::AlignLeft | Qt::AlignVCenter,
                          tr("\u2026 %1 more").arg(m_data->labelValues.size() - kMaxLegendLabels));
+}
+
+QRectF ScatterWidget::colourBarRect() const {
+    if (!m_data || m_data->mode == ColourMode::Labels || !m_legend) return {};
+    const int line = QFontMetrics(font()).height();
+    const bool marker = m_data->mode == ColourMode::Marker;
+    const double width = marker ? std::clamp(QFontMetrics(font()).horizontalAdvance(m_data->markerTitle) + 16.0, 160.0, 260.0)
+                                : 140.0;
+    QRectF box(0, 0, width, (marker ? 2 : 1) * line + 22);
+    box.moveTopRight(plotRect().topRight() + QPointF(-8, 8));
+    const double top = box.top() + 6 + (marker ? line : 0);
+    return QRectF(box.left() + 8, top, box.width() - 16, 8);
+}
+
+void ScatterWidget::paintColourBar(QPainter& painter, const QRectF& plot, const QFontMetrics& metrics) const {
+    Q_UNUSED(plot);
+    const int line = metrics.height();
+    const bool marker = m_data->mode == ColourMode::Marker;
+    const QRectF bar = colourBarRect();
+    const QRectF box(bar.left() - 8, bar.top() - 6 - (marker ? line : 0), bar.width() + 16, (marker ? 2 : 1) * line + 22);
+    painter.setPen(QColor(0xc0, 0xc0, 0xc0));
+    painter.setBrush(QColor(255, 255, 255, 220));
+    painter.drawRect(box);
+    painter.setFont(font());
+    QLinearGradient gradient(bar.topLeft(), bar.topRight());
+    for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, Palette::colormap(i / 8.0));
+    painter.fillRect(bar, gradient);
+    painter.setPen(kAxisColor);
+    const QRectF text(bar.left(), bar.bottom() + 2, bar.width(), line);
+    if (!marker) {
+        painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, tr("low"));
+        painter.drawText(text, Qt::AlignHCenter | Qt::AlignTop, tr("density"));
+        painter.drawText(text, Qt::AlignRight | Qt::AlignTop, tr("high"));
+        return;
+    }
+    painter.drawText(QRectF(bar.left(), box.top() + 3, bar.width(), line), Qt::AlignHCenter | Qt::AlignTop,
+                     metrics.elidedText(m_data->markerTitle, Qt::ElideMiddle, static_cast<int>(bar.width())));
+    const double step = (m_data->markerHigh - m_data->markerLow) / 4.0;
+    painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, formatTick(m_data->markerLow, step));
+    painter.drawText(text, Qt::AlignRight | Qt::AlignTop, formatTick(m_data->markerHigh, step));
 }
 
 }  // namespace clusterlens::views

@@ -92,6 +92,7 @@ void ScatterWidget::setData(std::shared_ptr<const ScatterData> data, bool keepVi
     const QList<qsizetype> old = std::exchange(m_selection, {});
     m_data = std::move(data);
     if (!keepView) m_view.reset();
+    if (!keepView || !m_data) cancelPolygonGate();  // its vertices belong to the old coordinates
     m_uploadPending = m_data != nullptr;
     m_drawnPending = m_data != nullptr;
     // Same points in a new colouring keep the old layer on screen until the new one is complete.
@@ -358,6 +359,7 @@ void ScatterWidget::paintGL() {
         painter.setBrush(QColor(0x20, 0x60, 0xc0, 40));
         painter.drawPolygon(m_lasso);
     }
+    if (m_polygonGate) paintPolygonGate(painter);
     if (m_drag == Drag::Select) {
         painter.setPen(QPen(QColor(0x20, 0x60, 0xc0), 1.0, Qt::DashLine));
         painter.setBrush(QColor(0x20, 0x60, 0xc0, 40));
@@ -366,6 +368,7 @@ void ScatterWidget::paintGL() {
 }
 
 void ScatterWidget::mousePressEvent(QMouseEvent* event) {
+    if (polygonGateMouse(event)) return;
     const bool select = event->button() == Qt::RightButton ||
                         (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
     const bool lasso = event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier);
@@ -383,6 +386,7 @@ void ScatterWidget::mousePressEvent(QMouseEvent* event) {
 }
 
 void ScatterWidget::mouseMoveEvent(QMouseEvent* event) {
+    if (polygonGateMouse(event)) return;
     if (m_drag == Drag::Pan)
         panByPixels(event->position() - m_dragLast);
     else if (m_drag == Drag::Select)
@@ -426,6 +430,7 @@ void ScatterWidget::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void ScatterWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (polygonGateMouse(event)) return;
     if (event->button() == Qt::LeftButton) resetView();
     event->accept();
 }
@@ -437,6 +442,7 @@ void ScatterWidget::wheelEvent(QWheelEvent* event) {
 }
 
 void ScatterWidget::keyPressEvent(QKeyEvent* event) {
+    if (polygonGateKey(event)) return;
     if (event->key() == Qt::Key_Home || event->key() == Qt::Key_R)
         resetView();
     else if (event->key() == Qt::Key_Escape)

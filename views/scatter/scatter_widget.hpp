@@ -4,8 +4,10 @@
 // (layer_cache.hpp) so a frame at 10^6 points costs one textured quad even on a software
 // rasteriser. Wheel zooms about the cursor, left-drag pans,
 // right-drag or shift-drag selects a rectangle, ctrl-drag draws a lasso (a free polygon, closed on
-// release, the way cytometry gates are drawn), double-click or Home resets the view, Escape
-// clears the selection. Axes and tick labels are painted with QPainter over the GL content.
+// release, the way cytometry gates are drawn); a polygon gate (beginPolygonGate(), key G) is drawn
+// click by click, closed by a double-click or Enter and cancelled by Escape. Every gate becomes the
+// selection. Double-click or Home resets the view, Escape clears the selection. Axes and tick
+// labels are painted with QPainter over the GL content.
 // GL objects are created in initializeGL() and released when the context is about to be destroyed
 // (docking and undocking recreate it), following Qt's hellogl2 example.
 
@@ -47,6 +49,16 @@ public:
     /// bounding-box test first, so a lasso over 10^6 points takes a few ms.
     void selectInPolygon(const QPolygonF& widgetPolygon);
 
+    /// Starts a polygon gate: each left click adds a vertex, a double-click or Enter closes the
+    /// polygon and selects the points inside (at least three vertices), Escape cancels. Panning and
+    /// zooming stay possible while it is drawn (the vertices keep their data coordinates).
+    void beginPolygonGate();
+    /// Ends the polygon gate being drawn without changing the selection.
+    void cancelPolygonGate();
+    bool isDrawingPolygonGate() const { return m_polygonGate; }
+    /// Vertices placed so far, in widget coordinates.
+    QPolygonF polygonGateVertices() const;
+
     void resetView();
     /// Moves the content by `delta` pixels, as a left-drag does.
     void panByPixels(QPointF delta);
@@ -66,6 +78,9 @@ public:
 
     /// The plot area inside the widget (logical pixels); axes and labels lie outside it.
     QRectF plotRect() const;
+    /// The colour bar of density and marker colouring inside the legend (logical pixels); its left
+    /// end is the low end. Empty when the points are coloured by labels or the legend is off.
+    QRectF colourBarRect() const;
     /// Data coordinates -> widget position (logical pixels).
     QPointF mapFromData(double x, double y) const;
     /// Widget position -> data coordinates.
@@ -89,6 +104,8 @@ Q_SIGNALS:
     void selectionChanged(const QList<qsizetype>& rows);
     /// A frame showing the current data reached the screen for the first time.
     void dataDrawn();
+    /// A polygon gate began (true) or ended, closed or cancelled (false).
+    void polygonGateActive(bool active);
 
 protected:
     /// Painted over the points, the axes and the legend, clipped to nothing (views that build on
@@ -116,11 +133,16 @@ private:
     void invalidateLayer();
     void paintAxes(QPainter& painter) const;
     void paintLegend(QPainter& painter) const;
+    void paintColourBar(QPainter& painter, const QRectF& plot, const QFontMetrics& metrics) const;
     void paintDiagonal(QPainter& painter) const;
     void paintMessage(QPainter& painter, const QString& text) const;
     void selectInRect(const QRectF& widgetRect);
     void applySelection(QList<qsizetype> rows, bool notify);
     float pointSizePixels() const;
+    bool polygonGateMouse(QMouseEvent* event);
+    bool polygonGateKey(QKeyEvent* event);
+    void finishPolygonGate();
+    void paintPolygonGate(QPainter& painter) const;
 
     std::unique_ptr<ScatterRenderer> m_renderer;
     std::unique_ptr<LayerCache> m_layers;
@@ -143,6 +165,9 @@ private:
     QPointF m_dragStart;
     QPointF m_dragLast;
     QPolygonF m_lasso;  // widget coordinates of the lasso being drawn
+    bool m_polygonGate = false;   // a click-by-click polygon gate is being drawn
+    QPolygonF m_gateVertices;     // its vertices in data coordinates (they follow pan and zoom)
+    QPointF m_gateHover;          // the cursor, for the edge that would come next
     QString m_glRenderer;
     QString m_glError;
     int m_dataUploads = 0;

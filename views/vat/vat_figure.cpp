@@ -29,7 +29,9 @@ QRectF VatFigure::plotRect(const QRectF& area) const {
     // Room for the title, the position ticks and (right) the colour bar with its labels.
     const double scale = style().fontScale;
     const bool bar = legendPosition() != LegendPosition::None;
-    const double left = 84.0 * scale, top = 66.0 * scale, right = bar ? 96.0 * scale : 16.0, bottom = 16.0;
+    const double strips = stripsExtent();
+    const double left = 84.0 * scale, top = 66.0 * scale, right = (bar ? 96.0 * scale : 16.0) + strips,
+                 bottom = 16.0 + strips;
     const double side = std::max(10.0, std::min(area.width() - left - right, area.height() - top - bottom));
     return {area.left() + left, area.top() + top, side, side};
 }
@@ -71,9 +73,30 @@ void VatFigure::paint(QPainter& painter, const QRectF& area) const {
     painter.setRenderHint(QPainter::Antialiasing, true);
     paintVatCutBoxes(painter, plot, m_options.window, m_options.cuts);
     painter.restore();
+    const double strips = stripsExtent();
+    if (strips > 0) {
+        const auto& order = *m_options.order;
+        const auto idAt = [&order](std::size_t position) { return static_cast<std::size_t>(order[position]); };
+        const VatWindow& w = m_options.window;
+        painter.save();
+        painter.setFont(font(11));
+        paintColourStrips(painter, {QRectF(plot.left(), plot.bottom() + 2, plot.width(), strips), w.col0(), w.col1(),
+                                    false, plot.left() - area.left() - 4},
+                          *m_options.strips, order.size(), order.size(), idAt);
+        paintColourStrips(painter,
+                          {QRectF(plot.right() + 2, plot.top(), strips, plot.height()), w.row0(), w.row1(), true, 0.0},
+                          *m_options.strips, order.size(), order.size(), idAt);
+        painter.restore();
+    }
     if (legendPosition() != LegendPosition::None)
-        paintColourBar(painter, QRectF(plot.right() + 18, plot.top(), kColourBarWidth, plot.height()), image);
+        paintColourBar(painter, QRectF(plot.right() + 18 + strips, plot.top(), kColourBarWidth, plot.height()), image);
 }
+
+std::size_t VatFigure::stripCount() const {
+    return m_options.order ? fittingStripCount(m_options.strips.get(), m_options.order->size()) : 0;
+}
+
+double VatFigure::stripsExtent() const { return colourStripsExtent(font(11), stripCount()); }
 
 void VatFigure::paintColourBar(QPainter& painter, const QRectF& bar, const VatImage& image) const {
     const std::vector<std::uint8_t> table = vatColourTable(m_options.display);

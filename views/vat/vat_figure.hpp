@@ -2,7 +2,8 @@
 // The VAT/iVAT image as a publication figure: title, the image re-rendered at the output's own
 // resolution (a PNG of any size gets a pixel of the matrix per pixel of the file, a PDF or SVG a
 // sharp image three times its size in points), position ticks, the cluster boxes of the cuts with
-// their labels, and a colour bar with the contrast levels. Painting renders the image, so exports
+// their labels, a colour bar with the contrast levels and up to three colour strips (labelings,
+// populations or markers) along the bottom and right edges. Painting renders the image, so exports
 // run as jobs.
 
 #include <QString>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "colour_strips.hpp"
 #include "figure/figure.hpp"
 #include "vat/vat_image.hpp"
 #include "vat/vat_window.hpp"
@@ -27,6 +29,11 @@ struct VatFigureOptions {
     std::vector<std::size_t> cuts;  ///< cluster boundaries, positions ascending
     /// Levels to colour with instead of the rendered image's percentiles (the view's held levels).
     std::optional<std::pair<float, float>> levels;
+    /// Colour strips along the bottom (columns, titled on the left) and right (rows) edges, a colour
+    /// per point index of the run; null: none.
+    std::shared_ptr<const ColourStrips> strips;
+    /// The point index at each position of the order (VatResult::order); needed with strips.
+    std::shared_ptr<const std::vector<std::int64_t>> order;
 };
 
 class VatFigure : public Figure {
@@ -42,6 +49,8 @@ public:
 
 private:
     void paintColourBar(QPainter& painter, const QRectF& bar, const VatImage& image) const;
+    std::size_t stripCount() const;
+    double stripsExtent() const;
 
     std::shared_ptr<const VatFrameRenderer> m_renderer;
     VatFigureOptions m_options;

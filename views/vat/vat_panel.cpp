@@ -14,6 +14,7 @@
 
 #include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
+#include "colour_strip_chooser.hpp"
 #include "jobs/job_status.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_frame_renderer.hpp"
@@ -50,6 +51,9 @@ VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(buildComputeRow());
     layout->addWidget(buildDisplayRow());
+    m_strips = new ColourStripChooser(m_analysis, this);
+    layout->addWidget(m_strips);
+    connect(m_strips, &ColourStripChooser::stripsChanged, this, [this] { m_widget->setStrips(m_strips->strips()); });
     layout->addWidget(m_widget, 1);
     layout->addWidget(m_hover);
 
@@ -82,13 +86,10 @@ void VatPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStri
         m_cutLabeling.clear();
         m_widget->setRun(nullptr);
         m_status->clear();
-        // No order, no cuts: k of other points would be cut into the next order unasked.
-        const QSignalBlocker block(m_clusters);
-        m_clusters->setRange(1, 1);
-        m_clusters->setValue(1);
     }
     m_dataset = std::move(dataset);
     m_features = activeFeatures;
+    m_strips->setDataset(m_dataset);
     updateEnabled();
 }
 
@@ -248,6 +249,8 @@ std::unique_ptr<VatFigure> VatPanel::figure(bool currentViewOnly) const {
     else
         options.window.reset(m_run->n());
     options.cuts = m_widget->cutBoundaries();
+    options.strips = m_strips->strips();
+    options.order = std::shared_ptr<const std::vector<std::int64_t>>(m_run->vat, &m_run->vat->order);
     if (m_holdLevels->isChecked()) options.levels = m_widget->levels();
     return std::make_unique<VatFigure>(m_run->renderer, std::move(options));
 }

@@ -32,6 +32,7 @@ class QToolButton;
 
 namespace clusterlens::views {
 
+class ColourStripChooser;
 class VatFigure;
 class VatWidget;
 
@@ -78,6 +79,8 @@ public:
     void exportOrderTo(const QString& path);
 
     VatWidget* widget() const { return m_widget; }
+    /// The colour strips along the image's edges (labelings, populations or markers).
+    ColourStripChooser* stripChooser() const { return m_strips; }
 
 Q_SIGNALS:
     /// A finished run is on screen.
@@ -111,6 +114,7 @@ private:
     JobRunner* m_runner;
     AnalysisSession* m_analysis;
     VatWidget* m_widget;
+    ColourStripChooser* m_strips = nullptr;
     std::shared_ptr<const Dataset> m_dataset;
     QStringList m_features;
     std::shared_ptr<const VatRun> m_run;

@@ -158,6 +158,11 @@ void VatWidget::setLabels(std::shared_ptr<const LabelVector> labels) {
     changed(false);
 }
 
+void VatWidget::setStrips(std::shared_ptr<const ColourStrips> strips) {
+    m_strips = std::move(strips);
+    changed(false);
+}
+
 void VatWidget::resetView() {
     m_window.reset(m_run ? m_run->n() : 0);
     changed(false);
@@ -188,7 +193,8 @@ QRect VatWidget::plotDeviceRect() const {
     // Left: row labels, the selection rug and the colouring strip; top: the same for columns.
     const double left = metrics.horizontalAdvance(QStringLiteral("0 000 000")) + 24.0;
     const double top = metrics.height() + 22.0;
-    const double side = std::max(20.0, std::min(width() - left - 10.0, height() - top - 10.0));
+    const double strips = stripsExtent();
+    const double side = std::max(20.0, std::min(width() - left - 10.0 - strips, height() - top - 10.0 - strips));
     return {qRound(left * dpr), qRound(top * dpr), qRound(side * dpr), qRound(side * dpr)};
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "analysis_session.hpp"
+#include "colour_strips.hpp"
 #include "jobs/job_runner.hpp"
 #include "vat/vat_image.hpp"
 #include "vat/vat_window.hpp"
@@ -64,6 +65,12 @@ public:
     /// The labeling that colours the views (per point index), drawn as strips along both axes; null, or
     /// labels of another size than the run's, show none.
     void setLabels(std::shared_ptr<const LabelVector> labels);
+    /// Colour strips (a colour per point index) along the bottom (columns) and right (rows) edges;
+    /// strips of another size than the run's are not drawn. Null or empty: none.
+    void setStrips(std::shared_ptr<const ColourStrips> strips);
+    /// The bands below and right of the plot the strips take (logical pixels); empty without strips.
+    QRectF bottomStripsRect() const;
+    QRectF rightStripsRect() const;
 
     void resetView();
     void panByPixels(QPointF delta);
@@ -148,6 +155,8 @@ private:
     void paintSelection(QPainter& painter) const;
     void paintHover(QPainter& painter) const;
     void paintMessage(QPainter& painter, const QString& text) const;
+    void paintStripBands(QPainter& painter) const;
+    double stripsExtent() const;
     std::pair<std::size_t, std::size_t> diagonalBlock(QPointF a, QPointF b) const;
     std::optional<std::size_t> cutBlockAt(QPointF widgetPos) const;
     void updateHover(QPointF pos);
@@ -159,6 +168,7 @@ private:
     std::optional<std::pair<std::size_t, std::size_t>> m_block;
     std::shared_ptr<const std::vector<std::int64_t>> m_marked;
     std::shared_ptr<const LabelVector> m_labels;
+    std::shared_ptr<const ColourStrips> m_strips;
 
     std::unique_ptr<VatGlRenderer> m_gl;
     std::unique_ptr<VatInteropTarget> m_interop;

@@ -55,6 +55,7 @@ void VatWidget::paintOverlay(QPainter& painter) const {
     if (!m_glError.isEmpty()) return paintMessage(painter, m_glError);
     if (!m_run) return paintMessage(painter, tr("No VAT image yet: choose the metric and press Compute."));
     paintStrips(painter);
+    paintStripBands(painter);
     paintAxes(painter);
     paintCutBoxes(painter);
     paintSelection(painter);
@@ -84,6 +85,37 @@ void VatWidget::paintStrips(QPainter& painter) const {
         drawVatStrip(painter, left.translated(-shift, 0),
                      vatMarkStrip(*m_marked, m_window.row0(), m_window.row1(), pixels, colour), false);
     }
+}
+
+double VatWidget::stripsExtent() const {
+    return colourStripsExtent(font(), m_run ? fittingStripCount(m_strips.get(), m_run->n()) : 0);
+}
+
+QRectF VatWidget::bottomStripsRect() const {
+    const double extent = stripsExtent();
+    if (extent <= 0) return {};
+    const QRectF plot = plotRect();
+    return {plot.left(), plot.bottom() + 2, plot.width(), extent};
+}
+
+QRectF VatWidget::rightStripsRect() const {
+    const double extent = stripsExtent();
+    if (extent <= 0) return {};
+    const QRectF plot = plotRect();
+    return {plot.right() + 2, plot.top(), extent, plot.height()};
+}
+
+void VatWidget::paintStripBands(QPainter& painter) const {
+    const QRectF bottom = bottomStripsRect();
+    if (bottom.isEmpty()) return;
+    const auto& order = m_run->vat->order;
+    const auto idAt = [&order](std::size_t position) { return static_cast<std::size_t>(order[position]); };
+    const std::size_t n = m_run->n();
+    painter.setFont(font());
+    paintColourStrips(painter, {bottom, m_window.col0(), m_window.col1(), false, bottom.left() - 4}, *m_strips, n, n,
+                      idAt);
+    paintColourStrips(painter, {rightStripsRect(), m_window.row0(), m_window.row1(), true, 0.0}, *m_strips, n, n,
+                      idAt);
 }
 
 void VatWidget::paintCutBoxes(QPainter& painter) const {

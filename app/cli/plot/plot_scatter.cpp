@@ -1,8 +1,11 @@
-// clusterlens-cli plot scatter INPUT --x F1 --y F2 [--labels LABELS.csv] [common data options]
-//                              --out FIG.png|tif|svg|pdf [common figure options]
+// clusterlens-cli plot scatter INPUT --x F1 --y F2 [--labels LABELS.csv | --colour-by WHAT]
+//                              [common data options] --out FIG.png|tif|svg|pdf [common figure options]
 // The data scatter of the GUI (views/scatter/scatter_figure.hpp), headless: features F1 and F2 (a
 // name, or a 0-based number) of INPUT, coloured by LABELS.csv, else by the labels the file carries
-// (its class column, named in the legend), else by point density. The axes are titled with the
+// (its class column, named in the legend), else by point density. --colour-by density | labels |
+// marker:NAME chooses explicitly; marker:NAME colours by that marker's expression (a short or long
+// name, or a 0-based number) on viridis over its 1st-99th percentile, with a colour bar titled with
+// the marker and its transform, as the GUI draws it (views/marker_scale.hpp). The axes are titled with the
 // markers and their transform, e.g. "CD3 (arcsinh/5)" after --transform asinh:5.
 
 #include <QFileInfo>
@@ -16,6 +19,7 @@
 #include "clusterlens/io/labels.hpp"
 #include "input.hpp"
 #include "plot/plot_options.hpp"
+#include "marker_scale.hpp"
 #include "plot/plot_registry.hpp"
 #include "scatter/scatter_figure.hpp"
 
@@ -40,8 +44,38 @@ std::size_t featureColumn(const Dataset& data, const std::string& text, const ch
                      std::to_string(data.d - 1) + ")");
 }
 
+/// --colour-by: Density, Labels, or Marker with `marker` set to the feature.
+views::ColourMode colourBy(const Args& args, const Dataset& data, std::ptrdiff_t& marker) {
+    const std::string what = args.value("--colour-by");
+    if (what == "density") return views::ColourMode::Density;
+    if (what == "labels") {
+        if (!args.has("--labels") && data.labels.empty())
+            throw UsageError("--colour-by labels: the file has no labels; give --labels LABELS.csv");
+        return views::ColourMode::Labels;
+    }
+    if (what.rfind("marker:", 0) != 0 || what.size() == 7)
+        throw UsageError("--colour-by: expected density, labels or marker:NAME, got '" + what + "'");
+    if (args.has("--labels")) throw UsageError("--colour-by marker:NAME and --labels exclude each other");
+    const std::string name = what.substr(7);
+    marker = views::markerColumn(data, QString::fromStdString(name));
+    if (marker < 0) marker = static_cast<std::ptrdiff_t>(featureColumn(data, name, "--colour-by marker"));
+    return views::ColourMode::Marker;
+}
+
+std::string summaryOf(const views::ScatterData& scatter) {
+    const std::string points = std::to_string(scatter.pointCount) + " points";
+    if (scatter.mode == views::ColourMode::Labels)
+        return points + ", " + std::to_string(scatter.labelValues.size()) + " labels";
+    if (scatter.mode == views::ColourMode::Marker)
+        return points + ", coloured by " + scatter.markerTitle.toStdString() + " from " +
+               QString::number(scatter.markerLow, 'g', 6).toStdString() + " to " +
+               QString::number(scatter.markerHigh, 'g', 6).toStdString();
+    return points + ", coloured by density";
+}
+
 int runPlotScatter(const std::vector<std::string>& argv) {
-    Args args(argv, kCommonFlags, with(with(kCommonValued, kPlotValued), {"--x", "--y", "--labels"}));
+    Args args(argv, kCommonFlags,
+              with(with(kCommonValued, kPlotValued), {"--x", "--y", "--labels", "--colour-by"}));
     args.expectPositional({"INPUT"});
     const std::string& path = args.positional()[0];
     std::vector<std::string> files = {path};
@@ -62,20 +96,18 @@ int runPlotScatter(const std::vector<std::string>& argv) {
         options.colouring = views::datasetLabelingName(*data);
     }
     request.mode = request.labels || !data->labels.empty() ? views::ColourMode::Labels : views::ColourMode::Density;
+    if (args.has("--colour-by")) request.mode = colourBy(args, *data, request.marker);
     options.xTitle = views::markerAxisTitle(*data, request.axes, false);
     options.yTitle = views::markerAxisTitle(*data, request.axes, true);
     options.title = QFileInfo(QString::fromStdString(path)).completeBaseName();
     const auto scatter = std::make_shared<const views::ScatterData>(views::prepareScatter(request));
     views::ScatterFigure figure(scatter, std::move(options));
-    writePlot(figure, output,
-              std::to_string(scatter->pointCount) + " points" +
-                  (scatter->mode == views::ColourMode::Labels
-                       ? ", " + std::to_string(scatter->labelValues.size()) + " labels"
-                       : std::string(", coloured by density")));
+    writePlot(figure, output, summaryOf(*scatter));
     return 0;
 }
 
-const PlotRegistrar registrar{{"scatter", "INPUT --x F1 --y F2 [--labels LABELS.csv]", runPlotScatter}};
+const PlotRegistrar registrar{{"scatter", "INPUT --x F1 --y F2 [--labels LABELS.csv | --colour-by density|labels|marker:NAME]",
+                                runPlotScatter}};
 
 }  // namespace
 
