@@ -13,6 +13,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "clusterlens/io/default_read_spec.hpp"
+
 #include "open/transform_table.hpp"
 
 #include "colouring_combo.hpp"
@@ -175,8 +177,19 @@ void DatasetPanel::chooseInitialAxes() {
         m_y->setCurrentIndex(static_cast<int>(py));
         return;
     }
-    m_coordinates->setCurrentIndex(m_coordinates->count() > 1 ? 1 : 0);
+    // Otherwise the engine's proposal: an embedding (UMAP first), the most variable genes of a count
+    // matrix (the first two genes are mostly zeros), or the first two measurements.
+    const DefaultScatter proposal = proposeReadSpec(d).scatter;
+    int coordinates = 0;
+    for (int i = 1; i < m_coordinates->count(); ++i) {
+        const auto& embedding = d.embeddings[static_cast<std::size_t>(m_coordinates->itemData(i).toInt())];
+        if (embedding.name == proposal.embedding) coordinates = i;
+    }
+    m_coordinates->setCurrentIndex(coordinates);
     fillCoordinates(m_coordinates->currentData().toInt());
+    if (coordinates == 0 && !proposal.embedding.empty()) return;  // an embedding the scatter cannot show
+    m_x->setCurrentIndex(static_cast<int>(proposal.x));
+    m_y->setCurrentIndex(static_cast<int>(proposal.y));
 }
 
 void DatasetPanel::fillCoordinates(int embedding) {

@@ -86,6 +86,10 @@ void VatPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStri
         m_cutLabeling.clear();
         m_widget->setRun(nullptr);
         m_status->clear();
+        // No order, no cuts: k of other points would be cut into the next order unasked.
+        const QSignalBlocker block(m_clusters);
+        m_clusters->setRange(1, 1);
+        m_clusters->setValue(1);
     }
     m_dataset = std::move(dataset);
     m_features = activeFeatures;
