@@ -56,6 +56,8 @@ HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* p
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stats->setWordWrap(true);
     m_scatter->setDiagonalVisible(true);
+    m_scatter->setPlaceholderText(tr("Compute two hierarchical clusterings (Clustering panel) or import a linkage "
+                                     "CSV to compare the heights of every point in them here."));
 
     auto* choices = new QHBoxLayout;
     choices->addWidget(new QLabel(tr("A:"), this));

@@ -160,6 +160,8 @@ QWidget* DpcPanel::buildExportRow() {
 
 void DpcPanel::buildForm() {
     m_graph = new DecisionGraph(this);
+    m_graph->setPlaceholderText(tr("Run density peaks (Run, above) to see the decision graph: \u03c1 against \u03b4 "
+                                   "of every point."));
     m_gamma = new GammaPlot(this);
     m_tableView = new QTableView(this);
     m_tableView->setModel(m_table);

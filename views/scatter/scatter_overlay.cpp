@@ -108,6 +108,18 @@ void ScatterWidget::paintDiagonal(QPainter& painter) const {
     painter.restore();
 }
 
+QSizeF ScatterWidget::legendSize() const {
+    if (!m_legend || !m_data || !m_glError.isEmpty()) return {};
+    const QFontMetrics metrics(font());
+    if (m_data->mode != ColourMode::Labels) return {0.0, metrics.height() + 26.0};
+    const auto shown = std::min<std::size_t>(m_data->labelValues.size(), kMaxLegendLabels);
+    // Wide enough for the names of a labeling's own labels (populations), within reason.
+    int widest = 0;
+    for (std::size_t i = 0; i < shown; ++i)
+        widest = std::max(widest, metrics.horizontalAdvance(labelName(*m_data, m_data->labelValues[i])));
+    return {std::clamp(widest + 30.0, 110.0, 240.0) + 8.0, 0.0};
+}
+
 void ScatterWidget::paintLegend(QPainter& painter) const {
     const QRectF plot = plotRect();
     const QFontMetrics metrics(font());
@@ -124,7 +136,11 @@ void ScatterWidget::paintLegend(QPainter& painter) const {
         widest = std::max(widest, metrics.horizontalAdvance(labelName(*m_data, m_data->labelValues[i])));
     const double width = std::clamp(widest + 30.0, 110.0, 240.0);
     QRectF box(0, 0, width, (static_cast<double>(shown) + (more ? 1 : 0)) * line + 8);
-    box.moveTopRight(plot.topRight() + QPointF(-8, 8));
+    // Outside the plot: labels in a column on its right, the density bar above its top right corner.
+    if (m_data->mode == ColourMode::Density)
+        box.moveBottomRight(plot.topRight() + QPointF(0, -4));
+    else
+        box.moveTopLeft(QPointF(plot.right() + 8, plot.top()));
     painter.setPen(QColor(0xc0, 0xc0, 0xc0));
     painter.setBrush(QColor(255, 255, 255, 220));
     painter.drawRect(box);

@@ -190,6 +190,11 @@ void ScatterWidget::setDiagonalVisible(bool visible) {
     update();
 }
 
+void ScatterWidget::setPlaceholderText(const QString& text) {
+    m_placeholder = text;
+    update();
+}
+
 void ScatterWidget::setLegendVisible(bool visible) {
     if (visible == m_legend) return;
     m_legend = visible;
@@ -226,8 +231,9 @@ QRectF ScatterWidget::plotRect() const {
     const QFontMetrics metrics(font());
     const double left = metrics.height() + 14 + metrics.horizontalAdvance(QStringLiteral("-8888.88"));
     const double bottom = 2 * metrics.height() + 16;
-    const double top = metrics.height() / 2 + 8;
-    const double right = 18;
+    const QSizeF legend = legendSize();
+    const double top = metrics.height() / 2 + 8 + legend.height();
+    const double right = 18 + legend.width();
     return QRectF(left, top, std::max(10.0, width() - left - right), std::max(10.0, height() - top - bottom));
 }
 
@@ -345,8 +351,9 @@ void ScatterWidget::paintGL() {
     if (!m_glError.isEmpty())
         paintMessage(painter, m_glError);
     else if (!m_data)
-        paintMessage(painter,
-                     tr("Open a dataset: File \u2192 Open, drop a file here, or File \u2192 Open demo dataset."));
+        paintMessage(painter, m_placeholder.isEmpty() ? tr("Open a dataset: File \u2192 Open, drop a file here, or "
+                                                           "File \u2192 Open demo dataset.")
+                                                        : m_placeholder);
     else {
         paintAxes(painter);
         if (m_diagonal) paintDiagonal(painter);

@@ -72,9 +72,12 @@ public:
     /// two measurements of the same points against each other. Off by default.
     void setDiagonalVisible(bool visible);
     bool isDiagonalVisible() const { return m_diagonal; }
-    /// The colour legend in the top right corner; on by default. Views whose interesting points
-    /// lie there (the peaks of a decision graph) turn it off and show the colours elsewhere.
+    /// The colour legend, outside the plot area so it never covers points: labels in a column on
+    /// the right, the density colour bar above the plot's top right corner. On by default; views
+    /// that show the colours elsewhere turn it off.
     void setLegendVisible(bool visible);
+    /// The hint drawn while there is no data (by default: how to open a dataset).
+    void setPlaceholderText(const QString& text);
 
     /// The plot area inside the widget (logical pixels); axes and labels lie outside it.
     QRectF plotRect() const;
@@ -133,6 +136,8 @@ private:
     void invalidateLayer();
     void paintAxes(QPainter& painter) const;
     void paintLegend(QPainter& painter) const;
+    /// Room the legend takes beside (width) or above (height) the plot area; zero when none is drawn.
+    QSizeF legendSize() const;
     void paintColourBar(QPainter& painter, const QRectF& plot, const QFontMetrics& metrics) const;
     void paintDiagonal(QPainter& painter) const;
     void paintMessage(QPainter& painter, const QString& text) const;
@@ -168,6 +173,7 @@ private:
     bool m_polygonGate = false;   // a click-by-click polygon gate is being drawn
     QPolygonF m_gateVertices;     // its vertices in data coordinates (they follow pan and zoom)
     QPointF m_gateHover;          // the cursor, for the edge that would come next
+    QString m_placeholder;
     QString m_glRenderer;
     QString m_glError;
     int m_dataUploads = 0;
