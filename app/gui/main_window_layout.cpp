@@ -7,6 +7,7 @@
 #include <QGuiApplication>
 #include <QMenu>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTimer>
 
@@ -76,6 +77,14 @@ void MainWindow::resizeToScreen() {
     const QSize available = screen ? screen->availableGeometry().size() : QSize(1440, 900);
     // The frame (title bar, borders) is not known before the window is shown: leave room for it.
     resize(std::min(1920, available.width() - 16), std::min(1200, available.height() - 40));
+}
+
+QWidget* MainWindow::inScrollArea(QWidget* content) {
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    return scroll;
 }
 
 void MainWindow::buildFocusMenu(QMenu* view) {

@@ -24,7 +24,8 @@ void MainWindow::buildVatDock() {
     m_vatPanel = new VatPanel(m_runner, m_analysis, this);
     auto* dock = new QDockWidget(tr("VAT / iVAT"), this);
     dock->setObjectName(QStringLiteral("VatDock"));
-    dock->setWidget(m_vatPanel);
+    // Its rows of controls are wider than a narrow column: they scroll rather than widen the window.
+    dock->setWidget(inScrollArea(m_vatPanel));
     // A tab beside the other views of the right column.
     QDockWidget* neighbour = nullptr;
     for (QDockWidget* other : findChildren<QDockWidget*>())
