@@ -4,8 +4,9 @@ namespace clusterlens::views {
 
 AnalysisSession::AnalysisSession(QObject* parent) : QObject(parent) {}
 
-void AnalysisSession::addLinkage(const QString& name, std::shared_ptr<const Linkage> linkage, const QString& description) {
-    m_linkages[name] = {std::move(linkage), description};
+void AnalysisSession::addLinkage(const QString& name, std::shared_ptr<const Linkage> linkage, const QString& description,
+                                 ResultScope scope) {
+    m_linkages[name] = {std::move(linkage), description, std::move(scope)};
     Q_EMIT linkagesChanged();
 }
 
@@ -25,8 +26,17 @@ QString AnalysisSession::linkageDescription(const QString& name) const {
     return it == m_linkages.end() ? QString() : it->second.description;
 }
 
-void AnalysisSession::addLabeling(const QString& name, std::shared_ptr<const LabelVector> labels) {
+ResultScope AnalysisSession::linkageScope(const QString& name) const {
+    auto it = m_linkages.find(name);
+    return it == m_linkages.end() ? ResultScope{} : it->second.scope;
+}
+
+void AnalysisSession::addLabeling(const QString& name, std::shared_ptr<const LabelVector> labels, ResultScope scope) {
     m_labelings[name] = std::move(labels);
+    if (scope.isAll())
+        m_labelingScopes.erase(name);
+    else
+        m_labelingScopes[name] = std::move(scope);
     Q_EMIT labelingsChanged();
     if (name == m_colouring) Q_EMIT colouringChanged(m_colouring);
 }
@@ -40,6 +50,19 @@ QStringList AnalysisSession::labelingNames() const {
 std::shared_ptr<const LabelVector> AnalysisSession::labeling(const QString& name) const {
     auto it = m_labelings.find(name);
     return it == m_labelings.end() ? nullptr : it->second;
+}
+
+ResultScope AnalysisSession::labelingScope(const QString& name) const {
+    auto it = m_labelingScopes.find(name);
+    return it == m_labelingScopes.end() ? ResultScope{} : it->second;
+}
+
+void AnalysisSession::removeLabeling(const QString& name) {
+    if (m_labelings.erase(name) == 0) return;
+    m_labelingScopes.erase(name);
+    m_styles.erase(name);
+    Q_EMIT labelingsChanged();
+    if (name == m_colouring) setColouring(QString());
 }
 
 void AnalysisSession::setLabelingStyle(const QString& name, std::shared_ptr<const LabelStyle> style) {
@@ -71,9 +94,26 @@ void AnalysisSession::setSelection(std::shared_ptr<const IndexVector> indices, c
     Q_EMIT selectionChanged(origin);
 }
 
+void AnalysisSession::setPopulations(std::map<QString, std::shared_ptr<const IndexVector>> populations) {
+    m_populations = std::move(populations);
+    Q_EMIT populationsChanged();
+}
+
+QStringList AnalysisSession::populationNames() const {
+    QStringList names;
+    for (const auto& entry : m_populations) names << entry.first;
+    return names;
+}
+
+std::shared_ptr<const IndexVector> AnalysisSession::populationMembers(const QString& name) const {
+    auto it = m_populations.find(name);
+    return it == m_populations.end() ? nullptr : it->second;
+}
+
 void AnalysisSession::clear() {
     m_linkages.clear();
     m_labelings.clear();
+    m_labelingScopes.clear();
     m_styles.clear();
     m_colouring.clear();
     m_marker.clear();

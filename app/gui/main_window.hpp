@@ -23,6 +23,7 @@ class FlatComparisonView;
 class HeightsView;
 class JobRunner;
 class JobsPanel;
+class KMeansPanel;
 class LogPanel;
 class OpenDialog;
 class PopulationsPanel;
@@ -73,6 +74,8 @@ public:
     views::DpcPanel* dpcPanel() const { return m_dpcPanel; }
     /// VAT/iVAT image of the current dataset (main_window_vat.cpp).
     views::VatPanel* vatPanel() const { return m_vatPanel; }
+    /// k-means as an analysis of its own (main_window_analyses.cpp).
+    views::KMeansPanel* kmeansPanel() const { return m_kmeansPanel; }
     /// Focus mode: one view fills the main area (main_window_layout.cpp).
     FocusMode* focusMode() const { return m_focus; }
     /// The message box of the last failed load (null before one failed).
@@ -128,6 +131,8 @@ private:
     void addSessionActions(QMenu* file);
     void buildEditMenu();
     void buildPopulationsDock();
+    void buildKMeansDock();
+    void connectPopulationScopes();
     void connectDocument();
     void connectOpening();
     void openRecentData(const QString& path);
@@ -178,6 +183,7 @@ private:
     views::ClusteringPanel* m_clusteringPanel = nullptr;
     views::DpcPanel* m_dpcPanel = nullptr;
     views::VatPanel* m_vatPanel = nullptr;
+    views::KMeansPanel* m_kmeansPanel = nullptr;
     FocusMode* m_focus = nullptr;
     RecentFiles* m_recent = nullptr;
     RecentFiles* m_recentSessions = nullptr;

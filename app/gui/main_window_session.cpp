@@ -55,6 +55,7 @@ void MainWindow::buildSessionParts() {
     m_undo = new QUndoStack(this);
     m_undoRecorder = new UndoRecorder(m_undo, m_dendrogramPanel, m_vatPanel, m_dpcPanel, this);
     buildPopulationsDock();
+    buildKMeansDock();
 }
 
 void MainWindow::addSessionActions(QMenu* file) {

@@ -17,9 +17,11 @@
 #include "dendrogram/dendrogram_panel.hpp"
 #include "dpc/dpc_panel.hpp"
 #include "dpc/peak_choice.hpp"
+#include "clusterlens/session/population.hpp"
 #include "jobs/job_runner.hpp"
 #include "focus_mode.hpp"
 #include "main_window.hpp"
+#include "populations/run_on_choice.hpp"
 #include "scatter/scatter_controller.hpp"
 #include "scatter/scatter_widget.hpp"
 #include "session/session_document.hpp"
@@ -137,36 +139,51 @@ void MainWindow::applyViewStateAfterData(const ViewState& s) {
 void MainWindow::showStoredDpc(const QString& name) {
     const auto current = m_session->current();
     const DpcResult* stored = findNamed(m_document->session().dpc, name.toStdString());
-    // The decision graph shows runs on all events of the data shown.
-    if (!current || !stored || !stored->info.members.empty() || stored->rho.size() != current->n) return;
+    if (!current || !stored) return;
+    // A run on a population is shown on its events again, as it ran.
+    const ResultScope scope = scopeOf(stored->info);
+    const auto events = scopedDataset(current, scope);
+    if (stored->rho.size() != events->n) return;
     auto run = std::make_shared<DpcRun>();
-    run->request.dataset = current;
+    run->scope = scope;
+    run->request.dataset = events;
     run->request.columns = featureColumns(*current, stored->info.features);
     run->request.options.kernel = stored->kernel == "cutoff" ? DensityKernel::Cutoff : DensityKernel::Gaussian;
     run->request.options.dc = stored->dc;
     run->result = densityPeaksOf(*stored);
     run->backend = tr("stored in the session");
-    m_dpcPanel->showRun(std::move(run), stored->peaks);
+    // Copies: showing the run records it again, which may replace `stored`.
+    const std::vector<std::int64_t> peaks =
+        scope.isAll() ? stored->peaks : indicesToPositions(stored->peaks, *scope.members);
+    const std::vector<std::uint8_t> halo = stored->halo;
+    m_dpcPanel->showRun(std::move(run), peaks, halo);
 }
 
 void MainWindow::showStoredVat(const QString& name, int clusters, const std::function<void()>& afterCut) {
     const auto current = m_session->current();
     const VatEntry* stored = findNamed(m_document->session().vat, name.toStdString());
-    if (!current || !stored || !stored->info.members.empty() || stored->order.size() != current->n) return;
+    if (!current || !stored) return;
+    const ResultScope scope = scopeOf(stored->info);
+    const auto events = scopedDataset(current, scope);
+    if (stored->order.empty() || stored->order.size() != events->n) return;
     VatRequest request;
-    request.dataset = current;
+    request.dataset = events;
     request.columns = featureColumns(*current, stored->info.features);
     request.metric = parseMetric(stored->metric);
     auto vat = std::make_shared<VatResult>();
-    vat->n = current->n;
-    vat->start = static_cast<std::size_t>(stored->order.front());
+    vat->n = events->n;
+    vat->order = scope.isAll() ? stored->order : indicesToPositions(stored->order, *scope.members);
+    vat->start = static_cast<std::size_t>(vat->order.front());
     vat->metric = request.metric;
-    vat->order = stored->order;
     vat->cut = stored->cut;
     // The render source copies every point in VAT order: a job, as for a computed order.
     m_runner->start<VatRun>(
         this, QStringLiteral("vat-restore"), tr("Show the stored VAT order"),
-        [request, vat](JobControl&) { return storedVatRun(request, vat); },
+        [request, vat, scope](JobControl&) {
+            VatRun run = storedVatRun(request, vat);
+            run.scope = scope;
+            return run;
+        },
         [this, clusters, afterCut](const JobOutcome<VatRun>& outcome) {
             if (outcome.state != JobState::Finished) return;
             m_vatPanel->showRun(outcome.result);

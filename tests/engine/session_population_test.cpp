@@ -112,6 +112,20 @@ TEST(Population, GatherScatterAndPositionsKeepWholeDatasetIndices) {
     EXPECT_THROW(scatterLabels({1}, {1, 3}, 4), InvalidInput);
 }
 
+TEST(Population, IndicesToPositionsInvertsPositionsToIndicesAndMarksNonMembers) {
+    const Members members = {4, 9, 12};
+    EXPECT_EQ(indicesToPositions(positionsToIndices({2, 0, -1, 1}, members), members),
+              (std::vector<std::int64_t>{2, 0, -1, 1}));
+    EXPECT_EQ(indicesToPositions({5, 13, 0, -1, 12}, members), (std::vector<std::int64_t>{-1, -1, -1, -1, 2}));
+}
+
+TEST(Population, GatherLabelsTakesTheMembersLabelsInMemberOrder) {
+    const std::vector<std::int32_t> whole = {7, -1, 3, 5};
+    EXPECT_EQ(gatherLabels(whole, {1, 2, 3}), (std::vector<std::int32_t>{-1, 3, 5}));
+    EXPECT_EQ(gatherLabels(scatterLabels({0, 2}, {0, 3}, 4), {0, 3}), (std::vector<std::int32_t>{0, 2}));
+    EXPECT_THROW(gatherLabels(whole, {4}), InvalidInput);
+}
+
 /// The message validateSession throws for `session` ("" when it accepts it).
 std::string violation(const Session& session) {
     try {

@@ -24,25 +24,10 @@ using namespace clusterlens;
 using namespace clusterlens::views;
 using clusterlens::gui::MainWindow;
 using clusterlens::test::kGuiJobTimeoutMs;
+using clusterlens::test::openAndWait;
+using clusterlens::test::saveAndWait;
 
 namespace {
-
-/// Saves `window`'s session to `path` and waits for the write.
-bool saveAndWait(MainWindow& window, const QString& path) {
-    bool done = false, ok = false;
-    window.saveSessionTo(path, [&](bool success) {
-        done = true;
-        ok = success;
-    });
-    return QTest::qWaitFor([&] { return done; }, kGuiJobTimeoutMs) && ok;
-}
-
-/// Opens `path` in `window` and waits until its data and results are shown.
-bool openAndWait(MainWindow& window, const QString& path) {
-    QSignalSpy shown(window.sessionIo(), &SessionIo::sessionShown);
-    window.openSession(path);
-    return QTest::qWaitFor([&] { return shown.count() > 0; }, kGuiJobTimeoutMs);
-}
 
 QMessageBox* waitForBox(QWidget& window, const QString& name) {
     QMessageBox* box = nullptr;

@@ -22,6 +22,7 @@
 #include "populations/populations_panel.hpp"
 #include "scatter/scatter_widget.hpp"
 #include "session/session_document.hpp"
+#include "session/session_io.hpp"
 #include "vat/vat_panel.hpp"
 
 namespace clusterlens::test {
@@ -138,6 +139,23 @@ inline void openDemo(gui::MainWindow& window) {
     window.openDemo();
     QTRY_VERIFY_WITH_TIMEOUT(drawn.count() > 0, kGuiJobTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(!window.document()->session().data.sha256.empty(), kGuiJobTimeoutMs);
+}
+
+/// Saves `window`'s session to `path` and waits for the write.
+inline bool saveAndWait(gui::MainWindow& window, const QString& path) {
+    bool done = false, ok = false;
+    window.saveSessionTo(path, [&](bool success) {
+        done = true;
+        ok = success;
+    });
+    return QTest::qWaitFor([&] { return done; }, kGuiJobTimeoutMs) && ok;
+}
+
+/// Opens `path` in `window` and waits until its data and results are shown.
+inline bool openAndWait(gui::MainWindow& window, const QString& path) {
+    QSignalSpy shown(window.sessionIo(), &views::SessionIo::sessionShown);
+    window.openSession(path);
+    return QTest::qWaitFor([&] { return shown.count() > 0; }, kGuiJobTimeoutMs);
 }
 
 /// An average linkage cut into 4 clusters, density peaks (top 3), a VAT order cut into 3, the

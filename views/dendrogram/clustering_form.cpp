@@ -15,6 +15,8 @@
 #include <QVBoxLayout>
 
 #include "dendrogram/clustering_panel.hpp"
+#include "jobs/run_controls.hpp"
+#include "populations/run_on_choice.hpp"
 
 namespace clusterlens::views {
 
@@ -49,7 +51,9 @@ void ClusteringPanel::buildForm() {
     m_apriori->addItem(tr("none"));
     m_apriori->addItem(tr("from a file"));
     m_apriori->addItem(tr("from k-means"));
-    m_apriori->setToolTip(tr("--apriori FILE or --apriori-kmeans K: groups clustered first, then merged as clusters."));
+    m_apriori->addItem(tr("from a labeling"));
+    m_apriori->setToolTip(tr("--apriori FILE or --apriori-kmeans K: groups clustered first, then merged as clusters. "
+                             "From a labeling: each cluster is a group, unlabelled events belong to none."));
     m_aprioriOptions = new QStackedWidget(this);
     m_aprioriOptions->addWidget(new QWidget(m_aprioriOptions));
     auto* filePage = new QWidget(m_aprioriOptions);
@@ -76,28 +80,26 @@ void ClusteringPanel::buildForm() {
     kmeansRow->addWidget(m_kmeansK);
     kmeansRow->addWidget(m_kmeansSeed);
     m_aprioriOptions->addWidget(kmeansPage);
+    m_aprioriLabeling = new QComboBox(m_aprioriOptions);
+    m_aprioriLabeling->setToolTip(tr("Any labeling of the session: k-means, a cut, density peaks, the populations"));
+    m_aprioriOptions->addWidget(m_aprioriLabeling);
+    m_runOn = new RunOnChoice(m_analysis, this);
 
-    m_backend = new QComboBox(this);
-    m_backend->addItem(tr("auto"), static_cast<int>(Backend::Auto));
-    m_backend->addItem(tr("cpu"), static_cast<int>(Backend::Cpu));
-    m_backend->addItem(tr("cuda"), static_cast<int>(Backend::Cuda));
-    m_backend->setToolTip(tr("--backend: auto uses the GPU when a CUDA device is present."));
-
+    m_backend = newBackendChoice(this);
     m_featuresLabel = new QLabel(this);
     m_featuresLabel->setWordWrap(true);
-    m_runButton = new QPushButton(tr("Run clustering"), this);
-    m_cancelButton = new QPushButton(tr("Cancel"), this);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
+    const RunControls controls = newRunControls(tr("Run clustering"), this);
+    m_runButton = controls.run;
+    m_cancelButton = controls.cancel;
+    m_progress = controls.progress;
+    m_status = controls.status;
     connect(m_runButton, &QPushButton::clicked, this, &ClusteringPanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &ClusteringPanel::cancel);
     connect(m_linkage, &QComboBox::currentIndexChanged, this, &ClusteringPanel::updateEnabled);
     connect(m_apriori, &QComboBox::currentIndexChanged, this, &ClusteringPanel::updateEnabled);
 
     auto* form = new QFormLayout;
+    form->addRow(tr("Run on"), m_runOn);
     form->addRow(tr("Linkage"), m_linkage);
     form->addRow(tr("Variant"), m_variant);
     form->addRow(tr("Threshold"), m_threshold);
@@ -106,15 +108,10 @@ void ClusteringPanel::buildForm() {
     form->addRow(tr("A-priori groups"), m_apriori);
     form->addRow(QString(), m_aprioriOptions);
     form->addRow(tr("Backend"), m_backend);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_runButton, 1);
-    buttons->addWidget(m_cancelButton);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_featuresLabel);
     layout->addLayout(form);
-    layout->addLayout(buttons);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
+    addRunControls(layout, controls);
     layout->addStretch(1);
 }
 

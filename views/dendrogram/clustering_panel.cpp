@@ -13,25 +13,75 @@
 #include <QStackedWidget>
 #include <QTimer>
 
+#include <algorithm>
 #include <string>
 
 #include "analysis_session.hpp"
+#include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/labels.hpp"
+#include "clusterlens/session/population.hpp"
 #include "dendrogram/dendrogram_axes.hpp"
 #include "jobs/job_status.hpp"
+#include "populations/run_on_choice.hpp"
+#include "session/session_results.hpp"
 
 namespace clusterlens::views {
 
 namespace {
 
 constexpr int kPollMs = 100;
-enum AprioriChoice { NoApriori, AprioriFile, AprioriKMeans };
+enum AprioriChoice { NoApriori, AprioriFile, AprioriKMeans, AprioriLabeling };
 
 struct ClusteringResult {
     std::shared_ptr<const Linkage> linkage;
     QString backend;
+    std::shared_ptr<const LabelVector> groups;  ///< a-priori groups as whole-dataset labels; null without
 };
+
+/// Where the a-priori groups come from, as the job sees it (read off the GUI thread).
+struct AprioriSource {
+    AprioriChoice choice = NoApriori;
+    std::string path;                            ///< AprioriFile: one group id per event of the whole dataset
+    std::shared_ptr<const LabelVector> labeling; ///< AprioriLabeling: n whole-dataset labels
+};
+
+/// mhclust's group ids (0 = no group) of labels 0..K-1 (-1 = unlabelled).
+std::vector<std::int32_t> groupsOfLabels(std::vector<std::int32_t> labels) {
+    for (std::int32_t& label : labels) label = label < 0 ? 0 : label + 1;
+    return labels;
+}
+
+/// The a-priori group ids of the analysed events (`scope` of a dataset of n events), or empty.
+/// k-means groups are computed here, as clusterHierarchically would with --apriori-kmeans, so that they
+/// can be shown.
+std::vector<std::int32_t> aprioriGroups(const AprioriSource& source, HcaRequest& request, const Dataset& subset,
+                                        const ResultScope& scope, std::size_t n, Backend backend, JobControl& control) {
+    const auto ofScope = [&](std::vector<std::int32_t> whole) {
+        return scope.isAll() ? whole : gatherLabels(whole, *scope.members);
+    };
+    switch (source.choice) {
+    case AprioriFile:
+        return ofScope(readLabels(source.path, n));
+    case AprioriLabeling:
+        if (!source.labeling || source.labeling->size() != n)
+            throw InvalidInput("the a-priori labeling does not label the " + std::to_string(n) + " events");
+        return groupsOfLabels(ofScope(*source.labeling));
+    case AprioriKMeans: {
+        if (request.aprioriKMeans > subset.n)
+            throw InvalidInput("--apriori-kmeans: K = " + std::to_string(request.aprioriKMeans) + " exceeds the " +
+                               std::to_string(subset.n) + " points");
+        KMeansOptions options;
+        options.k = request.aprioriKMeans;
+        options.seed = request.seed;
+        request.aprioriKMeans = 0;
+        return groupsOfLabels(kmeans(subset.values.data(), subset.n, subset.d, options, backend, &control).result.labels);
+    }
+    case NoApriori:
+        break;
+    }
+    return {};
+}
 
 /// The rows of `data` restricted to `columns`, in that order (the clustering sees only them).
 Dataset selectColumns(const Dataset& data, const std::vector<std::size_t>& columns) {
@@ -55,6 +105,8 @@ Dataset selectColumns(const Dataset& data, const std::vector<std::size_t>& colum
 ClusteringPanel::ClusteringPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent)
     : QWidget(parent), m_runner(runner), m_analysis(analysis) {
     buildForm();
+    refreshLabelings();
+    connect(m_analysis, &AnalysisSession::labelingsChanged, this, &ClusteringPanel::refreshLabelings);
     auto* timer = new QTimer(this);
     timer->setInterval(kPollMs);
     connect(timer, &QTimer::timeout, this, &ClusteringPanel::pollProgress);
@@ -103,6 +155,7 @@ QString ClusteringPanel::resultName() const {
                                        .arg(QString::fromLatin1(mhcaVariantName(r.mhca.variant)))
                                        .arg(r.mhca.threshold)
                                  : tr("%1 linkage").arg(QString::fromStdString(linkageMethodName(r.method)));
+    base += scopeSuffix(m_runOn->scope());
     if (!m_analysis->linkage(base)) return base;
     for (int copy = 2;; ++copy) {
         const QString name = QStringLiteral("%1 (%2)").arg(base).arg(copy);
@@ -120,6 +173,8 @@ QString ClusteringPanel::describe(const HcaRequest& r, const QString& backend) c
         if (r.aprioriKMeans > 0) parts << tr("a-priori k-means K=%1 seed %2").arg(r.aprioriKMeans).arg(r.seed);
         if (m_apriori->currentIndex() == AprioriFile)
             parts << tr("a-priori groups from %1").arg(QFileInfo(m_aprioriFile->text()).fileName());
+        if (m_apriori->currentIndex() == AprioriLabeling)
+            parts << tr("a-priori groups from the labeling %1").arg(m_aprioriLabeling->currentText());
     } else {
         parts << tr("%1 linkage (Euclidean)").arg(QString::fromStdString(linkageMethodName(r.method)));
     }
@@ -137,42 +192,72 @@ void ClusteringPanel::run() {
         if (column >= 0) columns.push_back(static_cast<std::size_t>(column));
     }
     const HcaRequest request = this->request();
-    const bool fromFile = request.mahalanobis && m_apriori->currentIndex() == AprioriFile;
-    const std::string aprioriPath = fromFile ? m_aprioriFile->text().toStdString() : std::string();
-    if (fromFile && aprioriPath.empty()) {
-        m_status->setText(tr("Choose the a-priori group file first."));
+    AprioriSource apriori;
+    if (request.mahalanobis) apriori.choice = static_cast<AprioriChoice>(m_apriori->currentIndex());
+    if (apriori.choice == AprioriFile) apriori.path = m_aprioriFile->text().toStdString();
+    if (apriori.choice == AprioriLabeling) apriori.labeling = m_analysis->labeling(m_aprioriLabeling->currentText());
+    if ((apriori.choice == AprioriFile && apriori.path.empty()) || (apriori.choice == AprioriLabeling && !apriori.labeling)) {
+        m_status->setText(apriori.choice == AprioriFile ? tr("Choose the a-priori group file first.")
+                                                        : tr("Choose the labeling of the a-priori groups first."));
         return;
     }
     const auto backend = static_cast<Backend>(m_backend->currentData().toInt());
     const QString name = resultName();
+    const ResultScope scope = m_runOn->scope();
     const auto dataset = m_dataset;
-    auto work = [dataset, columns, request, aprioriPath, backend](JobControl& control) {
-        const Dataset subset = selectColumns(*dataset, columns);
-        HcaRequest r = request;
-        if (!aprioriPath.empty()) r.mhca.apriori = readLabels(aprioriPath, subset.n);
+    auto work = [dataset, scope, columns, request, apriori, backend](JobControl& control) {
+        const Dataset subset = selectColumns(*scopedDataset(dataset, scope), columns);
         if (subset.n < 2) throw InvalidInput("clustering needs at least 2 points");
-        const Backend resolved = resolveBackend(backend);
-        auto linkage = std::make_shared<const Linkage>(runHca(subset, r, resolved, &control));
-        return ClusteringResult{std::move(linkage), QString::fromStdString(backendDescription(hcaBackend(r, resolved)))};
+        HcaRequest r = request;
+        r.mhca.apriori = aprioriGroups(apriori, r, subset, scope, dataset->n, backend, control);
+        Computed<Linkage> computed = clusterHierarchically(subset, r, backend, &control);
+        auto linkage = std::make_shared<const Linkage>(std::move(computed.result));
+        std::shared_ptr<const LabelVector> groups;
+        if (!r.mhca.apriori.empty()) {
+            LabelVector labels(r.mhca.apriori.begin(), r.mhca.apriori.end());
+            for (std::int32_t& label : labels) --label;
+            groups = wholeLabels(std::make_shared<const LabelVector>(std::move(labels)), scope, dataset->n);
+        }
+        return ClusteringResult{std::move(linkage), QString::fromStdString(backendDescription(computed.backend)),
+                                std::move(groups)};
     };
-    m_status->setText(tr("Clustering %1 points\u2026").arg(m_dataset->n));
+    m_status->setText(tr("Clustering %1 points\u2026").arg(scope.isAll() ? m_dataset->n : scope.members->size()));
     m_progress->setValue(0);
     m_job = m_runner->start<ClusteringResult>(
         this, QStringLiteral("hca"), tr("Clustering: %1").arg(name), std::move(work),
-        [this, name, request](const JobOutcome<ClusteringResult>& outcome) {
+        [this, name, request, scope](const JobOutcome<ClusteringResult>& outcome) {
             m_job = 0;
             updateEnabled();
             if (!showJobEnd(outcome.state, outcome.message, m_status, m_progress)) {
                 if (outcome.state == JobState::Failed) Q_EMIT failed(outcome.message);
                 return;
             }
-            m_analysis->addLinkage(name, outcome.result->linkage, describe(request, outcome.result->backend));
+            if (outcome.result->groups) m_analysis->addLabeling(aprioriLabelingName(name), outcome.result->groups, scope);
+            m_analysis->addLinkage(name, outcome.result->linkage, describe(request, outcome.result->backend), scope);
             const std::size_t inversions = outcome.result->linkage->inversionCount();
             m_status->setText(inversions > 0 ? tr("Done: %1 (%2).").arg(name, inversionText(inversions))
                                              : tr("Done: %1.").arg(name));
             Q_EMIT linkageAdded(name);
         });
     updateEnabled();
+}
+
+QString ClusteringPanel::aprioriLabelingName(const QString& linkageName) {
+    return tr("a-priori groups of %1").arg(linkageName);
+}
+
+void ClusteringPanel::setAprioriLabeling(const QString& name) {
+    refreshLabelings();
+    m_apriori->setCurrentIndex(AprioriLabeling);
+    m_aprioriLabeling->setCurrentIndex(m_aprioriLabeling->findText(name));
+}
+
+void ClusteringPanel::refreshLabelings() {
+    const QString chosen = m_aprioriLabeling->currentText();
+    const QSignalBlocker block(m_aprioriLabeling);
+    m_aprioriLabeling->clear();
+    m_aprioriLabeling->addItems(m_analysis->labelingNames());
+    m_aprioriLabeling->setCurrentIndex(std::max(0, static_cast<int>(m_aprioriLabeling->findText(chosen))));
 }
 
 void ClusteringPanel::cancel() {

@@ -1,9 +1,11 @@
 #pragma once
 // Dock content that runs a hierarchical clustering of the current dataset as a job: MHCA with all
 // of mhclust's options (variant, threshold, sub-threshold handling, normalisation, a-priori groups
-// from a file or from k-means) or one of the classic linkages, on the dataset's active features,
-// with the compute backend of choice. Progress and Cancel while it runs; the result is added to
-// the AnalysisSession under a name that says what it is.
+// from a file, from k-means or from any labeling of the session, the populations included) or one of
+// the classic linkages, on the dataset's active features, on all events or on one population, with
+// the compute backend of choice. Progress and Cancel while it runs; the result is added to the
+// AnalysisSession under a name that says what it is, and the a-priori groups used become a labeling
+// ("a-priori groups of NAME").
 
 #include <QStringList>
 #include <QWidget>
@@ -28,6 +30,7 @@ class QStackedWidget;
 namespace clusterlens::views {
 
 class AnalysisSession;
+class RunOnChoice;
 
 class ClusteringPanel : public QWidget {
     Q_OBJECT
@@ -43,8 +46,15 @@ public:
     void setBackend(Backend backend);
     /// The request the form describes (without the a-priori file, which the job reads).
     HcaRequest request() const;
-    /// Name the result will get in the AnalysisSession ("MHCA full, threshold 0.5", "average linkage").
+    /// Name the result will get in the AnalysisSession ("MHCA full, threshold 0.5", "average linkage",
+    /// with " on POPULATION" for a population).
     QString resultName() const;
+    /// Name of the labeling that shows the a-priori groups of the linkage `linkageName`.
+    static QString aprioriLabelingName(const QString& linkageName);
+    /// A-priori groups from the labeling `name` of the analysis session (MHCA only).
+    void setAprioriLabeling(const QString& name);
+    /// The "Run on" choice (all events or a population).
+    RunOnChoice* runOn() const { return m_runOn; }
 
     /// Starts the clustering job (the Run button); ignored without data or features.
     void run();
@@ -63,6 +73,7 @@ private:
     void updateEnabled();
     void pollProgress();
     void chooseAprioriFile();
+    void refreshLabelings();
     QString describe(const HcaRequest& request, const QString& backend) const;
 
     JobRunner* m_runner;
@@ -78,6 +89,8 @@ private:
     QComboBox* m_apriori = nullptr;
     QStackedWidget* m_aprioriOptions = nullptr;
     QLineEdit* m_aprioriFile = nullptr;
+    QComboBox* m_aprioriLabeling = nullptr;
+    RunOnChoice* m_runOn = nullptr;
     QSpinBox* m_kmeansK = nullptr;
     QSpinBox* m_kmeansSeed = nullptr;
     QComboBox* m_backend = nullptr;

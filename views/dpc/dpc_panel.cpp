@@ -16,12 +16,14 @@
 #include "clusterlens/io/labels.hpp"
 #include "dpc/decision_figure.hpp"
 #include "dpc/decision_graph.hpp"
-#include "dpc/dpc_csv.hpp"
+#include "clusterlens/io/dpc_csv.hpp"
 #include "dpc/gamma_plot.hpp"
 #include "dpc/peak_choice.hpp"
 #include "dpc/peak_table_model.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "jobs/job_status.hpp"
+#include "populations/run_on_choice.hpp"
+#include "session/session_results.hpp"
 
 namespace clusterlens::views {
 
@@ -30,6 +32,11 @@ namespace {
 constexpr int kPollMs = 100;
 const QString kJobSlot = QStringLiteral("dpc");
 const QString kHaloSlot = QStringLiteral("dpc-halo");
+
+/// "DPC (k=3)", "DPC (k=3, halo)", with " on POPULATION" for a run on a population.
+QString labelingNameOf(std::size_t k, bool halo, const ResultScope& scope) {
+    return (halo ? DpcPanel::tr("DPC (k=%1, halo)") : DpcPanel::tr("DPC (k=%1)")).arg(k) + scopeSuffix(scope);
+}
 
 }  // namespace
 
@@ -106,11 +113,15 @@ void DpcPanel::run() {
     }
     request.options = options();
     request.backend = static_cast<Backend>(m_backend->currentData().toInt());
-    m_status->setText(tr("Computing \u03c1 and \u03b4 for %1 points\u2026").arg(m_dataset->n));
+    const ResultScope scope = m_runOn->scope();
+    const std::size_t points = scope.isAll() ? m_dataset->n : scope.members->size();
+    m_status->setText(tr("Computing \u03c1 and \u03b4 for %1 points\u2026").arg(points));
     m_progress->setValue(0);
     m_job = m_runner->start<DpcRun>(
-        this, kJobSlot, tr("Density peaks: %1 points").arg(m_dataset->n),
-        [request](JobControl& control) { return runDpc(request, control); },
+        this, kJobSlot, tr("Density peaks: %1 points%2").arg(points).arg(scopeSuffix(scope)),
+        [request, scope](JobControl& control) {
+            return runOnScope<DpcRun>(request, scope, [&](const DpcRequest& r) { return runDpc(r, control); });
+        },
         [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }
@@ -137,10 +148,18 @@ void DpcPanel::onFinished(const JobOutcome<DpcRun>& outcome) {
     Q_EMIT resultShown();
 }
 
-void DpcPanel::showRun(std::shared_ptr<const DpcRun> run, const std::vector<std::int64_t>& peaks) {
+void DpcPanel::showRun(std::shared_ptr<const DpcRun> run, const std::vector<std::int64_t>& peaks,
+                       const std::vector<std::uint8_t>& halo) {
     if (isRunning()) cancel();
     onFinished({JobState::Finished, std::move(run), {}});
+    // The stored halo is shown as it was saved (onPeaksChanged), not computed again.
+    m_storedHalo = halo;
+    if (!halo.empty()) {
+        const QSignalBlocker block(m_halo);
+        m_halo->setChecked(true);
+    }
     if (!peaks.empty()) m_choice->apply(peaks);
+    m_storedHalo.clear();
 }
 
 QString DpcPanel::runDescription() const {
@@ -203,6 +222,7 @@ void DpcPanel::showGraph() {
     }
     const DecisionScale scale = DecisionScale::of(*m_run->result, m_logRho->isChecked(), m_logDelta->isChecked());
     m_graph->showResult(m_run->result, scale, m_shownLabels, m_choice->peaks(), true);
+    showLinkedSelection();
 }
 
 void DpcPanel::onPeaksChanged() {
@@ -218,14 +238,21 @@ void DpcPanel::onPeaksChanged() {
         return;
     }
     m_pickStatus->setText(tr("%1 clusters; re-assigned in %2 ms.").arg(k).arg(m_choice->lastAssignMs(), 0, 'f', 2));
-    publish(labels, tr("DPC (k=%1)").arg(k));
+    if (!m_storedHalo.empty() && m_storedHalo.size() == labels->size()) {
+        auto marked = std::make_shared<LabelVector>(*labels);
+        for (std::size_t i = 0; i < m_storedHalo.size(); ++i)
+            if (m_storedHalo[i] != 0) (*marked)[i] = -1;
+        publish(std::move(marked), labelingNameOf(k, true, m_run->scope));
+        return;
+    }
+    publish(labels, labelingNameOf(k, false, m_run->scope));
     if (m_halo->isChecked()) startHalo();
 }
 
 void DpcPanel::startHalo() {
     const auto run = m_run;
     const auto labels = m_choice->labels();
-    const QString name = tr("DPC (k=%1, halo)").arg(m_choice->peaks().size());
+    const QString name = labelingNameOf(m_choice->peaks().size(), true, run->scope);
     m_pickStatus->setText(m_pickStatus->text() + QLatin1Char(' ') + tr("Computing the halo\u2026"));
     m_runner->start<LabelVector>(
         this, kHaloSlot, tr("Density peaks halo: %1 points").arg(labels->size()),
@@ -248,7 +275,8 @@ void DpcPanel::publish(std::shared_ptr<const LabelVector> labels, const QString&
     showGraph();
     // Replacing the labeling that already colours the views recolours them once, not twice.
     const bool colouring = m_analysis->colouring() == name;
-    m_analysis->addLabeling(name, std::move(labels));
+    m_analysis->addLabeling(name, wholeLabels(std::move(labels), m_run->scope, m_dataset ? m_dataset->n : 0),
+                            m_run->scope);
     if (!colouring) m_analysis->setColouring(name);
     Q_EMIT labelsApplied(name);
 }
@@ -271,7 +299,7 @@ void DpcPanel::exportFigure(const QString& path, const FigureExportOptions& opti
 
 void DpcPanel::exportLabels(const QString& path) const {
     if (!m_shownLabels) throw InvalidInput(path.toStdString() + ": choose peaks before exporting labels");
-    writeLabelsCsv(path.toStdString(), *m_shownLabels);
+    writeLabelsCsv(path.toStdString(), *wholeLabels(m_shownLabels, m_run->scope, m_dataset ? m_dataset->n : 0));
 }
 
 void DpcPanel::exportTable(const QString& path) const {

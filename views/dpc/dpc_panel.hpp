@@ -35,6 +35,7 @@ class DecisionGraph;
 class GammaPlot;
 class PeakChoice;
 class PeakTableModel;
+class RunOnChoice;
 
 class DpcPanel : public QWidget {
     Q_OBJECT
@@ -66,9 +67,14 @@ public:
     /// The last finished run (null before one).
     std::shared_ptr<const DpcRun> lastRun() const { return m_run; }
     /// Shows a run made elsewhere (a session's stored result) as if it had just finished, with the peaks
-    /// chosen then (label order; none: no peaks), which start the history of choices.
-    void showRun(std::shared_ptr<const DpcRun> run, const std::vector<std::int64_t>& peaks);
-    /// Labels shown now (with the halo when it is on and done), null without peaks.
+    /// chosen then (positions in the run, label order; none: no peaks), which start the history of
+    /// choices, and the halo stored with them (one flag per point of the run; empty: none).
+    void showRun(std::shared_ptr<const DpcRun> run, const std::vector<std::int64_t>& peaks,
+                 const std::vector<std::uint8_t>& halo = {});
+    /// The "Run on" choice (all events or a population).
+    RunOnChoice* runOn() const { return m_runOn; }
+    /// Labels shown now, one per point of the run (with the halo when it is on and done), null without
+    /// peaks. The labeling published to the analysis session is their whole-dataset form.
     std::shared_ptr<const LabelVector> currentLabels() const { return m_shownLabels; }
     /// Name of the labeling the panel last put into the analysis session.
     const QString& labelingName() const { return m_labelingName; }
@@ -104,6 +110,8 @@ private:
     QWidget* buildPickBox();
     QWidget* buildExportRow();
     void connectForm();
+    void connectLinking();
+    void showLinkedSelection();
     void onFinished(const JobOutcome<DpcRun>& outcome);
     void onPeaksChanged();
     void startHalo();
@@ -151,6 +159,8 @@ private:
     QCheckBox* m_halo = nullptr;
     QLabel* m_pickStatus = nullptr;
     QWidget* m_exportRow = nullptr;
+    RunOnChoice* m_runOn = nullptr;
+    std::vector<std::uint8_t> m_storedHalo;  // the halo of a stored run being shown (showRun)
 };
 
 }  // namespace clusterlens::views

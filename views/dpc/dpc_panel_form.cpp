@@ -21,6 +21,7 @@
 
 #include "dpc/decision_graph.hpp"
 #include "dpc/dpc_panel.hpp"
+#include "populations/run_on_choice.hpp"
 #include "dpc/gamma_plot.hpp"
 #include "dpc/peak_choice.hpp"
 #include "dpc/peak_table_model.hpp"
@@ -47,6 +48,8 @@ QWidget* DpcPanel::buildRunBox() {
     m_featuresLabel = new QLabel(box);
     m_featuresLabel->setWordWrap(true);
     form->addRow(m_featuresLabel);
+    m_runOn = new RunOnChoice(m_analysis, box);
+    form->addRow(tr("Run on"), m_runOn);
     m_kernel = new QComboBox(box);
     m_kernel->addItem(tr("Gaussian"), static_cast<int>(DensityKernel::Gaussian));
     m_kernel->addItem(tr("Cutoff (count within dc)"), static_cast<int>(DensityKernel::Cutoff));
@@ -94,8 +97,9 @@ QWidget* DpcPanel::buildRunBox() {
 QWidget* DpcPanel::buildPickBox() {
     auto* box = new QGroupBox(tr("Peaks"), this);
     auto* form = new QFormLayout(box);
-    auto* hint = new QLabel(tr("Right-drag a rectangle or ctrl-drag a lasso around the peaks on the graph, drag the threshold lines, "
-                               "or click the \u03b3 plot at rank K."),
+    auto* hint = new QLabel(tr("Right-drag a rectangle or ctrl-drag a lasso around the peaks on the graph, "
+                               "ctrl-click a point to add or remove one peak, drag the threshold lines, or "
+                               "click the \u03b3 plot at rank K. Shift-drag selects events in every view."),
                             box);
     hint->setWordWrap(true);
     form->addRow(hint);
@@ -211,6 +215,7 @@ void DpcPanel::connectForm() {
         m_choice->choose(std::vector<std::int64_t>(rows.begin(), rows.end()), tr("Region (%1 points)").arg(rows.size()));
     });
     connect(m_graph, &DecisionGraph::thresholdsDragged, this, &DpcPanel::applyThresholds);
+    connectLinking();
     const auto thresholdsEdited = [this] {
         if (m_useThresholds->isChecked()) applyThresholds(m_rhoMin->value(), m_deltaMin->value());
     };

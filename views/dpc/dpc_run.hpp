@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "analysis_session.hpp"
 #include "clusterlens/backend.hpp"
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "clusterlens/dataset.hpp"
@@ -26,7 +27,10 @@ struct DpcRequest {
 };
 
 struct DpcRun {
+    /// request.dataset holds the scope's events only (a population's members, in member order); every
+    /// per-point array of the result and the peak choice count positions among them.
     DpcRequest request;
+    ResultScope scope;
     std::shared_ptr<const DensityPeaksResult> result;
     QString backend;  ///< backendDescription() of the backend that ran, e.g. "cpu:16 threads"
 };
@@ -34,8 +38,9 @@ struct DpcRun {
 /// The rows of `dataset` restricted to `columns`, row-major n x columns.size(). O(n·d).
 std::vector<float> featureMatrix(const Dataset& dataset, const std::vector<std::size_t>& columns);
 
-/// rho, delta and the nearest-higher links on the resolved backend (CUDA when built with it and
-/// asked for or available). Throws what the engine throws (InvalidInput, NonFiniteInput, Cancelled).
+/// rho, delta and the nearest-higher links on the request's backend (the engine's densityPeaks: a GPU
+/// fallback to the CPU is a warning on `control`). Throws what the engine throws (InvalidInput,
+/// NonFiniteInput, Cancelled).
 DpcRun runDpc(const DpcRequest& request, JobControl& control);
 
 /// The halo of Rodriguez & Laio on `labels` (border points become -1): one all-pairs pass on the

@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolButton>
@@ -83,6 +84,14 @@ PopulationsPanel::PopulationsPanel(SessionDocument* document, AnalysisSession* a
     deleteKey->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(deleteKey, &QAction::triggered, this, &PopulationsPanel::removeSelected);
     m_tree->addAction(deleteKey);
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const QString name = m_model->nameAt(m_tree->indexAt(at));
+        if (name.isEmpty()) return;
+        QMenu menu(this);
+        menu.addAction(tr("Analyse this population"), this, [this, name] { Q_EMIT analyseRequested(name); });
+        menu.exec(m_tree->viewport()->mapToGlobal(at));
+    });
     updateEnabled();
 }
 
@@ -121,6 +130,9 @@ QWidget* PopulationsPanel::buildToolbar() {
               [this] { chooseStatisticsExport(); });
     m_events = addButton(bar, tr("Events\u2026"), tr("Export the current population's events as FCS or CSV"),
                          [this] { chooseEventsExport(); });
+    m_analyse = addButton(bar, tr("Analyse"),
+                          tr("Run the next analyses (clustering, density peaks, VAT, k-means) on the current population"),
+                          [this] { analyseCurrent(); });
     return bar;
 }
 
@@ -266,6 +278,12 @@ void PopulationsPanel::updateEnabled() {
     for (QToolButton* button : {m_not, m_colour}) button->setEnabled(selected == 1);
     m_delete->setEnabled(selected >= 1);
     m_events->setEnabled(selected == 1 && (m_raw || m_analysed));
+    m_analyse->setEnabled(selected == 1);
+}
+
+void PopulationsPanel::analyseCurrent() {
+    const QString name = currentPopulation();
+    if (!name.isEmpty()) Q_EMIT analyseRequested(name);
 }
 
 void PopulationsPanel::combineSelected(PopulationOp op) {

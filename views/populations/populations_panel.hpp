@@ -65,6 +65,8 @@ public:
     QString currentPopulation() const;
     void setCurrentPopulation(const QString& name);
     QStringList selectedPopulations() const;
+    /// Asks every analysis to run on the current population (the "Analyse" button, the context menu).
+    void analyseCurrent();
     PopulationModel* model() const { return m_model; }
     QTreeView* tree() const { return m_tree; }
     QTableWidget* details() const { return m_details; }
@@ -74,6 +76,8 @@ Q_SIGNALS:
     void exported(const QString& path);
     /// The details table shows the medians of `population`.
     void detailsShown(const QString& population);
+    /// "Analyse this population": every analysis form should run on `population` next.
+    void analyseRequested(const QString& population);
 
 private:
     QWidget* buildToolbar();
@@ -107,6 +111,7 @@ private:
     QToolButton* m_colour = nullptr;
     QToolButton* m_delete = nullptr;
     QToolButton* m_events = nullptr;
+    QToolButton* m_analyse = nullptr;
 };
 
 }  // namespace clusterlens::views

@@ -69,6 +69,13 @@ void SessionDocument::putLabeling(LabelingResult result) {
     putResult(m_session.labelings, std::move(result));
 }
 
+bool SessionDocument::removeLabeling(const QString& name) {
+    if (!removeNamed(m_session.labelings, name.toStdString())) return false;
+    touch();
+    Q_EMIT resultsChanged();
+    return true;
+}
+
 void SessionDocument::putDpc(DpcResult result) {
     putResult(m_session.dpc, std::move(result));
 }

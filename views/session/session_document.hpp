@@ -54,6 +54,8 @@ public:
     void putDpc(DpcResult result);
     void putVat(VatEntry entry);
     void putComparison(ComparisonResult result);
+    /// Removes the labeling `name` (an undone analysis); returns whether there was one.
+    bool removeLabeling(const QString& name);
 
     /// Adds or replaces (by name) a population; `position` < 0 appends a new one.
     void putPopulation(Population population, int position = -1);

@@ -40,7 +40,9 @@ void SessionRecorder::recordLinkages() {
         // The same tree again (a session re-opened, a view re-showing it) keeps what it was computed on.
         const LinkageResult* stored = findNamed(m_document->session().linkages, name.toStdString());
         if (stored && sameLinkage(stored->linkage, *linkage)) continue;
-        m_document->putLinkage(linkageResult(name, *linkage, m_analysis->linkageDescription(name), m_context));
+        LinkageResult result = linkageResult(name, *linkage, m_analysis->linkageDescription(name), m_context);
+        setScope(result.info, m_analysis->linkageScope(name));
+        m_document->putLinkage(std::move(result));
     }
 }
 
@@ -55,7 +57,9 @@ void SessionRecorder::recordLabelings() {
         seen = labels;
         const LabelingResult* stored = findNamed(m_document->session().labelings, name.toStdString());
         if (stored && stored->labels == *labels) continue;
-        m_document->putLabeling(labelingResult(name, *labels, m_context));
+        LabelingResult result = labelingResult(name, *labels, m_context);
+        setScope(result.info, m_analysis->labelingScope(name));
+        m_document->putLabeling(std::move(result));
     }
 }
 
@@ -96,13 +100,14 @@ void SessionRecorder::restoreResults() {
         auto linkage = std::make_shared<const Linkage>(stored.linkage);
         const QString name = QString::fromStdString(stored.info.name);
         m_linkages[name] = linkage;
-        m_analysis->addLinkage(name, std::move(linkage), QString::fromStdString(stored.info.description));
+        m_analysis->addLinkage(name, std::move(linkage), QString::fromStdString(stored.info.description),
+                               scopeOf(stored.info));
     }
     for (const LabelingResult& stored : session.labelings) {
         auto labels = std::make_shared<const LabelVector>(stored.labels);
         const QString name = QString::fromStdString(stored.info.name);
         m_labelings[name] = labels;
-        m_analysis->addLabeling(name, std::move(labels));
+        m_analysis->addLabeling(name, std::move(labels), scopeOf(stored.info));
     }
     m_restoring = false;
 }

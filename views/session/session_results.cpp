@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "clusterlens/errors.hpp"
+#include "clusterlens/session/population.hpp"
 #include "clusterlens/vat/metric.hpp"
 #include "compare/flat_comparison.hpp"
 #include "dpc/dpc_run.hpp"
@@ -44,6 +44,20 @@ ResultInfo resultInfo(const QString& name, const QString& description, const Res
     return info;
 }
 
+void setScope(ResultInfo& info, const ResultScope& scope) {
+    info.population = scope.population.toStdString();
+    info.members = scope.members ? *scope.members : std::vector<std::int64_t>{};
+}
+
+ResultScope scopeOf(const ResultInfo& info) {
+    if (info.members.empty()) return {};
+    return {QString::fromStdString(info.population), std::make_shared<const IndexVector>(info.members)};
+}
+
+QString scopeSuffix(const ResultScope& scope) {
+    return scope.isAll() ? QString() : QStringLiteral(" on %1").arg(scope.population);
+}
+
 LinkageResult linkageResult(const QString& name, const Linkage& linkage, const QString& description,
                             const ResultContext& context) {
     return {resultInfo(name, description, context), linkage};
@@ -62,7 +76,7 @@ QString dpcResultName(const DpcRun& run) {
                                                                           : QStringLiteral("cutoff");
     const QString value = dc.percent > 0.0 ? QStringLiteral("%1 %").arg(dc.percent, 0, 'g', 6)
                                            : QString::number(dc.value, 'g', 6);
-    return QStringLiteral("DPC %1, dc %2").arg(kernel, value);
+    return QStringLiteral("DPC %1, dc %2").arg(kernel, value) + scopeSuffix(run.scope);
 }
 
 DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<std::int64_t>& peaks,
@@ -78,8 +92,10 @@ DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<st
     result.rho = r.rho;
     result.delta = r.delta;
     result.gamma = r.gamma;
-    result.nearestHigher = r.nearestHigher;
-    result.peaks = peaks;
+    // The session holds whole-dataset indices (session.hpp); the run counts positions among its events.
+    setScope(result.info, run.scope);
+    result.nearestHigher = run.scope.isAll() ? r.nearestHigher : positionsToIndices(r.nearestHigher, *run.scope.members);
+    result.peaks = run.scope.isAll() ? peaks : positionsToIndices(peaks, *run.scope.members);
     const bool halo = shownLabels && shownLabels->size() == r.rho.size() &&
                       std::any_of(shownLabels->begin(), shownLabels->end(), [](std::int32_t l) { return l < 0; });
     if (halo) {
@@ -90,8 +106,6 @@ DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<st
 }
 
 std::shared_ptr<const DensityPeaksResult> densityPeaksOf(const DpcResult& stored) {
-    if (!stored.info.members.empty())
-        throw InvalidInput(stored.info.name + ": ran on a population; the decision graph shows whole datasets only");
     auto result = std::make_shared<DensityPeaksResult>();
     result->dc.value = stored.dc;
     result->dc.percent = stored.dcPercent;
@@ -101,7 +115,8 @@ std::shared_ptr<const DensityPeaksResult> densityPeaksOf(const DpcResult& stored
     result->rho = stored.rho;
     result->delta = stored.delta;
     result->gamma = stored.gamma;
-    result->nearestHigher = stored.nearestHigher;
+    result->nearestHigher = stored.info.members.empty() ? stored.nearestHigher
+                                                        : indicesToPositions(stored.nearestHigher, stored.info.members);
     // The engine's "higher" order: larger rho first, ties to the smaller index.
     std::vector<std::int64_t> order(stored.rho.size());
     std::iota(order.begin(), order.end(), std::int64_t{0});
@@ -113,14 +128,15 @@ std::shared_ptr<const DensityPeaksResult> densityPeaksOf(const DpcResult& stored
 }
 
 QString vatEntryName(const VatRun& run) {
-    return QStringLiteral("VAT %1").arg(QString::fromLatin1(metricName(run.request.metric)));
+    return QStringLiteral("VAT %1").arg(QString::fromLatin1(metricName(run.request.metric))) + scopeSuffix(run.scope);
 }
 
 VatEntry vatEntry(const QString& name, const VatRun& run, const QString& transform) {
     VatEntry entry;
     entry.info = resultInfo(name, run.backend, {columnNames(*run.request.dataset, run.request.columns), transform});
     entry.metric = metricName(run.request.metric);
-    entry.order = run.vat->order;
+    setScope(entry.info, run.scope);
+    entry.order = run.scope.isAll() ? run.vat->order : positionsToIndices(run.vat->order, *run.scope.members);
     entry.cut = run.vat->cut;
     return entry;
 }

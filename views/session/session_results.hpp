@@ -28,6 +28,14 @@ struct ResultContext {
 
 ResultInfo resultInfo(const QString& name, const QString& description, const ResultContext& context);
 
+/// Records in `info` the population a result ran on (nothing for all events).
+void setScope(ResultInfo& info, const ResultScope& scope);
+/// The scope a stored result ran on (all events when it names no members).
+ResultScope scopeOf(const ResultInfo& info);
+/// " on POPULATION" for a result of a population, empty for all events: the suffix of result names, as
+/// the CLI names results of --population.
+QString scopeSuffix(const ResultScope& scope);
+
 LinkageResult linkageResult(const QString& name, const Linkage& linkage, const QString& description,
                             const ResultContext& context);
 LabelingResult labelingResult(const QString& name, const LabelVector& labels, const ResultContext& context);
@@ -38,8 +46,8 @@ QString dpcResultName(const DpcRun& run);
 /// peak, so shown labels that mark points as noise (-1) come from the halo: those points are its flags.
 DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<std::int64_t>& peaks,
                     const LabelVector* shownLabels, const QString& transform);
-/// The decision-graph data of a stored DPC result over all n events (densityOrder recomputed).
-/// Throws InvalidInput when the result ran on a population (members given).
+/// The decision-graph data of a stored DPC result (densityOrder recomputed). For a result of a
+/// population, nearest-higher links become positions among its members, as the run had them.
 std::shared_ptr<const DensityPeaksResult> densityPeaksOf(const DpcResult& stored);
 
 /// The name a VAT order is stored under ("VAT euclidean").

@@ -14,8 +14,11 @@
 
 #include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
+#include "clusterlens/session/population.hpp"
 #include "colour_strip_chooser.hpp"
 #include "jobs/job_status.hpp"
+#include "populations/run_on_choice.hpp"
+#include "session/session_results.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_frame_renderer.hpp"
 #include "vat/vat_order_csv.hpp"
@@ -107,7 +110,9 @@ void VatPanel::run() {
     }
     request.metric = static_cast<Metric>(m_metric->currentData().toInt());
     request.backend = static_cast<Backend>(m_backend->currentData().toInt());
-    const QString points = QLocale().toString(static_cast<qulonglong>(m_dataset->n));
+    const ResultScope scope = m_runOn->scope();
+    const std::size_t n = scope.isAll() ? m_dataset->n : scope.members->size();
+    const QString points = QLocale().toString(static_cast<qulonglong>(n));
     QString status = tr("Computing the VAT order of %1 points\u2026").arg(points);
     // The CPU order is O(N² D): say up front how long a large run will take rather than leave the
     // user guessing (the job can still be cancelled at any time).
@@ -117,15 +122,18 @@ void VatPanel::run() {
     } catch (const Error&) {
         // resolveBackend fails for an unavailable CUDA request; the job reports that itself.
     }
-    const double estimate = cpuVatSecondsEstimate(m_dataset->n, request.columns.size(), cpuThreadCount());
+    const double estimate = cpuVatSecondsEstimate(n, request.columns.size(), cpuThreadCount());
     if (onCpu && estimate > 60.0)
         status += QLatin1Char(' ') + tr("On the CPU this takes about %1 min; a CUDA GPU or a subsample is far faster.")
                                          .arg(QLocale().toString(estimate / 60.0, 'f', 0));
     m_status->setText(status);
     m_progress->setValue(0);
     m_job = m_runner->start<VatRun>(
-        this, kJobSlot, tr("VAT order: %1 points (%2)").arg(points, QString::fromLatin1(metricName(request.metric))),
-        [request](JobControl& control) { return runVat(request, control); },
+        this, kJobSlot,
+        tr("VAT order: %1 points (%2)%3").arg(points, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope)),
+        [request, scope](JobControl& control) {
+            return runOnScope<VatRun>(request, scope, [&](const VatRequest& r) { return runVat(r, control); });
+        },
         [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }
@@ -201,18 +209,20 @@ void VatPanel::showCut(std::shared_ptr<const LabelVector> labels, std::vector<st
     m_widget->setCutBoundaries(std::move(boundaries));
     m_cutLabeling.clear();
     if (!labels || !runFitsData()) return;
-    m_cutLabeling = tr("VAT cuts (k=%1)").arg(k);
+    m_cutLabeling = tr("VAT cuts (k=%1)").arg(k) + scopeSuffix(m_run->scope);
     // Replacing the labeling that already colours the views recolours them once, not twice.
     const bool colouring = m_analysis->colouring() == m_cutLabeling;
-    m_analysis->addLabeling(m_cutLabeling, std::move(labels));
+    m_analysis->addLabeling(m_cutLabeling, wholeLabels(std::move(labels), m_run->scope, m_dataset->n), m_run->scope);
     if (!colouring) m_analysis->setColouring(m_cutLabeling);
     Q_EMIT cutApplied(m_cutLabeling);
 }
 
 void VatPanel::onBlockSelected(qint64 first, qint64 last) {
     if (!runFitsData()) return;
-    auto indices = std::make_shared<const IndexVector>(
-        indicesAtPositions(*m_run->vat, static_cast<std::size_t>(first), static_cast<std::size_t>(last)));
+    IndexVector points = indicesAtPositions(*m_run->vat, static_cast<std::size_t>(first), static_cast<std::size_t>(last));
+    // Points of a population's run are its members: ascending member positions give ascending indices.
+    if (!m_run->scope.isAll()) points = positionsToIndices(points, *m_run->scope.members);
+    auto indices = std::make_shared<const IndexVector>(std::move(points));
     m_analysis->setSelection(std::move(indices), m_widget);
 }
 
@@ -222,17 +232,26 @@ void VatPanel::onSessionSelection(const QObject* origin) {
     if (origin == m_widget) return;  // the widget shows its own block
     m_widget->clearSelectedBlock();
     const auto selection = m_analysis->selection();
-    if (selection && !selection->empty())
-        m_widget->setMarkedPositions(
-            std::make_shared<const std::vector<std::int64_t>>(positionsOfIndices(m_run->rank, *selection)));
+    if (!selection || selection->empty()) return;
+    // positionsOfIndices skips -1: selected events outside the population are not marked.
+    const IndexVector points = m_run->scope.isAll() ? *selection : indicesToPositions(*selection, *m_run->scope.members);
+    m_widget->setMarkedPositions(std::make_shared<const std::vector<std::int64_t>>(positionsOfIndices(m_run->rank, points)));
 }
 
 void VatPanel::onColouring() {
-    if (runFitsData()) m_widget->setLabels(m_analysis->colouringLabels());
+    if (!runFitsData()) return;
+    auto labels = m_analysis->colouringLabels();
+    if (labels && !m_run->scope.isAll())
+        labels = labels->size() == m_dataset->n ? std::make_shared<const LabelVector>(gatherLabels(*labels, *m_run->scope.members))
+                                                : nullptr;
+    m_widget->setLabels(std::move(labels));
 }
 
 bool VatPanel::runFitsData() const {
-    return m_run && m_dataset && m_dataset->n == m_run->n();
+    if (!m_run || !m_dataset) return false;
+    return m_run->scope.isAll() ? m_dataset->n == m_run->n()
+                                : m_run->scope.members->size() == m_run->n() && !m_run->scope.members->empty() &&
+                                      static_cast<std::size_t>(m_run->scope.members->back()) < m_dataset->n;
 }
 
 QString VatPanel::title() const {

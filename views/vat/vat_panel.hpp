@@ -32,6 +32,8 @@ class QToolButton;
 
 namespace clusterlens::views {
 
+class RunOnChoice;
+
 class ColourStripChooser;
 class VatFigure;
 class VatWidget;
@@ -59,6 +61,8 @@ public:
     const std::shared_ptr<const VatRun>& lastRun() const { return m_run; }
     /// Shows a run made elsewhere (a session's stored order, see storedVatRun) as if it had just finished.
     void showRun(std::shared_ptr<const VatRun> run);
+    /// The "Run on" choice (all events or a population).
+    RunOnChoice* runOn() const { return m_runOn; }
 
     /// Shows VAT or iVAT.
     void setImageKind(VatImageKind kind);
@@ -137,6 +141,7 @@ private:
     QDoubleSpinBox* m_highPercent = nullptr;
     QCheckBox* m_holdLevels = nullptr;
     QSpinBox* m_clusters = nullptr;
+    RunOnChoice* m_runOn = nullptr;
     QToolButton* m_export = nullptr;
     QLabel* m_hover = nullptr;
 };

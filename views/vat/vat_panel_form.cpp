@@ -20,6 +20,7 @@
 #include "figure/methods_text.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_panel.hpp"
+#include "populations/run_on_choice.hpp"
 #include "vat/vat_widget.hpp"
 
 namespace clusterlens::views {
@@ -63,7 +64,10 @@ QWidget* VatPanel::buildComputeRow() {
     connect(m_runButton, &QPushButton::clicked, this, &VatPanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &VatPanel::cancel);
 
+    m_runOn = new RunOnChoice(m_analysis, box);
     auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Run on"), box));
+    row->addWidget(m_runOn);
     row->addWidget(new QLabel(tr("Metric"), box));
     row->addWidget(m_metric);
     row->addWidget(new QLabel(tr("Backend"), box));

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "analysis_session.hpp"
 #include "clusterlens/backend.hpp"
 #include "clusterlens/dataset.hpp"
 #include "clusterlens/job_control.hpp"
@@ -27,7 +28,10 @@ struct VatRequest {
 };
 
 struct VatRun {
+    /// request.dataset holds the scope's events only (a population's members, in member order); the
+    /// order, cuts and ranks count positions among them.
     VatRequest request;
+    ResultScope scope;
     std::shared_ptr<const VatResult> vat;
     /// Renders viewports of this run (on the CUDA device when the run used it and one is present).
     std::shared_ptr<const VatFrameRenderer> renderer;

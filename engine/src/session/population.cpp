@@ -174,4 +174,20 @@ std::vector<std::int64_t> positionsToIndices(const std::vector<std::int64_t>& po
     return out;
 }
 
+std::vector<std::int64_t> indicesToPositions(const std::vector<std::int64_t>& indices, const Members& members) {
+    std::vector<std::int64_t> out(indices.size(), -1);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+        const auto it = std::lower_bound(members.begin(), members.end(), indices[k]);
+        if (indices[k] >= 0 && it != members.end() && *it == indices[k]) out[k] = it - members.begin();
+    }
+    return out;
+}
+
+std::vector<std::int32_t> gatherLabels(const std::vector<std::int32_t>& labels, const Members& members) {
+    validateMembers(members, labels.size(), "population labels");
+    std::vector<std::int32_t> out(members.size());
+    for (std::size_t k = 0; k < members.size(); ++k) out[k] = labels[static_cast<std::size_t>(members[k])];
+    return out;
+}
+
 }  // namespace clusterlens

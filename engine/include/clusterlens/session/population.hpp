@@ -75,4 +75,13 @@ std::vector<std::int32_t> scatterLabels(const std::vector<std::int32_t>& memberL
 /// for a position outside [-1, m).
 std::vector<std::int64_t> positionsToIndices(const std::vector<std::int64_t>& positions, const Members& members);
 
+/// The inverse of positionsToIndices: the position of each whole-dataset index among the members, -1 for
+/// -1 and for an index that is not a member (to show a stored result of a population again, or to map a
+/// selection of the whole dataset onto it). O(|indices| · log m).
+std::vector<std::int64_t> indicesToPositions(const std::vector<std::int64_t>& indices, const Members& members);
+
+/// The members' entries of n whole-dataset labels (m entries, member order): a labeling of the whole
+/// dataset as seen by an analysis of the population. Throws InvalidInput for invalid members.
+std::vector<std::int32_t> gatherLabels(const std::vector<std::int32_t>& labels, const Members& members);
+
 }  // namespace clusterlens
