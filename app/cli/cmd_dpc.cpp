@@ -4,19 +4,17 @@
 
 #include <charconv>
 #include <cstdio>
+#include <utility>
 
 #include "args.hpp"
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "clusterlens/errors.hpp"
+#include "clusterlens/io/dpc_csv.hpp"
 #include "clusterlens/io/labels.hpp"
-#ifdef CLUSTERLENS_HAVE_CUDA
-#include "clusterlens/cluster/density_peaks_cuda.hpp"
-#endif
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
 #include "progress.hpp"
-#include "result_csv.hpp"
 #include "session_run.hpp"
 #include "stopwatch.hpp"
 
@@ -85,24 +83,11 @@ std::vector<std::int32_t> peakLabels(const Args& args, const Dataset& data, cons
     seconds.set("assign", assignClock.seconds());
     if (!args.flag("--halo")) return labels;
     Stopwatch haloClock;
-#ifdef CLUSTERLENS_HAVE_CUDA
-    if (backend == Backend::Cuda)
-        labels = applyHaloCuda(data.values.data(), data.n, data.d, r, labels, r.dc.value);
-    else
-#endif
-        labels = applyHalo(data.values.data(), data.n, data.d, r, labels, r.dc.value);
-    (void)backend;
+    Computed<std::vector<std::int32_t>> halo =
+        applyHalo(data.values.data(), data.n, data.d, r, labels, r.dc.value, backend);
+    printWarnings(halo.warnings);
     seconds.set("halo", haloClock.seconds());
-    return labels;
-}
-
-DensityPeaksResult densityPeaks(const Dataset& data, const DensityPeaksOptions& options, Backend backend,
-                                JobControl* control) {
-#ifdef CLUSTERLENS_HAVE_CUDA
-    if (backend == Backend::Cuda) return densityPeaksCuda(data.values.data(), data.n, data.d, options, control);
-#endif
-    (void)backend;
-    return densityPeaksCpu(data.values.data(), data.n, data.d, options, control);
+    return std::move(halo.result);
 }
 
 void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult& entry, Backend backend,
@@ -151,10 +136,12 @@ int runDpc(const Arguments& argv) {
         throw UsageError("--peaks-top must lie in 1.." + std::to_string(data.n));
 
     Stopwatch clock;
-    const DensityPeaksResult r = [&] {
+    const Computed<DensityPeaksResult> computed = [&] {
         ProgressLine progress(args, "dpc");
-        return densityPeaks(data, options, backend, progress.control());
+        return densityPeaks(data.values.data(), data.n, data.d, options, backend, progress.control());
     }();
+    printWarnings(computed.warnings);
+    const DensityPeaksResult& r = computed.result;
     Json seconds = Json::object();
     seconds.set("read", readSeconds).set("dc", r.secondsDc).set("rho", r.secondsRho).set("delta", r.secondsDelta)
         .set("density_peaks", clock.seconds());
@@ -162,7 +149,7 @@ int runDpc(const Arguments& argv) {
     writeDpcCsv(out, entry);
     if (args.has("--peaks-top")) peaks = peaksTopK(r, args.count("--peaks-top", 1));
     std::vector<std::int32_t> labels;
-    if (!peaks.empty()) labels = peakLabels(args, data, r, peaks, backend, seconds);
+    if (!peaks.empty()) labels = peakLabels(args, data, r, peaks, computed.backend, seconds);
     for (std::int64_t p : peaks) entry.peaks.push_back(run.indexOf(p));
     if (args.flag("--halo"))
         for (std::int32_t label : labels) entry.halo.push_back(label == -1 ? 1 : 0);
@@ -172,7 +159,7 @@ int runDpc(const Arguments& argv) {
         if (!labels.empty()) putNamed(session.labelings, LabelingResult{entry.info, labels, {}, {}});
         putNamed(session.dpc, entry);
     });
-    if (args.flag("--json")) printJson(data, r, entry, backend, seconds);
+    if (args.flag("--json")) printJson(data, r, entry, computed.backend, seconds);
     return 0;
 }
 

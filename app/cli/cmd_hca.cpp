@@ -3,6 +3,7 @@
 // members: leaf k is the k-th member in ascending order.
 
 #include <cstdio>
+#include <utility>
 
 #include "args.hpp"
 #include "clusterlens/errors.hpp"
@@ -87,10 +88,12 @@ int runHca(const Arguments& argv) {
     if (data.n < 2) throw InvalidInput(data.provenance.path + ": clustering needs at least 2 points, the data has " + std::to_string(data.n));
 
     Stopwatch clusterClock;
-    Linkage linkage = [&] {
+    Computed<Linkage> computed = [&] {
         ProgressLine progress(args, "hca");
-        return clusterlens::runHca(data, request, backend, progress.control());
+        return clusterHierarchically(data, request, backend, progress.control());
     }();
+    printWarnings(computed.warnings);
+    Linkage linkage = std::move(computed.result);
     const double clusterSeconds = clusterClock.seconds();
     const std::size_t inversions = linkage.inversionCount();
     const bool fix = args.has("--fix-monotonic");
@@ -108,7 +111,7 @@ int runHca(const Arguments& argv) {
             .set("non_monotonic", inversions)
             .set("fixed", fix)
             .set("out", out)
-            .set("backend", backendDescription(hcaBackend(request, backend)))
+            .set("backend", backendDescription(computed.backend))
             .set("seconds", Json::object().set("read", readSeconds).set("cluster", clusterSeconds));
         std::printf("%s\n", json.dump().c_str());
     }

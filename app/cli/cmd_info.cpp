@@ -81,7 +81,7 @@ int runInfo(const Arguments& argv) {
         .set("embeddings", embeddingsJson(data))
         .set("annotations", annotationsJson(data))
         .set("transforms", stringArray(data.provenance.steps))
-        .set("backend", backendDescription(backend))
+        .set("backend", backendDescription(resolveBackend(backend)))
         .set("seconds", Json::object().set("read", readSeconds));
     std::printf("%s\n", out.dump().c_str());
     return 0;

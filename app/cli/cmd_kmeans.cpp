@@ -7,9 +7,6 @@
 #include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/labels.hpp"
-#ifdef CLUSTERLENS_HAVE_CUDA
-#include "clusterlens/cluster/kmeans_cuda.hpp"
-#endif
 #include "commands.hpp"
 #include "input.hpp"
 #include "json.hpp"
@@ -39,13 +36,12 @@ int runKMeans(const Arguments& argv) {
     if (options.k > data.n)
         throw UsageError("-k " + std::to_string(options.k) + " exceeds the " + std::to_string(data.n) + " points");
     Stopwatch clock;
-    const KMeansResult result = [&] {
+    const Computed<KMeansResult> computed = [&] {
         ProgressLine progress(args, "kmeans");
-#ifdef CLUSTERLENS_HAVE_CUDA
-        if (backend == Backend::Cuda) return kmeansCuda(data.values.data(), data.n, data.d, options, progress.control());
-#endif
-        return kmeansCpu(data.values.data(), data.n, data.d, options, progress.control());
+        return kmeans(data.values.data(), data.n, data.d, options, backend, progress.control());
     }();
+    printWarnings(computed.warnings);
+    const KMeansResult& result = computed.result;
     const double seconds = clock.seconds();
     const std::vector<std::int32_t> labels = run.wholeLabels(result.labels);
     writeLabelsCsv(out, labels);
@@ -59,7 +55,7 @@ int runKMeans(const Arguments& argv) {
                                 .set("k", options.k)
                                 .set("inertia", result.inertia)
                                 .set("iterations", result.iterations)
-                                .set("backend", backendDescription(backend))
+                                .set("backend", backendDescription(computed.backend))
                                 .set("seconds", Json::object().set("read", readSeconds).set("kmeans", seconds))
                                 .dump()
                                 .c_str());

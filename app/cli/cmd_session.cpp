@@ -9,6 +9,7 @@
 
 #include "args.hpp"
 #include "clusterlens/errors.hpp"
+#include "clusterlens/io/dpc_csv.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "clusterlens/session/members_csv.hpp"
 #include "clusterlens/session/population.hpp"

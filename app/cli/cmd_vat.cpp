@@ -168,6 +168,7 @@ int runVat(const Arguments& argv) {
             vat = computeVat(data.values.data(), data.n, data.d, options, progress.control());
         }
     }
+    printWarnings(vat.warnings);
     Json seconds = Json::object();
     seconds.set("read", readSeconds)
         .set("tree", vat.secondsTree)

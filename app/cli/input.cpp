@@ -1,5 +1,6 @@
 #include "input.hpp"
 
+#include <cstdio>
 #include <optional>
 
 #include "clusterlens/errors.hpp"
@@ -40,10 +41,16 @@ Linkage readLinkageFrom(const Args& args, const std::string& path) {
 
 Backend backendFrom(const Args& args) {
     try {
-        return resolveBackend(parseBackend(args.value("--backend", "auto")));
+        const Backend requested = parseBackend(args.value("--backend", "auto"));
+        resolveBackend(requested);
+        return requested;
     } catch (const InvalidInput& e) {
         throw UsageError(e.what());
     }
+}
+
+void printWarnings(const std::vector<std::string>& warnings) {
+    for (const std::string& warning : warnings) std::fprintf(stderr, "clusterlens-cli: warning: %s\n", warning.c_str());
 }
 
 } // namespace clusterlens::cli

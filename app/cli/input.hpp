@@ -2,6 +2,7 @@
 // Loading INPUT with the common options (--dataset --columns --transform --subsample --seed ...).
 
 #include <string>
+#include <vector>
 
 #include "args.hpp"
 #include "clusterlens/backend.hpp"
@@ -22,7 +23,11 @@ Dataset loadInput(const std::string& path, const Args& args, bool allowNonFinite
 /// absent (linkage_import.hpp). An unknown format -> UsageError; a bad file -> InvalidInput.
 Linkage readLinkageFrom(const Args& args, const std::string& path);
 
-/// --backend resolved against the machine (UsageError when cuda is asked for but unavailable).
+/// --backend as asked for (Auto stays Auto, so that the engine may fall back to the CPU), checked
+/// against the machine (UsageError when cuda is asked for but unavailable).
 Backend backendFrom(const Args& args);
+
+/// The engine's warnings (e.g. a fallback to the CPU) on stderr, one "clusterlens-cli: warning:" line each.
+void printWarnings(const std::vector<std::string>& warnings);
 
 } // namespace clusterlens::cli

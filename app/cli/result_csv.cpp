@@ -7,19 +7,6 @@
 
 namespace clusterlens::cli {
 
-void writeDpcCsv(const std::string& path, const DpcResult& r) {
-    std::string text = "index,rho,delta,nearest_higher,gamma\n";
-    const auto& members = r.info.members;
-    for (std::size_t i = 0; i < r.rho.size(); ++i) {
-        text += std::to_string(members.empty() ? static_cast<std::int64_t>(i) : members[i]);
-        for (const double value : {r.rho[i], r.delta[i]}) text += ',', appendShortest(text, value);
-        text += ',' + std::to_string(r.nearestHigher[i]) + ',';
-        appendShortest(text, r.gamma[i]);
-        text += '\n';
-    }
-    writeTextFile(path, text);
-}
-
 void writeOrderCsv(const std::string& path, const VatEntry& r) {
     std::string text = "position,index,cut\n";
     for (std::size_t k = 0; k < r.order.size(); ++k) {

@@ -209,6 +209,14 @@ void MainWindow::connectJobs() {
                 else if (state == JobState::Failed)
                     m_logPanel->error(tr("%1 failed: %2").arg(name, message));
             });
+    // A GPU fault the engine survived (out of memory, a lost CUDA context): the work ran on the CPU.
+    connect(m_runner, &JobRunner::jobWarning, this, [this](JobId, const QString& name, const QString& message) {
+        m_logPanel->warning(tr("%1: %2").arg(name, message));
+        statusBar()->showMessage(message, 15000);
+        m_backendText = QString::fromStdString(backendDescription(resolveBackend(Backend::Auto)));
+        m_datasetPanel->setBackendText(m_backendText);
+        updateStatus();
+    });
 }
 
 void MainWindow::onCurrentChanged(bool newRows) {

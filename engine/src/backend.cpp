@@ -1,11 +1,68 @@
 #include "clusterlens/backend.hpp"
 
+#include <atomic>
+#include <cstdio>
+#include <mutex>
 #include <thread>
 
+#include "backend_dispatch.hpp"
 #include "clusterlens/errors.hpp"
+#include "clusterlens/testing/gpu_fault.hpp"
 #include "device_query.hpp"
 
 namespace clusterlens {
+namespace {
+
+/// Whether CUDA may still be used by this process. A sticky error poisons the CUDA context for good:
+/// every later call fails, so the engine stops choosing CUDA (cudaAvailable() false).
+struct CudaHealth {
+    std::mutex mutex;
+    std::string unusableReason;    // non-empty once CUDA is off
+    bool lostByInjection = false;  // the loss came from fault_injection::ScopedGpuFault
+};
+
+CudaHealth& health() {
+    static CudaHealth h;
+    return h;
+}
+
+struct InjectedFault {
+    fault_injection::GpuFault fault;
+    std::size_t neededBytes;
+    std::size_t freeBytes;
+};
+
+std::atomic<const InjectedFault*>& injectedFault() {
+    static std::atomic<const InjectedFault*> fault{nullptr};
+    return fault;
+}
+
+std::string gib(std::size_t bytes) {
+    char text[32];
+    const double value = static_cast<double>(bytes) / static_cast<double>(std::size_t{1} << 30);
+    std::snprintf(text, sizeof text, value < 1.0 ? "%.2f GiB" : "%.1f GiB", value);
+    return text;
+}
+
+/// Throws the injected fault, as the CUDA path would have raised it, before any device is touched.
+void throwInjectedFault() {
+    const InjectedFault* injected = injectedFault().load();
+    if (!injected) return;
+    if (injected->fault == fault_injection::GpuFault::OutOfMemory)
+        throw OutOfDeviceMemory("the GPU ran out of memory (injected)", injected->neededBytes, injected->freeBytes);
+    throw CudaError("cudaErrorIllegalAddress (an illegal memory access was encountered; injected)", true);
+}
+
+void markCudaUnusable(const std::string& reason) {
+    CudaHealth& h = health();
+    const std::lock_guard<std::mutex> lock(h.mutex);
+    if (!h.unusableReason.empty()) return;
+    h.unusableReason = reason;
+    const InjectedFault* injected = injectedFault().load();
+    h.lostByInjection = injected && injected->fault == fault_injection::GpuFault::ContextLost;
+}
+
+}  // namespace
 
 Backend parseBackend(const std::string& text) {
     if (text == "auto") return Backend::Auto;
@@ -14,9 +71,20 @@ Backend parseBackend(const std::string& text) {
     throw InvalidInput("--backend: unknown backend '" + text + "' (expected auto, cpu or cuda)");
 }
 
-bool cudaAvailable() { return detail::cudaDeviceCount() > 0; }
+bool cudaAvailable() {
+    if (!cudaUnusableReason().empty()) return false;
+    return injectedFault().load() != nullptr || detail::cudaDeviceCount() > 0;
+}
 
-std::string cudaDeviceName() { return detail::cudaCurrentDeviceName(); }
+std::string cudaUnusableReason() {
+    CudaHealth& h = health();
+    const std::lock_guard<std::mutex> lock(h.mutex);
+    return h.unusableReason;
+}
+
+std::string cudaDeviceName() {
+    return detail::cudaCurrentDeviceName();
+}
 
 unsigned cpuThreadCount() {
     unsigned n = std::thread::hardware_concurrency();
@@ -26,6 +94,9 @@ unsigned cpuThreadCount() {
 Backend resolveBackend(Backend requested) {
     if (requested == Backend::Auto) return cudaAvailable() ? Backend::Cuda : Backend::Cpu;
     if (requested == Backend::Cuda && !cudaAvailable()) {
+        const std::string lost = cudaUnusableReason();
+        if (!lost.empty())
+            throw InvalidInput("--backend cuda: CUDA is off after a GPU failure in this process (" + lost + ")");
 #ifdef CLUSTERLENS_HAVE_CUDA
         throw InvalidInput("--backend cuda: no CUDA device is available on this machine");
 #else
@@ -40,4 +111,74 @@ std::string backendDescription(Backend resolved) {
     return "cpu:" + std::to_string(cpuThreadCount()) + " threads";
 }
 
-} // namespace clusterlens
+namespace detail {
+
+std::string outOfMemoryWarning(const std::string& algorithm, const OutOfDeviceMemory& error) {
+    const std::string need = error.neededBytes() > 0 ? "needs " + gib(error.neededBytes()) + ", " : std::string();
+    return algorithm + ": GPU out of memory (" + need + gib(error.freeBytes()) + " free): ran on the CPU";
+}
+
+std::string noteCudaFailure(const std::string& algorithm, const CudaError& error) {
+    if (!error.contextLost() && !cudaContextLost()) return {};
+    markCudaUnusable(error.what());
+    return algorithm + ": the GPU failed (" + error.what() +
+           ") and CUDA stays off until ClusterLens restarts: ran on the CPU";
+}
+
+Backend runOnBackend(const std::string& algorithm, Backend requested, const std::function<void()>& cpu,
+                     const std::function<void()>& cuda, std::vector<std::string>& warnings, JobControl* control) {
+    if (resolveBackend(requested) == Backend::Cpu) {
+        cpu();
+        return Backend::Cpu;
+    }
+    std::string warning;
+    try {
+        throwInjectedFault();
+        cuda();
+        return Backend::Cuda;
+    } catch (const OutOfDeviceMemory& error) {
+        clearCudaError();
+        if (requested == Backend::Cuda) {
+            const std::string need = error.neededBytes() > 0 ? " needs " + gib(error.neededBytes()) + " of GPU memory,"
+                                                             : " does not fit the GPU:";
+            throw InvalidInput("--backend cuda: " + algorithm + need + " " + gib(error.freeBytes()) +
+                               " are free; choose the CPU or automatic backend, or fewer points");
+        }
+        warning = outOfMemoryWarning(algorithm, error);
+    } catch (const CudaError& error) {
+        warning = noteCudaFailure(algorithm, error);
+        if (warning.empty()) throw;
+        if (requested == Backend::Cuda)
+            throw CudaError(algorithm + ": the GPU failed (" + error.what() +
+                                ") and CUDA stays off until ClusterLens restarts; run it again on the CPU",
+                            true);
+    }
+    warnings.push_back(warning);
+    if (control) control->addWarning(warning);
+    cpu();
+    return Backend::Cpu;
+}
+
+}  // namespace detail
+
+namespace fault_injection {
+
+ScopedGpuFault::ScopedGpuFault(GpuFault fault, std::size_t neededBytes, std::size_t freeBytes) {
+    injectedFault().store(new InjectedFault{fault, neededBytes, freeBytes});
+}
+
+ScopedGpuFault::~ScopedGpuFault() {
+    CudaHealth& h = health();
+    {
+        const std::lock_guard<std::mutex> lock(h.mutex);
+        if (h.lostByInjection) {
+            h.unusableReason.clear();
+            h.lostByInjection = false;
+        }
+    }
+    delete injectedFault().exchange(nullptr);
+}
+
+}  // namespace fault_injection
+
+}  // namespace clusterlens

@@ -12,5 +12,10 @@ int cudaDeviceCount() noexcept;
 std::string cudaCurrentDeviceName();
 /// Free and total bytes on the current device (0, 0 without one).
 void cudaMemoryInfo(std::size_t& freeBytes, std::size_t& totalBytes) noexcept;
+/// True when the calling thread's CUDA context holds a sticky error (every later call would fail).
+bool cudaContextLost() noexcept;
+/// Clears the calling thread's last non-sticky CUDA error (an allocation that failed), so that the next
+/// launch check does not report it again.
+void clearCudaError() noexcept;
 
 } // namespace clusterlens::detail

@@ -1,62 +1,60 @@
 #include "clusterlens/hca/hca.hpp"
 
+#include "backend_dispatch.hpp"
 #include "clusterlens/cluster/kmeans.hpp"
-#include "clusterlens/errors.hpp"
-#ifdef CLUSTERLENS_HAVE_CUDA
 #include "clusterlens/cluster/kmeans_cuda.hpp"
+#include "clusterlens/errors.hpp"
 #include "clusterlens/hca/classic_linkage_cuda.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
-#endif
 
 namespace clusterlens {
 namespace {
 
-std::vector<std::int32_t> kmeansGroups(const Dataset& data, std::size_t k, std::uint64_t seed, Backend backend,
-                                       JobControl* control) {
-    KMeansOptions options;
-    options.k = k;
-    options.seed = seed;
-#ifdef CLUSTERLENS_HAVE_CUDA
-    if (backend == Backend::Cuda) return kmeansCuda(data.values.data(), data.n, data.d, options, control).labels;
-#endif
-    (void)backend;
-    return kmeansCpu(data.values.data(), data.n, data.d, options, control).labels;
+bool classicOnGpu(LinkageMethod m) {
+    return m == LinkageMethod::Single || m == LinkageMethod::Centroid || m == LinkageMethod::Ward;
 }
 
-} // namespace
-
-Backend hcaBackend(const HcaRequest& request, Backend backend) {
-    if (backend != Backend::Cuda || request.mahalanobis) return backend;
-    const LinkageMethod m = request.method;
-    return m == LinkageMethod::Single || m == LinkageMethod::Centroid || m == LinkageMethod::Ward ? Backend::Cuda : Backend::Cpu;
+Computed<Linkage> classicLinkage(const Dataset& data, LinkageMethod method, Backend backend, JobControl* control) {
+    return detail::computeOn<Linkage>(
+        linkageMethodName(method) + " linkage", classicOnGpu(method) ? backend : Backend::Cpu, control,
+        [&] {
+            // Double input so that results equal scipy's on the file's exact values.
+            const std::vector<double> x = data.valuesAsDouble();
+            return classicLinkageCpu(x.data(), data.n, data.d, method, control);
+        },
+        [&] { return classicLinkageCuda(data.values.data(), data.n, data.d, method, control); });
 }
 
-Linkage runHca(const Dataset& data, const HcaRequest& request, Backend backend, JobControl* control) {
-    if (backend == Backend::Auto) throw InvalidInput("runHca: backend must be resolved");
-    if (!request.mahalanobis) {
-#ifdef CLUSTERLENS_HAVE_CUDA
-        if (hcaBackend(request, backend) == Backend::Cuda)
-            return classicLinkageCuda(data.values.data(), data.n, data.d, request.method, control);
-#endif
-        // Double input so that results equal scipy's on the file's exact values.
-        const std::vector<double> x = data.valuesAsDouble();
-        return classicLinkageCpu(x.data(), data.n, data.d, request.method, control);
-    }
+/// The options with apriori groups from k-means when asked for: mhca reads group id 0 as "no
+/// group", so k-means clusters 0..K-1 become groups 1..K.
+MhcaOptions withKMeansGroups(const Dataset& data, const HcaRequest& request, bool onGpu, JobControl* control) {
     MhcaOptions options = request.mhca;
+    if (request.aprioriKMeans == 0) return options;
+    KMeansOptions kmeansOptions;
+    kmeansOptions.k = request.aprioriKMeans;
+    kmeansOptions.seed = request.seed;
+    options.apriori = onGpu ? kmeansCuda(data.values.data(), data.n, data.d, kmeansOptions, control).labels
+                            : kmeansCpu(data.values.data(), data.n, data.d, kmeansOptions, control).labels;
+    for (std::int32_t& g : options.apriori) ++g;
+    return options;
+}
+
+}  // namespace
+
+Computed<Linkage> clusterHierarchically(const Dataset& data, const HcaRequest& request, Backend backend,
+                                        JobControl* control) {
+    if (!request.mahalanobis) return classicLinkage(data, request.method, backend, control);
     if (request.aprioriKMeans > 0) {
-        if (!options.apriori.empty()) throw InvalidInput("--apriori and --apriori-kmeans cannot be combined");
+        if (!request.mhca.apriori.empty()) throw InvalidInput("--apriori and --apriori-kmeans cannot be combined");
         if (request.aprioriKMeans > data.n)
             throw InvalidInput("--apriori-kmeans: K = " + std::to_string(request.aprioriKMeans) + " exceeds the " +
                                std::to_string(data.n) + " points");
-        // mhca reads group id 0 as "no group": k-means clusters 0..K-1 become groups 1..K.
-        options.apriori = kmeansGroups(data, request.aprioriKMeans, request.seed, backend, control);
-        for (std::int32_t& g : options.apriori) ++g;
     }
     const std::vector<double> x = data.valuesAsDouble();
-#ifdef CLUSTERLENS_HAVE_CUDA
-    if (backend == Backend::Cuda) return mhcaCuda(x.data(), data.n, data.d, options, control);
-#endif
-    return mhcaCpu(x.data(), data.n, data.d, options, control);
+    return detail::computeOn<Linkage>(
+        "MHCA", backend, control,
+        [&] { return mhcaCpu(x.data(), data.n, data.d, withKMeansGroups(data, request, false, control), control); },
+        [&] { return mhcaCuda(x.data(), data.n, data.d, withKMeansGroups(data, request, true, control), control); });
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

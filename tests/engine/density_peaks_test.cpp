@@ -387,7 +387,7 @@ TEST(DensityPeaks, SeparatedBlobsGiveTheirCountAndClusters) {
     std::sort(ofBlob.begin(), ofBlob.end());
     EXPECT_EQ(ofBlob, (std::vector<std::int32_t>{0, 1, 2, 3, 4}));
     // No pair of different blobs is within dc: nothing is in a halo.
-    EXPECT_EQ(applyHalo(p.x.data(), p.n, p.d, r, labels, r.dc.value), labels);
+    EXPECT_EQ(applyHaloCpu(p.x.data(), p.n, p.d, r, labels, r.dc.value), labels);
 }
 
 TEST(DensityPeaks, HaloMarksPointsBelowTheBorderDensity) {
@@ -404,7 +404,7 @@ TEST(DensityPeaks, HaloMarksPointsBelowTheBorderDensity) {
     const std::vector<std::int32_t> labels = assignFromPeaks(r, peaksTopK(r, 2));
     std::vector<std::int32_t> withNoise = labels;
     withNoise[0] = -1;
-    const std::vector<std::int32_t> halo = applyHalo(p.x.data(), p.n, p.d, r, withNoise, o.dc.value());
+    const std::vector<std::int32_t> halo = applyHaloCpu(p.x.data(), p.n, p.d, r, withNoise, o.dc.value());
     EXPECT_EQ(halo[0], -1);  // stays noise
     std::size_t bridgeInHalo = 0;
     for (std::size_t i = 1; i < p.n; ++i) {
@@ -417,5 +417,5 @@ TEST(DensityPeaks, HaloMarksPointsBelowTheBorderDensity) {
         }
     }
     EXPECT_GT(bridgeInHalo, 0u);
-    expectInvalidInputNaming([&] { applyHalo(p.x.data(), p.n, p.d, r, labels, 0.0); }, "--dc");
+    expectInvalidInputNaming([&] { applyHaloCpu(p.x.data(), p.n, p.d, r, labels, 0.0); }, "--dc");
 }

@@ -68,7 +68,7 @@ TEST(DensityPeaksBenchmarks, HaloKeepsCoreLabelsAndMarksOnlyBorderPoints) {
     const DensityPeaksResult result = densityPeaksCpu(data.values.data(), data.n, data.d, options);
     const std::vector<std::int32_t> labels = assignFromPeaks(result, peaksTopK(result, 15));
     const std::vector<std::int32_t> halo =
-        applyHalo(data.values.data(), data.n, data.d, result, labels, result.dc.value);
+        applyHaloCpu(data.values.data(), data.n, data.d, result, labels, result.dc.value);
     std::size_t noise = 0;
     for (std::size_t i = 0; i < data.n; ++i) {
         if (halo[i] == -1) {

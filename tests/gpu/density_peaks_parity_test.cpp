@@ -181,7 +181,7 @@ TEST(DensityPeaksParity, HaloIsIdenticalToCpu) {
         const DensityPeaksResult r = densityPeaksCpu(c.p.x.data(), c.p.n, c.p.d, cutoff());
         std::vector<std::int32_t> labels = assignFromPeaks(r, peaksTopK(r, c.peaks));
         labels[0] = -1;  // a point already marked noise stays noise
-        const std::vector<std::int32_t> cpu = applyHalo(c.p.x.data(), c.p.n, c.p.d, r, labels, r.dc.value);
+        const std::vector<std::int32_t> cpu = applyHaloCpu(c.p.x.data(), c.p.n, c.p.d, r, labels, r.dc.value);
         const std::vector<std::int32_t> gpu = applyHaloCuda(c.p.x.data(), c.p.n, c.p.d, r, labels, r.dc.value);
         EXPECT_EQ(gpu, cpu) << c.what;
         const auto halo = std::count(cpu.begin(), cpu.end(), -1);

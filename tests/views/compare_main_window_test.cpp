@@ -42,7 +42,7 @@ std::shared_ptr<const Linkage> mhca(const Dataset& data, MhcaVariant variant) {
     HcaRequest request;
     request.mahalanobis = true;
     request.mhca.variant = variant;
-    return std::make_shared<const Linkage>(runHca(data, request, Backend::Cpu));
+    return std::make_shared<const Linkage>(clusterHierarchically(data, request, Backend::Cpu).result);
 }
 
 

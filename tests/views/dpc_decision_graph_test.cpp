@@ -23,7 +23,7 @@
 #include "analysis_session.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "dpc/decision_graph.hpp"
-#include "dpc/dpc_csv.hpp"
+#include "clusterlens/io/dpc_csv.hpp"
 #include "dpc/dpc_panel.hpp"
 #include "dpc/gamma_plot.hpp"
 #include "dpc/peak_choice.hpp"

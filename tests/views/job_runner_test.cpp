@@ -9,8 +9,11 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <vector>
 
+#include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/errors.hpp"
+#include "clusterlens/testing/gpu_fault.hpp"
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
 
@@ -39,6 +42,7 @@ private Q_SLOTS:
     void supersededJobResultIsDropped();
     void destroyedReceiverGetsNoOutcome();
     void progressIsReadFromTheJobControl();
+    void engineFallbackWarningIsReportedBeforeTheJobFinishes();
 };
 
 void JobRunnerTest::resultIsDeliveredOnTheGuiThread() {
@@ -181,6 +185,34 @@ void JobRunnerTest::progressIsReadFromTheJobControl() {
     QCOMPARE(runner.progress(id), 0.5);
     release.release();
     QTRY_VERIFY(!runner.isRunning(id));
+}
+
+void JobRunnerTest::engineFallbackWarningIsReportedBeforeTheJobFinishes() {
+    // The GPU "runs out of memory": the engine runs k-means on the CPU and leaves a warning on the job.
+    const fault_injection::ScopedGpuFault fault(fault_injection::GpuFault::OutOfMemory, std::size_t{3} << 30, std::size_t{1} << 30);
+    JobRunner runner;
+    QStringList order;
+    connect(&runner, &JobRunner::jobWarning, this, [&order](JobId, const QString& name, const QString& message) {
+        order << QStringLiteral("warning %1: %2").arg(name, message);
+    });
+    connect(&runner, &JobRunner::jobFinished, this,
+            [&order](JobId, const QString& name, JobState, const QString&, qint64) { order << QStringLiteral("finished %1").arg(name); });
+    std::optional<JobOutcome<Backend>> received;
+    runner.start<Backend>(
+        this, QStringLiteral("test"), QStringLiteral("k-means"),
+        [](JobControl& control) {
+            const std::vector<float> x = {0.0f, 0.0f, 0.1f, 0.0f, 5.0f, 5.0f, 5.1f, 5.0f};
+            KMeansOptions options;
+            options.k = 2;
+            return kmeans(x.data(), 4, 2, options, Backend::Auto, &control).backend;
+        },
+        [&received](const JobOutcome<Backend>& outcome) { received = outcome; });
+    QTRY_COMPARE(order.size(), 2);
+    QVERIFY(received.has_value());
+    QCOMPARE(*received->result, Backend::Cpu);
+    QCOMPARE(order.at(0), QStringLiteral("warning k-means: k-means: GPU out of memory (needs 3.0 GiB, 1.0 GiB free): "
+                                         "ran on the CPU"));
+    QCOMPARE(order.at(1), QStringLiteral("finished k-means"));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(JobRunnerTest)

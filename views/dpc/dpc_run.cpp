@@ -1,10 +1,8 @@
 #include "dpc/dpc_run.hpp"
 
-#include "clusterlens/errors.hpp"
+#include <utility>
 
-#ifdef CLUSTERLENS_HAVE_CUDA
-#include "clusterlens/cluster/density_peaks_cuda.hpp"
-#endif
+#include "clusterlens/errors.hpp"
 
 namespace clusterlens::views {
 
@@ -21,29 +19,19 @@ DpcRun runDpc(const DpcRequest& request, JobControl& control) {
     if (request.columns.empty()) throw InvalidInput("Density peaks needs at least one active feature.");
     const std::vector<float> x = featureMatrix(*request.dataset, request.columns);
     const std::size_t n = request.dataset->n, d = request.columns.size();
-    const Backend backend = resolveBackend(request.backend);
+    Computed<DensityPeaksResult> computed = densityPeaks(x.data(), n, d, request.options, request.backend, &control);
     DpcRun run;
     run.request = request;
-    run.backend = QString::fromStdString(backendDescription(backend));
-#ifdef CLUSTERLENS_HAVE_CUDA
-    if (backend == Backend::Cuda) {
-        run.result = std::make_shared<const DensityPeaksResult>(
-            densityPeaksCuda(x.data(), n, d, request.options, &control));
-        return run;
-    }
-#endif
-    run.result = std::make_shared<const DensityPeaksResult>(densityPeaksCpu(x.data(), n, d, request.options, &control));
+    run.backend = QString::fromStdString(backendDescription(computed.backend));
+    run.result = std::make_shared<const DensityPeaksResult>(std::move(computed.result));
     return run;
 }
 
 std::vector<std::int32_t> runHalo(const DpcRun& run, const std::vector<std::int32_t>& labels, JobControl& control) {
     const std::vector<float> x = featureMatrix(*run.request.dataset, run.request.columns);
     const std::size_t n = run.request.dataset->n, d = run.request.columns.size();
-#ifdef CLUSTERLENS_HAVE_CUDA
-    if (resolveBackend(run.request.backend) == Backend::Cuda)
-        return applyHaloCuda(x.data(), n, d, *run.result, labels, run.result->dc.value, &control);
-#endif
-    return applyHalo(x.data(), n, d, *run.result, labels, run.result->dc.value, &control);
+    return applyHalo(x.data(), n, d, *run.result, labels, run.result->dc.value, run.request.backend,
+                     &control).result;
 }
 
 QString describeDc(const DcChoice& dc) {

@@ -107,6 +107,8 @@ void JobRunner::finish(JobId id, RawOutcome outcome, bool deliverToOwner) {
     if (current) m_latestInSlot.erase(latest);
     const qint64 elapsed = job.timer.elapsed();
     if (deliverToOwner && current && (!job.hasReceiver || job.receiver)) job.deliver(outcome);
+    for (const std::string& warning : job.control->warnings())
+        Q_EMIT jobWarning(id, job.name, QString::fromStdString(warning));
     Q_EMIT jobFinished(id, job.name, outcome.state, outcome.message, elapsed);
 }
 

@@ -85,6 +85,9 @@ Q_SIGNALS:
     /// a Failed job, "superseded" for a job replaced in its slot, empty otherwise.
     void jobFinished(clusterlens::views::JobId id, const QString& name, clusterlens::views::JobState state,
                      const QString& message, qint64 elapsedMs);
+    /// Emitted just before jobFinished, once per warning the job's engine calls left on its JobControl
+    /// (e.g. "density peaks: GPU out of memory (needs 3.0 GiB, 1.0 GiB free): ran on the CPU").
+    void jobWarning(clusterlens::views::JobId id, const QString& name, const QString& message);
 
 private:
     struct RawOutcome {

@@ -1,8 +1,8 @@
 #pragma once
-// Renders viewports of one VAT run into float images: on the CUDA device (VatDeviceRenderer, which
-// holds the ordered points and the range-max table in device memory) when the run asked for CUDA and a
-// device is present, else on the CPU (renderVatViewportCpu). One object per run, shared by the view,
-// its render jobs and the figure exports; every method may be called from any thread.
+// Renders viewports of one VAT run into float images through the engine's VatViewportRenderer: on the
+// CUDA device when the run asked for it and a usable device holds the source, else on the CPU. One
+// object per run, shared by the view, its render jobs and the figure exports; every method may be
+// called from any thread.
 
 #include <QString>
 
@@ -10,20 +10,18 @@
 #include <mutex>
 
 #include "clusterlens/job_control.hpp"
+#include "clusterlens/vat/vat_viewport_renderer.hpp"
 #include "clusterlens/vat/viewport.hpp"
-
-namespace clusterlens {
-class VatDeviceRenderer;
-}
 
 namespace clusterlens::views {
 
 class VatFrameRenderer {
 public:
     /// A renderer of `source`: on the device when `preferDevice` and the engine has a usable CUDA
-    /// device, else (also when the upload does not fit the device) on the CPU; note() says why.
-    static std::shared_ptr<VatFrameRenderer> create(std::shared_ptr<const VatRenderSource> source, bool preferDevice);
-    ~VatFrameRenderer();
+    /// device, else (also when the upload does not fit the device) on the CPU; note() says why, and a
+    /// fallback's warning also goes to `control`.
+    static std::shared_ptr<VatFrameRenderer> create(std::shared_ptr<const VatRenderSource> source, bool preferDevice,
+                                                    JobControl* control = nullptr);
     VatFrameRenderer(const VatFrameRenderer&) = delete;
     VatFrameRenderer& operator=(const VatFrameRenderer&) = delete;
 
@@ -31,27 +29,24 @@ public:
     /// viewport outside the matrix, Cancelled, CudaError.
     void render(const VatViewport& viewport, float* out, JobControl* control = nullptr) const;
 
-    const VatRenderSource& source() const { return *m_source; }
-    std::size_t n() const { return m_source->n; }
-    bool onDevice() const { return m_device != nullptr; }
+    const VatRenderSource& source() const { return m_engine.source(); }
+    std::size_t n() const { return source().n; }
+    bool onDevice() const { return m_engine.backend() == Backend::Cuda; }
     /// "CUDA" or "CPU, 16 threads", for the status bar.
     QString description() const;
     /// Why the device is not used (empty when it is, or when it was not asked for).
-    const QString& note() const { return m_note; }
+    QString note() const;
 
     /// The device renderer for CUDA–OpenGL interop (null on the CPU). Hold deviceLock() while using it:
     /// render jobs and exports share it.
-    VatDeviceRenderer* device() const { return m_device.get(); }
-    std::unique_lock<std::mutex> deviceLock() const { return std::unique_lock<std::mutex>(m_deviceMutex); }
+    VatDeviceRenderer* device() const { return m_engine.device(); }
+    std::unique_lock<std::mutex> deviceLock() const { return m_engine.deviceLock(); }
 
 private:
-    explicit VatFrameRenderer(std::shared_ptr<const VatRenderSource> source);
+    VatFrameRenderer(std::shared_ptr<const VatRenderSource> source, bool preferDevice, JobControl* control);
 
-    std::shared_ptr<const VatRenderSource> m_source;
-    // shared_ptr: the type is complete only in CUDA builds, and an empty shared_ptr needs no deleter.
-    std::shared_ptr<VatDeviceRenderer> m_device;
-    QString m_note;
-    mutable std::mutex m_deviceMutex;
+    VatViewportRenderer m_engine;
+    bool m_preferDevice;
 };
 
 }  // namespace clusterlens::views

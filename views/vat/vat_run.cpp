@@ -14,13 +14,14 @@ namespace clusterlens::views {
 namespace {
 
 /// Completes `run` with the render source of `vat` over the points `x` (n x columns, row-major), on the
-/// CUDA device when `onDevice` and one is present, and the ranks.
-VatRun withRenderer(VatRun run, std::shared_ptr<const VatResult> vat, const std::vector<float>& x, bool onDevice) {
+/// CUDA device when `onDevice` and one is usable (a fallback's warning goes to `control`), and the ranks.
+VatRun withRenderer(VatRun run, std::shared_ptr<const VatResult> vat, const std::vector<float>& x, bool onDevice,
+                    JobControl* control) {
     QElapsedTimer clock;
     clock.start();
     const std::size_t d = run.request.columns.size();
     auto source = std::make_shared<const VatRenderSource>(makeVatRenderSource(*vat, x.data(), d));
-    run.renderer = VatFrameRenderer::create(std::move(source), onDevice);
+    run.renderer = VatFrameRenderer::create(std::move(source), onDevice, control);
     run.rank.assign(vat->n, 0);
     for (std::size_t p = 0; p < vat->order.size(); ++p)
         run.rank[static_cast<std::size_t>(vat->order[p])] = static_cast<std::int64_t>(p);
@@ -36,18 +37,15 @@ VatRun runVat(const VatRequest& request, JobControl& control) {
     if (request.columns.empty()) throw InvalidInput("The VAT image needs at least one active feature.");
     const std::vector<float> x = featureMatrix(*request.dataset, request.columns);
     const std::size_t n = request.dataset->n, d = request.columns.size();
-    const Backend backend = resolveBackend(request.backend);
-
     VatRun run;
     run.request = request;
-    run.backend = QString::fromStdString(backendDescription(backend));
     VatOptions options;
     options.metric = request.metric;
-    options.backend = backend;
+    options.backend = request.backend;
     auto vat = std::make_shared<VatResult>(computeVat(x.data(), n, d, options, &control));
-    if (!vat->backend.empty()) run.backend = QString::fromStdString(vat->backend);
+    run.backend = QString::fromStdString(vat->backend);
     control.checkCancelled();
-    return withRenderer(std::move(run), std::move(vat), x, backend == Backend::Cuda);
+    return withRenderer(std::move(run), std::move(vat), x, request.backend != Backend::Cpu, &control);
 }
 
 VatRun storedVatRun(const VatRequest& request, std::shared_ptr<const VatResult> vat) {
@@ -57,7 +55,8 @@ VatRun storedVatRun(const VatRequest& request, std::shared_ptr<const VatResult> 
     VatRun run;
     run.request = request;
     run.backend = QStringLiteral("stored");
-    return withRenderer(std::move(run), std::move(vat), featureMatrix(*request.dataset, request.columns), false);
+    return withRenderer(std::move(run), std::move(vat), featureMatrix(*request.dataset, request.columns), false,
+                        nullptr);
 }
 
 std::vector<std::int64_t> indicesAtPositions(const VatResult& vat, std::size_t first, std::size_t last) {

@@ -14,7 +14,7 @@
 #include "args.hpp"
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "dpc/decision_figure.hpp"
-#include "dpc/dpc_csv.hpp"
+#include "clusterlens/io/dpc_csv.hpp"
 #include "plot/plot_options.hpp"
 #include "plot/plot_registry.hpp"
 
@@ -27,7 +27,7 @@ int runPlotDecision(const std::vector<std::string>& argv) {
     args.expectPositional({"DPC.csv"});
     const std::string& path = args.positional()[0];
     const PlotOutput output = plotOutput(args, "decision", argv, {path});
-    auto result = std::make_shared<const DensityPeaksResult>(views::readDpcCsv(path));
+    auto result = std::make_shared<const DensityPeaksResult>(readDpcCsv(path));
     views::DecisionFigureOptions figure;
     figure.title = QStringLiteral("Decision graph: %1").arg(QFileInfo(QString::fromStdString(path)).completeBaseName());
     figure.logRho = args.flag("--log-rho");

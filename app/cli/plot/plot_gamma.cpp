@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "args.hpp"
-#include "dpc/dpc_csv.hpp"
+#include "clusterlens/io/dpc_csv.hpp"
 #include "dpc/gamma_figure.hpp"
 #include "plot/plot_options.hpp"
 #include "plot/plot_registry.hpp"
@@ -23,7 +23,7 @@ int runPlotGamma(const std::vector<std::string>& argv) {
     args.expectPositional({"DPC.csv"});
     const std::string& path = args.positional()[0];
     const PlotOutput output = plotOutput(args, "gamma", argv, {path});
-    auto result = std::make_shared<const DensityPeaksResult>(views::readDpcCsv(path));
+    auto result = std::make_shared<const DensityPeaksResult>(readDpcCsv(path));
     views::GammaFigureOptions options;
     options.title = QStringLiteral("\u03b3 by rank: %1").arg(QFileInfo(QString::fromStdString(path)).completeBaseName());
     if (args.has("--peaks-top")) {

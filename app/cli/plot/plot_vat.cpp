@@ -40,6 +40,7 @@ int runPlotVat(const std::vector<std::string>& argv) {
 
     JobControl control;
     const views::VatRun run = views::runVat(request, control);
+    printWarnings(control.warnings());
     views::VatFigureOptions options;
     const QString name = QFileInfo(QString::fromStdString(path)).completeBaseName();
     options.title = QStringLiteral("%1: %2").arg(ivat ? QStringLiteral("iVAT") : QStringLiteral("VAT"), name);

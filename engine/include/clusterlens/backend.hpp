@@ -1,17 +1,35 @@
 #pragma once
-// Compute backend selection: auto (CUDA when a device exists), cpu, cuda.
+// Compute backend selection: auto (CUDA when a device exists), cpu, cuda. Every algorithm has one
+// entry point taking a Backend (densityPeaks, applyHalo, kmeans, minimumSpanningTree, computeVat,
+// clusterHierarchically, VatViewportRenderer); it returns a Computed result that says which backend
+// really ran and what the user should be told about it.
 
 #include <string>
+#include <vector>
 
 namespace clusterlens {
 
 enum class Backend { Auto, Cpu, Cuda };
 
+/// An algorithm's result with the backend that produced it. Under Backend::Auto the engine runs on
+/// the CPU when the GPU runs out of memory or fails beyond repair; `warnings` then says so, in words
+/// for the user ("GPU out of memory (needs 3.1 GiB, 1.2 GiB free): ran on the CPU").
+template <class Result>
+struct Computed {
+    Result result;
+    Backend backend = Backend::Cpu;     ///< Cpu or Cuda, never Auto
+    std::vector<std::string> warnings;  ///< empty when the requested backend ran without trouble
+};
+
 /// Parses "auto" | "cpu" | "cuda"; throws InvalidInput naming --backend otherwise.
 Backend parseBackend(const std::string& text);
 
-/// True when the engine was compiled with CUDA and a usable device is present.
+/// True when the engine was compiled with CUDA, a device is present and no sticky CUDA error (one
+/// that poisons the process's CUDA context, such as an illegal address) has happened in this process.
 bool cudaAvailable();
+
+/// Why CUDA is unusable after a sticky error ("" while it is usable or was never present).
+std::string cudaUnusableReason();
 
 /// Name of CUDA device 0, or an empty string.
 std::string cudaDeviceName();

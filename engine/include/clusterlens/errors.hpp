@@ -26,16 +26,31 @@ public:
     using InvalidInput::InvalidInput;
 };
 
-/// The problem does not fit into the device's memory.
+/// The problem does not fit into the device's memory. neededBytes() is what the run asked the device
+/// for when it failed (0 when unknown), freeBytes() what the device had free then.
 class OutOfDeviceMemory : public Error {
 public:
-    using Error::Error;
+    explicit OutOfDeviceMemory(const std::string& message, std::size_t neededBytes = 0, std::size_t freeBytes = 0)
+        : Error(message), m_neededBytes(neededBytes), m_freeBytes(freeBytes) {}
+    std::size_t neededBytes() const noexcept { return m_neededBytes; }
+    std::size_t freeBytes() const noexcept { return m_freeBytes; }
+
+private:
+    std::size_t m_neededBytes;
+    std::size_t m_freeBytes;
 };
 
-/// A CUDA runtime/library call failed (message carries call text, file and line).
+/// A CUDA runtime/library call failed (message carries call text, file and line). contextLost() is
+/// true for the sticky errors (an illegal address, a failed launch, ...) after which every CUDA call of
+/// the process fails: the engine then stops using CUDA for the rest of the process.
 class CudaError : public Error {
 public:
-    using Error::Error;
+    explicit CudaError(const std::string& message, bool contextLost = false)
+        : Error(message), m_contextLost(contextLost) {}
+    bool contextLost() const noexcept { return m_contextLost; }
+
+private:
+    bool m_contextLost;
 };
 
 /// The user cancelled the job. A normal outcome, not a failure.

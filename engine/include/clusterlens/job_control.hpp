@@ -2,6 +2,10 @@
 // Progress and cancellation shared between a running job and whoever watches it.
 
 #include <atomic>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "clusterlens/errors.hpp"
 
@@ -20,10 +24,22 @@ public:
     /// Fraction done in [0, 1].
     void setProgress(double fraction) noexcept { m_progress.store(fraction, std::memory_order_relaxed); }
     double progress() const noexcept { return m_progress.load(std::memory_order_relaxed); }
+    /// A message for the user that does not stop the job (e.g. "GPU out of memory ...: ran on the
+    /// CPU"); whoever watches the job shows it when the job ends.
+    void addWarning(std::string message) {
+        const std::lock_guard<std::mutex> lock(m_warningsMutex);
+        m_warnings.push_back(std::move(message));
+    }
+    std::vector<std::string> warnings() const {
+        const std::lock_guard<std::mutex> lock(m_warningsMutex);
+        return m_warnings;
+    }
 
 private:
     std::atomic<bool> m_cancelled{false};
     std::atomic<double> m_progress{0.0};
+    mutable std::mutex m_warningsMutex;
+    std::vector<std::string> m_warnings;
 };
 
 } // namespace clusterlens

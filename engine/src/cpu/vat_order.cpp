@@ -10,11 +10,10 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/vat/vat.hpp"
+#include "backend_dispatch.hpp"
+#include "clusterlens/vat/vat_cuda.hpp"
 #include "cpu/classic_linkage_detail.hpp"
 #include "cpu/vat_kernels.hpp"
-#ifdef CLUSTERLENS_HAVE_CUDA
-#include "clusterlens/vat/vat_cuda.hpp"
-#endif
 
 namespace clusterlens {
 
@@ -135,26 +134,23 @@ VatResult vatFromTree(const std::vector<MstEdge>& tree, std::size_t n, std::size
 VatResult computeVat(const float* x, std::size_t n, std::size_t d, const VatOptions& options, JobControl* control) {
     // Both backends reject the same input with the same message (1-based point numbers).
     checkVatPoints(x, n, d, options.metric);
-    const Backend backend = resolveBackend(options.backend);
     VatResult r;
     r.n = n;
     r.metric = options.metric;
-    r.backend = backendDescription(backend);
     const auto treeClock = std::chrono::steady_clock::now();
-#ifdef CLUSTERLENS_HAVE_CUDA
-    if (backend == Backend::Cuda) {
-        auto [start, edges] = vatTreeCuda(x, n, d, options.metric, control);
-        r.start = start;
-        r.edges = std::move(edges);
-    }
-#endif
-    if (backend == Backend::Cpu) {
+    const auto onCpu = [&] {
         r.start = farthestPoints(x, n, d, options.metric, control, 0.0, 0.5).i;
         const auto source = [&](const std::uint32_t* fringe, std::size_t count) {
             return cpu::PointSource<float>(x, d, options.metric, fringe, count);
         };
         r.edges = cpu::primFromStart(source, n, control, r.start, 0.5, 1.0);
-    }
+    };
+    const auto onCuda = [&] {
+        auto [start, edges] = vatTreeCuda(x, n, d, options.metric, control);
+        r.start = start;
+        r.edges = std::move(edges);
+    };
+    r.backend = backendDescription(detail::runOnBackend("VAT", options.backend, onCpu, onCuda, r.warnings, control));
     r.secondsTree = secondsSince(treeClock);
     const auto orderClock = std::chrono::steady_clock::now();
     fillFromPrimEdges(r);

@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include "cuda/util/cuda_check.cuh"
 #include "device_query.hpp"
 
 namespace clusterlens::detail {
@@ -25,6 +26,19 @@ void cudaMemoryInfo(std::size_t& freeBytes, std::size_t& totalBytes) noexcept {
     freeBytes = totalBytes = 0;
     if (cudaDeviceCount() == 0) return;
     if (cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess) freeBytes = totalBytes = 0;
+}
+
+} // namespace clusterlens::detail
+
+namespace clusterlens::detail {
+
+bool cudaContextLost() noexcept {
+    if (cudaDeviceCount() == 0) return false;
+    return cuda::isStickyError(cudaPeekAtLastError());
+}
+
+void clearCudaError() noexcept {
+    if (!cudaContextLost()) cudaGetLastError();
 }
 
 } // namespace clusterlens::detail

@@ -202,7 +202,8 @@ void MhcaEngine::allocate() {
                              " features needs " + gib(needed) + " of GPU memory";
     if (needed > freeBytes)
         throw OutOfDeviceMemory(what + ", but only " + gib(freeBytes) + " of " + gib(totalBytes) +
-                                " are free; use the CPU backend, fewer points or apriori groups");
+                                " are free; use the CPU backend, fewer points or apriori groups",
+                                needed, freeBytes);
     try {
         d_x = DeviceBuffer<double>(n * d, s);
         d_size = DeviceBuffer<int>(n, s);
@@ -298,7 +299,8 @@ void MhcaEngine::allocate() {
             }
         }
     } catch (const OutOfDeviceMemory&) {
-        throw OutOfDeviceMemory(what + " and the device could not provide it (" + gib(freeBytes) + " were free)");
+        throw OutOfDeviceMemory(what + " and the device could not provide it (" + gib(freeBytes) + " were free)",
+                                needed, freeBytes);
     }
     CL_CUDA_TRY(cudaMemsetAsync(d_counters.data(), 0, d_counters.bytes(), s));
     if (m_persistent.maxBlocks > 0) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "clusterlens/backend.hpp"
 #include "clusterlens/job_control.hpp"
 
 namespace clusterlens {
@@ -121,8 +122,22 @@ std::vector<std::int32_t> assignFromPeaks(const DensityPeaksResult& result, cons
 /// stay -1. x, n, d as for densityPeaksCpu; `labels` from assignFromPeaks. One multithreaded tiled
 /// pass over the n(n-1)/2 pairs, O(n²·d) time, O(n + K·threads) memory.
 /// Throws InvalidInput for mismatched sizes, d = 0 or dc <= 0 (naming --dc), Cancelled.
-std::vector<std::int32_t> applyHalo(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
-                                    const std::vector<std::int32_t>& labels, double dc, JobControl* control = nullptr);
+std::vector<std::int32_t> applyHaloCpu(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
+                                       const std::vector<std::int32_t>& labels, double dc, JobControl* control = nullptr);
+
+/// densityPeaksCpu or densityPeaksCuda by `backend` (Auto: CUDA when usable). The grid index exists on
+/// the CPU only: SpatialIndex::Grid runs on the CPU under Auto and throws InvalidInput under Cuda.
+/// GPU faults as Computed in backend.hpp says: under Auto a GPU out of memory or a lost CUDA context
+/// runs the CPU instead with a warning; under Cuda out of memory is InvalidInput naming the memory
+/// needed. Throws what the chosen implementation throws.
+Computed<DensityPeaksResult> densityPeaks(const float* x, std::size_t n, std::size_t d,
+                                          const DensityPeaksOptions& options, Backend backend,
+                                          JobControl* control = nullptr);
+
+/// applyHaloCpu or applyHaloCuda by `backend` (same labels on both), with the same GPU fault handling.
+Computed<std::vector<std::int32_t>> applyHalo(const float* x, std::size_t n, std::size_t d,
+                                              const DensityPeaksResult& result, const std::vector<std::int32_t>& labels,
+                                              double dc, Backend backend, JobControl* control = nullptr);
 
 /// A suggested number of peaks: gammas sorted in decreasing order g_1 >= g_2 >= ..., the K that
 /// maximises the drop log g_K - log g_{K+1} over K = 2 .. min(n - 1, max(20, sqrt n)) (smaller K on

@@ -40,12 +40,12 @@ namespace clusterlens {
 DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
                                     JobControl* control = nullptr);
 
-/// applyHalo on the GPU, with the same result: one pass of the same tiled engine over the pairs
+/// applyHaloCpu on the GPU, with the same result: one pass of the same tiled engine over the pairs
 /// i <= j whose epilogue skips pairs within one cluster, screens d_ij < dc in the dot-product form and
 /// decides the pairs inside the error band exactly in double, so the border pairs are the CPU's; the
 /// border densities are maxima of the same doubles. Device memory O(n·d) as densityPeaksCuda plus
 /// 12 bytes per point and 8 per cluster; time O(n²·d), checked for cancel between ~50 ms batches.
-/// Throws what applyHalo throws, OutOfDeviceMemory, CudaError, Cancelled.
+/// Throws what applyHaloCpu throws, OutOfDeviceMemory, CudaError, Cancelled.
 std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
                                         const std::vector<std::int32_t>& labels, double dc,
                                         JobControl* control = nullptr);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "clusterlens/backend.hpp"
 #include "clusterlens/job_control.hpp"
 
 namespace clusterlens {
@@ -38,5 +39,10 @@ KMeansResult kmeansCpu(const float* x, std::size_t n, std::size_t d, const KMean
                        JobControl* control = nullptr);
 KMeansResult kmeansCpu(const double* x, std::size_t n, std::size_t d, const KMeansOptions& options,
                        JobControl* control = nullptr);
+
+/// kmeansCpu or kmeansCuda by `backend` (Auto: CUDA when usable), with the GPU fault handling that
+/// Computed in backend.hpp describes. Throws what the chosen implementation throws.
+Computed<KMeansResult> kmeans(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
+                              Backend backend, JobControl* control = nullptr);
 
 } // namespace clusterlens

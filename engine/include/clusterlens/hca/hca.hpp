@@ -1,6 +1,7 @@
 #pragma once
-// One entry point for every hierarchical clustering of a dataset, choosing the CPU or CUDA
-// implementation by backend. Used by the CLI (`hca`) and the GUI's clustering jobs.
+// One entry point for every hierarchical clustering of a dataset (MHCA and the classic linkages),
+// choosing the CPU or CUDA implementation by backend. Used by the CLI (`hca`) and the GUI's clustering
+// jobs.
 
 #include <cstddef>
 #include <cstdint>
@@ -22,13 +23,13 @@ struct HcaRequest {
     std::uint64_t seed = 1;                       ///< k-means seed
 };
 
-/// The backend runHca really uses: classic linkages other than single, centroid and ward run on the
-/// CPU even when `backend` is Cuda.
-Backend hcaBackend(const HcaRequest& request, Backend backend);
-
-/// Clusters data.n points. `backend` must be resolved (Cpu or Cuda). MHCA runs in double
-/// precision on Dataset::valuesAsDouble(); classic linkages on the float values.
-/// Throws InvalidInput on bad options (k > N, apriori length), Cancelled when cancelled.
-Linkage runHca(const Dataset& data, const HcaRequest& request, Backend backend, JobControl* control = nullptr);
+/// Clusters data.n points on `backend` (Auto: CUDA when usable). MHCA runs in double precision on
+/// Dataset::valuesAsDouble(), classic linkages on the float values; average, complete, weighted and
+/// median linkage exist on the CPU only and run there whatever `backend` says. The result's backend
+/// is the one that ran; GPU faults as Computed in backend.hpp says (under Auto a GPU out of memory runs
+/// the CPU instead, with a warning). Throws InvalidInput on bad options (k > N, apriori length, CUDA
+/// asked for but absent or too small), NonFiniteInput, Cancelled when cancelled.
+Computed<Linkage> clusterHierarchically(const Dataset& data, const HcaRequest& request, Backend backend,
+                                        JobControl* control = nullptr);
 
 } // namespace clusterlens

@@ -31,7 +31,8 @@ struct VatResult {
     std::vector<MstEdge> edges;
     std::vector<std::int64_t> order;
     std::vector<double> cut;
-    std::string backend;        ///< backendDescription() of the backend that ran
+    std::string backend;                ///< backendDescription() of the backend that ran
+    std::vector<std::string> warnings;  ///< e.g. the GPU ran out of memory and the CPU ran instead
     double secondsTree = 0.0;   ///< farthest pair + spanning tree
     double secondsOrder = 0.0;  ///< Prim walk of the tree
 };
@@ -49,6 +50,13 @@ std::pair<std::size_t, std::size_t> farthestPairCpu(const float* x, std::size_t 
 std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric,
                                             JobControl* control = nullptr, std::size_t start = 0);
 
+/// minimumSpanningTreeCpu or minimumSpanningTreeCuda (metric form) by `backend` (Auto: CUDA when
+/// usable; equal trees on distinct distances), with the GPU fault handling that Computed in
+/// backend.hpp describes. Throws what the chosen implementation throws.
+Computed<std::vector<MstEdge>> minimumSpanningTree(const float* x, std::size_t n, std::size_t d, Metric metric,
+                                                   Backend backend, JobControl* control = nullptr,
+                                                   std::size_t start = 0);
+
 /// Walks any spanning tree of n vertices by Prim's rule from `start` (lightest frontier edge first,
 /// ties: the smaller vertex): with distinct distances this is Prim's order on the complete graph.
 /// Returns the result with edges/order/cut filled. O(N log N). Throws InvalidInput unless `tree` is a
@@ -57,7 +65,8 @@ VatResult vatFromTree(const std::vector<MstEdge>& tree, std::size_t n, std::size
 
 /// VAT of n points x d features (row-major): farthest pair, exact minimum spanning tree, Prim order.
 /// CPU: O(N² D) time; CUDA: see minimumSpanningTreeCuda (metric form). Memory O(N·D) on either.
-/// Throws InvalidInput (n < 2, d = 0, bad metric input), NonFiniteInput, OutOfDeviceMemory, CudaError,
+/// options.backend Auto runs on the CPU, with a warning in `warnings`, when the GPU runs out of memory
+/// or loses its context (Computed in backend.hpp). Throws InvalidInput (n < 2, d = 0, bad metric input), NonFiniteInput, OutOfDeviceMemory, CudaError,
 /// Cancelled.
 VatResult computeVat(const float* x, std::size_t n, std::size_t d, const VatOptions& options,
                      JobControl* control = nullptr);

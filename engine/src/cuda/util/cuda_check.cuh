@@ -10,12 +10,35 @@
 
 namespace clusterlens::cuda {
 
+/// The errors that corrupt the CUDA context: every later call of the process returns them again.
+inline bool isStickyError(cudaError_t status) noexcept {
+    switch (status) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorLaunchFailure:
+        case cudaErrorLaunchTimeout:
+        case cudaErrorHardwareStackError:
+        case cudaErrorIllegalInstruction:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidAddressSpace:
+        case cudaErrorInvalidPc:
+        case cudaErrorAssert:
+        case cudaErrorECCUncorrectable:
+            return true;
+        default:
+            return false;
+    }
+}
+
 [[noreturn]] inline void throwCudaError(cudaError_t status, const char* call, const char* file, int line) {
     std::string message = std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
                           cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
-    if (status == cudaErrorMemoryAllocation)
-        throw OutOfDeviceMemory("the GPU ran out of memory: " + message);
-    throw CudaError(message);
+    if (status == cudaErrorMemoryAllocation) {
+        std::size_t freeBytes = 0, totalBytes = 0;
+        if (cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess) freeBytes = 0;
+        cudaGetLastError();  // the failed allocation must not resurface at the next launch check
+        throw OutOfDeviceMemory("the GPU ran out of memory: " + message, 0, freeBytes);
+    }
+    throw CudaError(message, isStickyError(status));
 }
 
 } // namespace clusterlens::cuda

@@ -31,6 +31,23 @@ inline void retainFreedMemory() {
     configured.fetch_or(bit, std::memory_order_relaxed);
 }
 
+/// Bytes the process holds in DeviceBuffers (all devices): with a failed request, what the work needed.
+inline std::atomic<std::size_t>& heldBytes() noexcept {
+    static std::atomic<std::size_t> held{0};
+    return held;
+}
+
+/// Throws OutOfDeviceMemory for a request of `bytes` that the device refused.
+[[noreturn]] inline void throwOutOfMemory(std::size_t bytes) {
+    cudaGetLastError();  // the failed allocation must not resurface at the next launch check
+    std::size_t freeBytes = 0, totalBytes = 0;
+    if (cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess) freeBytes = 0;
+    const std::size_t needed = heldBytes().load(std::memory_order_relaxed) + bytes;
+    throw OutOfDeviceMemory("the GPU ran out of memory: " + std::to_string(bytes) + " more bytes were refused with " +
+                                std::to_string(freeBytes) + " free",
+                            needed, freeBytes);
+}
+
 template <typename T>
 class DeviceBuffer {
 public:
@@ -38,7 +55,10 @@ public:
     DeviceBuffer(std::size_t count, cudaStream_t stream) : m_count(count), m_stream(stream) {
         if (count == 0) return;
         retainFreedMemory();
-        CL_CUDA_TRY(cudaMallocAsync(reinterpret_cast<void**>(&m_ptr), count * sizeof(T), stream));
+        const cudaError_t status = cudaMallocAsync(reinterpret_cast<void**>(&m_ptr), count * sizeof(T), stream);
+        if (status == cudaErrorMemoryAllocation) throwOutOfMemory(count * sizeof(T));
+        if (status != cudaSuccess) throwCudaError(status, "cudaMallocAsync", __FILE__, __LINE__);
+        heldBytes().fetch_add(bytes(), std::memory_order_relaxed);
     }
     ~DeviceBuffer() { release(); }
     DeviceBuffer(const DeviceBuffer&) = delete;
@@ -67,7 +87,10 @@ public:
 
 private:
     void release() noexcept {
-        if (m_ptr) cudaFreeAsync(m_ptr, m_stream);  // errors at teardown cannot be reported
+        if (m_ptr) {
+            cudaFreeAsync(m_ptr, m_stream);  // errors at teardown cannot be reported
+            heldBytes().fetch_sub(bytes(), std::memory_order_relaxed);
+        }
         m_ptr = nullptr;
         m_count = 0;
     }

@@ -1,8 +1,7 @@
-#include "dpc/dpc_csv.hpp"
+#include "clusterlens/io/dpc_csv.hpp"
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
@@ -12,11 +11,25 @@
 #include "clusterlens/io/number_text.hpp"
 #include "clusterlens/io/text_file.hpp"
 
-namespace clusterlens::views {
-
+namespace clusterlens {
 namespace {
 
 constexpr const char* kHeader = "index,rho,delta,nearest_higher,gamma";
+
+/// The one writer behind both overloads: row k is members[k] (k when members is empty).
+void writeRows(const std::string& path, const std::vector<std::int64_t>& members, const std::vector<double>& rho,
+               const std::vector<double>& delta, const std::vector<std::int64_t>& nearestHigher,
+               const std::vector<double>& gamma) {
+    std::string text = std::string(kHeader) + '\n';
+    for (std::size_t i = 0; i < rho.size(); ++i) {
+        text += std::to_string(members.empty() ? static_cast<std::int64_t>(i) : members[i]);
+        for (const double value : {rho[i], delta[i]}) text += ',', appendShortest(text, value);
+        text += ',' + std::to_string(nearestHigher[i]) + ',';
+        appendShortest(text, gamma[i]);
+        text += '\n';
+    }
+    writeTextFile(path, text);
+}
 
 [[noreturn]] void bad(const std::string& path, std::size_t line, const std::string& what) {
     throw InvalidInput(path + ":" + std::to_string(line) + ": " + what);
@@ -34,15 +47,11 @@ double parseNumber(const std::string& field, const std::string& path, std::size_
 }  // namespace
 
 void writeDpcCsv(const std::string& path, const DensityPeaksResult& result) {
-    std::string text = std::string(kHeader) + '\n';
-    for (std::size_t i = 0; i < result.rho.size(); ++i) {
-        text += std::to_string(i);
-        for (const double value : {result.rho[i], result.delta[i]}) text += ',', appendShortest(text, value);
-        text += ',' + std::to_string(result.nearestHigher[i]) + ',';
-        appendShortest(text, result.gamma[i]);
-        text += '\n';
-    }
-    writeTextFile(path, text);
+    writeRows(path, {}, result.rho, result.delta, result.nearestHigher, result.gamma);
+}
+
+void writeDpcCsv(const std::string& path, const DpcResult& result) {
+    writeRows(path, result.info.members, result.rho, result.delta, result.nearestHigher, result.gamma);
 }
 
 DensityPeaksResult readDpcCsv(const std::string& path) {
@@ -81,4 +90,4 @@ DensityPeaksResult readDpcCsv(const std::string& path) {
     return result;
 }
 
-}  // namespace clusterlens::views
+}  // namespace clusterlens
