@@ -11,6 +11,7 @@
 #include "dataset_session.hpp"
 #include "marker_scale.hpp"
 #include "main_window.hpp"
+#include "scatter/point_tooltip.hpp"
 #include "scatter/scatter_controller.hpp"
 #include "scatter/scatter_widget.hpp"
 
@@ -19,6 +20,7 @@ namespace clusterlens::gui {
 using namespace clusterlens::views;
 
 void MainWindow::connectAnalysis() {
+    installEventTooltips(m_scatter, m_session, m_analysis);
     connect(m_scatter, &ScatterWidget::selectionChanged, this, [this](const QList<qsizetype>& rows) {
         // The scatter also reports selections it was given from the session: do not echo them back.
         const auto current = m_analysis->selection();

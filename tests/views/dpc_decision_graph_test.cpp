@@ -28,42 +28,18 @@
 #include "dpc/gamma_plot.hpp"
 #include "dpc/peak_choice.hpp"
 #include "dpc/peak_table_model.hpp"
+#include "dpc_test_support.hpp"
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
+using clusterlens::test::sendMouse;
+using clusterlens::test::threeBlobs;
 
 namespace {
 
 constexpr int kJobTimeoutMs = 60'000;
-constexpr std::size_t kPerBlob = 120;
-constexpr std::uint64_t kSeed = 20240611;
-
-/// Three Gaussian blobs (sd 0.5) centred 9 to 10 units apart; truth[i] = blob of point i.
-std::shared_ptr<const Dataset> threeBlobs(std::vector<int>& truth) {
-    std::printf("three blobs, seed %llu\n", static_cast<unsigned long long>(kSeed));
-    std::mt19937_64 random(kSeed);
-    std::normal_distribution<double> normal(0.0, 0.5);
-    const double centres[3][2] = {{0.0, 0.0}, {10.0, 0.0}, {5.0, 9.0}};
-    auto data = std::make_shared<Dataset>();
-    data->n = 3 * kPerBlob;
-    data->d = 2;
-    data->features = {"x", "y"};
-    for (std::size_t i = 0; i < data->n; ++i) {
-        const int blob = static_cast<int>(i % 3);
-        truth.push_back(blob);
-        data->values.push_back(static_cast<float>(centres[blob][0] + normal(random)));
-        data->values.push_back(static_cast<float>(centres[blob][1] + normal(random)));
-    }
-    return data;
-}
-
-void sendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons,
-               Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
-    QMouseEvent event(type, pos, w->mapToGlobal(pos), button, buttons, modifiers);
-    QApplication::sendEvent(w, &event);
-}
 
 /// Each blob is exactly one cluster and the clusters are distinct.
 bool matchesBlobs(const LabelVector& labels, const std::vector<int>& truth) {

@@ -7,6 +7,7 @@
 #include "dendrogram/dendrogram_axes.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
 #include "palette.hpp"
+#include "text_layout.hpp"
 
 namespace clusterlens::views {
 
@@ -89,15 +90,20 @@ void DendrogramWidget::paintOverlay(QPainter& painter) const {
                        : tr("%1 clusters").arg(m_cut->k));
     if (!m_selection.isEmpty())
         status << tr("%1 selected").arg(locale.toString(static_cast<qulonglong>(m_selection.count())));
-    painter.setPen(kTextColor);
-    painter.drawText(QRectF(plot.left(), 2, plot.width(), plot.top() - 4), Qt::AlignLeft | Qt::AlignVCenter,
-                     status.join(QStringLiteral(" \u00b7 ")));
+    // The status on the left, the inversion warning on the right: the warning gets shorter, then the
+    // status is elided, so that the two never overlap however narrow the view.
+    QStringList warning;
     if (m_layout->inversionCount > 0) {
-        painter.setPen(Palette::inversionColor());
-        painter.drawText(QRectF(plot.left(), 2, plot.width(), plot.top() - 4), Qt::AlignRight | Qt::AlignVCenter,
-                         QStringLiteral("\u26a0 ") + inversionText(m_layout->inversionCount) +
-                             tr(": links going down are highlighted"));
+        const QString count = QStringLiteral("\u26a0 ") + inversionText(m_layout->inversionCount);
+        warning << count + tr(": links going down are highlighted") << count;
     }
+    const QRectF header(plot.left(), 2, plot.width(), plot.top() - 4);
+    const HeaderTexts texts =
+        fitHeaderTexts(status.join(QStringLiteral(" \u00b7 ")), warning, header.width(), QFontMetricsF(font()));
+    painter.setPen(kTextColor);
+    painter.drawText(header, Qt::AlignLeft | Qt::AlignVCenter, texts.left);
+    painter.setPen(Palette::inversionColor());
+    painter.drawText(header, Qt::AlignRight | Qt::AlignVCenter, texts.right);
     if (m_drag == Drag::Zoom) {
         painter.setPen(QPen(QColor(0x20, 0x60, 0xc0), 1.0, Qt::DashLine));
         painter.setBrush(QColor(0x20, 0x60, 0xc0, 40));

@@ -1,32 +1,69 @@
 #include "dpc/decision_graph.hpp"
 
+#include <QKeyEvent>
+#include <QLineF>
 #include <QMouseEvent>
 #include <QPainter>
 
 #include <cmath>
+#include <utility>
 
 #include "palette.hpp"
+#include "scatter/point_tooltip.hpp"
+#include "text_layout.hpp"
 
 namespace clusterlens::views {
 
 namespace {
 
-constexpr double kGrabPixels = 5.0;  // how close to a threshold line a press grabs it
+constexpr double kGrabPixels = 5.0;   // how close to a threshold line a press grabs it
+constexpr double kClickPixels = 3.0;  // how far a ctrl-click may move and still be a click
+constexpr double kPeakRadius = 6.0;   // radius of a peak's circle
 const QColor kThresholdColor(0xd0, 0x30, 0x30);
 
 }  // namespace
 
-DecisionGraph::DecisionGraph(QWidget* parent) : ScatterWidget(parent) {
+std::vector<EventValue> decisionValues(const DensityPeaksResult& result, std::size_t i) {
+    return {{QStringLiteral("\u03c1"), result.rho[i]},
+            {QStringLiteral("\u03b4"), result.delta[i]},
+            {QStringLiteral("\u03b3"), result.gamma[i]}};
+}
+
+DecisionGraph::DecisionGraph(QWidget* parent)
+    : ScatterWidget(parent), m_tooltip(new PointTooltip(this, [this](qsizetype row) { return tooltipFor(row); })) {
     // Peaks sit in the top right corner, where the legend would cover them.
     setLegendVisible(false);
     setMouseTracking(true);
-    connect(this, &ScatterWidget::selectionChanged, this, [this](const QList<qsizetype>& rows) {
-        // The rectangle or lasso is a gesture, not a state: it becomes the peaks, and the faded
-        // "selection" look goes away (the cleared selection comes back here empty and is ignored).
-        if (rows.isEmpty()) return;
-        Q_EMIT regionPicked(rows);
-        clearSelection();
-    });
+    connect(this, &ScatterWidget::selectionChanged, this, &DecisionGraph::onRegion);
+}
+
+void DecisionGraph::onRegion(const QList<qsizetype>& rows) {
+    // The scatter's selection shows the linked selection; its rectangle and lasso serve two gestures.
+    const Gesture gesture = std::exchange(m_gesture, Gesture::None);
+    if (gesture == Gesture::Cells) {
+        m_highlighted = rows;
+        Q_EMIT cellsSelected(rows);
+    } else if (gesture == Gesture::Peaks) {
+        // A peak rectangle is a gesture, not a state: it becomes the peaks and the linked selection
+        // comes back (that echo arrives here with no gesture and is ignored).
+        if (!rows.isEmpty()) Q_EMIT regionPicked(rows);
+        setSelection(m_highlighted);
+    }
+}
+
+void DecisionGraph::setHighlighted(const QList<qsizetype>& rows) {
+    m_highlighted = rows;
+    m_gesture = Gesture::None;
+    setSelection(rows);
+}
+
+QString DecisionGraph::tooltipAt(QPointF pos) const { return m_tooltip->textAt(pos); }
+
+QString DecisionGraph::tooltipFor(qsizetype row) const {
+    if (!m_result || row < 0 || static_cast<std::size_t>(row) >= m_result->rho.size()) return {};
+    const auto i = static_cast<std::size_t>(row);
+    const std::int64_t event = m_events && i < m_events->size() ? (*m_events)[i] : row;
+    return describeEvent(m_analysis, event, decisionValues(*m_result, i));
 }
 
 void DecisionGraph::showResult(std::shared_ptr<const DensityPeaksResult> result, const DecisionScale& scale,
@@ -43,8 +80,10 @@ void DecisionGraph::showResult(std::shared_ptr<const DensityPeaksResult> result,
         return;
     }
     if (!sameCoordinates) m_coordinates = decisionCoordinates(*m_result, m_scale);
+    m_gesture = Gesture::None;
     setData(std::make_shared<const ScatterData>(decisionScatter(*m_coordinates, m_scale, std::move(labels))),
             sameCoordinates);
+    setSelection(m_highlighted);
 }
 
 void DecisionGraph::setThresholds(std::optional<QPointF> thresholds) {
@@ -71,13 +110,28 @@ void DecisionGraph::paintPeaks(QPainter& painter) const {
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     painter.setFont(small);
+    const QFontMetricsF metrics(small);
+    std::vector<QPointF> at(m_peaks.size());
+    std::vector<QRectF> circles(m_peaks.size());
+    std::vector<std::vector<QRectF>> candidates(m_peaks.size());
     for (std::size_t c = 0; c < m_peaks.size(); ++c) {
         const auto p = static_cast<std::size_t>(m_peaks[c]);
-        const QPointF at = positionOf(m_result->rho[p], m_result->delta[p]);
+        at[c] = positionOf(m_result->rho[p], m_result->delta[p]);
+        circles[c] = QRectF(at[c] - QPointF(kPeakRadius, kPeakRadius), QSizeF(2 * kPeakRadius, 2 * kPeakRadius));
+        // Up right, down right, up left, down left of the circle: the first that is free.
+        const QSizeF size(metrics.horizontalAdvance(QString::number(c)) + 2, metrics.height());
+        const double gap = kPeakRadius + 1;
+        for (const QPointF& corner : {at[c] + QPointF(gap, -gap - size.height()), at[c] + QPointF(gap, gap),
+                                      at[c] + QPointF(-gap - size.width(), -gap - size.height()),
+                                      at[c] + QPointF(-gap - size.width(), gap)})
+            candidates[c].emplace_back(corner, size);
+    }
+    const std::vector<QRectF> labels = placeLabels(candidates, circles, plotRect());
+    for (std::size_t c = 0; c < m_peaks.size(); ++c) {
         painter.setPen(QPen(Qt::black, 1.2));
         painter.setBrush(Palette::labelColor(static_cast<int>(c)));
-        painter.drawEllipse(at, 6.0, 6.0);
-        painter.drawText(at + QPointF(8, -6), QString::number(c));
+        painter.drawEllipse(at[c], kPeakRadius, kPeakRadius);
+        if (!labels[c].isEmpty()) painter.drawText(labels[c], Qt::AlignCenter, QString::number(c));
     }
 }
 
@@ -105,16 +159,46 @@ DecisionGraph::Line DecisionGraph::lineNear(QPointF pos) const {
     return Line::None;
 }
 
+void DecisionGraph::startBaseGesture(QMouseEvent* event) {
+    const Qt::KeyboardModifiers mods = event->modifiers();
+    if (event->button() == Qt::RightButton)
+        m_gesture = Gesture::Peaks;
+    else if (event->button() == Qt::LeftButton && (mods & Qt::ShiftModifier))
+        m_gesture = Gesture::Cells;
+    else if (event->button() == Qt::LeftButton && (mods & Qt::ControlModifier))
+        m_gesture = Gesture::Peaks;
+    else
+        m_gesture = Gesture::None;
+    ScatterWidget::mousePressEvent(event);
+}
+
 void DecisionGraph::mousePressEvent(QMouseEvent* event) {
-    const Line line = event->button() == Qt::LeftButton && !(event->modifiers() & Qt::ShiftModifier)
-                          ? lineNear(event->position())
-                          : Line::None;
-    if (line == Line::None) return ScatterWidget::mousePressEvent(event);
+    const bool left = event->button() == Qt::LeftButton;
+    const Qt::KeyboardModifiers mods = event->modifiers();
+    if (left && (mods & Qt::ControlModifier) && !(mods & Qt::ShiftModifier)) {
+        // A click toggles a peak, a drag draws a lasso: known once the mouse moves or is released.
+        m_ctrlPress = event->position();
+        event->accept();
+        return;
+    }
+    const Line line = left && !(mods & (Qt::ShiftModifier | Qt::ControlModifier)) ? lineNear(event->position())
+                                                                                    : Line::None;
+    if (line == Line::None) {
+        startBaseGesture(event);
+        return;
+    }
     m_draggedLine = line;
     event->accept();
 }
 
 void DecisionGraph::mouseMoveEvent(QMouseEvent* event) {
+    if (m_ctrlPress) {
+        if (QLineF(*m_ctrlPress, event->position()).length() < kClickPixels) return event->accept();
+        QMouseEvent press(QEvent::MouseButtonPress, *m_ctrlPress, mapToGlobal(*m_ctrlPress), Qt::LeftButton,
+                          Qt::LeftButton, event->modifiers());
+        m_ctrlPress.reset();
+        startBaseGesture(&press);
+    }
     if (m_draggedLine == Line::None) {
         const Line hover = lineNear(event->position());
         setCursor(hover == Line::Rho ? Qt::SizeHorCursor : hover == Line::Delta ? Qt::SizeVerCursor : Qt::ArrowCursor);
@@ -131,10 +215,27 @@ void DecisionGraph::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void DecisionGraph::mouseReleaseEvent(QMouseEvent* event) {
-    if (m_draggedLine == Line::None) return ScatterWidget::mouseReleaseEvent(event);
+    if (m_ctrlPress) {
+        m_ctrlPress.reset();
+        const qsizetype row = pointAt(*this, event->position(), kPeakRadius);
+        if (row >= 0) Q_EMIT peakToggled(row);
+        return event->accept();
+    }
+    if (m_draggedLine == Line::None) {
+        ScatterWidget::mouseReleaseEvent(event);
+        m_gesture = Gesture::None;  // a click that changed nothing leaves no gesture behind
+        return;
+    }
     m_draggedLine = Line::None;
     Q_EMIT thresholdsDragged(m_thresholds->x(), m_thresholds->y());
     event->accept();
+}
+
+void DecisionGraph::keyPressEvent(QKeyEvent* event) {
+    // Escape clears the selection, here as in every view.
+    if (event->key() == Qt::Key_Escape) m_gesture = Gesture::Cells;
+    ScatterWidget::keyPressEvent(event);
+    m_gesture = Gesture::None;
 }
 
 }  // namespace clusterlens::views

@@ -1,12 +1,17 @@
 #include "dpc/gamma_plot.hpp"
 
+#include <QHelpEvent>
+#include <QLineF>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
 
+#include "dpc/decision_graph.hpp"
 #include "dpc/gamma_figure.hpp"
+#include "text_layout.hpp"
 
 namespace clusterlens::views {
 
@@ -14,6 +19,8 @@ namespace {
 
 const QColor kAxisColor(0x40, 0x40, 0x40);
 const QColor kSuggestColor(0xd0, 0x30, 0x30);
+const QColor kChosenColor(0x20, 0x60, 0xc0);
+constexpr double kHoverPixels = 6.0;  // how near a point the mouse must be for its tooltip
 
 }  // namespace
 
@@ -23,11 +30,14 @@ GammaPlot::GammaPlot(QWidget* parent) : QWidget(parent) {
 
 void GammaPlot::setResult(const std::shared_ptr<const DensityPeaksResult>& result) {
     m_sorted.clear();
+    m_ranked.clear();
     m_suggested = 0;
     m_current = 0;
+    m_result = result;
     if (result && !result->gamma.empty()) {
         m_suggested = suggestPeakCount(*result);
         m_sorted = rankedGammas(*result, m_suggested);
+        m_ranked = peaksTopK(*result, m_sorted.size());
         m_logMax = std::log10(m_sorted.front());
         m_logMin = std::log10(m_sorted.back());
         if (m_logMax - m_logMin < 1e-9) m_logMin = m_logMax - 1.0;
@@ -51,6 +61,36 @@ double GammaPlot::xOfRank(std::size_t k) const {
     const QRectF plot = plotRect();
     const double n = static_cast<double>(std::max<std::size_t>(m_sorted.size(), 2));
     return plot.left() + (static_cast<double>(k) - 0.5) / n * plot.width();
+}
+
+QPointF GammaPlot::pointOfRank(std::size_t k) const {
+    return {xOfRank(k), k >= 1 && k <= m_sorted.size() ? yOf(m_sorted[k - 1]) : 0.0};
+}
+
+QString GammaPlot::tooltipAt(QPointF pos) const {
+    if (m_sorted.empty() || !plotRect().adjusted(-kHoverPixels, -kHoverPixels, kHoverPixels, kHoverPixels).contains(pos))
+        return {};
+    std::size_t best = 0;
+    double bestDistance = kHoverPixels;
+    for (std::size_t k = 1; k <= m_sorted.size(); ++k) {
+        const double d = QLineF(pointOfRank(k), pos).length();
+        if (d <= bestDistance) best = k, bestDistance = d;
+    }
+    if (best == 0) return {};
+    const auto i = static_cast<std::size_t>(m_ranked[best - 1]);
+    std::vector<EventValue> values = decisionValues(*m_result, i);
+    values.insert(values.begin(), {tr("rank"), static_cast<double>(best)});
+    const std::int64_t event = m_events && i < m_events->size() ? (*m_events)[i] : m_ranked[best - 1];
+    return describeEvent(m_analysis, event, values);
+}
+
+bool GammaPlot::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = tooltipAt(help->pos());
+    // Away from the points the plot's own tooltip explains it.
+    QToolTip::showText(help->globalPos(), text.isEmpty() ? toolTip() : text, this);
+    return true;
 }
 
 double GammaPlot::yOf(double gamma) const {
@@ -78,22 +118,55 @@ void GammaPlot::paintEvent(QPaintEvent*) {
     painter.drawText(QRectF(0, plot.bottom() - metrics.height() + 2, plot.left() - 4, metrics.height()),
                      Qt::AlignRight | Qt::AlignBottom, QString::number(m_sorted.back(), 'g', 2));
     painter.setRenderHint(QPainter::Antialiasing, true);
-    const auto markRank = [&](std::size_t k, const QColor& colour, const QString& text, Qt::PenStyle style) {
-        if (k == 0 || k > m_sorted.size()) return;
-        // Between rank k and k + 1: the cut that keeps the first k.
-        const double x = xOfRank(k) + 0.5 * (xOfRank(2) - xOfRank(1));
-        painter.setPen(QPen(colour, 1.5, style));
-        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        painter.drawText(QPointF(x + 3, plot.top() + metrics.ascent() + 2), text);
-    };
-    markRank(m_suggested, kSuggestColor, tr("knee: %1").arg(m_suggested), Qt::DashLine);
-    if (m_current != m_suggested)
-        markRank(m_current, QColor(0x20, 0x60, 0xc0), tr("chosen: %1").arg(m_current), Qt::SolidLine);
+    paintMarks(painter);
     for (std::size_t r = 0; r < m_sorted.size(); ++r) {
         const bool peak = r < m_current;
         painter.setPen(peak ? QPen(Qt::black, 1.0) : Qt::NoPen);
-        painter.setBrush(peak ? QColor(0x20, 0x60, 0xc0) : QColor(0x70, 0x70, 0x70));
+        painter.setBrush(peak ? kChosenColor : QColor(0x70, 0x70, 0x70));
         painter.drawEllipse(QPointF(xOfRank(r + 1), yOf(m_sorted[r])), peak ? 4.0 : 2.5, peak ? 4.0 : 2.5);
+    }
+}
+
+void GammaPlot::paintMarks(QPainter& painter) {
+    struct Mark {
+        std::size_t k;
+        QColor colour;
+        QString text;
+        Qt::PenStyle style;
+    };
+    std::vector<Mark> marks;
+    if (m_suggested >= 1 && m_suggested <= m_sorted.size())
+        marks.push_back({m_suggested, kSuggestColor, tr("knee: %1").arg(m_suggested), Qt::DashLine});
+    if (m_current != m_suggested && m_current >= 1 && m_current <= m_sorted.size())
+        marks.push_back({m_current, kChosenColor, tr("chosen: %1").arg(m_current), Qt::SolidLine});
+    const QRectF plot = plotRect();
+    const QFontMetricsF metrics(font());
+    // Each label beside its line, right of it first, a row lower when the other label is in the way;
+    // a label may cross the other line (on a white ground), never the other label.
+    std::vector<std::vector<QRectF>> candidates;
+    std::vector<double> lines;
+    for (const Mark& mark : marks) {
+        // Between rank k and k + 1: the cut that keeps the first k.
+        const double x = xOfRank(mark.k) + 0.5 * (xOfRank(2) - xOfRank(1));
+        lines.push_back(x);
+        const QSizeF size(metrics.horizontalAdvance(mark.text) + 4, metrics.height());
+        std::vector<QRectF> boxes;
+        for (double y = plot.top() + 2; y + size.height() <= plot.bottom(); y += size.height()) {
+            boxes.emplace_back(QPointF(x + 2, y), size);
+            boxes.emplace_back(QPointF(x - 2 - size.width(), y), size);
+        }
+        candidates.push_back(std::move(boxes));
+    }
+    m_markBoxes = placeLabels(candidates, {}, plot);
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        painter.setPen(QPen(marks[i].colour, 1.5, marks[i].style));
+        painter.drawLine(QPointF(lines[i], plot.top()), QPointF(lines[i], plot.bottom()));
+    }
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        if (m_markBoxes[i].isEmpty()) continue;
+        painter.fillRect(m_markBoxes[i], QColor(255, 255, 255, 210));
+        painter.setPen(marks[i].colour);
+        painter.drawText(m_markBoxes[i], Qt::AlignCenter, marks[i].text);
     }
 }
 

@@ -71,6 +71,18 @@ void PeakChoice::chooseByThresholds(double rhoMin, double deltaMin) {
            tr("\u03c1 > %1, \u03b4 > %2").arg(rhoMin, 0, 'g', 4).arg(deltaMin, 0, 'g', 4), true);
 }
 
+void PeakChoice::togglePeak(std::int64_t p) {
+    if (!m_result || p < 0 || static_cast<std::size_t>(p) >= m_result->rho.size()) return;
+    std::vector<std::int64_t> peaks = m_peaks;
+    const auto it = std::find(peaks.begin(), peaks.end(), p);
+    const bool remove = it != peaks.end();
+    if (remove)
+        peaks.erase(it);
+    else
+        peaks.push_back(p);
+    choose(std::move(peaks), remove ? tr("Remove peak at point %1").arg(p) : tr("Add peak at point %1").arg(p));
+}
+
 void PeakChoice::apply(const std::vector<std::int64_t>& peaks) {
     QElapsedTimer timer;
     timer.start();

@@ -1,7 +1,7 @@
 #pragma once
-// The peaks chosen on a decision graph and the labels they give. Every choice (rectangle or lasso, top-K,
-// thresholds) is an undoable command on one QUndoStack; applying a choice re-labels all points at
-// once with assignFromPeaks (O(n): the nearest-higher links are followed in density order).
+// The peaks chosen on a decision graph and the labels they give. Every choice (rectangle or lasso,
+// top-K, thresholds, one peak added or removed) is an undoable command on one QUndoStack; applying a
+// choice re-labels all points at once with assignFromPeaks (O(n): the nearest-higher links are followed in density order).
 
 #include <QObject>
 #include <QString>
@@ -32,6 +32,9 @@ public:
     void chooseTopK(std::size_t k);
     /// The points with rho > rhoMin and delta > deltaMin.
     void chooseByThresholds(double rhoMin, double deltaMin);
+    /// Adds point `p` to the peaks, or removes it when it is one (a ctrl-click); one undo step.
+    /// Ignored for an index outside the result.
+    void togglePeak(std::int64_t p);
 
     /// The peaks in label order: peaks()[c] is the peak of cluster c (densest first).
     const std::vector<std::int64_t>& peaks() const { return m_peaks; }

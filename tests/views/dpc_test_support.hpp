@@ -1,0 +1,44 @@
+#pragma once
+// What the decision-graph tests share: three well separated Gaussian blobs and synthetic mouse events.
+
+#include <QApplication>
+#include <QMouseEvent>
+
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "clusterlens/dataset.hpp"
+
+namespace clusterlens::test {
+
+inline constexpr std::size_t kDpcPointsPerBlob = 120;
+inline constexpr std::uint64_t kDpcBlobSeed = 20240611;
+
+/// Three Gaussian blobs (sd 0.5) centred 9 to 10 units apart; truth[i] = blob of point i (i % 3).
+inline std::shared_ptr<const Dataset> threeBlobs(std::vector<int>& truth) {
+    std::printf("three blobs, seed %llu\n", static_cast<unsigned long long>(kDpcBlobSeed));
+    std::mt19937_64 random(kDpcBlobSeed);
+    std::normal_distribution<double> normal(0.0, 0.5);
+    const double centres[3][2] = {{0.0, 0.0}, {10.0, 0.0}, {5.0, 9.0}};
+    auto data = std::make_shared<Dataset>();
+    data->n = 3 * kDpcPointsPerBlob;
+    data->d = 2;
+    data->features = {"x", "y"};
+    for (std::size_t i = 0; i < data->n; ++i) {
+        const int blob = static_cast<int>(i % 3);
+        truth.push_back(blob);
+        data->values.push_back(static_cast<float>(centres[blob][0] + normal(random)));
+        data->values.push_back(static_cast<float>(centres[blob][1] + normal(random)));
+    }
+    return data;
+}
+
+inline void sendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons,
+                      Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+    QMouseEvent event(type, pos, w->mapToGlobal(pos), button, buttons, modifiers);
+    QApplication::sendEvent(w, &event);
+}
+
+}  // namespace clusterlens::test
