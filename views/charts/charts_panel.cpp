@@ -2,7 +2,9 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QAbstractAxis>
 #include <QComboBox>
+#include <QLegend>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -23,7 +25,28 @@ namespace {
 constexpr int kHistogramBins = 64;
 constexpr int kDefaultChecked = 2;
 
+/// The widget font with its own style strategy, so that Qt Charts' text measurement (a static text
+/// item in libQt6Charts that lives until the process exits) never shares a font engine with the
+/// OpenGL views: a font engine that an OpenGL paint engine drew with carries an OpenGL glyph cache,
+/// and destroying that cache after QApplication has gone crashes the process at exit.
+QFont chartFont(const QFont& base, bool bold = false) {
+    QFont font = base;
+    font.setStyleStrategy(QFont::StyleStrategy(QFont::PreferQuality | QFont::PreferAntialias));
+    font.setBold(bold);
+    return font;
+}
+
+void useChartFonts(QChart* chart, const QFont& base) {
+    chart->setTitleFont(chartFont(base, true));
+    chart->legend()->setFont(chartFont(base));
+    for (QAbstractAxis* axis : chart->axes()) {
+        axis->setLabelsFont(chartFont(base));
+        axis->setTitleFont(chartFont(base));
+    }
+}
+
 void showChart(QChartView* view, QChart* chart) {
+    useChartFonts(chart, view->font());
     QChart* old = view->chart();
     view->setChart(chart);
     delete old;
@@ -61,6 +84,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent), m_pages(new QTabWid
 QWidget* ChartsPanel::buildPage(Page page, QWidget* controls) {
     auto* widget = new QWidget(m_pages);
     m_views[page] = new QChartView(widget);
+    useChartFonts(m_views[page]->chart(), m_views[page]->font());
     m_views[page]->setRenderHint(QPainter::Antialiasing, true);
     m_views[page]->setMinimumSize(240, 180);
     auto* exportButton = new QPushButton(tr("Export\u2026"), widget);
