@@ -161,6 +161,7 @@ void ScatterWidgetTest::ticksAreRoundAndCoverTheRange() {
 
 void ScatterWidgetTest::drawsPointsInsideThePlotAreaOnly() {
     ScatterWidget w;
+    w.setLegendVisible(false);  // the density colour bar sits outside the plot area, above it
     w.resize(640, 480);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));

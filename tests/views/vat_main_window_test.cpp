@@ -42,6 +42,13 @@ QAction* menuAction(MainWindow& window, const QString& menuTitle, const QString&
 
 }  // namespace
 
+/// The dock that holds `widget` (the VAT panel sits in a scroll area inside its dock).
+QDockWidget* dockOf(QWidget* widget) {
+    for (QWidget* w = widget; w != nullptr; w = w->parentWidget())
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) return dock;
+    return nullptr;
+}
+
 class VatMainWindowTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -71,7 +78,7 @@ void VatMainWindowTest::initTestCase() {
 void VatMainWindowTest::vatJobShowsTheIvatImage() {
     VatPanel* panel = m_window->vatPanel();
     QVERIFY(panel);
-    auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
+    auto* dock = dockOf(panel);
     QVERIFY(dock);
     QSignalSpy shown(panel, &VatPanel::resultShown);
     QSignalSpy failed(panel, &VatPanel::failed);
@@ -138,7 +145,7 @@ void VatMainWindowTest::menuTogglesVatAndIvat() {
 
 void VatMainWindowTest::undockingRecreatesTheGlResources() {
     VatPanel* panel = m_window->vatPanel();
-    auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
+    auto* dock = dockOf(panel);
     const int renders = panel->widget()->renderCount();
     dock->setFloating(true);
     QTRY_VERIFY_WITH_TIMEOUT(panel->widget()->isVisible() && panel->widget()->isSettled(), kTimeoutMs);
@@ -163,7 +170,7 @@ void VatMainWindowTest::screenshotOfSpirals() {
     panel->run();
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, kTimeoutMs);
     panel->setClusterCount(3);
-    auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
+    auto* dock = dockOf(panel);
     dock->raise();
     m_window->resizeDocks({dock}, {820}, Qt::Horizontal);
     // The VAT page gets the whole right column.

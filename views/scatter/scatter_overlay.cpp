@@ -111,7 +111,8 @@ void ScatterWidget::paintDiagonal(QPainter& painter) const {
 QSizeF ScatterWidget::legendSize() const {
     if (!m_legend || !m_data || !m_glError.isEmpty()) return {};
     const QFontMetrics metrics(font());
-    if (m_data->mode != ColourMode::Labels) return {0.0, metrics.height() + 26.0};
+    if (m_data->mode != ColourMode::Labels)
+        return {0.0, (m_data->mode == ColourMode::Marker ? 2 : 1) * metrics.height() + 26.0};
     const auto shown = std::min<std::size_t>(m_data->labelValues.size(), kMaxLegendLabels);
     // Wide enough for the names of a labeling's own labels (populations), within reason.
     int widest = 0;
@@ -130,17 +131,8 @@ void ScatterWidget::paintLegend(QPainter& painter) const {
     }
     const auto shown = std::min<std::size_t>(m_data->labelValues.size(), kMaxLegendLabels);
     const bool more = m_data->labelValues.size() > shown;
-    // Wide enough for the names of a labeling's own labels (populations), within reason.
-    int widest = 0;
-    for (std::size_t i = 0; i < shown; ++i)
-        widest = std::max(widest, metrics.horizontalAdvance(labelName(*m_data, m_data->labelValues[i])));
-    const double width = std::clamp(widest + 30.0, 110.0, 240.0);
-    QRectF box(0, 0, width, (static_cast<double>(shown) + (more ? 1 : 0)) * line + 8);
-    // Outside the plot: labels in a column on its right, the density bar above its top right corner.
-    if (m_data->mode == ColourMode::Density)
-        box.moveBottomRight(plot.topRight() + QPointF(0, -4));
-    else
-        box.moveTopLeft(QPointF(plot.right() + 8, plot.top()));
+    QRectF box(0, 0, legendSize().width() - 8.0, (static_cast<double>(shown) + (more ? 1 : 0)) * line + 8);
+    box.moveTopLeft(QPointF(plot.right() + 8, plot.top()));
     painter.setPen(QColor(0xc0, 0xc0, 0xc0));
     painter.setBrush(QColor(255, 255, 255, 220));
     painter.drawRect(box);
@@ -167,7 +159,7 @@ QRectF ScatterWidget::colourBarRect() const {
     const double width = marker ? std::clamp(QFontMetrics(font()).horizontalAdvance(m_data->markerTitle) + 16.0, 160.0, 260.0)
                                 : 140.0;
     QRectF box(0, 0, width, (marker ? 2 : 1) * line + 22);
-    box.moveTopRight(plotRect().topRight() + QPointF(-8, 8));
+    box.moveBottomRight(plotRect().topRight() + QPointF(0, -4));
     const double top = box.top() + 6 + (marker ? line : 0);
     return QRectF(box.left() + 8, top, box.width() - 16, 8);
 }

@@ -73,8 +73,8 @@ public:
     void setDiagonalVisible(bool visible);
     bool isDiagonalVisible() const { return m_diagonal; }
     /// The colour legend, outside the plot area so it never covers points: labels in a column on
-    /// the right, the density colour bar above the plot's top right corner. On by default; views
-    /// that show the colours elsewhere turn it off.
+    /// the right, a density or marker colour bar above the plot's top right corner. On by default;
+    /// views that show the colours elsewhere turn it off.
     void setLegendVisible(bool visible);
     /// The hint drawn while there is no data (by default: how to open a dataset).
     void setPlaceholderText(const QString& text);
@@ -136,9 +136,9 @@ private:
     void invalidateLayer();
     void paintAxes(QPainter& painter) const;
     void paintLegend(QPainter& painter) const;
+    void paintColourBar(QPainter& painter, const QRectF& plot, const QFontMetrics& metrics) const;
     /// Room the legend takes beside (width) or above (height) the plot area; zero when none is drawn.
     QSizeF legendSize() const;
-    void paintColourBar(QPainter& painter, const QRectF& plot, const QFontMetrics& metrics) const;
     void paintDiagonal(QPainter& painter) const;
     void paintMessage(QPainter& painter, const QString& text) const;
     void selectInRect(const QRectF& widgetRect);
