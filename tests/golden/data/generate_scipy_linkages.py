@@ -8,7 +8,7 @@ For every data set NAME it writes
   NAME.METHOD.csv        scipy.cluster.hierarchy.linkage(points, METHOD) as a,b,height,size
 Random sets are Gaussian blobs rounded to float32 (so the float and double entry points see the same
 values) and are checked to be tie-free (no two equal pairwise distances). The real sets are copied
-from ../shared/data/benchmarks; aggregation has many equal distances and tests tie breaking.
+from tests/data/benchmarks; aggregation has many equal distances and tests tie breaking.
 """
 import gzip
 import os
@@ -20,7 +20,7 @@ from scipy.spatial.distance import pdist
 
 METHODS = ["single", "complete", "average", "weighted", "centroid", "median", "ward"]
 HERE = os.path.dirname(os.path.abspath(__file__))
-BENCHMARKS = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "shared", "data", "benchmarks"))
+BENCHMARKS = os.path.normpath(os.path.join(HERE, "..", "..", "data", "benchmarks"))
 
 RANDOM_SETS = [  # name, n, d, blobs, seed
     ("random_50x2", 50, 2, 3, 11),

@@ -3,7 +3,7 @@
 
 Run with the system Python (numpy 1.24, scipy 1.10):  /usr/bin/python3 generate_scipy_single_fcluster.py
 
-For every benchmark set under ../shared/data/benchmarks (except birch1: 100 000 points need a 40 GB
+For every benchmark set under tests/data/benchmarks (except birch1: 100 000 points need a 40 GB
 condensed matrix in scipy) it writes single_fcluster/NAME.labels.gz, one label per line:
     fcluster(linkage(points, "single"), k, criterion="maxclust")
 with k = the number of reference clusters (largest label of NAME.labels0; 0 marks noise). The points
@@ -20,7 +20,7 @@ import scipy
 from scipy.cluster.hierarchy import fcluster, linkage
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BENCHMARKS = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "shared", "data", "benchmarks"))
+BENCHMARKS = os.path.normpath(os.path.join(HERE, "..", "..", "data", "benchmarks"))
 OUT = os.path.join(HERE, "single_fcluster")
 SKIP = {"birch1"}
 
