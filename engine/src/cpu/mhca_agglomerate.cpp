@@ -71,9 +71,6 @@ public:
             mergeStep(step, merges);
             m_progress.advance();
         }
-        if (std::getenv("CLUSTERLENS_MHCA_STATS"))
-            std::fprintf(stderr, "mhca cpu: %zu merges, stale rows %zu answered by runners-up, %zu rescanned, %zu shifts\n",
-                         merges.size(), m_resolved, m_rescanned, m_shiftTimes.size());
     }
 
 private:
