@@ -48,26 +48,47 @@ echo "gpu-check: logs in $logs"
 small='MstParity.*:VatParity.*:DensityPeaksParity.*:KMeansParity.*:ClassicLinkageParity.*'
 small+=':MhcaCudaParity.IsDeterministic:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu'
 small+=':MhcaCudaParity.EqualsCpuWithAprioriGroups:MhcaCudaInput.*'
-sanitize() {  # sanitize TOOL FILTER: fails on any reported error
+sanitize() {  # sanitize TOOL FILTER [PROGRAM]: fails on any reported error
   local out
-  out=$(timeout "$limit" compute-sanitizer --tool "$1" --print-limit 50 --error-exitcode 99 "$tests" --gtest_filter="$2" 2>&1)
+  out=$(timeout "$limit" compute-sanitizer --tool "$1" --print-limit 50 --error-exitcode 99 "${3:-$tests}" --gtest_filter="$2" 2>&1)
   local rc=$?
   echo "$out"
-  echo "$out" | grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)  \]"
+  echo "$out" | grep -E "(ERROR|RACECHECK) SUMMARY|^\[  (PASSED|FAILED)  \]"
   return $rc
 }
+# racecheck reports false hazards after a named barrier with a thread count, which the MHCA shape team
+# uses: the reproducer shows the tool's behaviour on this machine, and racecheck checks the gpu tests of
+# a build whose shape team syncs on an mbarrier (CLUSTERLENS_RACECHECK_BARRIERS), which it models.
+race_build=$build-racecheck
+race_tests=$race_build/tests/clusterlens_gpu_tests
+reproducer() {  # racecheck's hazards on a correct kernel, per team barrier
+  nvcc -std=c++20 -arch=sm_90 -lineinfo tests/gpu/sanitizer/named_barrier_race.cu -o "$race_build/named_barrier_race" || return 1
+  local variant
+  for variant in none mbarrier named; do
+    echo "$variant: $(compute-sanitizer --tool racecheck "$race_build/named_barrier_race" "$variant" 2>&1 | grep -o 'RACECHECK SUMMARY.*')"
+  done
+}
+if [[ ,$tools, == *,racecheck,* ]]; then
+  mkdir -p "$race_build"
+  step racecheck-reproducer reproducer
+  sed 's/^/  /' "$logs/racecheck-reproducer.log"
+  step racecheck-configure cmake -S . -B "$race_build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLUSTERLENS_GUI=OFF \
+    -DCLUSTERLENS_BENCHMARKS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DCLUSTERLENS_RACECHECK_BARRIERS=ON
+  step racecheck-build cmake --build "$race_build" -j "$(nproc)" --target clusterlens_gpu_tests
+fi
 # racecheck slows the DPC parity tests 20-50x (the 20,000-point cases take minutes): the smaller ones.
 race='MhcaCudaParity.IsDeterministic:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu:KMeansParity.*'
+race+=':MhcaCudaParity.EqualsCpuWithAprioriGroups:MhcaCudaInput.*'
 race+=':DensityPeaksParity.HaloIsIdenticalToCpu:DensityPeaksParity.GpuChecksInputAndCancel'
 race+=':VatParity.TiedDistancesStillGiveAMinimumSpanningTree:VatParity.RendererEqualsCpuPixelForPixel'
 for tool in ${tools//,/ }; do
   case $tool in
     none) continue ;;
-    racecheck) step sanitize-racecheck sanitize racecheck "$race" ;;
+    racecheck) step sanitize-racecheck sanitize racecheck "$race" "$race_tests" ;;
     memcheck|initcheck|synccheck) step "sanitize-$tool" sanitize "$tool" "$small" ;;
     *) echo "gpu-check: unknown tool '$tool' in --tools" >&2; exit 2 ;;
   esac
-  grep -h "ERROR SUMMARY" "$logs/sanitize-$tool.log" | sed "s/^/$tool: /" | head -1
+  grep -hE "(ERROR|RACECHECK) SUMMARY" "$logs/sanitize-$tool.log" | sed "s/^/$tool: /" | head -1
 done
 
 if [ $bench = 1 ]; then

@@ -27,12 +27,14 @@ using namespace clusterlens;
 
 namespace {
 
-/// Holds every byte of device memory that cudaMalloc still hands out (down to 1 MiB pieces) until
-/// destroyed, so that the engine's next allocation fails.
+/// Holds every byte of device memory that cudaMalloc still hands out (down to 256-byte pieces: the
+/// driver serves small allocations from the space left beside larger ones, so a hog of 1 MiB pieces
+/// still let a 20,000-point density peaks run) until destroyed, so that the engine's next allocation
+/// fails.
 class DeviceMemoryHog {
 public:
     DeviceMemoryHog() {
-        for (std::size_t piece = std::size_t{1} << 32; piece >= (std::size_t{1} << 20);) {
+        for (std::size_t piece = std::size_t{1} << 32; piece >= std::size_t{256};) {
             void* p = nullptr;
             if (cudaMalloc(&p, piece) == cudaSuccess) {
                 m_blocks.push_back(p);

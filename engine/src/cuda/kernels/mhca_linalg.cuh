@@ -7,9 +7,35 @@
 #include <cuda_runtime.h>
 #include <math_constants.h>
 
+#ifdef CLUSTERLENS_RACECHECK_BARRIERS
+#include <cuda/barrier>
+#endif
+
 #include "cuda/kernels/mhca_device.cuh"
 
 namespace clusterlens::cuda::mhca {
+
+#ifdef CLUSTERLENS_RACECHECK_BARRIERS
+/// Checking builds only (CMake option CLUSTERLENS_RACECHECK_BARRIERS): compute-sanitizer's racecheck
+/// reports false hazards between the warps of a named barrier with a thread count and the other warps
+/// on any shared variable they later share across __syncthreads (tests/gpu/sanitizer/
+/// named_barrier_race.cu shows it on a correct reduction). An mbarrier of the team's size, which
+/// racecheck models, stands in for the named barrier; the kernel calls initTeamBarrier first.
+#pragma nv_diag_suppress static_var_with_dynamic_init
+__device__ __forceinline__ ::cuda::barrier<::cuda::thread_scope_block>& teamBarrier() {
+    __shared__ ::cuda::barrier<::cuda::thread_scope_block> s_team;
+    return s_team;
+}
+#endif
+
+/// Before any ShapeTeam of `teamThreads` (< the block) syncs; every thread calls. Nothing to do in
+/// production builds, where the team syncs on a hardware named barrier.
+__device__ __forceinline__ void initTeamBarrier([[maybe_unused]] int teamThreads) {
+#ifdef CLUSTERLENS_RACECHECK_BARRIERS
+    if (threadIdx.x == 0) init(&teamBarrier(), teamThreads);
+    __syncthreads();
+#endif
+}
 
 /// The threads that shape a cluster: the whole block (barrier 0: __syncthreads) or its first `nt`
 /// threads, a multiple of 32, synchronised by the named barrier `barrier` while the others work on.
@@ -21,7 +47,16 @@ struct ShapeTeam {
         if (barrier == 0) {
             __syncthreads();
         } else {
+#ifdef CLUSTERLENS_RACECHECK_BARRIERS
+            // A team of the whole block is every thread: __syncthreads is the same barrier.
+            if (nt == static_cast<int>(blockDim.x)) {
+                __syncthreads();
+            } else {
+                teamBarrier().arrive_and_wait();
+            }
+#else
             asm volatile("bar.sync %0, %1;" ::"r"(barrier), "r"(nt) : "memory");
+#endif
         }
     }
 };

@@ -131,6 +131,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         pa.blockProfile = s_profile + kPersistentProfileSlots - blk * kPhaseSlots;  // [blk * kPhaseSlots] is ours
         __syncthreads();
     }
+    initTeamBarrier(kShapeTeamThreads);  // (every team of fewer threads than the block has this size)
     const ShapeArea area = shapeArea(s_dyn, v.cfg.d, pa.stageRows);
     double* metC = s_dyn + pa.areaDoubles;
     const bool timed = pa.profile != nullptr && blk == 0 && tid == 0;
