@@ -8,17 +8,38 @@
 
 namespace clusterlens::views {
 
-QString eventTooltipText(std::int64_t index, const std::vector<EventValue>& values, const QString& cluster,
-                         const QStringList& populations) {
+namespace {
+
+void appendValues(QStringList& lines, const std::vector<EventValue>& values) {
     const QLocale locale;
-    QStringList lines;
-    lines << QObject::tr("Event %1").arg(index);
     const std::size_t shown = std::min(values.size(), kMaxTooltipValues);
     for (std::size_t j = 0; j < shown; ++j)
         lines << QStringLiteral("%1: %2").arg(values[j].name, locale.toString(values[j].value, 'g', 5));
     if (values.size() > shown) lines << QObject::tr("\u2026 %1 more").arg(values.size() - shown);
+}
+
+}  // namespace
+
+QString eventTooltipText(std::int64_t index, const std::vector<EventValue>& values, const QString& cluster,
+                         const QStringList& populations) {
+    QStringList lines;
+    lines << QObject::tr("Event %1").arg(index);
+    appendValues(lines, values);
     if (!cluster.isEmpty()) lines << QObject::tr("Cluster: %1").arg(cluster);
     if (!populations.isEmpty()) lines << QObject::tr("Populations: %1").arg(populations.join(QStringLiteral(", ")));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString groupTooltipText(const EventGroup& group, const std::vector<EventValue>& values) {
+    const QLocale locale;
+    QStringList lines;
+    lines << group.name;
+    lines << QObject::tr("Size: %1 events").arg(locale.toString(static_cast<qlonglong>(group.size)));
+    if (group.size > 1) lines << QObject::tr("Merge height: %1").arg(locale.toString(group.height, 'g', 6));
+    lines << QObject::tr("Leaves %1\u2013%2 of the tree's order")
+                 .arg(locale.toString(static_cast<qlonglong>(group.firstPosition)),
+                      locale.toString(static_cast<qlonglong>(group.lastPosition)));
+    appendValues(lines, values);
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -1,15 +1,18 @@
 // The dendrogram widget on screen: the frame shows exactly k cluster colours after a cut of k,
 // selected subtrees and inversions in their highlight colours; clicks pick subtrees, the cut line
-// can be dragged, panning inside the region costs no geometry rebuild, the wheel zooms the leaves.
+// can be dragged, panning inside the region costs no geometry rebuild, the wheel zooms the leaves;
+// hovering a leaf or a cluster shows its tooltip (event, or cluster name, size, height, leaf range).
 
 #include <QMouseEvent>
 #include <QSignalSpy>
+#include <QToolTip>
 #include <QWheelEvent>
 
 #include <cmath>
 #include <map>
 #include <numeric>
 
+#include "analysis_session.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
@@ -65,6 +68,7 @@ private Q_SLOTS:
     void wheelZoomsTheLeavesAboutTheCursor();
     void logScaleShowsEveryHeight();
     void collapsedSubtreeIsOneTriangle();
+    void hoverDescribesLeavesAndClusters();
 
 private:
     std::unique_ptr<DendrogramWidget> m_widget;
@@ -111,7 +115,7 @@ void DendrogramWidgetTest::clickPicksTheSubtreeUnderTheCursor() {
     const std::int32_t group3 = 32 + 27;
     const QPointF below = m_widget->nodePosition(group3) - QPointF(0, 40);
     QCOMPARE(m_widget->nodeAt(below), group3);
-    QVERIFY(m_widget->describeNode(group3).contains(QStringLiteral("8 points")));
+    QVERIFY(m_widget->describeNode(group3).contains(QStringLiteral("Size: 8 events")));
     QTest::mouseClick(m_widget.get(), Qt::LeftButton, Qt::NoModifier, QPoint(3, 3));
     QCOMPARE(cleared.count(), 1);
 }
@@ -212,3 +216,32 @@ void DendrogramWidgetTest::collapsedSubtreeIsOneTriangle() {
 
 CLUSTERLENS_GUI_TEST_MAIN(DendrogramWidgetTest)
 #include "dendrogram_widget_test.moc"
+
+void DendrogramWidgetTest::hoverDescribesLeavesAndClusters() {
+    AnalysisSession analysis;
+    analysis.setPopulations({{QStringLiteral("T cells"), std::make_shared<const IndexVector>(IndexVector{25, 26})}});
+    m_widget->setEventSource(&analysis);
+    m_widget->setCut(std::make_shared<const DendrogramCut>(cutIntoClusters(*m_layout, 4)));
+    const std::int32_t group3 = 32 + 27;  // leaves 24..31, last merged at 0.7
+    const auto first = m_layout->first[static_cast<std::size_t>(group3)];
+    const int cluster = m_widget->cut()->clusterOf(*m_layout, group3);
+    const QString text = m_widget->describeNode(group3);
+    QVERIFY2(text.startsWith(QStringLiteral("cluster %1\n").arg(cluster)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Size: 8 events")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Merge height: 0.7")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Leaves %1\u2013%2 of the tree's order").arg(first).arg(first + 7)),
+             qPrintable(text));
+    // A merge inside the cluster is named as a subtree of it.
+    const std::int32_t inside = 32 + 25;
+    QVERIFY2(m_widget->describeNode(inside).startsWith(QStringLiteral("subtree of cluster %1").arg(cluster)),
+             qPrintable(m_widget->describeNode(inside)));
+    const QString leaf = m_widget->describeNode(25);
+    QVERIFY2(leaf.startsWith(QStringLiteral("Event 25\n")), qPrintable(leaf));
+    QVERIFY2(leaf.contains(QStringLiteral("Cluster: cluster %1").arg(cluster)), qPrintable(leaf));
+    QVERIFY2(leaf.contains(QStringLiteral("Populations: T cells")), qPrintable(leaf));
+    QVERIFY2(!m_widget->describeNode(24).contains(QStringLiteral("Populations")), qPrintable(m_widget->describeNode(24)));
+    // Resting the mouse on the cluster's bar shows that text as the tooltip.
+    sendMouse(m_widget.get(), QEvent::MouseMove, m_widget->nodePosition(group3), Qt::NoButton, Qt::NoButton);
+    QTRY_COMPARE(QToolTip::text(), text);
+    m_widget->setEventSource(nullptr);
+}

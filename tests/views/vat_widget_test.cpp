@@ -1,17 +1,21 @@
 // The VAT widget on two well separated groups (interleaved in the input): the iVAT frame shows two
 // dark diagonal blocks, every checked pixel has the colour the engine's colormap gives its value,
 // zooming and panning re-render the new viewport, hover names positions, point indices and the exact
-// distance, a right-drag along the diagonal selects one group, the VAT/iVAT toggle re-renders, the cut
+// distance, the tooltip of a row names its event (index, cluster, populations), a right-drag along the
+// diagonal selects one group, the VAT/iVAT toggle re-renders, the cut
 // boxes are drawn in the label colours.
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QSignalSpy>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
 
+#include "analysis_session.hpp"
 #include "clusterlens/vat/colormap.hpp"
 #include "clusterlens/vat/metric.hpp"
 #include "gui_test_main.hpp"
@@ -83,6 +87,7 @@ private Q_SLOTS:
     void zoomAndPanRenderTheNewViewport();
     void panShowsTheLastImageShiftedUntilItsRenderArrives();
     void hoverShowsPositionsIndicesAndDistance();
+    void tooltipNamesTheEventOfTheRow();
     void diagonalDragSelectsOneGroup();
     void toggleRendersVatDistances();
     void cutBoxesAreDrawnInTheLabelColours();
@@ -245,6 +250,33 @@ void VatWidgetTest::hoverShowsPositionsIndicesAndDistance() {
     const QString vatText = m_widget->describeAt(at);
     QVERIFY2(vatText.contains(QStringLiteral("VAT distance %1").arg(exact, 0, 'g', 6)), qPrintable(vatText));
     QVERIFY(m_widget->describeAt(QPointF(2, 2)).isEmpty());
+}
+
+void VatWidgetTest::tooltipNamesTheEventOfTheRow() {
+    const VatResult& vat = *m_run->vat;
+    const std::int64_t rowEvent = vat.order[17], columnEvent = vat.order[61];
+    AnalysisSession analysis;
+    auto groups = std::make_shared<LabelVector>(2 * kPerGroup);
+    for (std::size_t i = 0; i < groups->size(); ++i) (*groups)[i] = static_cast<std::int32_t>(i % 2);
+    analysis.addLabeling(QStringLiteral("groups"), groups);
+    analysis.setColouring(QStringLiteral("groups"));
+    analysis.setPopulations({{QStringLiteral("gate A"), std::make_shared<const IndexVector>(IndexVector{rowEvent})}});
+    m_widget->setEventSource(&analysis);
+    const QPointF at = m_widget->widgetPoint(61.5, 17.5);  // column 61, row 17
+    const QString text = m_widget->tooltipAt(at);
+    QVERIFY2(text.startsWith(QStringLiteral("Event %1\n").arg(rowEvent)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("row: 17\n")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("column event: %1\n").arg(columnEvent)), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Cluster: cluster %1 (groups)").arg(rowEvent % 2)), qPrintable(text));
+    QVERIFY2(text.endsWith(QStringLiteral("Populations: gate A")), qPrintable(text));
+    QVERIFY2(m_widget->tooltipAt(m_widget->widgetPoint(17.5, 61.5)).startsWith(QStringLiteral("Event %1\n").arg(columnEvent)),
+             qPrintable(m_widget->tooltipAt(m_widget->widgetPoint(17.5, 61.5))));
+    QVERIFY(m_widget->tooltipAt(QPointF(2, 2)).isEmpty());
+    // Qt's tooltip request over the row shows that text.
+    QHelpEvent help(QEvent::ToolTip, at.toPoint(), m_widget->mapToGlobal(at.toPoint()));
+    QApplication::sendEvent(m_widget.get(), &help);
+    QTRY_COMPARE(QToolTip::text(), m_widget->tooltipAt(at.toPoint()));
+    m_widget->setEventSource(nullptr);
 }
 
 void VatWidgetTest::diagonalDragSelectsOneGroup() {

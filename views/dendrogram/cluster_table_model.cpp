@@ -50,7 +50,7 @@ QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
         case ClusterColumn:
             // Small clusters (outliers) are listed apart, after every population.
             if (role == Qt::DisplayRole)
-                return c.population >= 0 ? tr("cluster %1").arg(c.population) : tr("small (cluster %1)").arg(c.id);
+                return cutClusterName(c.id, c.population);
             return role == Qt::UserRole ? QVariant(c.population >= 0 ? c.population : kSmallSortBase + c.id) : QVariant();
         case SizeColumn:
             value = static_cast<double>(c.size);

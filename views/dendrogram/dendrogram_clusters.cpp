@@ -1,5 +1,7 @@
 #include "dendrogram/dendrogram_clusters.hpp"
 
+#include <QObject>
+
 namespace clusterlens::views {
 
 namespace {
@@ -65,6 +67,10 @@ std::vector<double> subtreeMeans(const DendrogramLayout& layout, std::int32_t no
     }
     for (double& m : means) m /= static_cast<double>(count);
     return means;
+}
+
+QString cutClusterName(int id, int population) {
+    return population >= 0 ? QObject::tr("cluster %1").arg(population) : QObject::tr("small (cluster %1)").arg(id);
 }
 
 }  // namespace clusterlens::views

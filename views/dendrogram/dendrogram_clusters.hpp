@@ -51,6 +51,11 @@ struct ClusterTable {
 ClusterTable summarizeCut(const DendrogramLayout& layout, const DendrogramCut& cut, const FeatureSelection& features,
                           JobControl* control = nullptr);
 
+/// The name of cluster `id` of a cut, whose population number is `population` (DendrogramCut::colourOf),
+/// as the cluster table and the hover texts show it: "cluster p", or "small (cluster id)" for a small
+/// cluster (population -1).
+QString cutClusterName(int id, int population);
+
 /// Means of the selected features over the leaves of `node`; empty when the features do not fit.
 /// O(size·F).
 std::vector<double> subtreeMeans(const DendrogramLayout& layout, std::int32_t node, const FeatureSelection& features);

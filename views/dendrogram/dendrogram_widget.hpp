@@ -29,6 +29,7 @@
 
 namespace clusterlens::views {
 
+class AnalysisSession;
 class DendrogramRenderer;
 
 class DendrogramWidget : public QOpenGLWidget {
@@ -51,6 +52,9 @@ public:
     void setFeatures(FeatureSelection features);
     void setLogHeights(bool logarithmic);
     bool logHeights() const { return m_scale.logarithmic; }
+    /// Where hover texts find the cluster and populations of a leaf's event (null: left out). Set it only
+    /// while the leaves are the session's events (leaf id = event index).
+    void setEventSource(const AnalysisSession* analysis) { m_events = analysis; }
     /// Names shown for leaves when zoomed in far enough (point names of the dataset), may be null.
     void setPointNames(std::shared_ptr<const std::vector<std::string>> names);
     /// Colour strips under the leaves (each a colour per leaf id); strips of another size are not
@@ -81,7 +85,9 @@ public:
     std::int32_t nodeAt(QPointF widgetPos) const;
     /// Widget position of a node's bar centre (a leaf: its position on the leaf line).
     QPointF nodePosition(std::int32_t node) const;
-    /// Text shown when hovering `node`: size, height, inversion, cluster and feature means.
+    /// Text shown when hovering `node` (event_tooltip.hpp): a leaf as an event (index, marker values,
+    /// cluster, populations, leaf position); a subtree or cluster as a group (name, size, merge height,
+    /// leaf positions, inversion, feature means).
     QString describeNode(std::int32_t node) const;
 
     /// GL_RENDERER, known after the first initializeGL().
@@ -150,6 +156,7 @@ private:
     std::shared_ptr<const DendrogramCut> m_cut;
     std::shared_ptr<const std::vector<std::string>> m_pointNames;
     std::shared_ptr<const ColourStrips> m_strips;
+    const AnalysisSession* m_events = nullptr;
     LeafSelection m_selection;
     FeatureSelection m_features;
     std::vector<std::uint8_t> m_collapsed;

@@ -13,7 +13,9 @@
 #include <limits>
 #include <utility>
 
+#include "analysis_session.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
+#include "event_tooltip.hpp"
 
 namespace clusterlens::views {
 
@@ -22,7 +24,6 @@ namespace {
 constexpr double kWheelZoomPerStep = 1.25;  // one notch (120 units) magnifies by 25 %
 constexpr double kClickTolerance = 3.0;     // pixels a click may move and still be a click
 constexpr double kPickTolerance = 4.0;      // pixels from a bar or the cut line
-constexpr int kMaxMeansShown = 8;
 
 }  // namespace
 
@@ -62,31 +63,41 @@ QPointF DendrogramWidget::nodePosition(std::int32_t node) const {
 QString DendrogramWidget::describeNode(std::int32_t node) const {
     if (!m_layout || node < 0 || node > m_layout->root()) return {};
     const auto n = static_cast<std::size_t>(node);
-    const QLocale locale;
-    QStringList lines;
-    if (m_layout->isLeaf(node)) {
-        const bool named = m_pointNames && n < m_pointNames->size();
-        lines << (named ? tr("Point %1 (%2)").arg(node).arg(QString::fromStdString((*m_pointNames)[n]))
-                        : tr("Point %1").arg(node));
-    } else {
-        lines << tr("Subtree of %1 points (merge %2)")
-                     .arg(locale.toString(static_cast<qlonglong>(m_layout->size[n])))
-                     .arg(m_layout->row(node) + 1);
-        lines << tr("Height %1").arg(locale.toString(m_layout->height[n], 'g', 6));
-        if (m_layout->isInverted(node)) {
-            const std::size_t row = m_layout->row(node);
-            const double child = std::max(m_layout->height[static_cast<std::size_t>(m_layout->left[row])],
-                                          m_layout->height[static_cast<std::size_t>(m_layout->right[row])]);
-            lines << tr("Inversion: merged below its child at %1").arg(locale.toString(child, 'g', 6));
-        }
-    }
-    if (m_cut && !m_cut->isAbove(*m_layout, node)) lines << tr("Cluster %1").arg(m_cut->clusterOf(*m_layout, node));
+    const bool inCluster = m_cut && !m_cut->isAbove(*m_layout, node);
+    const int cluster = inCluster ? m_cut->clusterOf(*m_layout, node) : -1;
     const std::vector<double> means = subtreeMeans(*m_layout, node, m_features);
-    for (std::size_t j = 0; j < means.size() && j < static_cast<std::size_t>(kMaxMeansShown); ++j)
-        lines << tr("mean %1: %2").arg(m_features.names[static_cast<qsizetype>(j)], locale.toString(means[j], 'g', 4));
-    if (means.size() > static_cast<std::size_t>(kMaxMeansShown))
-        lines << tr("\u2026 %1 more features").arg(means.size() - kMaxMeansShown);
-    return lines.join(QLatin1Char('\n'));
+    std::vector<EventValue> values;
+    if (m_layout->isLeaf(node)) {
+        // A leaf is an event: the builder every view uses, with the leaf's marker values.
+        for (std::size_t j = 0; j < means.size(); ++j) values.push_back({m_features.names[static_cast<qsizetype>(j)], means[j]});
+        const QString clusterText =
+            inCluster ? cutClusterName(cluster, m_cut->colourOf(cluster))
+                      : (m_events ? colouringClusterOf(*m_events, node) : QString());
+        QString text = eventTooltipText(node, values, clusterText,
+                                        m_events ? populationsContaining(*m_events, node) : QStringList());
+        if (m_pointNames && n < m_pointNames->size())
+            text += QLatin1Char('\n') + tr("Name: %1").arg(QString::fromStdString((*m_pointNames)[n]));
+        return text + QLatin1Char('\n') + tr("Leaf %1 of the tree's order").arg(m_layout->first[n]);
+    }
+    for (std::size_t j = 0; j < means.size(); ++j)
+        values.push_back({tr("mean %1").arg(m_features.names[static_cast<qsizetype>(j)]), means[j]});
+    const std::size_t row = m_layout->row(node);
+    EventGroup group;
+    const bool clusterRoot = inCluster && m_cut->roots[static_cast<std::size_t>(cluster)] == node;
+    group.name = clusterRoot ? cutClusterName(cluster, m_cut->colourOf(cluster))
+                             : inCluster ? tr("subtree of %1 (merge %2)").arg(cutClusterName(cluster, m_cut->colourOf(cluster))).arg(row + 1)
+                                         : tr("subtree (merge %1)").arg(row + 1);
+    group.size = m_layout->size[n];
+    group.height = m_layout->height[n];
+    group.firstPosition = m_layout->first[n];
+    group.lastPosition = m_layout->first[n] + m_layout->size[n] - 1;
+    QString text = groupTooltipText(group, values);
+    if (m_layout->isInverted(node)) {
+        const double child = std::max(m_layout->height[static_cast<std::size_t>(m_layout->left[row])],
+                                      m_layout->height[static_cast<std::size_t>(m_layout->right[row])]);
+        text += QLatin1Char('\n') + tr("Inversion: merged below its child at %1").arg(QLocale().toString(child, 'g', 6));
+    }
+    return text;
 }
 
 void DendrogramWidget::updateHover(QPointF pos, QPoint globalPos) {

@@ -47,6 +47,7 @@ CutResult cutOrder(const VatResult& vat, int k) {
 
 VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent)
     : QWidget(parent), m_runner(runner), m_analysis(analysis), m_widget(new VatWidget(this)) {
+    m_widget->setEventSource(m_analysis);
     m_hover = new QLabel(this);
     m_hover->setTextFormat(Qt::PlainText);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);

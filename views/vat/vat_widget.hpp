@@ -88,6 +88,15 @@ public:
     /// Hover text at a widget point: positions, point indices and the exact distance (empty outside).
     QString describeAt(QPointF widgetPos) const;
     const QString& hoverText() const { return m_hoverText; }
+    /// Where tooltips find the cluster and populations of an event (null: left out).
+    void setEventSource(const AnalysisSession* analysis) { m_events = analysis; }
+    /// Whole-dataset index of the event at `position` of the order (a population run's members mapped
+    /// back); -1 outside the order.
+    std::int64_t eventAtPosition(std::size_t position) const;
+    /// The tooltip at a widget point (event_tooltip.hpp): over the image or the right strips, the
+    /// event of that row (its position, the column's event, cluster, populations); over the bottom
+    /// strips, the event of that column. Empty elsewhere.
+    QString tooltipAt(QPointF widgetPos) const;
 
     /// The viewport the current view needs, and the one the image on screen was rendered for.
     VatViewport wantedViewport() const;
@@ -134,6 +143,7 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    bool event(QEvent* e) override;
 
 private:
     enum class Drag { None, Pending, Pan, Select };
@@ -169,6 +179,7 @@ private:
     std::shared_ptr<const std::vector<std::int64_t>> m_marked;
     std::shared_ptr<const LabelVector> m_labels;
     std::shared_ptr<const ColourStrips> m_strips;
+    const AnalysisSession* m_events = nullptr;
 
     std::unique_ptr<VatGlRenderer> m_gl;
     std::unique_ptr<VatInteropTarget> m_interop;
