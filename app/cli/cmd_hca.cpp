@@ -1,6 +1,8 @@
 // clusterlens-cli hca INPUT --linkage ... --out LINKAGE.csv [--session FILE [--name NAME] [--population NAME]]
-// (DESIGN.md command-line contract). On a population, LINKAGE.csv keeps scipy's convention over its m
-// members: leaf k is the k-th member in ascending order.
+// [--profile] (DESIGN.md command-line contract). On a population, LINKAGE.csv keeps scipy's convention
+// over its m members: leaf k is the k-th member in ascending order. --profile: what the GPU MHCA did
+// (MhcaProbe: counts, phase and kernel stage times) on stderr; a profiled run synchronises between its
+// stages, so it is slower.
 
 #include <cstdio>
 #include <utility>
@@ -9,6 +11,7 @@
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/fix_monotonic.hpp"
 #include "clusterlens/hca/hca.hpp"
+#include "clusterlens/hca/mhca_probe.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "commands.hpp"
 #include "input.hpp"
@@ -68,10 +71,24 @@ std::vector<std::int32_t> aprioriGroups(const std::string& path, const SessionRu
     return kept;
 }
 
+/// --profile's report on stderr: the probe's counts and lines, or why there are none.
+void printProfile(const MhcaProbe& probe, const std::string& backend) {
+    if (probe.merges == 0) {
+        std::fprintf(stderr, "clusterlens-cli: --profile: nothing to report (%s ran; the probe is filled by the GPU MHCA)\n",
+                     backend.c_str());
+        return;
+    }
+    std::fprintf(stderr,
+                 "[mhca probe] %zu merges, %zu persistent launches, %zu switch steps, %zu key shifts, %zu merges updated "
+                 "again for a shift, %zu speculated shapes taken (%zu from the growth kernel)\n%s",
+                 probe.merges, probe.persistentLaunches, probe.switchSteps, probe.keyShifts, probe.mergesUpdatedAgain,
+                 probe.speculatedShapesTaken, probe.growthShapesTaken, probe.report.c_str());
+}
+
 } // namespace
 
 int runHca(const Arguments& argv) {
-    Args args(argv, with(kCommonFlags, {"--normalize"}),
+    Args args(argv, with(kCommonFlags, {"--normalize", "--profile"}),
               with(with(kCommonValued, {"--linkage", "--variant", "--threshold", "--subthreshold", "--apriori",
                                         "--apriori-kmeans", "--out", "--fix-monotonic"}),
                    kSessionValued));
@@ -85,6 +102,11 @@ int runHca(const Arguments& argv) {
     const double readSeconds = readClock.seconds();
     HcaRequest request = requestFrom(args, data.n);
     if (args.has("--apriori")) request.mhca.apriori = aprioriGroups(args.value("--apriori"), run, data);
+    MhcaProbe probe;
+    if (args.flag("--profile")) {
+        if (!request.mahalanobis) throw UsageError("--profile applies to --linkage mahalanobis only");
+        request.mhca.probe = &probe;
+    }
     if (data.n < 2) throw InvalidInput(data.provenance.path + ": clustering needs at least 2 points, the data has " + std::to_string(data.n));
 
     Stopwatch clusterClock;
@@ -93,6 +115,7 @@ int runHca(const Arguments& argv) {
         return clusterHierarchically(data, request, backend, progress.control());
     }();
     printWarnings(computed.warnings);
+    if (request.mhca.probe) printProfile(probe, backendDescription(computed.backend));
     Linkage linkage = std::move(computed.result);
     const double clusterSeconds = clusterClock.seconds();
     const std::size_t inversions = linkage.inversionCount();

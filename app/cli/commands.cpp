@@ -8,7 +8,8 @@ const std::vector<Command>& commands() {
         {"hca", runHca,
          "hca INPUT --linkage mahalanobis|single|complete|average|weighted|centroid|median|ward\n"
          "          [--variant full|centroid] [--threshold 0.5] [--subthreshold mahal|mahal0|euclid|euclid-mahal]\n"
-         "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] --out LINKAGE.csv"},
+         "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] [--profile]\n"
+         "          --out LINKAGE.csv"},
         {"heights", runHeights,
          "heights (LINKAGE.csv [--linkage-format scipy|thesis|hclust] | --session FILE --linkage NAME)\n"
          "          --out HEIGHTS.csv"},

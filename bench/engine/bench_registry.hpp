@@ -34,9 +34,14 @@ public:
     static Registry& instance();
     void add(BenchCase benchCase) { m_cases.push_back(std::move(benchCase)); }
     const std::vector<BenchCase>& cases() const { return m_cases; }
+    /// --profile: the cases report what their runs did on stderr (MHCA's probe, the VAT engine's
+    /// passes); profiled MHCA runs synchronise between their stages, so their times are longer.
+    bool profile() const { return m_profile; }
+    void setProfile(bool on) { m_profile = on; }
 
 private:
     std::vector<BenchCase> m_cases;
+    bool m_profile = false;
 };
 
 /// Registers cases at static-initialisation time.

@@ -1,5 +1,7 @@
-// clusterlens-bench [--filter SUBSTR] [--repeat R] [--json]
+// clusterlens-bench [--filter SUBSTR] [--repeat R] [--json] [--profile]
 // Runs the registered benchmark cases and prints a table, or with --json one JSON object:
+// --profile: the cases also report what each run did on stderr (MHCA's probe: counts, phase and
+// kernel stage times; the GPU VAT engine's passes); profiled MHCA runs are slower.
 //   {"device": ..., "cpu": ..., "date": ..., "results": [{"workload", "backend", "n", "d", "seconds",
 //    "throughput", "throughput_unit", "peak_device_bytes", "runs"}, ...]}
 // seconds is the median of the timed runs after the warm-up; throughput is points per second;
@@ -101,7 +103,7 @@ public:
 };
 
 [[noreturn]] void usage(const std::string& problem) {
-    std::cerr << "clusterlens-bench: " << problem << "\nusage: clusterlens-bench [--filter SUBSTR] [--repeat R] [--json]\n";
+    std::cerr << "clusterlens-bench: " << problem << "\nusage: clusterlens-bench [--filter SUBSTR] [--repeat R] [--json] [--profile]\n";
     std::exit(2);
 }
 
@@ -111,6 +113,8 @@ Options parseOptions(int argc, char** argv) {
         const std::string arg = argv[i];
         if (arg == "--json") {
             o.json = true;
+        } else if (arg == "--profile") {
+            clusterlens::bench::Registry::instance().setProfile(true);
         } else if (arg == "--filter" && i + 1 < argc) {
             o.filter = argv[++i];
         } else if (arg == "--repeat" && i + 1 < argc) {

@@ -3,7 +3,9 @@
 // mode, on the cached cytometry-like data (12 populations + 3 % noise, seed 1).
 
 #include <cstdint>
+#include <cstdio>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #ifdef CLUSTERLENS_HAVE_CUDA
 #include "clusterlens/cluster/kmeans_cuda.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
+#include "clusterlens/hca/mhca_probe.hpp"
 #endif
 
 namespace clusterlens::bench {
@@ -36,6 +39,17 @@ MhcaOptions mhcaOptions(MhcaVariant variant) {
     return options;
 }
 
+/// mhcaCuda, with --profile through a probe whose report goes to stderr.
+void runMhca(const std::string& workload, std::size_t n, std::size_t d, MhcaOptions options) {
+    MhcaProbe probe;
+    if (Registry::instance().profile()) options.probe = &probe;
+    mhcaCuda(doubleData(n, d).data(), n, d, options);
+    if (options.probe)
+        std::fprintf(stderr, "\n[mhca probe] %s: %zu merges, %zu persistent launches, %zu switch steps, %zu key shifts\n%s",
+                     workload.c_str(), probe.merges, probe.persistentLaunches, probe.switchSteps, probe.keyShifts,
+                     probe.report.c_str());
+}
+
 /// Apriori groups from GPU k-means (K groups, seed 1) as MHCA group ids 1..K (0 means "no group").
 const std::vector<std::int32_t>& kmeansGroups(std::size_t n, std::size_t d, std::size_t k) {
     static std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int32_t>> cache;
@@ -56,11 +70,12 @@ const std::vector<std::int32_t>& kmeansGroups(std::size_t n, std::size_t d, std:
 void addAprioriCases(Registry& registry) {
     for (const std::size_t d : {std::size_t{20}, std::size_t{39}}) {
         const std::size_t n = 1000000, k = 1000;
-        registry.add(BenchCase{"mhca cmd apriori kmeans1000 " + shortCount(n) + "x" + std::to_string(d), "cuda", n, d,
-                               [n, d, k] {
+        const std::string name = "mhca cmd apriori kmeans1000 " + shortCount(n) + "x" + std::to_string(d);
+        registry.add(BenchCase{name, "cuda", n, d,
+                               [name, n, d, k] {
                                    MhcaOptions options = mhcaOptions(MhcaVariant::Centroid);
                                    options.apriori = kmeansGroups(n, d, k);
-                                   mhcaCuda(doubleData(n, d).data(), n, d, options);
+                                   runMhca(name, n, d, options);
                                },
                                [n, d, k] {
                                    doubleData(n, d);
@@ -91,7 +106,7 @@ void benchMhca(Registry& registry) {
         const std::string name = std::string("mhca ") + (variant == MhcaVariant::Full ? "fmd " : "cmd ") +
                                  shortCount(n) + "x" + std::to_string(d);
         registry.add(BenchCase{name, "cuda", n, d,
-                               [n, d, variant] { mhcaCuda(doubleData(n, d).data(), n, d, mhcaOptions(variant)); },
+                               [name, n, d, variant] { runMhca(name, n, d, mhcaOptions(variant)); },
                                [n, d] { doubleData(n, d); }, shape.warmUp, shape.maxRepeat});
     }
     addAprioriCases(registry);

@@ -44,7 +44,9 @@ VatResult vatWithTable(std::size_t n, std::size_t d, Backend backend, const std:
     const clusterlens::Dataset& data = cytometryData(n, d);
     VatOptions options;
     options.backend = backend;
+    options.trace = Registry::instance().profile();
     const VatResult r = clusterlens::computeVat(data.values.data(), n, d, options);
+    if (!r.trace.empty()) std::fprintf(stderr, "\n%s", r.trace.c_str());
     const auto clock = std::chrono::steady_clock::now();
     const clusterlens::RangeMaxTable table(r.cut);
     const double tableSeconds = secondsSince(clock);
@@ -61,10 +63,7 @@ void addVat(Registry& registry, std::size_t n, std::size_t d, const std::string&
     const std::string workload = "vat order+ivat " + shortCount(n) + "x" + std::to_string(d);
     const Backend b = backend == "cuda" ? Backend::Cuda : Backend::Cpu;
     registry.add(BenchCase{workload, backend, n, d, [=] { vatWithTable(n, d, b, workload); },
-                           [=] {
-                               setenv("CLUSTERLENS_VAT_TRACE", "1", 0);
-                               cytometryData(n, d);
-                           },
+                           [=] { cytometryData(n, d); },
                            1, maxRepeat});
 }
 

@@ -90,3 +90,14 @@ TEST(CliHca, BadOptionsExitTwoBadDataExitThree) {
     writeFile(dir.file("nan.csv"), "a,b\n1,2\nnan,3\n4,5\n");
     EXPECT_EQ(runCli({"hca", dir.file("nan.csv"), "--out", out}).exitCode, 3);
 }
+
+TEST(CliHca, ProfileReportsTheGpuProbeOrWhyThereIsNone) {
+    TempDir dir;
+    const std::string input = dataPath("reference/mhca/aggregation.txt");
+    auto cpu = runCli({"hca", input, "--variant", "centroid", "--backend", "cpu", "--profile", "--out", dir.file("o.csv")});
+    ASSERT_EQ(cpu.exitCode, 0) << cpu.err;
+    EXPECT_THAT(cpu.err, HasSubstr("--profile: nothing to report (cpu"));
+    auto classic = runCli({"hca", input, "--linkage", "single", "--profile", "--out", dir.file("s.csv")});
+    EXPECT_EQ(classic.exitCode, 2);
+    EXPECT_THAT(classic.err, HasSubstr("--profile applies to --linkage mahalanobis only"));
+}

@@ -1,15 +1,15 @@
 #pragma once
 // What the GPU MHCA tests share (mhca_parity_test.cpp, mhca_mechanisms_test.cpp): seeded Gaussian
-// mixtures, merge-by-merge comparisons of two linkages, the options and their names, and scoped
-// environment switches for the engine's mechanisms. Built only with CUDA.
+// mixtures, merge-by-merge comparisons of two linkages, the options and their names, and the
+// injection of a tuning policy. Built only with CUDA.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -20,6 +20,7 @@
 #include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/hca/mhca.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
+#include "clusterlens/hca/mhca_cuda_policy.hpp"
 
 #define CL_REQUIRE_GPU()                                                        \
     do {                                                                        \
@@ -148,37 +149,15 @@ inline constexpr MhcaVariant kVariants[] = {MhcaVariant::Centroid, MhcaVariant::
 inline constexpr SubthresholdMode kModes[] = {SubthresholdMode::Mahal, SubthresholdMode::Mahal0,
                                               SubthresholdMode::Euclid, SubthresholdMode::EuclidMahal};
 
-/// Sets an environment variable for the lifetime of a scope (the engine reads it when it starts).
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const char* value) : m_name(name) {
-        const char* old = std::getenv(name);
-        if (old) m_old = old;
-        m_had = old != nullptr;
-        ::setenv(name, value, 1);
-    }
-    ~ScopedEnv() {
-        if (m_had) {
-            ::setenv(m_name, m_old.c_str(), 1);
-        } else {
-            ::unsetenv(m_name);
-        }
-    }
-
-private:
-    const char* m_name;
-    std::string m_old;
-    bool m_had = false;
-};
-
-/// The version of the persistent CMD kernel without barrier S3 needs speculation, lazy rescans and a
-/// list that is its slots in order (slot compaction); a test of it or of the growth kernel beside it
-/// sets them on for its scope, so that it checks the mechanism in any environment.
-struct ElidedS3Mechanisms {
-    ScopedEnv elide{"CLUSTERLENS_MHCA_ELIDE_S3", "1"};
-    ScopedEnv speculate{"CLUSTERLENS_MHCA_SPECULATE", "1"};
-    ScopedEnv lazy{"CLUSTERLENS_MHCA_LAZY_RESCANS", "1"};
-    ScopedEnv slots{"CLUSTERLENS_MHCA_SLOT_COMPACTION", "1"};
-};
+/// `options` with the production policy for p's size and variant (on a device with a cooperative
+/// launch) changed by `change`: a test of one mechanism injects it this way, so that it checks the
+/// mechanism whatever the production choice becomes.
+template <class Change>
+MhcaOptions withPolicy(MhcaOptions options, const Points& p, Change change) {
+    MhcaCudaPolicy policy = chooseMhcaCudaPolicy(MhcaDeviceTraits{}, p.n, p.d, options.variant);
+    change(policy);
+    options.cudaPolicy = std::make_shared<const MhcaCudaPolicy>(policy);
+    return options;
+}
 
 }  // namespace clusterlens::test::mhcagpu

@@ -1,5 +1,5 @@
-// The GPU MHCA engine's speed mechanisms change no merge: each switched off or forced through its
-// environment variable (the per-stage kernels instead of the persistent one, the prologues, eager
+// The GPU MHCA engine's speed mechanisms change no merge: each switched off or forced through an
+// injected tuning policy (hca/mhca_cuda_policy.hpp: the per-stage kernels instead of the persistent one, the prologues, eager
 // rescans, the streaming's forms, speculated and growth shapes, the rows updated without barrier S3,
 // FMD's steps finished by the host) gives the same linkage, bit for bit or as the CPU reference.
 
@@ -11,6 +11,8 @@
 
 #include "clusterlens/hca/linkage.hpp"
 #include "clusterlens/hca/mhca.hpp"
+#include "clusterlens/hca/mhca_cuda_policy.hpp"
+#include "clusterlens/hca/mhca_probe.hpp"
 #include "test_support.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
@@ -23,12 +25,14 @@ TEST(MhcaCudaParity, PerStageKernelsEqualCpuToo) {
     CL_REQUIRE_GPU();
     // CMD runs as one persistent kernel where the device allows it; the per-stage kernels stay the
     // fallback (d > 16, no cooperative launch) and are forced here.
-    const ScopedEnv perStage("CLUSTERLENS_MHCA_PERSISTENT", "0");
     const std::uint64_t seed = test::testSeed() + 29;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
     const Points p = gaussianMixture(2500, 5, 8, 20.0, seed);
     for (SubthresholdMode mode : kModes)
-        expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false, 0.2), "per-stage seed " + std::to_string(seed));
+        expectParity(p,
+                     withPolicy(makeOptions(MhcaVariant::Centroid, mode, false, 0.2), p,
+                                [](MhcaCudaPolicy& policy) { policy.persistentCmd = false; }),
+                     "per-stage seed " + std::to_string(seed));
 }
 
 TEST(MhcaCudaParity, PrologueByRescansEqualsCpuToo) {
@@ -36,24 +40,25 @@ TEST(MhcaCudaParity, PrologueByRescansEqualsCpuToo) {
     // The rows' first state comes from one tiled pass over the single points; the rescans of every
     // row (which CMD's persistent kernel still uses after a switch step, and FMD above d = 16) are
     // forced here. Ties (duplicate points) check that both orders of equal keys match the CPU's.
-    const ScopedEnv kernelPrologue("CLUSTERLENS_MHCA_TILED_PROLOGUE", "0");
+    const auto rescanStart = [](MhcaCudaPolicy& policy) { policy.tiledStart = false; };
     const std::uint64_t seed = test::testSeed() + 37;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
     Points p = gaussianMixture(1500, 6, 8, 20.0, seed);
     for (std::size_t k = 0; k < p.d; ++k) p.x[10 * p.d + k] = p.x[700 * p.d + k];
     for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Euclid})
-        expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "kernel prologue seed " + std::to_string(seed));
+        expectParity(p, withPolicy(makeOptions(MhcaVariant::Centroid, mode, false), p, rescanStart),
+                     "kernel prologue seed " + std::to_string(seed));
     const Points small = gaussianMixture(500, 5, 6, 15.0, seed + 1);
-    expectParity(small, makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false),
+    expectParity(small, withPolicy(makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false), small, rescanStart),
                  "rescan prologue seed " + std::to_string(seed + 1));
 }
 
 TEST(MhcaCudaParity, PairsPrologueEqualsTwoPasses) {
     CL_REQUIRE_GPU();
     // CMD's start takes maxDistX and every row's first state from one pass over the pairs, keeping
-    // each row's nearest by q (mhca_singleton_pairs_kernels.cuh). CLUSTERLENS_MHCA_PAIRS_PROLOGUE=0
-    // runs the pass for maxDistX and the tiled pass by keys instead; =2 does every row again with the
-    // tiled kernel (the path of rows whose keys tie). Duplicate points tie. The three runs must agree
+    // each row's nearest by q (mhca_singleton_pairs_kernels.cuh). MhcaSingletonStart::TwoPasses runs
+    // the pass for maxDistX and the tiled pass by keys instead; PairsPassRedoAll does every row again
+    // with the tiled kernel (the path of rows whose keys tie). Duplicate points tie. The three runs must agree
     // bit for bit (maxDistX is in every height), and at d = 5 equal the CPU. d = 5 and 14: both kernel
     // instances; 2970 points: an odd number of row tiles (the middle one is a block's only tile), the
     // last one partial. (At d = 14, 3000 points of this mixture gave a merge with a cluster of 257
@@ -69,19 +74,13 @@ TEST(MhcaCudaParity, PairsPrologueEqualsTwoPasses) {
             for (std::size_t k = 0; k < d; ++k) p.x[to * d + k] = p.x[from * d + k];
         const MhcaOptions options = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
         const std::string what = "pairs prologue d " + std::to_string(d) + " seed " + std::to_string(seed + d);
-        Linkage byPairs, twoPasses, redone;
-        {
-            const ScopedEnv on("CLUSTERLENS_MHCA_PAIRS_PROLOGUE", "1");
-            byPairs = mhcaCuda(p.x.data(), p.n, p.d, options);
-        }
-        {
-            const ScopedEnv off("CLUSTERLENS_MHCA_PAIRS_PROLOGUE", "0");
-            twoPasses = mhcaCuda(p.x.data(), p.n, p.d, options);
-        }
-        {
-            const ScopedEnv redo("CLUSTERLENS_MHCA_PAIRS_PROLOGUE", "2");
-            redone = mhcaCuda(p.x.data(), p.n, p.d, options);
-        }
+        auto start = [&](MhcaSingletonStart how) {
+            const MhcaOptions o = withPolicy(options, p, [how](MhcaCudaPolicy& policy) { policy.cmdStart = how; });
+            return mhcaCuda(p.x.data(), p.n, p.d, o);
+        };
+        const Linkage byPairs = start(MhcaSingletonStart::PairsPass);
+        const Linkage twoPasses = start(MhcaSingletonStart::TwoPasses);
+        const Linkage redone = start(MhcaSingletonStart::PairsPassRedoAll);
         expectIdentical(byPairs, twoPasses, what);
         expectIdentical(redone, twoPasses, what + " (every row done again)");
         if (d == 5) expectParity(p, options, what);
@@ -93,19 +92,21 @@ TEST(MhcaCudaParity, EagerRescansEqualCpuToo) {
     // The persistent CMD kernel leaves a stale row that its runners-up cannot answer lazy until its
     // bound could reach the closest pair (every other test takes that path); here such rows are
     // rescanned at the end of their merge instead. 3000 points: two launches and a compaction.
-    const ScopedEnv eager("CLUSTERLENS_MHCA_LAZY_RESCANS", "0");
     const std::uint64_t seed = test::testSeed() + 41;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
     Points p = gaussianMixture(3000, 5, 8, 20.0, seed);
     for (std::size_t k = 0; k < p.d; ++k) p.x[20 * p.d + k] = p.x[1900 * p.d + k];
     for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0})
-        expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "eager rescans seed " + std::to_string(seed));
+        expectParity(p,
+                     withPolicy(makeOptions(MhcaVariant::Centroid, mode, false), p,
+                                [](MhcaCudaPolicy& policy) { policy.lazyRescans = false; }),
+                     "eager rescans seed " + std::to_string(seed));
 }
 
 TEST(MhcaCudaParity, ExactDimensionStreamingEqualsPadded) {
     CL_REQUIRE_GPU();
     // While the metrics fit in L2 the persistent CMD kernel streams the other side with a function for
-    // the exact d (streamedSideFormExact); CLUSTERLENS_MHCA_EVICT_FIRST=1 forces the padded form of the
+    // the exact d (streamedSideFormExact); MhcaStreamedLoads::EvictFirst forces the padded form of the
     // kernel instance (MAXD 16 here, and 8 at d = 7), whose extra rows add exact zeros. Both runs must
     // agree bit for bit.
     const std::uint64_t seed = test::testSeed() + 53;
@@ -114,15 +115,13 @@ TEST(MhcaCudaParity, ExactDimensionStreamingEqualsPadded) {
         const Points p = gaussianMixture(4000, d, 12, 25.0, seed + d);
         for (const SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0}) {
             const MhcaOptions options = makeOptions(MhcaVariant::Centroid, mode, false);
-            Linkage exact, padded;
-            {
-                const ScopedEnv plain("CLUSTERLENS_MHCA_EVICT_FIRST", "0");
-                exact = mhcaCuda(p.x.data(), p.n, p.d, options);
-            }
-            {
-                const ScopedEnv evict("CLUSTERLENS_MHCA_EVICT_FIRST", "1");
-                padded = mhcaCuda(p.x.data(), p.n, p.d, options);
-            }
+            auto loads = [&](MhcaStreamedLoads how) {
+                const MhcaOptions o =
+                    withPolicy(options, p, [how](MhcaCudaPolicy& policy) { policy.streamedLoads = how; });
+                return mhcaCuda(p.x.data(), p.n, p.d, o);
+            };
+            const Linkage exact = loads(MhcaStreamedLoads::Plain);
+            const Linkage padded = loads(MhcaStreamedLoads::EvictFirst);
             EXPECT_NO_THROW(exact.validate("exact-dimension run"));
             expectIdentical(exact, padded, "d " + std::to_string(d) + " " + describe(options));
         }
@@ -142,12 +141,10 @@ TEST(MhcaCudaParity, SpeculatedShapesChangeNoMerge) {
     for (const std::size_t d : {std::size_t{7}, std::size_t{14}}) {
         const Points p = gaussianMixture(4000, d, 12, 25.0, seed + d);
         const MhcaOptions options = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
-        const Linkage speculated = mhcaCuda(p.x.data(), p.n, p.d, options);
-        Linkage plain;
-        {
-            const ScopedEnv off("CLUSTERLENS_MHCA_SPECULATE", "0");
-            plain = mhcaCuda(p.x.data(), p.n, p.d, options);
-        }
+        const Linkage speculated =
+            mhcaCuda(p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.speculate = true; }));
+        const Linkage plain =
+            mhcaCuda(p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.speculate = false; }));
         EXPECT_NO_THROW(speculated.validate("speculated run"));
         expectIdentical(speculated, plain, "d " + std::to_string(d));
     }
@@ -162,34 +159,28 @@ TEST(MhcaCudaParity, GrowthRecordsChangeNoMerge) {
     // taken growth records.
     const std::uint64_t seed = test::testSeed() + 47;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
-    // The growth kernel runs only beside the version without barrier S3 (whatever the environment says).
-    const ElidedS3Mechanisms mechanisms;
+    // The growth kernel runs only beside the version without barrier S3 (whose mechanisms the
+    // production policy has on).
     for (const std::size_t d : {std::size_t{7}, std::size_t{14}}) {
         const Points p = gaussianMixture(4000, d, 12, 25.0, seed + d);
         for (const SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0}) {
             const MhcaOptions options = makeOptions(MhcaVariant::Centroid, mode, false);
             const std::string what = "d " + std::to_string(d) + " " + describe(options);
-            Linkage plain, grown, profiled;
-            std::string log;
-            {
-                const ScopedEnv off("CLUSTERLENS_MHCA_GROWTH", "0");
-                plain = mhcaCuda(p.x.data(), p.n, p.d, options);
-            }
-            {
-                const ScopedEnv on("CLUSTERLENS_MHCA_GROWTH", "1");
-                grown = mhcaCuda(p.x.data(), p.n, p.d, options);
-                const ScopedEnv profile("CLUSTERLENS_MHCA_PROFILE", "1");
-                testing::internal::CaptureStderr();
-                profiled = mhcaCuda(p.x.data(), p.n, p.d, options);
-                log = testing::internal::GetCapturedStderr();
-            }
+            const MhcaOptions withGrowth =
+                withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.growthKernel = true; });
+            const Linkage plain = mhcaCuda(
+                p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.growthKernel = false; }));
+            const Linkage grown = mhcaCuda(p.x.data(), p.n, p.d, withGrowth);
+            MhcaProbe probe;
+            MhcaOptions probed = withGrowth;
+            probed.probe = &probe;
+            const Linkage profiled = mhcaCuda(p.x.data(), p.n, p.d, probed);
             EXPECT_NO_THROW(grown.validate("growth run"));
             expectIdentical(grown, plain, what);
             expectIdentical(profiled, plain, what + " (profiled)");
-            const std::size_t at = log.find(" from the growth kernel");
-            ASSERT_NE(at, std::string::npos) << what << ": no profile line";
-            const std::size_t start = log.rfind(' ', at - 1) + 1;
-            EXPECT_GT(std::stoull(log.substr(start, at - start)), 0ull) << what << ": no growth record taken";
+            EXPECT_EQ(probe.merges, p.n - 1) << what;
+            EXPECT_NE(probe.report.find("[mhca profile] persistent kernel"), std::string::npos) << what;
+            EXPECT_GT(probe.growthShapesTaken, 0u) << what << ": no growth record taken";
         }
     }
 }
@@ -200,33 +191,23 @@ TEST(MhcaCudaParity, RowsUpdatedWithoutBarrierS3EqualCpu) {
     // if no key shifted, and puts them back from its journal and updates them again when one did
     // (mhca_row_journal.cuh). This data shifts the keys 10 times (mahal) and 48 times (mahal0 at
     // threshold 0.05) on the CPU: the runs must equal the CPU's, the runs with barrier S3 bit for bit,
-    // and the second update must have run (CLUSTERLENS_MHCA_STATS counts it).
+    // and the second update must have run (an untimed probe counts it).
     const std::uint64_t seed = 20261200;  // fixed: the shifts depend on the data
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
     const Points p = gaussianMixture(3000, 5, 8, 20.0, seed);
-    const ScopedEnv stats("CLUSTERLENS_MHCA_STATS", "1");
     for (const auto& [mode, threshold] : {std::pair{SubthresholdMode::Mahal, 0.5}, std::pair{SubthresholdMode::Mahal0, 0.05}}) {
         const MhcaOptions options = makeOptions(MhcaVariant::Centroid, mode, false, threshold);
         const std::string what = "without S3 " + describe(options);
-        std::string log;
-        Linkage elided;
-        {  // whatever the environment says
-            const ElidedS3Mechanisms mechanisms;
-            testing::internal::CaptureStderr();
-            elided = mhcaCuda(p.x.data(), p.n, p.d, options);
-            log = testing::internal::GetCapturedStderr();
-        }
-        const std::size_t at = log.find(" updated again for a shift");
-        ASSERT_NE(at, std::string::npos) << what << ": no statistics line in\n" << log;
-        const std::size_t from = log.rfind(", ", at);
-        const long redone = std::atol(log.c_str() + from + 2);
-        std::cout << "[ mhca gpu ] " << what << ": " << redone << " merges updated again for a shift\n";
-        EXPECT_GT(redone, 0) << what;
-        Linkage barrier;
-        {
-            const ScopedEnv off("CLUSTERLENS_MHCA_ELIDE_S3", "0");
-            barrier = mhcaCuda(p.x.data(), p.n, p.d, options);
-        }
+        MhcaProbe probe;
+        probe.timeStages = false;  // the production kernel instance
+        MhcaOptions counted = withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.elideBarrierS3 = true; });
+        counted.probe = &probe;
+        const Linkage elided = mhcaCuda(p.x.data(), p.n, p.d, counted);
+        std::cout << "[ mhca gpu ] " << what << ": " << probe.mergesUpdatedAgain
+                  << " merges updated again for a shift\n";
+        EXPECT_GT(probe.mergesUpdatedAgain, 0u) << what;
+        const Linkage barrier = mhcaCuda(
+            p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.elideBarrierS3 = false; }));
         expectIdentical(elided, barrier, what);
         expectSameMerges(elided, mhcaCpu(p.x.data(), p.n, p.d, options), what);
     }
@@ -237,14 +218,15 @@ TEST(MhcaCudaParity, FmdStepsFinishedByTheHostEqualCpu) {
     // FMD rescans the marked rows in a pass the device sizes (up to a row cap); a step with more rows,
     // or the switch to pure Mahalanobis distances, halts the queued merges until the host finishes it.
     // A cap of one row makes most steps halt.
-    const ScopedEnv oneRow("CLUSTERLENS_MHCA_FMD_ROWS", "1");
+    const auto oneRow = [](MhcaCudaPolicy& policy) { policy.fmdRowsPerPass = 1; };
     const std::uint64_t seed = test::testSeed() + 31;
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
     const Points p = gaussianMixture(600, 4, 6, 15.0, seed);
     for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::EuclidMahal})
-        expectParity(p, makeOptions(MhcaVariant::Full, mode, false, 0.2), "one row seed " + std::to_string(seed));
+        expectParity(p, withPolicy(makeOptions(MhcaVariant::Full, mode, false, 0.2), p, oneRow),
+                     "one row seed " + std::to_string(seed));
     const Points wide = gaussianMixture(500, 14, 6, 30.0, seed + 1);
-    expectParity(wide, makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false),
+    expectParity(wide, withPolicy(makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false), wide, oneRow),
                  "one row d 14 seed " + std::to_string(seed + 1));
 }
 

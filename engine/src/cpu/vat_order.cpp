@@ -146,7 +146,7 @@ VatResult computeVat(const float* x, std::size_t n, std::size_t d, const VatOpti
         r.edges = cpu::primFromStart(source, n, control, r.start, 0.5, 1.0);
     };
     const auto onCuda = [&] {
-        auto [start, edges] = vatTreeCuda(x, n, d, options.metric, control);
+        auto [start, edges] = vatTreeCuda(x, n, d, options.metric, control, options.trace ? &r.trace : nullptr);
         r.start = start;
         r.edges = std::move(edges);
     };

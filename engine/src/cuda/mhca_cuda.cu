@@ -91,7 +91,7 @@ void splitGroupMerges(const std::vector<MergeRecord>& records, std::vector<Group
 
 std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
                                           MergeProgress& progress) {
-    PhaseTimes times("apriori");
+    PhaseTimes times("apriori", options.probe);
     std::map<std::int32_t, std::vector<std::int32_t>> byId;
     for (std::size_t i = 0; i < n; ++i)
         if (options.apriori[i] > 0) byId[options.apriori[i]].push_back(static_cast<std::int32_t>(i));
@@ -249,7 +249,7 @@ Linkage mhcaCuda(const double* x, std::size_t n, std::size_t d, const MhcaOption
     if (!options.apriori.empty()) {
         if (auto linkage = clusterWithApriori(x, n, d, options, progress)) return *linkage;
     }
-    PhaseTimes times("plain");
+    PhaseTimes times("plain", options.probe);
     std::vector<MergeRecord> records;
     {
         MhcaEngine engine(x, n, d, options);

@@ -3,7 +3,6 @@
 // nearest-neighbour array. The merge loop is in mhca_engine_run.cu.
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -84,25 +83,20 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
       m_n(static_cast<int>(n)),
       m_d(static_cast<int>(d)),
       m_packed(static_cast<int>(d * (d + 1) / 2)),
-      m_options(options) {
-    if (std::getenv("CLUSTERLENS_MHCA_PROFILE"))
-        m_profile = std::make_unique<StageProfile>(options.variant == MhcaVariant::Full);
-    PhaseTimes times("engine construction");  // with the profile: a run's fixed cost
+      m_options(options),
+      m_probe(options.probe) {
+    if (timed()) m_profile = std::make_unique<StageProfile>(options.variant == MhcaVariant::Full, *m_probe);
+    PhaseTimes times("engine construction", m_probe);  // with the profile: a run's fixed cost
     int device = 0;
     CL_CUDA_TRY(cudaGetDevice(&device));
     cudaDeviceProp prop{};
     CL_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
     m_sms = std::max(1, prop.multiProcessorCount);
     m_l2Bytes = static_cast<std::size_t>(std::max(0, prop.l2CacheSize));
+    m_policy = options.cudaPolicy
+                   ? *options.cudaPolicy
+                   : chooseMhcaCudaPolicy(MhcaDeviceTraits{prop.cooperativeLaunch != 0}, n, d, options.variant);
     times.mark("properties");
-    if (const char* evict = std::getenv("CLUSTERLENS_MHCA_EVICT_FIRST")) m_evictFirst = std::atoi(evict) != 0 ? 1 : 0;
-    if (const char* rescans = std::getenv("CLUSTERLENS_MHCA_RESCAN_STREAMED")) m_rescanStreamed = std::atoi(rescans) != 0;
-    if (const char* lazy = std::getenv("CLUSTERLENS_MHCA_LAZY_RESCANS")) m_lazyRescans = std::atoi(lazy) != 0;
-    if (const char* elide = std::getenv("CLUSTERLENS_MHCA_ELIDE_S3")) m_elideS3 = std::atoi(elide) != 0;
-    if (const char* tiled = std::getenv("CLUSTERLENS_MHCA_TILED_PROLOGUE")) m_tiledPrologue = std::atoi(tiled) != 0;
-    if (const char* pairs = std::getenv("CLUSTERLENS_MHCA_PAIRS_PROLOGUE")) m_pairsPrologue = std::atoi(pairs);
-    if (const char* growth = std::getenv("CLUSTERLENS_MHCA_GROWTH")) m_growth = std::atoi(growth) != 0;
-    if (const char* at = std::getenv("CLUSTERLENS_MHCA_COMPACT_AT")) m_compactAt = std::clamp(std::atof(at), 0.5, 0.95);
     m_targetItems = 4 * m_sms;
 
     const bool full = options.variant == MhcaVariant::Full;
@@ -139,18 +133,10 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     if (m_stageRows < 0) m_stageRows = 0;
     m_tiles = (m_n + 255) / 256;
     // FMD rows evaluated per batch: the per-row sums take 2 * rows * n doubles (at most ~0.5 GiB).
-    m_fmdRowsCap = static_cast<int>(std::clamp<std::size_t>((std::size_t{32} << 20) / n, 16, 256));
-    // A smaller cap (CLUSTERLENS_MHCA_FMD_ROWS, for tests) makes the merge loop halt at most steps.
-    if (const char* rows = std::getenv("CLUSTERLENS_MHCA_FMD_ROWS"))
-        m_fmdRowsCap = std::clamp(std::atoi(rows), 1, m_fmdRowsCap);
-    // CMD runs as one persistent kernel where it can (CLUSTERLENS_MHCA_PERSISTENT=0 keeps the per-stage
-    // kernels, for comparisons).
-    const char* persistent = std::getenv("CLUSTERLENS_MHCA_PERSISTENT");
-    if (!full && !(persistent && std::string(persistent) == "0")) {
-        m_persistent = planPersistentCmd(m_d, m_cfg.memberCap, m_sms);
-        if (const char* per = std::getenv("CLUSTERLENS_MHCA_BLOCK_ENTRIES"))  // (comparisons; a warp's worth at least)
-            m_persistent.blockEntries = std::max(32, std::atoi(per));
-    }
+    // (a smaller number, which tests inject, makes the merge loop halt at most steps)
+    m_fmdRowsCap = std::clamp(m_policy.fmdRowsPerPass, 1, 256);
+    // CMD runs as one persistent kernel where the policy wants it and the device allows it.
+    if (!full && m_policy.persistentCmd) m_persistent = planPersistentCmd(m_d, m_cfg.memberCap, m_sms);
     if (!full) m_groupPhase = planGroupPhase(m_d, m_cfg.memberCap, m_sms);
     times.mark("plans");
     allocate();
@@ -159,10 +145,6 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     times.mark("allocate-sync");
     configureKernelLimits(m_shapeBytes);
     times.mark("limits");
-    const char* speculate = std::getenv("CLUSTERLENS_MHCA_SPECULATE");
-    const bool speculateOn = !(speculate && std::string(speculate) == "0");
-    m_speculate = full && speculateOn;
-    m_persistentSpeculate = speculateOn;
 }
 
 MhcaEngine::~MhcaEngine() {
@@ -193,7 +175,7 @@ void MhcaEngine::allocate() {
         (m_persistent.maxBlocks > 0
              ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop)) +
                    2 * (sizeof(SpecShape) + (d * d + p) * 8) +
-                   (slotCompactionEnabled() ? (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4 : 0)
+                   (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4
              : 0) +
         n * (kRunners * 20 + 12);
     std::size_t freeBytes = 0, totalBytes = 0;
@@ -293,10 +275,9 @@ void MhcaEngine::allocate() {
             d_status = DeviceBuffer<int>(3, s);
             d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots + 2 * kProfileStampSlots, s);
             d_blockProfile = DeviceBuffer<unsigned long long>(m_profile ? blocks * kPhaseSlots : 0, s);
-            if (slotCompactionEnabled()) {  // compaction moves at most n / 2 live slots
-                d_slotScratch = DeviceBuffer<double>((n / 2 + 1) * kSlotMoveChunk, s);
-                d_slotMap = DeviceBuffer<int>(n, s);
-            }
+            // compaction moves at most n / 2 live slots
+            d_slotScratch = DeviceBuffer<double>((n / 2 + 1) * kSlotMoveChunk, s);
+            d_slotMap = DeviceBuffer<int>(n, s);
         }
     } catch (const OutOfDeviceMemory&) {
         throw OutOfDeviceMemory(what + " and the device could not provide it (" + gib(freeBytes) + " were free)",
@@ -402,7 +383,7 @@ void MhcaEngine::setList(const std::vector<int>& slots) {
 void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, const std::vector<int>& ids,
                                  bool neighbours) {
     const cudaStream_t s = m_stream.get();
-    PhaseTimes times("start");  // (with the profile, each part synchronised)
+    PhaseTimes times("start", m_probe);  // (with the profile, each part synchronised)
     auto mark = [&](const char* part) {
         if (!times.on()) return;
         CL_CUDA_TRY(cudaStreamSynchronize(s));
@@ -566,6 +547,7 @@ std::vector<MergeRecord> MhcaEngine::downloadMerges(std::size_t merges) {
 }
 
 std::vector<MergeRecord> MhcaEngine::readRecords(std::size_t merges) {
+    if (m_probe) m_probe->merges += merges;
     std::vector<int> a(merges), b(merges), size(merges), group(merges);
     std::vector<double> height(merges);
     d_outA.copyToHost(a.data(), merges);

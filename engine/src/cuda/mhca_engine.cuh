@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "clusterlens/hca/mhca.hpp"
+#include "clusterlens/hca/mhca_cuda_policy.hpp"
+#include "clusterlens/hca/mhca_probe.hpp"
 #include "clusterlens/job_control.hpp"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/mhca_types.cuh"
@@ -118,6 +120,7 @@ struct InitialCluster {
 class MhcaEngine {
 public:
     /// Uploads the n x d points and allocates every array; throws OutOfDeviceMemory naming the bytes.
+    /// Runs options.cudaPolicy, or chooseMhcaCudaPolicy's for this device; fills options.probe if set.
     MhcaEngine(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options);
     ~MhcaEngine();
 
@@ -158,11 +161,10 @@ private:
     /// (single-group CMD runs of the persistent kernel) the live clusters move to slots 0 .. live-1 as
     /// well (moveLiveSlots).
     void compactIfSparse(bool slots = false);
-    /// The live count at or below which the visited list is compacted (m_compactAt of its length: half
-    /// by default; compacting earlier measured slower, docs/benchmarks.md).
-    int compactBelow() const { return static_cast<int>(static_cast<double>(m_listLen) * m_compactAt); }
+    /// The live count at or below which the visited list is compacted: half of its length (compacting
+    /// earlier measured slower).
+    int compactBelow() const { return m_listLen / 2; }
     void moveLiveSlots();
-    static bool slotCompactionEnabled();
     void rescanAll(const std::vector<int>& slots);
     /// The rows' nearest neighbours that startFromPoints deferred, unless the run's tiled prologue
     /// (launchSingletonRows, which writes every row's) replaces them: `tiled`.
@@ -191,19 +193,22 @@ private:
     /// With `prologue`, every live row is rescanned first, for its runners-up.
     std::size_t persistentBatch(int merges, bool& switched, bool prologue);
     void finishSwitchStep();
-    void printPersistentProfile();
+    /// With a timed probe: the persistent kernel's stage times into it (and its sums reset).
+    void reportPersistentProfile();
+    /// Whether the probe asks for phase and stage times (synchronising).
+    bool timed() const { return m_probe != nullptr && m_probe->timeStages; }
     /// Entries of one merge in d_growthNearest: every warp of the most blocks a persistent launch has.
     int growthStride() const { return m_persistent.maxBlocks * (kPersistentThreads / 32); }
     std::vector<MergeRecord> downloadMerges(std::size_t merges);
     std::vector<MergeRecord> readRecords(std::size_t merges);
 
-    /// With CLUSTERLENS_MHCA_PROFILE set, device time of each merge stage of the per-stage kernels (CMD,
-    /// or FMD) on every kEvery-th merge (events around the launches, a sync on sampled merges only),
-    /// printed to stderr at the end.
+    /// With a timed probe, device time of each merge stage of the per-stage kernels (CMD, or FMD) on
+    /// every kEvery-th merge (events around the launches, a sync on sampled merges only), written to
+    /// the probe's report at the end.
     class StageProfile {
     public:
         static constexpr int kEvery = 64;
-        explicit StageProfile(bool full);
+        StageProfile(bool full, MhcaProbe& probe);
         ~StageProfile();
         bool sampleThisMerge();
         void mark(int k, cudaStream_t s);
@@ -215,16 +220,13 @@ private:
         int m_merge = 0;
         int m_samples = 0;
         bool m_full;
+        MhcaProbe& m_probe;
     };
 
     OwnedStream m_stream;  // declared first: destroyed after every buffer freed on it
     StreamFork m_fork{true};    // FMD: the merged cluster's shape beside the member move and sums
     StreamFork m_spec{false};   // FMD: the next merge's speculated shape beside the step's later kernels
-    bool m_speculate = true;    // CLUSTERLENS_MHCA_SPECULATE=0 turns the speculation off (comparisons)
-    bool m_persistentSpeculate = true;  // CMD: the persistent kernel's speculated shapes (same variable)
-    StreamFork m_growthSide{false};     // CMD: the growth kernel beside the persistent one
-    bool m_growth = true;               // CLUSTERLENS_MHCA_GROWTH=0 leaves it out (comparisons)
-    double m_compactAt = 0.5;           // CLUSTERLENS_MHCA_COMPACT_AT: the live fraction that compacts
+    StreamFork m_growthSide{false};  // CMD: the growth kernel beside the persistent one
     OwnedGraph m_stepGraph;  // launchStepBatch's graph and what it was captured for
     std::size_t m_stepGraphBatch = 0;
     bool m_stepGraphFull = false;
@@ -234,22 +236,15 @@ private:
     const double* m_hostX;
     int m_n, m_d, m_packed;
     MhcaOptions m_options;
+    MhcaCudaPolicy m_policy;         // options.cudaPolicy, or the production choice for this device
+    MhcaProbe* m_probe = nullptr;    // options.probe
     MhcaConfig m_cfg{};
     int m_sms = 1;
     std::size_t m_l2Bytes = 0;      // the device's L2 cache
-    int m_evictFirst = -1;          // CLUSTERLENS_MHCA_EVICT_FIRST=0/1 forces the streaming's cache hint
-    bool m_rescanStreamed = true;   // CLUSTERLENS_MHCA_RESCAN_STREAMED=0: the rescans' plain loads
-    bool m_lazyRescans = true;      // CLUSTERLENS_MHCA_LAZY_RESCANS=0: stale rows rescanned at once
-    bool m_elideS3 = true;          // CLUSTERLENS_MHCA_ELIDE_S3=0: the persistent kernel keeps barrier S3
-    std::size_t m_shiftRedos = 0;   // merges whose rows the kernel updated again for a shift
     bool m_listIdentity = false;    // d_list holds 0 .. m_listLen-1 (MhcaView::listIsIdentity)
-    bool m_tiledPrologue = true;    // CLUSTERLENS_MHCA_TILED_PROLOGUE=0: the kernel's rescans instead
     bool m_singletons = false;      // every cluster a single point and no merge made yet
     bool m_nearestPending = false;  // startFromPoints left the rows' nearest neighbours to the run
     bool m_largestPending = false;  // ... and the groups' maxDistX (CMD's pass over the pairs takes it)
-    // CLUSTERLENS_MHCA_PAIRS_PROLOGUE: 1 (default) CMD's rows and maxDistX from one pass over the pairs,
-    // 0 a pass for maxDistX and the tiled pass, 2 the one pass with every row done again (a test).
-    int m_pairsPrologue = 1;
     int m_targetItems = 1;
     int m_listLen = 0;
     int m_groupCount = 1;

@@ -4,8 +4,6 @@
 // decide ties), ids and births move with their cluster, so the merges stay the same.
 
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 
 #include "cuda/kernels/mhca_compact_kernels.cuh"
 #include "cuda/mhca_engine.cuh"
@@ -38,12 +36,6 @@ void moveSlots(T* a, std::size_t slotStride, std::size_t entryStride, int entrie
 }
 
 }  // namespace
-
-bool MhcaEngine::slotCompactionEnabled() {
-    // CLUSTERLENS_MHCA_SLOT_COMPACTION=0 compacts the list only (for comparisons).
-    const char* flag = std::getenv("CLUSTERLENS_MHCA_SLOT_COMPACTION");
-    return !(flag && std::string(flag) == "0");
-}
 
 void MhcaEngine::compactIfSparse(bool slots) {
     if (m_listLen < 2048 || m_live > compactBelow()) return;

@@ -11,6 +11,7 @@
 #include "clusterlens/errors.hpp"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_launch.cuh"
+#include "cuda/mhca_phase_times.hpp"
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
@@ -78,7 +79,7 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
         const int blocks = std::min(groups, m_groupPhase.maxBlocks);
         double sum = 0.0;
         for (unsigned long long t : ns) sum += 1e-9 * static_cast<double>(t);
-        std::fprintf(stderr,
+        appendReport(*m_probe,
                      "[mhca profile] group phase: %d groups (largest %d points), %zu merges, %.3f s on %d blocks; "
                      "largest group %.3f s, longest group %.3f s, mean busy time per block %.3f s\n",
                      groups, sizeOf(order.front()), merges,

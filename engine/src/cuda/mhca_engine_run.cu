@@ -12,17 +12,19 @@
 // pure Mahalanobis distances, which recomputes every pair, or more marked rows) halts the loop: the
 // steps queued after it stay empty, and the host finishes it at the batch's sync. The per-stage
 // batches (CMD and FMD) are captured as a CUDA graph and replayed while the list stays the same:
-// FMD 44K×14 6.96 -> 6.54 s on an H200.
+// FMD 44K×14 6.96 -> 6.54 s on an H200. Which of the equivalent mechanisms run is m_policy's choice
+// (hca/mhca_cuda_policy.hpp); a probe (hca/mhca_probe.hpp) receives the counts and, timed, the
+// stage times.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_launch.cuh"
+#include "cuda/mhca_phase_times.hpp"
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
@@ -81,20 +83,21 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     // One group: every row is rescanned once up front for its runners-up (a full nearest-neighbour
     // pass; with many apriori groups each row would scan every group's clusters, so they start unknown).
     bool prologue = m_groupCount == 1;
-    const bool tiled = prologue && m_singletons && m_tiledPrologue;
-    const bool byPairs = tiled && m_pairsPrologue != 0 && dimensionInstance(m_d) > 0;  // maxDistX from the same pass
+    const bool tiled = prologue && m_singletons && m_policy.tiledStart;
+    const bool byPairs = tiled && m_policy.cmdStart != MhcaSingletonStart::TwoPasses &&
+                         dimensionInstance(m_d) > 0;  // maxDistX from the same pass
     finishStart(tiled, byPairs);
     launchForgetRunners(view(), s);  // the rows' neighbours came from the per-stage kernels
     lap(compactions);
     if (byPairs) {
         // Every cluster is one point and no key has shifted: maxDistX and the rows' state from one
         // pass over the pairs (CMD 44K×14 on an H200: ~6 ms against 10 + 18 ms for the two passes).
-        launchSingletonPairs(view(), m_pairsPrologue == 2, s);
+        launchSingletonPairs(view(), m_policy.cmdStart == MhcaSingletonStart::PairsPassRedoAll, s);
         if (m_profile) {  // the pass's time and the rows it left to the tiled kernel (ties)
             lap(prologueTime);
             std::vector<int> counts(static_cast<std::size_t>(m_n));
             d_runCount.copyToHost(counts.data(), counts.size());
-            std::fprintf(stderr, "[mhca profile] pass over the pairs %.3f s; rows left to the tiled kernel %zu\n",
+            appendReport(*m_probe, "[mhca profile] pass over the pairs %.3f s; rows left to the tiled kernel %zu\n",
                          prologueTime, static_cast<std::size_t>(std::count(counts.begin(), counts.end(), -1)));
         }
         launchSingletonRowsFlagged(view(), s);
@@ -108,8 +111,8 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     m_singletons = false;
     std::size_t done = 0;
     lap(prologueTime);
-    // CLUSTERLENS_MHCA_STATS: the batches' wall time by list length (each batch ends in a sync).
-    const bool stats = std::getenv("CLUSTERLENS_MHCA_STATS") != nullptr;
+    // With a probe: the batches' wall time by list length (each batch ends in a sync).
+    const bool stats = m_probe != nullptr;
     struct Span {
         int listLen, blocks;
         std::size_t merges;
@@ -139,6 +142,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         done += completed;
         m_live -= static_cast<int>(completed);
         if (switched) {
+            if (m_probe) ++m_probe->switchSteps;
             finishSwitchStep();
             lap(switches);
             prologue = m_groupCount == 1;
@@ -151,20 +155,20 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     }
     CL_CUDA_TRY(cudaStreamSynchronize(s));
     if (stats) {
-        std::fprintf(stderr, "mhca gpu: %zu merges, %zu updated again for a shift (no barrier S3)\n", done,
-                     m_shiftRedos);
+        m_probe->persistentLaunches += static_cast<std::size_t>(launches);
+        appendReport(*m_probe, "[mhca stats] %zu merges in %d launches\n", done, launches);
         for (const Span& span : spans)
-            std::fprintf(stderr, "mhca gpu: list %d, %d blocks: %zu merges in %.4f s (%.1f us each)\n", span.listLen,
+            appendReport(*m_probe, "[mhca stats] list %d, %d blocks: %zu merges in %.4f s (%.1f us each)\n", span.listLen,
                          span.blocks, span.merges, span.seconds,
                          span.merges > 0 ? 1e6 * span.seconds / static_cast<double>(span.merges) : 0.0);
     }
     if (m_profile) {
-        std::fprintf(stderr,
+        appendReport(*m_probe,
                      "[mhca profile] persistent loop wall (s): first batch (with the rescans' prologue, if taken) "
                      "%.3f; later batches %.3f (%d launches in all); compactions and forget %.3f; prologue %.3f; "
                      "switch steps %.3f\n",
                      firstBatch, laterBatches, launches, compactions, prologueTime, switches);
-        printPersistentProfile();
+        reportPersistentProfile();
     }
     return downloadMerges(merges);
 }
@@ -184,11 +188,15 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     // The shape phase streams one packed metric per live cluster each merge: once they no longer fit
     // in L2 they would only evict what the other phases reuse.
     const std::size_t streamed = static_cast<std::size_t>(m_listLen) * static_cast<std::size_t>(m_packed) * sizeof(double);
-    args.streamEvictFirst = m_evictFirst >= 0 ? m_evictFirst : (streamed > m_l2Bytes ? 1 : 0);
-    args.rescanStreamed = m_rescanStreamed ? 1 : 0;
-    args.lazyRescans = m_lazyRescans ? 1 : 0;
-    args.speculate = m_persistentSpeculate ? 1 : 0;
-    args.elideS3 = m_elideS3 ? 1 : 0;  // the kernel checks what it needs besides (speculation, lazy rows, list)
+    const bool evictFirst = m_policy.streamedLoads == MhcaStreamedLoads::ByCacheSize
+                                ? streamed > m_l2Bytes
+                                : m_policy.streamedLoads == MhcaStreamedLoads::EvictFirst;
+    args.streamEvictFirst = evictFirst ? 1 : 0;
+    args.rescanStreamed = 1;
+    args.lazyRescans = m_policy.lazyRescans ? 1 : 0;
+    args.speculate = m_policy.speculate ? 1 : 0;
+    // The kernel checks what it needs besides (speculation, lazy rows, list).
+    args.elideS3 = m_policy.elideBarrierS3 ? 1 : 0;
     args.oneGroup = m_groupCount == 1 ? 1 : 0;
     args.arrive = d_arrive.data();
     args.shiftSeen = d_shiftSeen.data();
@@ -210,9 +218,9 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     // where the kernel runs without barrier S3 (its conditions as the kernel checks them) with at least
     // two workers.
     const int besideBlocks = std::min(blocks, m_persistent.maxBlocks - 1);
-    const bool growth = m_growth && m_persistent.growthBytes > 0 && m_persistentSpeculate && m_elideS3 &&
-                        m_lazyRescans && m_listIdentity && m_groupCount == 1 && besideBlocks >= 3 &&
-                        m_n <= kNearestSlots;
+    const bool growth = m_policy.growthKernel && m_persistent.growthBytes > 0 && m_policy.speculate &&
+                        m_policy.elideBarrierS3 && m_policy.lazyRescans && m_listIdentity && m_groupCount == 1 &&
+                        besideBlocks >= 3 && m_n <= kNearestSlots;
     if (growth) {
         blocks = besideBlocks;
         args.growth = GrowthShared{d_growthPlans.data(),   d_growthNearest.data(),  growthStride(),
@@ -232,7 +240,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     CL_CUDA_TRY(cudaMemcpyAsync(status, d_status.data(), sizeof(status), cudaMemcpyDeviceToHost, s));
     CL_CUDA_TRY(cudaStreamSynchronize(s));
     switched = status[1] != 0;
-    m_shiftRedos += static_cast<std::size_t>(std::max(0, status[2]));
+    if (m_probe) m_probe->mergesUpdatedAgain += static_cast<std::size_t>(std::max(0, status[2]));
     return static_cast<std::size_t>(std::max(0, status[0]));
 }
 
@@ -246,76 +254,81 @@ void MhcaEngine::finishSwitchStep() {
     launchForgetRunners(v, s);
 }
 
-void MhcaEngine::printPersistentProfile() {
+void MhcaEngine::reportPersistentProfile() {
+    using namespace persistent_profile;
     unsigned long long sums[kPersistentProfileSlots] = {};
     d_persistentProfile.copyToHost(sums, kPersistentProfileSlots);
     int shifts = 0;
     d_shiftCount.copyToHost(&shifts, 1);
+    m_probe->keyShifts += static_cast<std::size_t>(std::max(0, shifts));
+    m_probe->speculatedShapesTaken += sums[kSpeculatedTaken];
+    m_probe->growthShapesTaken += sums[kGrowthTaken];
     // Slot k's count (at least 1), and its nanoseconds in microseconds per `count`.
     auto atLeastOne = [&](int k) { return static_cast<double>(std::max<unsigned long long>(1, sums[k])); };
     auto us = [&](int k, double count) { return 1e-3 * static_cast<double>(sums[k]) / count; };
-    const double merges = atLeastOne(9);
-    static const char* const names[] = {"closest pair + plan", "merge shape", "new distances", "barrier",
-                                        "row update", "barrier", "rescans", "rescan barriers"};
-    std::fprintf(stderr, "[mhca profile] persistent kernel, %llu merges, device time per merge (block 0):", sums[9]);
+    const double merges = atLeastOne(kMerges);
+    static const char* const names[kPhaseSlots - 1] = {"closest pair + plan", "merge shape", "new distances",
+                                                       "barrier S3", "row update", "barrier S4", "rescans",
+                                                       "rescan barriers"};
+    appendReport(*m_probe, "[mhca profile] persistent kernel, %llu merges, device time per merge (block 0):", sums[kMerges]);
     double total = 0.0;
-    for (int k = 0; k < 8; ++k) total += static_cast<double>(sums[k]);
-    for (int k = 0; k < 8; ++k)
-        std::fprintf(stderr, " %s %.1f us (%.0f%%);", names[k], 1e-3 * static_cast<double>(sums[k]) / merges,
+    for (int k = 0; k + 1 < kPhaseSlots; ++k) total += static_cast<double>(sums[k]);
+    for (int k = 0; k + 1 < kPhaseSlots; ++k)
+        appendReport(*m_probe, " %s %.1f us (%.0f%%);", names[k], 1e-3 * static_cast<double>(sums[k]) / merges,
                      total > 0 ? 100.0 * static_cast<double>(sums[k]) / total : 0.0);
-    std::fprintf(stderr,
+    appendReport(*m_probe,
                  " sum %.1f us; rescanned rows per merge %.2f; bare grid barrier %.2f us; key shifts %d; shape: "
                  "member sums %.1f us, factorisations %.1f us, rest %.1f us\n",
-                 1e-3 * total / merges, static_cast<double>(sums[8]) / merges,
-                 1e-3 * static_cast<double>(sums[10]) / static_cast<double>(std::max<unsigned long long>(1, sums[11])),
-                 shifts, 1e-3 * static_cast<double>(sums[12]) / merges, 1e-3 * static_cast<double>(sums[13]) / merges,
-                 1e-3 * static_cast<double>(sums[14]) / merges);
-    const double passes = static_cast<double>(std::max<unsigned long long>(1, sums[15]));
-    std::fprintf(stderr,
+                 1e-3 * total / merges, static_cast<double>(sums[kRescannedRows]) / merges,
+                 1e-3 * static_cast<double>(sums[kBareBarrier]) / static_cast<double>(std::max<unsigned long long>(1, sums[kBareBarriers])),
+                 shifts, 1e-3 * static_cast<double>(sums[kShapeMemberSums]) / merges, 1e-3 * static_cast<double>(sums[kShapeFactorisations]) / merges,
+                 1e-3 * static_cast<double>(sums[kShapeRest]) / merges);
+    const double passes = static_cast<double>(std::max<unsigned long long>(1, sums[kRescanPasses]));
+    appendReport(*m_probe,
                  "[mhca profile] rescan passes per merge %.2f; per pass: row loops (block 0) %.1f us; final "
                  "selection + store %.1f us (%llu rows)\n",
-                 static_cast<double>(sums[15]) / merges, 1e-3 * static_cast<double>(sums[18]) / passes,
-                 1e-3 * static_cast<double>(sums[16]) / static_cast<double>(std::max<unsigned long long>(1, sums[17])),
-                 sums[17]);
-    std::fprintf(stderr,
+                 static_cast<double>(sums[kRescanPasses]) / merges, 1e-3 * static_cast<double>(sums[kRescanRowLoops]) / passes,
+                 1e-3 * static_cast<double>(sums[kRescanSelection]) / static_cast<double>(std::max<unsigned long long>(1, sums[kRescanSelectedRows])),
+                 sums[kRescanSelectedRows]);
+    appendReport(*m_probe,
                  "[mhca profile] row update of block 0 per merge: grid minimum %.1f us, commit %.1f us, thread 0's rows "
                  "%.1f us, the block's other rows %.1f us; arrival spread at S4 %.1f us, block 0 last in %.0f%% of "
                  "merges\n",
-                 us(19, merges), us(20, merges), us(21, merges), us(22, merges), us(23, merges),
-                 100.0 * static_cast<double>(sums[24]) / merges);
-    std::fprintf(stderr,
+                 us(kRowGridMinimum, merges), us(kRowCommit, merges), us(kRowThreadZero, merges), us(kRowOtherRows, merges), us(kArrivalSpreadS4, merges),
+                 100.0 * static_cast<double>(sums[kBlockZeroLastAtS4]) / merges);
+    appendReport(*m_probe,
                  "[mhca profile] per merge: %.2f blocks with rows whose partner was a or b, %.1f lazy rows; the last "
                  "block to arrive had such rows in %.0f%% of merges, lazy rows in %.0f%%\n",
-                 static_cast<double>(sums[25]) / merges, static_cast<double>(sums[26]) / merges,
-                 100.0 * static_cast<double>(sums[27]) / merges, 100.0 * static_cast<double>(sums[28]) / merges);
-    std::fprintf(stderr,
+                 static_cast<double>(sums[kBlocksWithPartnerRows]) / merges, static_cast<double>(sums[kLazyRows]) / merges,
+                 100.0 * static_cast<double>(sums[kLastBlockHadPartnerRows]) / merges, 100.0 * static_cast<double>(sums[kLastBlockHadLazyRows]) / merges);
+    appendReport(*m_probe,
                  "[mhca profile] speculated shapes: %llu written, block 0 took %llu (%.0f%% of merges, %llu from the "
                  "growth kernel); the speculating block last at S4 in %.0f%% of merges, arriving %.1f us after the "
                  "first\n",
-                 sums[30], sums[29], 100.0 * static_cast<double>(sums[29]) / merges, sums[41],
-                 100.0 * static_cast<double>(sums[39]) / merges, us(40, merges));
-    std::fprintf(stderr,
+                 sums[kSpeculatedWritten], sums[kSpeculatedTaken], 100.0 * static_cast<double>(sums[kSpeculatedTaken]) / merges, sums[kGrowthTaken],
+                 100.0 * static_cast<double>(sums[kSpeculatorLastAtS4]) / merges, us(kSpeculatorArrivalAfterFirst, merges));
+    appendReport(*m_probe,
                  "[mhca profile] the count past the shape phase: block 0 waited in %.0f%% of merges, %.1f us each; "
                  "block 1 in %.0f%%, %.1f us each; block 0's commit %.1f us per merge\n",
-                 100.0 * static_cast<double>(sums[43]) / merges, us(42, atLeastOne(43)),
-                 100.0 * static_cast<double>(sums[46]) / merges, us(45, atLeastOne(46)), us(44, merges));
-    const double hits = atLeastOne(29);
-    std::fprintf(stderr,
+                 100.0 * static_cast<double>(sums[kBlockZeroCountWaits]) / merges, us(kBlockZeroCountWait, atLeastOne(kBlockZeroCountWaits)),
+                 100.0 * static_cast<double>(sums[kBlockOneCountWaits]) / merges, us(kBlockOneCountWait, atLeastOne(kBlockOneCountWaits)), us(kBlockZeroCommit, merges));
+    const double hits = atLeastOne(kSpeculatedTaken);
+    appendReport(*m_probe,
                  "[mhca profile] shape phase of block 0: %.1f us when speculated (record loaded after %.1f us); "
                  "streaming done after %.1f us; merged mean %.1f us; selections in %.0f%% of merges, done after %.1f "
                  "us; block 1's shape phase when speculated %.1f us\n",
-                 us(31, hits), us(32, hits), us(36, hits), us(34, merges), 100.0 * static_cast<double>(sums[35]) / merges,
-                 us(33, atLeastOne(35)), us(37, atLeastOne(38)));
-    const double specMerges = atLeastOne(kSpecPhaseProfile + kPhaseSlots - 1);
-    std::fprintf(stderr, "[mhca profile] the speculating block per merge:");
-    for (int k = 0; k + 1 < kPhaseSlots; ++k) std::fprintf(stderr, " %s %.1f us;", names[k], us(kSpecPhaseProfile + k, specMerges));
-    std::fprintf(stderr, " its S4 arrival to its record %.1f us; block 0's wait for the records %.1f us\n", us(57, specMerges),
-                 us(56, merges));
+                 us(kShapeWhenSpeculated, hits), us(kRecordLoaded, hits), us(kStreamingDone, hits), us(kMergedMean, merges), 100.0 * static_cast<double>(sums[kSelections]) / merges,
+                 us(kSelectionDone, atLeastOne(kSelections)), us(kBlockOneShapeSpeculated, atLeastOne(kBlockOneSpeculatedMerges)));
+    const double specMerges = atLeastOne(kSpeculatorPhases + kPhaseSlots - 1);
+    appendReport(*m_probe, "[mhca profile] the speculating block per merge:");
+    for (int k = 0; k + 1 < kPhaseSlots; ++k) appendReport(*m_probe, " %s %.1f us;", names[k], us(kSpeculatorPhases + k, specMerges));
+    appendReport(*m_probe, " its S4 arrival to its record %.1f us; block 0's wait for the records %.1f us\n", us(kSpeculatorRecordRelease, specMerges),
+                 us(kBlockZeroRecordWait, merges));
     // Every block's phases per merge it took part in (later launches run fewer blocks).
     const std::size_t blocks = d_blockProfile.size() / kPhaseSlots;
     std::vector<unsigned long long> perBlock(d_blockProfile.size());
     d_blockProfile.copyToHost(perBlock.data(), perBlock.size());
-    std::fprintf(stderr, "[mhca profile] phases over blocks per merge (min / mean / max):");
+    appendReport(*m_probe, "[mhca profile] phases over blocks per merge (min / mean / max):");
     for (int k = 0; k + 1 < kPhaseSlots; ++k) {
         double lo = 1e300, hi = 0.0, sum = 0.0;
         std::size_t counted = 0;
@@ -328,9 +341,9 @@ void MhcaEngine::printPersistentProfile() {
             sum += t;
             ++counted;
         }
-        std::fprintf(stderr, " %s %.1f / %.1f / %.1f us;", names[k], lo, sum / static_cast<double>(std::max<std::size_t>(1, counted)), hi);
+        appendReport(*m_probe, " %s %.1f / %.1f / %.1f us;", names[k], lo, sum / static_cast<double>(std::max<std::size_t>(1, counted)), hi);
     }
-    std::fprintf(stderr, "\n");
+    appendReport(*m_probe, "\n");
     CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), m_stream.get()));
     CL_CUDA_TRY(cudaMemsetAsync(d_blockProfile.data(), 0, d_blockProfile.bytes(), m_stream.get()));
 }
@@ -353,7 +366,7 @@ void MhcaEngine::mergeStepCentroid() {
     if (sample) p->finish(5, s);
 }
 
-MhcaEngine::StageProfile::StageProfile(bool full) : m_full(full) {
+MhcaEngine::StageProfile::StageProfile(bool full, MhcaProbe& probe) : m_full(full), m_probe(probe) {
     for (cudaEvent_t& e : m_events) CL_CUDA_TRY(cudaEventCreate(&e));
 }
 
@@ -364,14 +377,14 @@ MhcaEngine::StageProfile::~StageProfile() {
     static const char* const fmd[] = {"closest pair + rotation", "merge shape beside place + member sums",
                                       "merged row's point sums + new distances", "row update", "rescans"};
     const char* const* names = m_full ? fmd : cmd;
-    std::fprintf(stderr, "[mhca profile] %s, %d sampled merges (every %d-th), device time per merge:",
+    appendReport(m_probe, "[mhca profile] %s, %d sampled merges (every %d-th), device time per merge:",
                  m_full ? "FMD" : "CMD per-stage kernels", m_samples, kEvery);
     double total = 0.0;
     for (double t : m_ms) total += t;
     for (int k = 0; k < 5; ++k)
-        std::fprintf(stderr, " %s %.1f us (%.0f%%);", names[k], 1e3 * m_ms[k] / std::max(1, m_samples),
+        appendReport(m_probe, " %s %.1f us (%.0f%%);", names[k], 1e3 * m_ms[k] / std::max(1, m_samples),
                      total > 0 ? 100.0 * m_ms[k] / total : 0.0);
-    std::fprintf(stderr, " sum %.1f us\n", 1e3 * total / std::max(1, m_samples));
+    appendReport(m_probe, " sum %.1f us\n", 1e3 * total / std::max(1, m_samples));
 }
 
 bool MhcaEngine::StageProfile::sampleThisMerge() {
@@ -395,7 +408,7 @@ void MhcaEngine::StageProfile::finish(int k, cudaStream_t s) {
 
 std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& progress) {
     const cudaStream_t s = m_stream.get();
-    const bool tiled = m_groupCount == 1 && m_singletons && m_tiledPrologue && dimensionInstance(m_d) > 0;
+    const bool tiled = m_groupCount == 1 && m_singletons && m_policy.tiledStart && dimensionInstance(m_d) > 0;
     finishStart(tiled);
     launchForgetRunners(view(), s);  // the rows' neighbours came from the start's nearest-point pass
     if (tiled) {
@@ -433,16 +446,10 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
 }
 
 void MhcaEngine::launchStepBatch(std::size_t batch, bool full) {
-    // The profile's events sync on sampled steps; CLUSTERLENS_MHCA_GRAPHS=0 launches step by step
-    // (for comparisons).
-    static const bool graphs = [] {
-        const char* flag = std::getenv("CLUSTERLENS_MHCA_GRAPHS");
-        return !(flag && std::string(flag) == "0");
-    }();
     auto steps = [&] {
         for (std::size_t k = 0; k < batch; ++k) full ? mergeStepFull() : mergeStepCentroid();
     };
-    if (m_profile || !graphs) {
+    if (m_profile) {  // the profile's events sync on sampled steps: launched one by one
         steps();
         return;
     }
@@ -490,7 +497,7 @@ void MhcaEngine::mergeStepFull() {
     m_fork.fork(s);
     launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, side);
     launchFmdPlace(v, d_temp.data(), 2 * m_sms, s);
-    if (m_speculate) {  // the next merge's likely shape, while this step's sums and updates run
+    if (m_policy.speculate) {  // the next merge's likely shape, while this step's sums and updates run
         m_spec.fork(s);
         launchSpeculativeShape(v, d_specParts.data(), closestPairBlocks(), m_stageRows, m_shapeBytes, m_spec.side());
     }
@@ -511,7 +518,7 @@ void MhcaEngine::mergeStepFull() {
     launchFmdPointPass(v, rescans, m_rowBytes, s);
     m_fork.join(s);
     launchFmdFinalize(v, rescans, 2 * m_sms, m_targetItems, 0, s);  // mode 0: keys
-    if (m_speculate) m_spec.join(s);  // before the next step commits a merge and rewrites perm
+    if (m_policy.speculate) m_spec.join(s);  // before the next step commits a merge and rewrites perm
     if (sample) p->finish(5, s);
 }
 

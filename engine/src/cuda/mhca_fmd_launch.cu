@@ -1,7 +1,6 @@
 // Launchers of the FMD member kernels.
 
 #include <algorithm>
-#include <cstdlib>
 #include <type_traits>
 
 #include "cuda/kernels/mhca_fmd_kernels.cuh"
@@ -20,18 +19,8 @@ void launchFmdPlace(const MhcaView& v, const int* temp, int blocks, cudaStream_t
 }
 
 namespace {
-/// Member points per load of a cluster's metric in the member pass: 2 (fastest measured at 44K×14;
-/// 4 needs 200 registers at d = 16 and halves the resident warps), or CLUSTERLENS_MHCA_FMD_POINTS = 1
-/// or 4 to time the alternatives (the sums are the same bits).
-int memberPoints() {
-    static const int points = [] {
-        const char* env = std::getenv("CLUSTERLENS_MHCA_FMD_POINTS");
-        const int wanted = env ? std::atoi(env) : 2;
-        return wanted == 1 || wanted == 4 ? wanted : 2;
-    }();
-    return points;
-}
-
+/// Member points per load of a cluster's metric in the member pass: 2 (4 needs 200 registers at
+/// d = 16 and halves the resident warps); the generic instance (d > 16) takes one.
 template <int MAXD, int POINTS>
 void launchMemberPass(const MhcaView& v, const FmdBatch& batch, dim3 grid, std::size_t stageBytes,
                       cudaStream_t stream) {
@@ -64,10 +53,7 @@ void launchFmdMemberPass(const MhcaView& v, const FmdBatch& batch, cudaStream_t 
         if constexpr (kMaxD == 0) {
             launchMemberPass<0, 1>(v, batch, grid, stageBytes, stream);
         } else {
-            const int points = memberPoints();
-            if (points == 1) launchMemberPass<kMaxD, 1>(v, batch, grid, stageBytes, stream);
-            else if (points == 2) launchMemberPass<kMaxD, 2>(v, batch, grid, stageBytes, stream);
-            else launchMemberPass<kMaxD, 4>(v, batch, grid, stageBytes, stream);
+            launchMemberPass<kMaxD, 2>(v, batch, grid, stageBytes, stream);
         }
     });
 }

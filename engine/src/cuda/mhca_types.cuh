@@ -226,6 +226,39 @@ constexpr int kProfileStampSlots = 256;
 /// block's merge count last.
 constexpr int kPhaseSlots = 9;
 
+/// The entries of the persistent kernel's profile by name, in the order of the comment above:
+/// nanosecond sums unless named a count (of merges, rows, blocks or records).
+namespace persistent_profile {
+enum Slot : int {
+    // block 0's phases (kPhaseSlots - 1 of them, also summed per block); rescanned rows and merges timed
+    kClosestPairAndPlan, kMergeShape, kNewDistances, kBarrierS3, kRowUpdate, kBarrierS4, kRescans, kRescanBarriers,
+    kRescannedRows, kMerges,
+    // bare grid barriers (time, count); the shape's parts
+    kBareBarrier, kBareBarriers, kShapeMemberSums, kShapeFactorisations, kShapeRest,
+    // rescan passes (count), their final selections (time, rows) and block 0's row loops
+    kRescanPasses, kRescanSelection, kRescanSelectedRows, kRescanRowLoops,
+    // block 0's row update and the arrivals at barrier S4
+    kRowGridMinimum, kRowCommit, kRowThreadZero, kRowOtherRows, kArrivalSpreadS4, kBlockZeroLastAtS4,
+    // stale rows: blocks with rows whose partner was a or b, lazy rows, and the last block's
+    kBlocksWithPartnerRows, kLazyRows, kLastBlockHadPartnerRows, kLastBlockHadLazyRows,
+    // speculation records taken by block 0 and written; block 0's shape phase when it took one
+    kSpeculatedTaken, kSpeculatedWritten, kShapeWhenSpeculated, kRecordLoaded, kSelectionDone, kMergedMean,
+    kSelections, kStreamingDone, kBlockOneShapeSpeculated, kBlockOneSpeculatedMerges,
+    // the speculating block at S4; growth records taken by block 0
+    kSpeculatorLastAtS4, kSpeculatorArrivalAfterFirst, kGrowthTaken,
+    // the count past the shape phase: waits of blocks 0 and 1 (time, merges) and block 0's commit
+    kBlockZeroCountWait, kBlockZeroCountWaits, kBlockZeroCommit, kBlockOneCountWait, kBlockOneCountWaits,
+    // the speculating block's phases (kPhaseSlots entries, its merge count last)
+    kSpeculatorPhases,
+    // block 0's wait for the records; the speculating block's S4 arrival to its record's release
+    kBlockZeroRecordWait = kSpeculatorPhases + kPhaseSlots, kSpeculatorRecordRelease,
+    kSlotCount
+};
+static_assert(kMerges == 9 && kSpeculatedTaken == 29 && kGrowthTaken == 41, "the kernel's entries");
+static_assert(kSpeculatorPhases == kSpecPhaseProfile && kSlotCount == kPersistentProfileSlots,
+              "every profile entry has a name");
+}  // namespace persistent_profile
+
 /// A merge's plan as the persistent CMD kernel publishes it for the growth kernel beside it
 /// (mhca_growth_kernel.cuh): merge -1 none; valid 0 when the merge makes no growth record (no pair,
 /// or a switch step).

@@ -398,12 +398,11 @@ std::vector<MstEdge> minimumSpanningTreeCuda(const float* x, std::size_t n, std:
     cuda::VatPasses passes(*prepared.space, control, prepared.trace);
     std::vector<MstEdge> ordered =
         orderedTree(*prepared.space, passes, x, n, d, metric, control, start, prepared.trace);
-    prepared.trace.print("minimum spanning tree");
     return ordered;
 }
 
 std::pair<std::size_t, std::vector<MstEdge>> vatTreeCuda(const float* x, std::size_t n, std::size_t d, Metric metric,
-                                                         JobControl* control) {
+                                                         JobControl* control, std::string* trace) {
     checkInput(x, n, d, metric, 2, "VAT");
     PreparedSpace prepared(x, n, d, metric, control);
     // Separate pass objects, so the tree's passes start from the state a plain tree call has.
@@ -411,7 +410,7 @@ std::pair<std::size_t, std::vector<MstEdge>> vatTreeCuda(const float* x, std::si
     cuda::VatPasses passes(*prepared.space, control, prepared.trace);
     std::vector<MstEdge> ordered =
         orderedTree(*prepared.space, passes, x, n, d, metric, control, start, prepared.trace);
-    prepared.trace.print("VAT tree");
+    if (trace) *trace = prepared.trace.describe("VAT tree");
     return {start, std::move(ordered)};
 }
 
@@ -421,7 +420,6 @@ std::pair<std::size_t, std::size_t> farthestPairCuda(const float* x, std::size_t
     PreparedSpace prepared(x, n, d, metric, control);
     cuda::VatPasses passes(*prepared.space, control, prepared.trace);
     const auto pair = passes.farthest();
-    prepared.trace.print("farthest pair");
     return pair;
 }
 

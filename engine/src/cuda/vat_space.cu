@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <numeric>
 #include <vector>
 
@@ -22,14 +23,15 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void VatTrace::print(const char* what) const {
-    if (!std::getenv("CLUSTERLENS_VAT_TRACE")) return;
-    std::fprintf(stderr,
-                 "[vat trace] %s: prepare %.4f s, knn %.4f s (%.0f tile pairs), rounds %.4f s (scans %.4f s), "
-                 "farthest %.4f s, walk %.4f s; %d rounds, %d scans, %lld scanned rows, %.0f tile pairs = %.3f "
-                 "all-pairs passes (%d tiles, %d outlier tiles); scans: %s\n",
-                 what, secondsPrepare, secondsKnn, knnTilePairs, secondsRounds, secondsScans, secondsFar, secondsWalk,
-                 rounds, scans, scannedRows, tilePairs, passes(), tileCount, outlierTiles, scanLog.c_str());
+std::string VatTrace::describe(const char* what) const {
+    char line[512];
+    std::snprintf(line, sizeof(line),
+                  "[vat trace] %s: prepare %.4f s, knn %.4f s (%.0f tile pairs), rounds %.4f s (scans %.4f s), "
+                  "farthest %.4f s, walk %.4f s; %d rounds, %d scans, %lld scanned rows, %.0f tile pairs = %.3f "
+                  "all-pairs passes (%d tiles, %d outlier tiles); scans: ",
+                  what, secondsPrepare, secondsKnn, knnTilePairs, secondsRounds, secondsScans, secondsFar, secondsWalk,
+                  rounds, scans, scannedRows, tilePairs, passes(), tileCount, outlierTiles);
+    return std::string(line) + scanLog + "\n";
 }
 
 namespace {

@@ -43,7 +43,8 @@ std::vector<MstEdge> minimumSpanningTreeCuda(const float*, std::size_t, std::siz
     noCuda();
 }
 
-std::pair<std::size_t, std::vector<MstEdge>> vatTreeCuda(const float*, std::size_t, std::size_t, Metric, JobControl*) {
+std::pair<std::size_t, std::vector<MstEdge>> vatTreeCuda(const float*, std::size_t, std::size_t, Metric, JobControl*,
+                                                         std::string*) {
     noCuda();
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@
 #include "clusterlens/job_control.hpp"
 
 namespace clusterlens {
+
+struct MhcaCudaPolicy;  // hca/mhca_cuda_policy.hpp
+struct MhcaProbe;       // hca/mhca_probe.hpp
 
 /// How the distance of two clusters uses their members (thesis definitions 8 and 9).
 enum class MhcaVariant {
@@ -43,6 +47,11 @@ struct MhcaOptions {
     /// first, then the groups are merged as clusters. mhclust ignores the groups when no id is positive,
     /// one group holds every point, or every group has one point.
     std::vector<std::int32_t> apriori;
+    /// CUDA only: the tuning policy to run instead of chooseMhcaCudaPolicy's (tests that check one
+    /// mechanism against another); null: the production choice. The merges are the same either way.
+    std::shared_ptr<const MhcaCudaPolicy> cudaPolicy;
+    /// CUDA only, optional: filled with what the run did (counts, phase and stage times); not owned.
+    MhcaProbe* probe = nullptr;
 };
 
 /// Clusters n points of dimension d by MHCA.

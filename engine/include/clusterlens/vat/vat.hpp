@@ -18,6 +18,9 @@ namespace clusterlens {
 struct VatOptions {
     Metric metric = Metric::Euclidean;
     Backend backend = Backend::Auto;
+    /// CUDA: write a line on the GPU engine's passes (rounds, scans, tile pairs, times) into
+    /// VatResult::trace (the benchmark's stage report).
+    bool trace = false;
 };
 
 /// A VAT ordering of n points. Position k holds point order[k]; cut[k] (k >= 1) is the weight of the
@@ -35,6 +38,7 @@ struct VatResult {
     std::vector<std::string> warnings;  ///< e.g. the GPU ran out of memory and the CPU ran instead
     double secondsTree = 0.0;   ///< farthest pair + spanning tree
     double secondsOrder = 0.0;  ///< Prim walk of the tree
+    std::string trace;          ///< with VatOptions::trace, when the GPU ran: its passes, one line
 };
 
 /// The VAT start point per DESIGN.md: the pair (i, j), i < j, of largest distance, ties broken by the

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -37,9 +38,10 @@ std::pair<std::size_t, std::size_t> farthestPairCuda(const float* x, std::size_t
 
 /// farthestPairCuda followed by minimumSpanningTreeCuda from the pair's first point, sharing one
 /// prepared point set (the kd layout and its upload are built once instead of twice: ~0.12 s at
-/// 1M×14). Returns (start, the edges in Prim order from start). Same results and throws.
+/// 1M×14). Returns (start, the edges in Prim order from start). Same results and throws. `trace`:
+/// when not null, receives a line on the passes (rounds, scans, tile pairs, times).
 std::pair<std::size_t, std::vector<MstEdge>> vatTreeCuda(const float* x, std::size_t n, std::size_t d, Metric metric,
-                                                         JobControl* control = nullptr);
+                                                         JobControl* control = nullptr, std::string* trace = nullptr);
 
 /// Holds a VatRenderSource on the device (n·d floats + the range-max table + the cuts as float:
 /// 4·n·(d + floor(log2 n) + 2) bytes) and renders viewports with one kernel launch, one thread per

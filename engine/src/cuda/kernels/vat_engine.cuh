@@ -29,8 +29,7 @@
 
 namespace clusterlens::cuda {
 
-/// What one engine call did; printed to stderr as one line when the environment variable
-/// CLUSTERLENS_VAT_TRACE is set (the benchmark reads it).
+/// What one engine call did; described in one line for VatOptions::trace (the benchmark's report).
 struct VatTrace {
     double secondsPrepare = 0.0;  ///< host screening + kd order + upload + balls
     double secondsKnn = 0.0;      ///< k-NN pass
@@ -49,7 +48,7 @@ struct VatTrace {
 
     /// Tile pairs of all passes over the tile pairs of one full all-pairs pass.
     double passes() const { return tileCount > 0 ? tilePairs / (double(tileCount) * double(tileCount)) : 0.0; }
-    void print(const char* what) const;
+    std::string describe(const char* what) const;
 };
 
 double secondsSince(std::chrono::steady_clock::time_point start);
