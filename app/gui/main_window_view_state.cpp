@@ -11,6 +11,8 @@
 #include "vat/vat_run.hpp"
 
 #include "analysis_session.hpp"
+#include "colour_strip_chooser.hpp"
+#include "colouring_combo.hpp"
 #include "compare/flat_view.hpp"
 #include "dataset_panel.hpp"
 #include "dataset_session.hpp"
@@ -44,6 +46,33 @@ std::vector<std::size_t> featureColumns(const Dataset& data, const std::vector<s
     for (const std::string& feature : features)
         if (const long column = data.featureIndex(feature); column >= 0) columns.push_back(static_cast<std::size_t>(column));
     return columns;
+}
+
+// The clustermap modes of DendrogramPanel::clustermapMode(), by index, as the view state names them.
+const QStringList kClustermapModes = {QStringLiteral("off"), QStringLiteral("zscore"), QStringLiteral("minmax")};
+
+std::vector<StripChoice> stripChoices(const ColourStripChooser& chooser) {
+    std::vector<StripChoice> strips;
+    for (int slot = 0; slot < maxColourStrips; ++slot) {
+        const ColouringCombo* combo = chooser.combo(slot);
+        const ColourMode mode = combo->mode();
+        strips.push_back({mode == ColourMode::Labels   ? QStringLiteral("labels")
+                          : mode == ColourMode::Marker ? QStringLiteral("marker")
+                                                       : QStringLiteral("none"),
+                          mode == ColourMode::Density ? QString() : combo->name()});
+    }
+    return strips;
+}
+
+/// Chooses the stored strips again; a labeling or marker the session no longer has leaves its slot empty.
+void chooseStrips(ColourStripChooser& chooser, const std::vector<StripChoice>& strips) {
+    for (std::size_t slot = 0; slot < strips.size() && slot < static_cast<std::size_t>(maxColourStrips); ++slot) {
+        const StripChoice& strip = strips[slot];
+        const ColourMode mode = strip.mode == QLatin1String("labels")   ? ColourMode::Labels
+                                : strip.mode == QLatin1String("marker") ? ColourMode::Marker
+                                                                        : ColourMode::Density;
+        chooser.setStrip(static_cast<int>(slot), mode, strip.name);
+    }
 }
 
 }  // namespace
@@ -82,8 +111,13 @@ ViewState MainWindow::captureViewState() const {
     s.scatterWindow = std::array<double, 4>{window.x0(), window.x1(), window.y0(), window.y1()};
     s.activeFeatures = m_datasetPanel->activeFeatures();
     s.colouring = m_analysis->colouring();
+    s.colourMarker = m_analysis->colouringMarker();
     s.dendrogramLinkage = m_dendrogramPanel->currentLinkage();
     s.dendrogramClusters = m_dendrogramPanel->clusterCount();
+    s.dendrogramMinSize = m_dendrogramPanel->minClusterSize();
+    s.dendrogramHeatmap = kClustermapModes.value(m_dendrogramPanel->clustermapMode());
+    s.dendrogramStrips = stripChoices(*m_dendrogramPanel->stripChooser());
+    s.vatStrips = stripChoices(*m_vatPanel->stripChooser());
     if (const auto run = m_dpcPanel->lastRun()) s.dpcResult = dpcResultName(*run);
     if (const auto run = m_vatPanel->lastRun()) s.vatEntry = vatEntryName(*run);
     s.vatClusters = m_vatPanel->clusterCount();
@@ -102,9 +136,16 @@ void MainWindow::applyViewStateBeforeData(const ViewState& s) {
 
 void MainWindow::applyViewStateAfterData(const ViewState& s) {
     m_vatPanel->setImageKind(s.vatImage == QLatin1String("ivat") ? VatImageKind::Ivat : VatImageKind::Vat);
-    const QString colouring = s.colouring;
-    const auto applyColouring = [this, colouring] {
-        if (!colouring.isEmpty() && m_analysis->labeling(colouring)) m_analysis->setColouring(colouring);
+    if (const auto mode = kClustermapModes.indexOf(s.dendrogramHeatmap); mode >= 0)
+        m_dendrogramPanel->setClustermapMode(static_cast<int>(mode));
+    // Colouring and strips may name the labelings of cuts made below: applied again after each.
+    const auto applyColouring = [this, s] {
+        if (!s.colourMarker.isEmpty())
+            m_analysis->setMarkerColouring(s.colourMarker);
+        else if (!s.colouring.isEmpty() && m_analysis->labeling(s.colouring))
+            m_analysis->setColouring(s.colouring);
+        chooseStrips(*m_dendrogramPanel->stripChooser(), s.dendrogramStrips);
+        chooseStrips(*m_vatPanel->stripChooser(), s.vatStrips);
     };
     showStoredDpc(s.dpcResult);
     showStoredVat(s.vatEntry, s.vatClusters, applyColouring);
@@ -115,8 +156,11 @@ void MainWindow::applyViewStateAfterData(const ViewState& s) {
             m_undoRecorder->expectDendrogramCut(k);
             connect(m_dendrogramPanel, &DendrogramPanel::cutApplied, this, applyColouring, Qt::SingleShotConnection);
         }
+        const int minSize = s.dendrogramMinSize;
         connect(m_dendrogramPanel, &DendrogramPanel::treeShown, this,
-                [this, k] {
+                [this, k, minSize] {
+                    // Before the cut, so that the cut counts clusters of at least that size.
+                    if (minSize > 0) m_dendrogramPanel->setMinClusterSize(minSize);
                     if (k > 1) m_dendrogramPanel->setClusterCount(k);
                 },
                 Qt::SingleShotConnection);

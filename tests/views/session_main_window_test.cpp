@@ -1,6 +1,8 @@
 // Sessions in the main window, end to end on the demo dataset: save -> close -> open restores every
 // object (compared field by field) and the view state (colouring, tree and cut, zoom, populations);
-// the title shows the session and its modified mark; a damaged file and a newer-version file are
+// the GUI's view choices (colour by a marker, the dendrogram's and VAT's colour strips, the minimum
+// cluster size and the clustermap) come back as they were saved; the title shows the session and its
+// modified mark; a damaged file and a newer-version file are
 // refused with a message and the work on screen stays; a moved data file is asked for, a file with
 // other content refused by its SHA-256; embedded data opens without the data file; quitting with
 // unsaved work asks, and Cancel keeps the window.
@@ -11,6 +13,9 @@
 #include <QUndoStack>
 
 #include "clusterlens/session/session_file.hpp"
+#include "colour_strip_chooser.hpp"
+#include "colouring_combo.hpp"
+#include "dataset_session.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
 #include "dpc/peak_choice.hpp"
 #include "gui_test_main.hpp"
@@ -47,6 +52,7 @@ class SessionMainWindowTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void saveCloseOpenRestoresEveryObjectAndTheView();
+    void saveCloseOpenRestoresMarkerColouringStripsAndClustermap();
     void damagedAndNewerFilesAreRefusedAndTheWorkStays();
     void movedDataFileIsAskedForAndOtherContentRefused();
     void embeddedDataOpensWithoutTheDataFile();
@@ -120,6 +126,76 @@ void SessionMainWindowTest::saveCloseOpenRestoresEveryObjectAndTheView() {
     test::compareSessions(reopened.document()->session(), saved);
     QCOMPARE(reopened.undoStack()->count(), 0);
     QVERIFY(!reopened.isWindowModified());
+}
+
+namespace {
+
+/// Mode and name of each strip slot of `chooser`, as text ("1:cut of …", "0:", "2:CD4").
+QStringList stripsOf(const ColourStripChooser* chooser) {
+    QStringList strips;
+    for (int slot = 0; slot < maxColourStrips; ++slot)
+        strips << QStringLiteral("%1:%2").arg(static_cast<int>(chooser->combo(slot)->mode())).arg(chooser->combo(slot)->name());
+    return strips;
+}
+
+}  // namespace
+
+void SessionMainWindowTest::saveCloseOpenRestoresMarkerColouringStripsAndClustermap() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("strips.clusterlens"));
+    QStringList dendrogramStrips, vatStrips;
+    QString cutLabeling;
+    {
+        MainWindow window;
+        test::openDemo(window);
+        const auto data = window.session()->current();
+        QVERIFY(data && data->d >= 3);
+        const QString markerA = QString::fromStdString(data->features[1]);
+        const QString markerB = QString::fromStdString(data->features[2]);
+        DendrogramPanel* dendrogram = window.dendrogramPanel();
+        QSignalSpy shown(dendrogram, &DendrogramPanel::treeShown);
+        QSignalSpy cut(dendrogram, &DendrogramPanel::cutApplied);
+        window.clusteringPanel()->setLinkage(QStringLiteral("average"));
+        window.clusteringPanel()->run();
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, kGuiJobTimeoutMs);
+        dendrogram->setMinClusterSize(40);
+        dendrogram->setClustermapMode(0);  // no clustermap
+        dendrogram->setClusterCount(3);
+        QTRY_VERIFY_WITH_TIMEOUT(cut.count() > 0, kGuiJobTimeoutMs);
+        cutLabeling = dendrogram->cutLabeling();
+        dendrogram->stripChooser()->setStrip(0, ColourMode::Labels, cutLabeling);
+        dendrogram->stripChooser()->setStrip(2, ColourMode::Marker, markerA);
+        window.vatPanel()->stripChooser()->setStrip(1, ColourMode::Marker, markerB);
+        window.analysis()->setMarkerColouring(markerB);
+        dendrogramStrips = stripsOf(dendrogram->stripChooser());
+        vatStrips = stripsOf(window.vatPanel()->stripChooser());
+        QCOMPARE(dendrogramStrips, (QStringList{QStringLiteral("1:") + cutLabeling, QStringLiteral("0:"),
+                                                QStringLiteral("2:") + markerA}));
+        QCOMPARE(vatStrips, (QStringList{QStringLiteral("0:"), QStringLiteral("2:") + markerB, QStringLiteral("0:")}));
+        QVERIFY(saveAndWait(window, path));
+        const ViewState view = viewStateFromJson(window.document()->session().viewState);
+        QCOMPARE(view.colourMarker, markerB);
+        QCOMPARE(view.dendrogramMinSize, 40);
+        QCOMPARE(view.dendrogramHeatmap, QStringLiteral("off"));
+    }
+    MainWindow reopened;
+    reopened.resize(1500, 950);
+    reopened.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&reopened));
+    reopened.dendrogramPanel()->setClustermapMode(1);  // not what was saved
+    QSignalSpy cut(reopened.dendrogramPanel(), &DendrogramPanel::cutApplied);
+    QVERIFY(openAndWait(reopened, path));
+    QTRY_VERIFY_WITH_TIMEOUT(cut.count() > 0, kGuiJobTimeoutMs);
+    QCOMPARE(reopened.dendrogramPanel()->minClusterSize(), 40);
+    QCOMPARE(reopened.dendrogramPanel()->clusterCount(), 3);
+    QCOMPARE(reopened.dendrogramPanel()->cutLabeling(), cutLabeling);
+    QCOMPARE(reopened.dendrogramPanel()->clustermapMode(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(stripsOf(reopened.dendrogramPanel()->stripChooser()), dendrogramStrips, kGuiJobTimeoutMs);
+    QCOMPARE(stripsOf(reopened.vatPanel()->stripChooser()), vatStrips);
+    QCOMPARE(reopened.dendrogramPanel()->stripChooser()->strips()->size(), std::size_t{2});
+    QCOMPARE(reopened.vatPanel()->stripChooser()->strips()->size(), std::size_t{1});
+    QCOMPARE(reopened.analysis()->colouringMarker(), vatStrips[1].mid(2));
+    QVERIFY(reopened.analysis()->colouring().isEmpty());
 }
 
 void SessionMainWindowTest::damagedAndNewerFilesAreRefusedAndTheWorkStays() {

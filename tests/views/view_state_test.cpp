@@ -24,6 +24,13 @@ void ViewStateTest::everyFieldSurvivesJson() {
     state.colouring = QStringLiteral("cut of average linkage (k=4)");
     state.dendrogramLinkage = QStringLiteral("average linkage");
     state.dendrogramClusters = 4;
+    state.colourMarker = QStringLiteral("CD8");
+    state.dendrogramMinSize = 25;
+    state.dendrogramHeatmap = QStringLiteral("minmax");
+    state.dendrogramStrips = {{QStringLiteral("labels"), QStringLiteral("k-means (k=5)")},
+                              {QStringLiteral("none"), {}},
+                              {QStringLiteral("marker"), QStringLiteral("CD4")}};
+    state.vatStrips = {{QStringLiteral("marker"), QStringLiteral("CD3")}};
     state.dpcResult = QStringLiteral("DPC gaussian, dc 2 %");
     state.vatEntry = QStringLiteral("VAT euclidean");
     state.vatClusters = 3;

@@ -61,6 +61,8 @@ public:
     int minClusterSize() const;
     /// The clustermap under the tree: off, or medians scaled by z-score or min-max per marker.
     void setClustermapMode(int mode);
+    /// The clustermap under the tree: 0 none, 1 medians z-scored, 2 medians min-max scaled.
+    int clustermapMode() const;
     ClustermapWidget* clustermapWidget() const { return m_clustermap; }
     void setLogHeights(bool logarithmic);
 

@@ -51,6 +51,10 @@ void DendrogramPanel::setClustermapMode(int mode) {
     m_heatmapMode->setCurrentIndex(mode);
 }
 
+int DendrogramPanel::clustermapMode() const {
+    return m_heatmapMode->currentIndex();
+}
+
 void DendrogramPanel::refreshClustermap() {
     m_runner->cancelSlot(QStringLiteral("dendrogram-clustermap"));
     const int mode = m_heatmapMode->currentIndex();

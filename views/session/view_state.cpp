@@ -21,6 +21,22 @@ QStringList toList(const QJsonValue& value) {
     return list;
 }
 
+QJsonArray toArray(const std::vector<StripChoice>& strips) {
+    QJsonArray array;
+    for (const StripChoice& strip : strips)
+        array.append(QJsonObject{{QStringLiteral("mode"), strip.mode}, {QStringLiteral("name"), strip.name}});
+    return array;
+}
+
+std::vector<StripChoice> toStrips(const QJsonValue& value) {
+    std::vector<StripChoice> strips;
+    for (const QJsonValue& item : value.toArray()) {
+        const QJsonObject strip = item.toObject();
+        strips.push_back({strip.value(QStringLiteral("mode")).toString(), strip.value(QStringLiteral("name")).toString()});
+    }
+    return strips;
+}
+
 }  // namespace
 
 std::string viewStateToJson(const ViewState& s) {
@@ -36,14 +52,19 @@ std::string viewStateToJson(const ViewState& s) {
         {QStringLiteral("scatter"), scatter},
         {QStringLiteral("activeFeatures"), toArray(s.activeFeatures)},
         {QStringLiteral("colouring"), s.colouring},
+        {QStringLiteral("colourMarker"), s.colourMarker},
         {QStringLiteral("dendrogram"),
          QJsonObject{{QStringLiteral("linkage"), s.dendrogramLinkage},
-                     {QStringLiteral("clusters"), s.dendrogramClusters}}},
+                     {QStringLiteral("clusters"), s.dendrogramClusters},
+                     {QStringLiteral("minSize"), s.dendrogramMinSize},
+                     {QStringLiteral("heatmap"), s.dendrogramHeatmap},
+                     {QStringLiteral("strips"), toArray(s.dendrogramStrips)}}},
         {QStringLiteral("dpc"), QJsonObject{{QStringLiteral("result"), s.dpcResult}}},
         {QStringLiteral("vat"),
          QJsonObject{{QStringLiteral("entry"), s.vatEntry},
                      {QStringLiteral("clusters"), s.vatClusters},
-                     {QStringLiteral("image"), s.vatImage}}},
+                     {QStringLiteral("image"), s.vatImage},
+                     {QStringLiteral("strips"), toArray(s.vatStrips)}}},
         {QStringLiteral("dockLayout"), QString::fromLatin1(s.dockLayout.toBase64())},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Compact).toStdString();
@@ -62,14 +83,19 @@ ViewState viewStateFromJson(const std::string& json) {
                                                 window[3].toDouble()};
     s.activeFeatures = toList(root.value(QStringLiteral("activeFeatures")));
     s.colouring = root.value(QStringLiteral("colouring")).toString();
+    s.colourMarker = root.value(QStringLiteral("colourMarker")).toString();
     const QJsonObject dendrogram = root.value(QStringLiteral("dendrogram")).toObject();
     s.dendrogramLinkage = dendrogram.value(QStringLiteral("linkage")).toString();
     s.dendrogramClusters = dendrogram.value(QStringLiteral("clusters")).toInt();
+    s.dendrogramMinSize = dendrogram.value(QStringLiteral("minSize")).toInt();
+    s.dendrogramHeatmap = dendrogram.value(QStringLiteral("heatmap")).toString();
+    s.dendrogramStrips = toStrips(dendrogram.value(QStringLiteral("strips")));
     s.dpcResult = root.value(QStringLiteral("dpc")).toObject().value(QStringLiteral("result")).toString();
     const QJsonObject vat = root.value(QStringLiteral("vat")).toObject();
     s.vatEntry = vat.value(QStringLiteral("entry")).toString();
     s.vatClusters = vat.value(QStringLiteral("clusters")).toInt();
     s.vatImage = vat.value(QStringLiteral("image")).toString();
+    s.vatStrips = toStrips(vat.value(QStringLiteral("strips")));
     s.dockLayout = QByteArray::fromBase64(root.value(QStringLiteral("dockLayout")).toString().toLatin1());
     return s;
 }

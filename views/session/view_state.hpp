@@ -10,8 +10,17 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clusterlens::views {
+
+/// One colour strip of a view: what colours it ("labels": a labeling or population set, "marker": a
+/// feature) and its name; mode "none" for an empty slot.
+struct StripChoice {
+    QString mode;
+    QString name;
+    bool operator==(const StripChoice&) const = default;
+};
 
 struct ViewState {
     /// Scatter axes by feature name ("FSC-A"), or components of an embedding (embedding >= 0).
@@ -21,12 +30,17 @@ struct ViewState {
     std::optional<std::array<double, 4>> scatterWindow;
     QStringList activeFeatures;
     QString colouring;  ///< labeling that colours the views; empty = density
+    QString colourMarker;  ///< marker that colours the scatter instead (short feature name); empty = none
     QString dendrogramLinkage;
     int dendrogramClusters = 0;  ///< cut k; 0 = no cut
+    int dendrogramMinSize = 0;   ///< minimum cluster size of the cut; 0 = the tree's default
+    QString dendrogramHeatmap;   ///< clustermap under the tree: "off", "zscore", "minmax"; empty = default
+    std::vector<StripChoice> dendrogramStrips;  ///< colour strips under the leaves, by slot (at most 3)
     QString dpcResult;           ///< DPC result on the decision graph
     QString vatEntry;            ///< VAT order on the VAT page
     int vatClusters = 0;
     QString vatImage;         ///< "vat" or "ivat"
+    std::vector<StripChoice> vatStrips;  ///< colour strips along the VAT axes, by slot (at most 3)
     QByteArray dockLayout;    ///< QMainWindow::saveState()
 
     bool operator==(const ViewState&) const = default;
