@@ -1,6 +1,8 @@
 // The flat comparison view: matching order of a known table, the matched-pairs model (checked by
 // QAbstractItemModelTester), heatmap cells painted in their colours, a cell click selecting the
-// shared points in the analysis session, the matching method switch, and the exports.
+// shared points in the analysis session, the matching method switch, and the exports; a 20 x 400
+// table's figure keeps the matched and the largest columns and sums the rest into "other", with
+// column labels that never overlap.
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -12,9 +14,12 @@
 #include <QXmlStreamReader>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "analysis_session.hpp"
+#include "compare/contingency_figure.hpp"
 #include "compare/contingency_heatmap.hpp"
 #include "compare/flat_comparison.hpp"
 #include "compare/flat_view.hpp"
@@ -78,6 +83,7 @@ private Q_SLOTS:
     void tableClickSelectsTheMatchedPair();
     void greedyMatchingRecomputes();
     void exportsParseAsSvgPdfPngAndCsv();
+    void manyColumnsSumTheSmallestIntoOther();
 };
 
 void CompareFlatViewTest::matchedPairsLieOnTheDiagonal() {
@@ -282,6 +288,73 @@ void CompareFlatViewTest::exportsParseAsSvgPdfPngAndCsv() {
     f.view.exportTable(csv);
     QCOMPARE(readAll(csv), f.view.pairsModel()->toCsv());
     QVERIFY_THROWS_EXCEPTION(std::exception, f.view.exportTable(dir.filePath(QStringLiteral("no/such/dir/x.csv"))));
+}
+
+void CompareFlatViewTest::manyColumnsSumTheSmallestIntoOther() {
+    // B: 400 clusters of 5..21 points; A: 20 clusters, cluster b of B inside cluster b % 20 of A.
+    auto a = std::make_shared<LabelVector>(), b = std::make_shared<LabelVector>();
+    for (std::int32_t cluster = 0; cluster < 400; ++cluster)
+        for (std::int32_t i = 0; i < 5 + cluster % 17; ++i) {
+            a->push_back(cluster % 20);
+            b->push_back(cluster);
+        }
+    const auto c = std::make_shared<const FlatComparison>(
+        compareLabelings(a, b, QStringLiteral("A"), QStringLiteral("B"), MatchingMethod::Hungarian));
+    QCOMPARE(c->rows(), std::size_t{20});
+    QCOMPARE(c->cols(), std::size_t{400});
+    QCOMPARE(c->matchedCount, std::size_t{20});
+    const ContingencyFigure figure(c);
+    QCOMPARE(figure.shownColumns(), ContingencyFigure::figureColumnLimit);
+    QCOMPARE(figure.otherClusterCount(), std::size_t{400 - 39});
+    QCOMPARE(figure.columnLabel(39), QStringLiteral("other"));
+    // The matched columns stay first, on the diagonal; the kept unmatched ones are the largest.
+    for (std::size_t i = 0; i < c->matchedCount; ++i)
+        QCOMPARE(figure.columnLabel(i), QString::number(c->labelOfCol(i)));
+    std::int64_t smallestKept = std::numeric_limits<std::int64_t>::max();
+    QStringList kept;
+    for (std::size_t k = 0; k < 39; ++k) {
+        kept << figure.columnLabel(k);
+        std::int64_t total = 0;
+        for (std::size_t r = 0; r < c->rows(); ++r) total += figure.countAt(r, k);
+        if (k >= c->matchedCount) smallestKept = std::min(smallestKept, total);
+    }
+    std::int64_t largestSummed = 0;
+    for (std::size_t k = 0; k < c->cols(); ++k)
+        if (!kept.contains(QString::number(c->labelOfCol(k))))
+            largestSummed = std::max(largestSummed, c->table.colSums[c->colOrder[k]]);
+    QVERIFY2(smallestKept >= largestSummed, qPrintable(QStringLiteral("%1 < %2").arg(smallestKept).arg(largestSummed)));
+    QCOMPARE(largestSummed, std::int64_t{20});
+    // No event is lost: each row's drawn counts add up to its cluster, its shares to one.
+    for (std::size_t r = 0; r < c->rows(); ++r) {
+        std::int64_t sum = 0;
+        double share = 0.0;
+        for (std::size_t k = 0; k < figure.shownColumns(); ++k) {
+            sum += figure.countAt(r, k);
+            share += figure.rowShareAt(r, k);
+        }
+        QCOMPARE(sum, c->table.rowSums[c->rowOrder[r]]);
+        QVERIFY(std::abs(share - 1.0) < 1e-9);
+    }
+    // The view scrolls through every column instead.
+    QCOMPARE(ContingencyFigure(c, 0).shownColumns(), std::size_t{400});
+
+    // The exported figure (85 mm wide) names "other", says what it holds, and thins the labels.
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("wide.svg"));
+    FigureExportOptions options;
+    options.size = QSize(482, 400);
+    exportFigure(ContingencyFigure(c), svg, options);
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    QStringList texts;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+            texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY2(texts.contains(QStringLiteral("other")), qPrintable(texts.join(QLatin1Char('|'))));
+    const QString joined = texts.join(QLatin1Char(' '));
+    QVERIFY2(joined.contains(QStringLiteral("other: the 361 smallest clusters of B, summed")), qPrintable(joined));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(CompareFlatViewTest)

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "palette.hpp"
 
@@ -34,10 +35,49 @@ std::size_t labelStep(double extent, double cell) {
     return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(extent / std::max(cell, 1e-9))));
 }
 
+/// Display columns of `c` kept when at most `limit` columns may be drawn (one of them "other"): the
+/// matched ones, then the largest by count, in display order. All of them when they fit.
+std::vector<std::size_t> keptColumns(const FlatComparison& c, std::size_t limit) {
+    std::vector<std::size_t> columns(c.cols());
+    std::iota(columns.begin(), columns.end(), std::size_t{0});
+    if (limit == 0 || c.cols() <= limit) return columns;
+    const std::size_t keep = limit - 1;
+    const auto total = [&c](std::size_t k) { return c.table.colSums[c.colOrder[k]]; };
+    const std::size_t matched = std::min(c.matchedCount, keep);
+    std::stable_sort(columns.begin() + static_cast<std::ptrdiff_t>(matched), columns.end(),
+                     [&total](std::size_t x, std::size_t y) { return total(x) > total(y); });
+    columns.resize(keep);
+    std::sort(columns.begin(), columns.end());
+    return columns;
+}
+
 }  // namespace
 
-ContingencyFigure::ContingencyFigure(std::shared_ptr<const FlatComparison> comparison)
-    : m_comparison(std::move(comparison)) {}
+ContingencyFigure::ContingencyFigure(std::shared_ptr<const FlatComparison> comparison, std::size_t columnLimit)
+    : m_comparison(std::move(comparison)), m_shown(keptColumns(*m_comparison, columnLimit)) {
+    std::vector<std::uint8_t> kept(m_comparison->cols(), 0);
+    for (std::size_t k : m_shown) kept[k] = 1;
+    for (std::size_t k = 0; k < kept.size(); ++k)
+        if (!kept[k]) m_other.push_back(k);
+}
+
+std::int64_t ContingencyFigure::countAt(std::size_t row, std::size_t col) const {
+    if (col < m_shown.size()) return m_comparison->countAt(row, m_shown[col]);
+    std::int64_t sum = 0;
+    for (std::size_t k : m_other) sum += m_comparison->countAt(row, k);
+    return sum;
+}
+
+double ContingencyFigure::rowShareAt(std::size_t row, std::size_t col) const {
+    if (col < m_shown.size()) return m_comparison->rowShareAt(row, m_shown[col]);
+    double sum = 0.0;
+    for (std::size_t k : m_other) sum += m_comparison->rowShareAt(row, k);
+    return sum;
+}
+
+QString ContingencyFigure::columnLabel(std::size_t col) const {
+    return col < m_shown.size() ? shortLabel(m_comparison->labelOfCol(m_shown[col])) : tr("other");
+}
 
 QString ContingencyFigure::ownTitle() const {
     return tr("Clusters of %1 vs %2").arg(m_comparison->nameA, m_comparison->nameB);
@@ -72,7 +112,7 @@ QRectF ContingencyFigure::gridRect(const QRectF& area) const {
     const double height = std::max(10.0, area.height() - top - bottom);
     // Cells at most 1.5 times wider than high (or higher than wide, unless that makes rows too
     // thin to read), centred in the free space.
-    const double cols = static_cast<double>(std::max<std::size_t>(1, m_comparison->cols()));
+    const double cols = static_cast<double>(std::max<std::size_t>(1, shownColumns()));
     const double rows = static_cast<double>(std::max<std::size_t>(1, m_comparison->rows()));
     const double cellW = std::min(width / cols, 1.5 * height / rows);
     const double cellH = std::min(height / rows, std::max(1.5 * cellW, kMinRowHeight));
@@ -81,27 +121,27 @@ QRectF ContingencyFigure::gridRect(const QRectF& area) const {
 
 QRectF ContingencyFigure::cellRect(const QRectF& area, int row, int col) const {
     const QRectF grid = gridRect(area);
-    const double w = grid.width() / static_cast<double>(m_comparison->cols());
+    const double w = grid.width() / static_cast<double>(shownColumns());
     const double h = grid.height() / static_cast<double>(m_comparison->rows());
     return QRectF(grid.left() + col * w, grid.top() + row * h, w, h);
 }
 
 HeatmapCell ContingencyFigure::cellAt(const QRectF& area, QPointF pos) const {
     const QRectF grid = gridRect(area);
-    if (!grid.contains(pos) || m_comparison->rows() == 0 || m_comparison->cols() == 0) return {};
-    const int col = static_cast<int>((pos.x() - grid.left()) / grid.width() * static_cast<double>(m_comparison->cols()));
+    if (!grid.contains(pos) || m_comparison->rows() == 0 || shownColumns() == 0) return {};
+    const int col = static_cast<int>((pos.x() - grid.left()) / grid.width() * static_cast<double>(shownColumns()));
     const int row = static_cast<int>((pos.y() - grid.top()) / grid.height() * static_cast<double>(m_comparison->rows()));
     return {std::min(row, static_cast<int>(m_comparison->rows()) - 1),
-            std::min(col, static_cast<int>(m_comparison->cols()) - 1)};
+            std::min(col, static_cast<int>(shownColumns()) - 1)};
 }
 
 void ContingencyFigure::paint(QPainter& painter, const QRectF& area) const {
     painter.save();
     paintBackground(painter, area);
     paintTitle(painter, area);
-    if (m_comparison->rows() > 0 && m_comparison->cols() > 0) {
+    if (m_comparison->rows() > 0 && shownColumns() > 0) {
         const QRectF grid = gridRect(area);
-        if (m_comparison->rows() * m_comparison->cols() > vectorCellLimit)
+        if (m_comparison->rows() * shownColumns() > vectorCellLimit)
             paintCellImage(painter, grid);
         else
             paintCells(painter, grid);
@@ -130,15 +170,15 @@ void ContingencyFigure::paintTitle(QPainter& painter, const QRectF& area) const 
 
 void ContingencyFigure::paintCells(QPainter& painter, const QRectF& grid) const {
     const FlatComparison& c = *m_comparison;
-    const double w = grid.width() / static_cast<double>(c.cols()), h = grid.height() / static_cast<double>(c.rows());
+    const double w = grid.width() / static_cast<double>(shownColumns()), h = grid.height() / static_cast<double>(c.rows());
     painter.setPen(Qt::NoPen);
     for (std::size_t r = 0; r < c.rows(); ++r)
-        for (std::size_t k = 0; k < c.cols(); ++k)
+        for (std::size_t k = 0; k < shownColumns(); ++k)
             painter.fillRect(QRectF(grid.left() + static_cast<double>(k) * w, grid.top() + static_cast<double>(r) * h, w, h),
-                             cellColor(c.rowShareAt(r, k), c.countAt(r, k)));
+                             cellColor(rowShareAt(r, k), countAt(r, k)));
     if (w >= 6 && h >= 6) {
         painter.setPen(QPen(kGridLineColor, 1.0));
-        for (std::size_t k = 1; k < c.cols(); ++k) {
+        for (std::size_t k = 1; k < shownColumns(); ++k) {
             const double x = grid.left() + static_cast<double>(k) * w;
             painter.drawLine(QPointF(x, grid.top()), QPointF(x, grid.bottom()));
         }
@@ -150,13 +190,13 @@ void ContingencyFigure::paintCells(QPainter& painter, const QRectF& grid) const 
     paintCounts(painter, grid);
     // The matched pairs' outlines as one path: one element in vector outputs however many pairs.
     QPainterPath matched;
-    for (std::size_t i = 0; i < c.matchedCount; ++i)
+    for (std::size_t i = 0; i < std::min(c.matchedCount, m_shown.size()); ++i)
         matched.addRect(QRectF(grid.left() + static_cast<double>(i) * w, grid.top() + static_cast<double>(i) * h, w, h));
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(kMatchedColor, std::min(2.0, std::max(0.5, std::min(w, h) / 8))));
     painter.drawPath(matched);
     if (m_highlight.isValid() && static_cast<std::size_t>(m_highlight.row) < c.rows() &&
-        static_cast<std::size_t>(m_highlight.col) < c.cols()) {
+        static_cast<std::size_t>(m_highlight.col) < shownColumns()) {
         painter.setPen(QPen(kHighlightColor, 2.5));
         painter.drawRect(QRectF(grid.left() + m_highlight.col * w, grid.top() + m_highlight.row * h, w, h));
     }
@@ -166,10 +206,10 @@ void ContingencyFigure::paintCells(QPainter& painter, const QRectF& grid) const 
 
 void ContingencyFigure::paintCellImage(QPainter& painter, const QRectF& grid) const {
     const FlatComparison& c = *m_comparison;
-    QImage image(static_cast<int>(c.cols()), static_cast<int>(c.rows()), QImage::Format_RGB32);
+    QImage image(static_cast<int>(shownColumns()), static_cast<int>(c.rows()), QImage::Format_RGB32);
     for (std::size_t r = 0; r < c.rows(); ++r) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(r)));
-        for (std::size_t k = 0; k < c.cols(); ++k) line[k] = cellColor(c.rowShareAt(r, k), c.countAt(r, k)).rgb();
+        for (std::size_t k = 0; k < shownColumns(); ++k) line[k] = cellColor(rowShareAt(r, k), countAt(r, k)).rgb();
     }
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     painter.drawImage(grid, image);
@@ -182,16 +222,16 @@ void ContingencyFigure::paintCounts(QPainter& painter, const QRectF& grid) const
     const FlatComparison& c = *m_comparison;
     const QFont countFont = font(10);
     const QFontMetricsF metrics(countFont);
-    const double w = grid.width() / static_cast<double>(c.cols()), h = grid.height() / static_cast<double>(c.rows());
+    const double w = grid.width() / static_cast<double>(shownColumns()), h = grid.height() / static_cast<double>(c.rows());
     if (h < metrics.height() + 2) return;
     painter.setFont(countFont);
     for (std::size_t r = 0; r < c.rows(); ++r)
-        for (std::size_t k = 0; k < c.cols(); ++k) {
-            const std::int64_t count = c.countAt(r, k);
+        for (std::size_t k = 0; k < shownColumns(); ++k) {
+            const std::int64_t count = countAt(r, k);
             if (count == 0) continue;
             const QString text = QString::number(count);
             if (metrics.horizontalAdvance(text) + 4 > w) continue;
-            const QColor fill = cellColor(c.rowShareAt(r, k), count);
+            const QColor fill = cellColor(rowShareAt(r, k), count);
             painter.setPen(fill.lightness() < 128 ? Qt::white : Qt::black);
             painter.drawText(QRectF(grid.left() + static_cast<double>(k) * w, grid.top() + static_cast<double>(r) * h, w, h),
                              Qt::AlignCenter, text);
@@ -202,7 +242,7 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
     const FlatComparison& c = *m_comparison;
     const QFont small = font(10), bold = font(11, true);
     const QFontMetricsF metrics(small), boldMetrics(bold);
-    const double w = grid.width() / static_cast<double>(c.cols()), h = grid.height() / static_cast<double>(c.rows());
+    const double w = grid.width() / static_cast<double>(shownColumns()), h = grid.height() / static_cast<double>(c.rows());
     painter.setPen(kTextColor);
     painter.setFont(small);
     const std::size_t rowStep = labelStep(metrics.height(), h);
@@ -211,13 +251,18 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
                                 rowLabelWidth(), h),
                          Qt::AlignRight | Qt::AlignVCenter, shortLabel(c.labelOfRow(r)));
     double widest = metrics.horizontalAdvance(QStringLiteral("00"));
-    for (std::size_t k = 0; k < c.cols(); ++k)
-        widest = std::max(widest, metrics.horizontalAdvance(shortLabel(c.labelOfCol(k))));
+    for (std::size_t k = 0; k < shownColumns(); ++k)
+        widest = std::max(widest, metrics.horizontalAdvance(columnLabel(k)));
     const std::size_t colStep = labelStep(widest + 6, w);
-    for (std::size_t k = 0; k < c.cols(); k += colStep)
+    const std::size_t shown = shownColumns();
+    for (std::size_t k = 0; k < shown; ++k) {
+        // "other" is always labelled; a thinned label too close to it gives way.
+        const bool other = !m_other.empty() && k + 1 == shown;
+        if (!other && (k % colStep != 0 || (!m_other.empty() && k + colStep >= shown))) continue;
         painter.drawText(QRectF(grid.left() + static_cast<double>(k) * w - (colStep > 1 ? widest : 0),
                                 grid.top() - metrics.height() - 4, w + (colStep > 1 ? 2 * widest : 0), metrics.height()),
-                         Qt::AlignHCenter | Qt::AlignBottom, shortLabel(c.labelOfCol(k)));
+                         Qt::AlignHCenter | Qt::AlignBottom, columnLabel(k));
+    }
 
     painter.setFont(bold);
     // The column title may reach past a narrow grid (up to three times its width), centred on it.
@@ -239,7 +284,11 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
     painter.drawText(QRectF(grid.left(), grid.bottom() + 6, std::max(grid.width(), 320.0), metrics.height()),
                      Qt::AlignLeft | Qt::AlignVCenter,
                      QCoreApplication::translate("ContingencyFigure", "Outlined: %n matched pair(s) on the diagonal", nullptr,
-                                                 static_cast<int>(c.matchedCount)));
+                                                 static_cast<int>(c.matchedCount)) +
+                         (m_other.empty() ? QString()
+                                          : QCoreApplication::translate("ContingencyFigure",
+                                                                        " \u00b7 other: the %n smallest clusters of B, summed",
+                                                                        nullptr, static_cast<int>(m_other.size()))));
 }
 
 void ContingencyFigure::paintColourBar(QPainter& painter, const QRectF& area, const QRectF& grid) const {

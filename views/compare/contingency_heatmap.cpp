@@ -23,7 +23,7 @@ ContingencyHeatmap::ContingencyHeatmap(QWidget* parent) : QWidget(parent) {
 void ContingencyHeatmap::setComparison(std::shared_ptr<const FlatComparison> comparison) {
     m_comparison = std::move(comparison);
     if (m_comparison)
-        m_figure.emplace(m_comparison);
+        m_figure.emplace(m_comparison, 0);  // every column: the view scrolls instead of summing
     else
         m_figure.reset();
     // Columns at least kMinColumnWidth wide: in a scroll area, many clusters scroll sideways.
