@@ -37,10 +37,13 @@ std::atomic<const InjectedFault*>& injectedFault() {
     return fault;
 }
 
-std::string gib(std::size_t bytes) {
+/// A memory size in the unit that keeps it readable: "3.0 GiB", "512 MiB", "80 KiB".
+std::string memorySize(std::size_t bytes) {
     char text[32];
-    const double value = static_cast<double>(bytes) / static_cast<double>(std::size_t{1} << 30);
-    std::snprintf(text, sizeof text, value < 1.0 ? "%.2f GiB" : "%.1f GiB", value);
+    const double value = static_cast<double>(bytes);
+    if (value >= 1073741824.0) std::snprintf(text, sizeof text, "%.1f GiB", value / 1073741824.0);
+    else if (value >= 1048576.0) std::snprintf(text, sizeof text, "%.0f MiB", value / 1048576.0);
+    else std::snprintf(text, sizeof text, "%.0f KiB", value / 1024.0);
     return text;
 }
 
@@ -114,8 +117,8 @@ std::string backendDescription(Backend resolved) {
 namespace detail {
 
 std::string outOfMemoryWarning(const std::string& algorithm, const OutOfDeviceMemory& error) {
-    const std::string need = error.neededBytes() > 0 ? "needs " + gib(error.neededBytes()) + ", " : std::string();
-    return algorithm + ": GPU out of memory (" + need + gib(error.freeBytes()) + " free): ran on the CPU";
+    const std::string need = error.neededBytes() > 0 ? "needs " + memorySize(error.neededBytes()) + ", " : std::string();
+    return algorithm + ": GPU out of memory (" + need + memorySize(error.freeBytes()) + " free): ran on the CPU";
 }
 
 std::string noteCudaFailure(const std::string& algorithm, const CudaError& error) {
@@ -139,9 +142,9 @@ Backend runOnBackend(const std::string& algorithm, Backend requested, const std:
     } catch (const OutOfDeviceMemory& error) {
         clearCudaError();
         if (requested == Backend::Cuda) {
-            const std::string need = error.neededBytes() > 0 ? " needs " + gib(error.neededBytes()) + " of GPU memory,"
+            const std::string need = error.neededBytes() > 0 ? " needs " + memorySize(error.neededBytes()) + " of GPU memory,"
                                                              : " does not fit the GPU:";
-            throw InvalidInput("--backend cuda: " + algorithm + need + " " + gib(error.freeBytes()) +
+            throw InvalidInput("--backend cuda: " + algorithm + need + " " + memorySize(error.freeBytes()) +
                                " are free; choose the CPU or automatic backend, or fewer points");
         }
         warning = outOfMemoryWarning(algorithm, error);
