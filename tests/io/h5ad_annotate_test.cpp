@@ -197,6 +197,89 @@ StoredCategorical readCategorical(const std::string& path, const std::string& na
     return c;
 }
 
+/// An HDF5 type as h5dump describes it, without the sizes that depend on the data: class, string
+/// variable or fixed length, character set and padding, integer sign, size and byte order, enum members
+/// over their base type.
+std::string typeText(hid_t type) {
+    switch (H5Tget_class(type)) {
+    case H5T_STRING:
+        return std::string("string ") + (H5Tis_variable_str(type) > 0 ? "variable " : "fixed ") +
+               (H5Tget_cset(type) == H5T_CSET_UTF8 ? "utf-8 " : "ascii ") + "pad " + std::to_string(H5Tget_strpad(type));
+    case H5T_INTEGER:
+        return std::string(H5Tget_sign(type) == H5T_SGN_2 ? "int" : "uint") + std::to_string(8 * H5Tget_size(type)) +
+               (H5Tget_order(type) == H5T_ORDER_LE ? " le" : " be");
+    case H5T_ENUM: {
+        std::string text = "enum {";
+        for (int k = 0; k < H5Tget_nmembers(type); ++k) {
+            char* name = H5Tget_member_name(type, static_cast<unsigned>(k));
+            text += std::string(name) + " ";
+            H5free_memory(name);
+        }
+        Id base{H5Tget_super(type), H5Tclose};
+        return text + "} of " + typeText(base);
+    }
+    default: return "class " + std::to_string(H5Tget_class(type)) + " size " + std::to_string(H5Tget_size(type));
+    }
+}
+
+herr_t describeAttribute(hid_t owner, const char* name, const H5A_info_t* info, void* data) {
+    Id attribute{H5Aopen(owner, name, H5P_DEFAULT), H5Aclose};
+    Id type{H5Aget_type(attribute), H5Tclose};
+    Id space{H5Aget_space(attribute), H5Sclose};
+    std::string& text = *static_cast<std::string*>(data);
+    text += std::string("  @") + name + (info->cset == H5T_CSET_UTF8 ? " (utf-8 name): " : ": ") + typeText(type) +
+            (H5Sget_simple_extent_type(space) == H5S_SCALAR ? " scalar" : " array");
+    if (H5Tget_class(type) == H5T_STRING && H5Sget_simple_extent_type(space) == H5S_SCALAR)
+        text += " = " + stringsOf(attribute, true).front();
+    if (H5Tget_class(type) == H5T_ENUM) {
+        std::int8_t value = -1;
+        char member[16] = {};
+        H5Aread(attribute, H5T_NATIVE_INT8, &value);
+        if (H5Tenum_nameof(type, &value, member, sizeof member) >= 0) text += std::string(" = ") + member;
+    }
+    text += "\n";
+    return 0;
+}
+
+/// The encoding of the object at `path` and of the objects in it (a group's members by name), as
+/// `h5dump -A` lists it without data and sizes: kind, link name character set, type, attributes with
+/// their types and string values.
+std::string encodingOf(hid_t file, const std::string& path) {
+    std::string text;
+    const auto describe = [&](const std::string& object, const std::string& label) {
+        H5O_info_t info;
+        H5Oget_info_by_name2(file, object.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT);
+        H5L_info_t link;
+        H5Lget_info(file, object.c_str(), &link, H5P_DEFAULT);
+        Id handle{H5Oopen(file, object.c_str(), H5P_DEFAULT), H5Oclose};
+        text += label + (link.cset == H5T_CSET_UTF8 ? " (utf-8 link)" : " (ascii link)");
+        if (info.type == H5O_TYPE_DATASET) {
+            Id type{H5Dget_type(handle), H5Tclose};
+            text += " dataset " + typeText(type);
+        } else {
+            text += " group";
+        }
+        text += "\n";
+        H5Aiterate2(handle, H5_INDEX_NAME, H5_ITER_INC, nullptr, describeAttribute, &text);
+        return info.type;
+    };
+    if (describe(path, ".") != H5O_TYPE_GROUP) return text;
+    Id group{H5Gopen2(file, path.c_str(), H5P_DEFAULT), H5Gclose};
+    H5G_info_t members;
+    H5Gget_info(group, &members);
+    for (hsize_t k = 0; k < members.nlinks; ++k) {
+        char name[256] = {};
+        H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, k, name, sizeof name, H5P_DEFAULT);
+        describe(path + "/" + name, name);
+    }
+    return text;
+}
+
+std::string encodingOf(const std::string& path, const std::string& object) {
+    Id file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+    return encodingOf(file, object);
+}
+
 /// Clusters 0..3 with noise, named as a session names them.
 ObsCategorical clusters(const std::string& name = "ClusterLens clusters") {
     std::vector<std::int32_t> labels(kCells);
@@ -279,6 +362,39 @@ TEST(H5adAnnotate, WritesCategoricalsInAnnDataEncodingAndAppendsThemToColumnOrde
     ASSERT_EQ(expected, (std::vector<std::string>{"n_counts", "group"}));
     expected.insert(expected.end(), {"ClusterLens clusters", "gate 1"});
     EXPECT_EQ(columnOrder(out), expected);
+}
+
+TEST(H5adAnnotate, NewColumnsAreEncodedAsAnnDataEncodedTheFilesOwnCategorical) {
+    // obs/group of the test file was written by anndata 0.8 (h5py): each new column must list the same
+    // objects, types, attributes and attribute values, and obs keeps anndata's dataframe encoding.
+    const TempDir dir;
+    const std::string source = dataPath("h5ad/pbmc_small_csr.h5ad");
+    const std::string out = dir.file("annotated.h5ad");
+    const std::string unicode = "CD4\u207a T \u00fc";
+    writeH5adWithObsColumns(source, out, {clusters(), population(), categoricalFromLabels(unicode, clusters().codes)});
+    const std::string anndata = encodingOf(source, "/obs/group");
+    EXPECT_THAT(anndata, HasSubstr("@encoding-type: string variable utf-8 pad 0 scalar = categorical"));
+    EXPECT_THAT(anndata, HasSubstr("@ordered: enum {FALSE TRUE } of int8 le scalar = FALSE"));
+    EXPECT_THAT(anndata, HasSubstr("codes (ascii link) dataset int8 le"));
+    EXPECT_EQ(encodingOf(out, "/obs/ClusterLens clusters"), anndata);
+    EXPECT_EQ(encodingOf(out, "/obs/gate 1"), anndata);
+    // h5py names a link in UTF-8 exactly when its name is not ASCII.
+    std::string utf8 = anndata;
+    utf8.replace(utf8.find(". (ascii link)"), 14, ". (utf-8 link)");
+    EXPECT_EQ(encodingOf(out, "/obs/" + unicode), utf8);
+
+    // obs: the dataframe's attributes as anndata wrote them, column-order extended with the new names.
+    Id file{H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+    Id obs{H5Gopen2(file, "/obs", H5P_DEFAULT), H5Gclose};
+    std::string attributes;
+    H5Aiterate2(obs, H5_INDEX_NAME, H5_ITER_INC, nullptr, describeAttribute, &attributes);
+    EXPECT_EQ(attributes,
+              "  @_index: string variable utf-8 pad 0 scalar = _index\n"
+              "  @column-order: string variable utf-8 pad 0 array\n"
+              "  @encoding-type: string variable utf-8 pad 0 scalar = dataframe\n"
+              "  @encoding-version: string variable utf-8 pad 0 scalar = 0.2.0\n");
+    EXPECT_EQ(columnOrder(out), (std::vector<std::string>{"n_counts", "group", "ClusterLens clusters", "gate 1", unicode}));
+    EXPECT_EQ(readCategorical(out, unicode).codes, clusters().codes);
 }
 
 TEST(H5adAnnotate, EveryObjectOfTheSourceStaysBitIdenticalAndTheSourceIsUntouched) {

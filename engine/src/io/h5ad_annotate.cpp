@@ -1,5 +1,6 @@
 #include "clusterlens/io/h5ad_annotate.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -159,9 +160,19 @@ hid_t codeType(std::size_t categories) {
     return H5T_STD_I32LE;
 }
 
+/// A group named as h5py names it: an ASCII link name, or a UTF-8 one when the name is not ASCII.
+Handle namedGroup(hid_t parent, const std::string& name, const std::string& out, const std::string& object) {
+    const bool ascii = std::all_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    Handle links(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+    H5Pset_char_encoding(links.get(), ascii ? H5T_CSET_ASCII : H5T_CSET_UTF8);
+    Handle group(H5Gcreate2(parent, name.c_str(), links.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (!group.valid()) throwFileError(out, object, "the group could not be created (" + h5::innermostError() + ")");
+    return group;
+}
+
 void writeCategorical(const h5::Writer& w, hid_t obs, const std::string& out, const ObsCategorical& column) {
     const std::string object = "/obs/" + column.name;
-    Handle group = w.group(obs, column.name, object);
+    Handle group = namedGroup(obs, column.name, out, object);
     writeEncoding(w, group.get(), object, "categorical");
     writeFalse(group.get(), out, object);
     w.strings(group.get(), object, "categories", column.categories);
