@@ -2,11 +2,13 @@
 // How long each job takes to stop after Cancel (issue: every job returns to idle within 200 ms of
 // Cancel at 1M points). Each job runs on a worker thread with a JobControl; after MS milliseconds
 // (default 500) the main thread calls cancel() and measures until the worker has returned. Prints one
-// JSON object: {"n", "d", "after_ms", "cpu_threads", "date", "jobs": [{"job", "latency_ms" (median),
+// JSON object: {"n", "d", "after_ms", "cpu_threads", "device", "date", "jobs": [{"job", "latency_ms" (median),
 // "latencies_ms", "finished_first"}]}. finished_first counts runs in which the job ended before the
 // cancel (its latency is then not a cancel latency and is left out of the median).
 // Data: makeCytometryLike (12 populations + 3 % noise, seed 1); the file jobs write it first to a
-// temporary folder as CSV and FCS.
+// temporary folder as CSV and FCS. With a CUDA device (cudaAvailable()) the CUDA backend's jobs run
+// too (DPC, VAT, k-means, MHCA under Backend::Cuda); without one they are listed with "skipped".
+// A job that fails (e.g. the GPU is too small) is listed with its "error" and the others go on.
 
 #include <algorithm>
 #include <atomic>
@@ -30,6 +32,7 @@
 #include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/classic_linkage.hpp"
+#include "clusterlens/hca/hca.hpp"
 #include "clusterlens/hca/mhca.hpp"
 #include "clusterlens/io/export_events.hpp"
 #include "clusterlens/io/read_dataset.hpp"
@@ -85,6 +88,29 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+/// DPC, VAT and k-means through the engine's entry points on `backend` (as the GUI runs them), named
+/// "... (cpu)" or "... (cuda)".
+std::vector<Job> algorithmJobs(const Dataset& data, Backend backend) {
+    const float* x = data.values.data();
+    const std::size_t n = data.n, d = data.d;
+    const std::string on = backend == Backend::Cuda ? " (cuda)" : " (cpu)";
+    return {
+        {"DPC" + on, [=](JobControl& c) { densityPeaks(x, n, d, DensityPeaksOptions{}, backend, &c); }},
+        {"VAT" + on,
+         [=](JobControl& c) {
+             VatOptions options;
+             options.backend = backend;
+             computeVat(x, n, d, options, &c);
+         }},
+        {"k-means k=20" + on,
+         [=](JobControl& c) {
+             KMeansOptions options;
+             options.k = 20;
+             kmeans(x, n, d, options, backend, &c);
+         }},
+    };
+}
+
 std::vector<Job> makeJobs(const Dataset& data, const std::vector<double>& exact, const std::string& folder) {
     const float* x = data.values.data();
     const std::size_t n = data.n, d = data.d;
@@ -108,27 +134,45 @@ std::vector<Job> makeJobs(const Dataset& data, const std::vector<double>& exact,
             exportEvents(out, source, selection);
         };
     };
-    return {
+    std::vector<Job> jobs{
         {"read CSV", readJob(csv)},
         {"read FCS", readJob(fcs)},
         {"export FCS", exportJob(folder + "/out.fcs")},
         {"export CSV", exportJob(folder + "/out.csv")},
-        {"DPC (cpu)", [=](JobControl& c) { densityPeaksCpu(x, n, d, DensityPeaksOptions{}, &c); }},
-        {"VAT (cpu)",
-         [=](JobControl& c) {
-             VatOptions options;
-             options.backend = Backend::Cpu;
-             computeVat(x, n, d, options, &c);
-         }},
-        {"k-means k=20 (cpu)",
-         [=](JobControl& c) {
-             KMeansOptions options;
-             options.k = 20;
-             kmeansCpu(x, n, d, options, &c);
-         }},
         {"MHCA (cpu)", [&exact, n, d](JobControl& c) { mhcaCpu(exact.data(), n, d, MhcaOptions{}, &c); }},
         {"single linkage (cpu)", [=](JobControl& c) { classicLinkageCpu(x, n, d, LinkageMethod::Single, &c); }},
     };
+    for (Job& job : algorithmJobs(data, Backend::Cpu)) jobs.push_back(std::move(job));
+    return jobs;
+}
+
+/// The same algorithms under Backend::Cuda, MHCA as the GUI and the CLI run it.
+std::vector<Job> makeCudaJobs(const Dataset& data) {
+    std::vector<Job> jobs = algorithmJobs(data, Backend::Cuda);
+    jobs.push_back(
+        {"MHCA (cuda)", [&data](JobControl& c) { clusterHierarchically(data, HcaRequest{}, Backend::Cuda, &c); }});
+    return jobs;
+}
+
+/// One job's JSON entry and stderr line: its latencies, or why it was not measured.
+std::string measureJob(const Job& job, std::chrono::milliseconds after, int repeat) {
+    std::ostringstream out;
+    out << "{\"job\": \"" << job.name << "\"";
+    Measured measured;
+    try {
+        for (int r = 0; r < repeat; ++r) measureOnce(job, after, measured);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%-22s error: %s\n", job.name.c_str(), e.what());
+        std::string message = e.what();
+        std::replace(message.begin(), message.end(), '"', '\'');
+        out << ", \"error\": \"" << message << "\"}";
+        return out.str();
+    }
+    std::fprintf(stderr, "%-22s median %.1f ms\n", job.name.c_str(), median(measured.latenciesMs));
+    out << ", \"latency_ms\": " << median(measured.latenciesMs) << ", \"latencies_ms\": [";
+    for (std::size_t k = 0; k < measured.latenciesMs.size(); ++k) out << (k ? ", " : "") << measured.latenciesMs[k];
+    out << "], \"finished_first\": " << measured.finishedFirst << "}";
+    return out.str();
 }
 
 std::string today() {
@@ -167,20 +211,24 @@ int main(int argc, char** argv) {
             std::filesystem::temp_directory_path() / ("clusterlens-cancel-bench-" + std::to_string(::getpid()));
         std::filesystem::create_directories(folder);
         std::ostringstream jobs;
-        for (const Job& job : makeJobs(data, exact, folder.string())) {
-            if (!filter.empty() && job.name.find(filter) == std::string::npos) continue;
-            Measured measured;
-            for (int r = 0; r < repeat; ++r) measureOnce(job, std::chrono::milliseconds(afterMs), measured);
-            std::fprintf(stderr, "%-22s median %.1f ms\n", job.name.c_str(), median(measured.latenciesMs));
-            jobs << (jobs.tellp() > 0 ? ",\n    " : "    ") << "{\"job\": \"" << job.name
-                 << "\", \"latency_ms\": " << median(measured.latenciesMs) << ", \"latencies_ms\": [";
-            for (std::size_t k = 0; k < measured.latenciesMs.size(); ++k)
-                jobs << (k ? ", " : "") << measured.latenciesMs[k];
-            jobs << "], \"finished_first\": " << measured.finishedFirst << "}";
-        }
+        auto wanted = [&](const Job& job) { return filter.empty() || job.name.find(filter) != std::string::npos; };
+        auto add = [&](const std::string& entry) { jobs << (jobs.tellp() > 0 ? ",\n    " : "    ") << entry; };
+        for (const Job& job : makeJobs(data, exact, folder.string()))
+            if (wanted(job)) add(measureJob(job, std::chrono::milliseconds(afterMs), repeat));
         std::filesystem::remove_all(folder);
+        const bool cuda = cudaAvailable();
+        for (const Job& job : makeCudaJobs(data)) {
+            if (!wanted(job)) continue;
+            if (cuda) {
+                add(measureJob(job, std::chrono::milliseconds(afterMs), repeat));
+            } else {
+                std::fprintf(stderr, "%-22s skipped: no CUDA device\n", job.name.c_str());
+                add("{\"job\": \"" + job.name + "\", \"skipped\": \"no CUDA device\"}");
+            }
+        }
         std::cout << "{\"n\": " << n << ", \"d\": " << d << ", \"after_ms\": " << afterMs
-                  << ", \"cpu_threads\": " << cpuThreadCount() << ", \"date\": \"" << today() << "\",\n  \"jobs\": [\n"
+                  << ", \"cpu_threads\": " << cpuThreadCount() << ", \"device\": \"" << backendDescription(resolveBackend(Backend::Auto))
+                  << "\", \"date\": \"" << today() << "\",\n  \"jobs\": [\n"
                   << jobs.str() << "\n  ]}\n";
     } catch (const std::exception& e) {
         std::cerr << "clusterlens-cancel-bench: " << e.what() << "\n";

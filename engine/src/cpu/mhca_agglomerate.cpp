@@ -15,10 +15,11 @@ namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 /// Rows of a full nearest-neighbour pass between two cancellation checks: at most kRowBatch, at
-/// least kRowBatchMin, else about kPairsPerBatch pairs' worth.
+/// least kRowBatchMin, else about kPairsPerBatch pairs' worth. At a million clusters a row is a
+/// million pairs (~25 ms), so the smallest batch is one row per thread of a two-core machine.
 constexpr std::size_t kRowBatch = 256;
-constexpr std::size_t kRowBatchMin = 8;
-constexpr std::size_t kPairsPerBatch = std::size_t{1} << 22;
+constexpr std::size_t kRowBatchMin = 2;
+constexpr std::size_t kPairsPerBatch = std::size_t{1} << 20;
 /// Most distances evaluated into the flat buffer at once (bounds its memory).
 constexpr std::size_t kFlatCap = std::size_t{1} << 22;
 constexpr double kNoKey = -std::numeric_limits<double>::infinity();
@@ -121,12 +122,14 @@ private:
     void forEachRow(Body body) {
         const std::size_t k = m_live.size();
         // A row costs up to k pairs: batches of about kPairsPerBatch pairs keep a cancel within tens
-        // of milliseconds at 1M points, and at least kRowBatchMin rows keep both threads busy.
+        // of milliseconds at 1M points; chunks of a quarter of a batch per thread keep every thread
+        // busy however small the batch.
         const std::size_t batch = std::clamp<std::size_t>(kPairsPerBatch / std::max<std::size_t>(k, 1), kRowBatchMin, kRowBatch);
+        const std::size_t grain = std::clamp<std::size_t>(batch / (4 * m_pool.threadCount()), 1, 4);
         for (std::size_t start = 0; start < k; start += batch) {
             m_progress.checkCancelled();
             const std::size_t end = std::min(k, start + batch);
-            m_pool.parallelFor(end - start, 4, [&](std::size_t b, std::size_t e) {
+            m_pool.parallelFor(end - start, grain, [&](std::size_t b, std::size_t e) {
                 for (std::size_t r = b; r < e; ++r) body(start + r);
             });
         }
@@ -243,6 +246,9 @@ private:
         m_flat.resize(total);
         if (total == 0) return;
         m_pool.parallelFor(total, grainFor(tasks.front().slot), [&](std::size_t b, std::size_t e) {
+            // Up to kFlatCap full-variant distances of large clusters take seconds: a chunk is ~20k
+            // flops, so checking here bounds a cancel by microseconds (the pool rethrows Cancelled).
+            m_progress.checkCancelled();
             std::size_t t = static_cast<std::size_t>(
                 std::upper_bound(tasks.begin(), tasks.end(), b,
                                  [](std::size_t value, const SegmentTask& task) { return value < task.offset; }) -

@@ -12,7 +12,7 @@ ClusterSet::ClusterSet(const double* x, std::size_t d, std::vector<std::int32_t>
     : m_x(x), m_d(d), m_rows(std::move(rows)), m_next(m_rows.size(), -1), m_head(slotCount, -1),
       m_tail(slotCount, -1), m_size(slotCount, 0), m_id(slotCount, -1), m_stamp(slotCount, -1),
       m_weight(slotCount, 0.0), m_nmf(slotCount, 1.0), m_centroid(slotCount * d, 0.0),
-      m_invcov(slotCount * d * d, 0.0), m_scaled(slotCount * d * d, 0.0), m_identity(slotCount, 1),
+      m_invcov(new double[slotCount * d * d]), m_scaled(new double[slotCount * d * d]), m_identity(slotCount, 1),
       m_mode(slotCount) {}
 
 void ClusterSet::setShape(std::size_t slot, const double* invcov, double nmf) {
@@ -39,7 +39,9 @@ void ClusterSet::makeSingleton(std::size_t slot, std::int32_t localPoint, std::i
     m_id[slot] = id;
     m_weight[slot] = 0.0;
     std::copy(row(localPoint), row(localPoint) + m_d, &m_centroid[slot * m_d]);
-    setShape(slot, nullptr, 1.0);
+    // Σ'^-1 = I is implied by the flag (metricOf never reads the matrix of an identity slot).
+    m_nmf[slot] = 1.0;
+    m_identity[slot] = 1;
 }
 
 void ClusterSet::makeCluster(std::size_t slot, const std::vector<std::int32_t>& localPoints, std::int64_t id,

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "clusterlens/hca/mhca.hpp"
@@ -22,7 +23,10 @@ struct DistanceMode {
 /// Clusters indexed by slot. A slot's position in the slot order is its position in mhclust's cluster
 /// list, which decides ties. Members are a linked list over the local points (O(1) concatenation,
 /// first cluster's members then the second's, as mhclust.c keeps them).
-/// Memory: slots·(2·d² + d + 8) doubles + 2·points ints.
+/// Memory: slots·(d + 8) doubles + 2·points ints, plus 2·d² doubles per slot that has held a cluster of
+/// several points: the shape arrays are reserved uninitialised and a singleton's Σ'^-1 = I is implied
+/// by its identity flag, so at a million points the pages of clusters never merged are never touched
+/// (zero-filling 2·d² doubles per point took seconds, none of them cancellable).
 class ClusterSet {
 public:
     /// x: the full n_total×d data; rows: data row of each local point.
@@ -50,6 +54,7 @@ public:
     double weight(std::size_t slot) const { return m_weight[slot]; }
     double nmf(std::size_t slot) const { return m_nmf[slot]; }
     const double* centroid(std::size_t slot) const { return &m_centroid[slot * m_d]; }
+    /// Σ'^-1 of a slot; only meaningful when !isIdentity(slot).
     const double* invcov(std::size_t slot) const { return &m_invcov[slot * m_d * m_d]; }
     /// Σ'^-1 / nmf, divided entry by entry as mhclust.c does.
     const double* invcovScaled(std::size_t slot) const { return &m_scaled[slot * m_d * m_d]; }
@@ -74,7 +79,8 @@ private:
     std::vector<std::int32_t> m_next;
     std::vector<std::int32_t> m_head, m_tail;
     std::vector<std::int64_t> m_size, m_id, m_stamp;
-    std::vector<double> m_weight, m_nmf, m_centroid, m_invcov, m_scaled;
+    std::vector<double> m_weight, m_nmf, m_centroid;
+    std::unique_ptr<double[]> m_invcov, m_scaled;  ///< uninitialised; a slot's d² block is written by setShape
     std::vector<char> m_identity;
     std::vector<DistanceMode> m_mode;
 };

@@ -12,6 +12,9 @@ namespace clusterlens::mhca {
 
 namespace {
 
+/// Singletons made between two cancellation checks (~1 ms of work).
+constexpr std::size_t kSetupCheckEvery = 65536;
+
 AgglomerationParams paramsFor(const MhcaOptions& options, std::size_t nFull, std::int64_t firstNewId) {
     AgglomerationParams params;
     params.variant = options.variant;
@@ -32,6 +35,7 @@ std::vector<Merge> clusterPoints(const double* x, std::size_t d, std::vector<std
     ClusterSet clusters(x, d, std::move(rows), m);
     std::vector<std::int32_t> live(m);
     for (std::size_t k = 0; k < m; ++k) {
+        if (k % kSetupCheckEvery == 0) progress.checkCancelled();
         clusters.makeSingleton(k, static_cast<std::int32_t>(k), static_cast<std::int64_t>(k));
         live[k] = static_cast<std::int32_t>(k);
     }
