@@ -22,6 +22,7 @@
 #include "dataset_panel.hpp"
 #include "dataset_session.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
+#include "dpc/dpc_panel.hpp"
 #include "jobs/job_runner.hpp"
 #include "log_panel.hpp"
 #include "main_window.hpp"
@@ -30,6 +31,7 @@
 #include "session/result_staleness.hpp"
 #include "session/session_document.hpp"
 #include "session/session_recorder.hpp"
+#include "vat/vat_panel.hpp"
 
 namespace clusterlens::gui {
 
@@ -79,6 +81,8 @@ void MainWindow::connectOpening() {
     for (QComboBox* box : m_dendrogramPanel->findChildren<QComboBox*>()) m_stale->watch(box, StaleMarker::Kind::Linkage);
     for (QComboBox* box : m_heightsView->findChildren<QComboBox*>()) m_stale->watch(box, StaleMarker::Kind::Linkage);
     for (QComboBox* box : m_flatView->findChildren<QComboBox*>()) m_stale->watch(box, StaleMarker::Kind::Labeling);
+    m_dpcPanel->watchStaleness(m_stale);
+    m_vatPanel->watchStaleness(m_stale);
     connect(m_document, &SessionDocument::resultsChanged, this, [this] { updateStaleness(false); });
     connect(m_document, &SessionDocument::documentReset, this, [this] { updateStaleness(false); });
     connect(m_datasetPanel, &DatasetPanel::activeFeaturesChanged, this, [this] { updateStaleness(true); });

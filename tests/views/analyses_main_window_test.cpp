@@ -3,22 +3,44 @@
 // equals the engine run with those groups, and shows them as a labeling; "Analyse this population" runs
 // k-means, density peaks (with its halo), VAT and a linkage on the population's events only, with
 // whole-dataset indices in every stored result, and save -> open shows them again, the halo included.
+// Results of a population stay linked to the data like whole-dataset ones: its tree, VAT order and
+// decision graph select whole-dataset events in the scatter and every view, show a selection made
+// elsewhere on their members, label and colour-strip the whole dataset (non-members unlabelled), and
+// export whole-dataset indices (DPC.csv, ORDER.csv, the cut's labels). The DPC and VAT panels say in
+// the panel when the result they show is stale.
 
+#include <QDir>
+#include <QDockWidget>
+#include <QListWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 
 #include <algorithm>
+#include <array>
+#include <fstream>
+#include <sstream>
 
 #include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/hca/hca.hpp"
+#include "clusterlens/io/dpc_csv.hpp"
+#include "clusterlens/io/labels.hpp"
 #include "clusterlens/session/population.hpp"
+#include "colour_strip_chooser.hpp"
 #include "dataset_panel.hpp"
+#include "dendrogram/dendrogram_widget.hpp"
+#include "dpc/decision_graph.hpp"
 #include "dpc/dpc_run.hpp"
+#include "dpc/peak_table_model.hpp"
 #include "gui_test_main.hpp"
 #include "kmeans/kmeans_panel.hpp"
+#include "populations/population_model.hpp"
+#include "populations/population_ops.hpp"
 #include "populations/run_on_choice.hpp"
+#include "populations/scope_mapping.hpp"
+#include "session/result_staleness.hpp"
 #include "session/session_io.hpp"
 #include "session_test_support.hpp"
+#include "vat/vat_widget.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
@@ -66,6 +88,69 @@ QString runKMeans(MainWindow& window, std::size_t k, std::uint64_t seed) {
     return added.first().first().toString();
 }
 
+/// Every third event from 500 on: positions among the members differ from indices by no fixed offset.
+Members spreadMembers() {
+    Members members;
+    for (std::int64_t i = 500; i < 5000; i += 3) members.push_back(i);
+    return members;
+}
+
+/// Gates `members` as the population "spread" and chooses "Analyse this population" on it.
+void analysePopulation(MainWindow& window, const Members& members) {
+    window.analysis()->setSelection(std::make_shared<IndexVector>(members), nullptr);
+    QCOMPARE(window.populationsPanel()->gateSelection(QStringLiteral("spread")), QStringLiteral("spread"));
+    window.populationsPanel()->setCurrentPopulation(QStringLiteral("spread"));
+    window.populationsPanel()->analyseCurrent();
+}
+
+/// The members at ascending positions, as the linked selection holds them.
+IndexVector eventsAt(const Members& members, const std::vector<std::int64_t>& positions) {
+    IndexVector events;
+    for (std::int64_t p : positions) events.push_back(members[static_cast<std::size_t>(p)]);
+    std::sort(events.begin(), events.end());
+    return events;
+}
+
+/// Column `column` of a CSV file with a header, as integers.
+std::vector<std::int64_t> csvColumn(const QString& path, std::size_t column) {
+    std::ifstream in(path.toStdString());
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::int64_t> values;
+    while (std::getline(in, line)) {
+        std::istringstream cells(line);
+        std::string cell;
+        for (std::size_t c = 0; c <= column; ++c) std::getline(cells, cell, ',');
+        values.push_back(std::stoll(cell));
+    }
+    return values;
+}
+
+/// The events of `data` inside [x0, x1] x [y0, y1] of features x and y: a rectangle gate.
+Members insideRectangle(const Dataset& data, const std::string& x, const std::string& y, double x0, double x1, double y0,
+                        double y1) {
+    const auto cx = static_cast<std::size_t>(data.featureIndex(x));
+    const auto cy = static_cast<std::size_t>(data.featureIndex(y));
+    Members members;
+    for (std::size_t i = 0; i < data.n; ++i) {
+        const double vx = data.at(i, cx), vy = data.at(i, cy);
+        if (vx >= x0 && vx <= x1 && vy >= y0 && vy <= y1) members.push_back(static_cast<std::int64_t>(i));
+    }
+    return members;
+}
+
+/// The count column of population `name` as the Populations panel shows it.
+QString shownCount(MainWindow& window, const QString& name) {
+    PopulationModel* model = window.populationsPanel()->model();
+    const QModelIndex index = model->indexOf(name);
+    return model->index(index.row(), PopulationModel::CountColumn, index.parent()).data().toString();
+}
+
+std::string fileText(const QString& path) {
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 }  // namespace
 
 class AnalysesMainWindowTest : public QObject {
@@ -75,6 +160,11 @@ private Q_SLOTS:
     void mhcaWithAprioriGroupsFromALabelingEqualsTheEngine();
     void analysesOnAPopulationKeepWholeIndicesAndSurviveSaveOpen();
     void storedHaloIsShownAgainAfterOpen();
+    void stripsOfAPopulationAreItsMembersColours();
+    void aPopulationsTreeIsLinkedToTheWholeDataset();
+    void aPopulationsVatAndDensityPeaksAreLinkedAndExportWholeIndices();
+    void densityPeaksAndVatPanelsSayTheirResultIsStale();
+    void populationsPanelCountsNestedGatesAndCombinations();
 };
 
 void AnalysesMainWindowTest::kmeansFromTheGuiEqualsTheEngineAndIsUndoable() {
@@ -277,6 +367,201 @@ void AnalysesMainWindowTest::storedHaloIsShownAgainAfterOpen() {
     QCOMPARE(*window.analysis()->labeling(QStringLiteral("DPC (k=4, halo)")), shownBefore);
     for (const QList<QVariant>& started : jobs) QVERIFY(!started.at(1).toString().startsWith(QStringLiteral("Density peaks halo")));
     QVERIFY(!window.document()->isModified());
+}
+
+void AnalysesMainWindowTest::stripsOfAPopulationAreItsMembersColours() {
+    auto strips = std::make_shared<ColourStrips>();
+    strips->push_back({QStringLiteral("events"), {0xff000000, 0xff000001, 0xff000002, 0xff000003, 0xff000004}});
+    strips->push_back({QStringLiteral("too short"), {0xff0000ff}});
+    const ResultScope scope{QStringLiteral("p"), std::make_shared<const IndexVector>(IndexVector{1, 3, 4})};
+    const auto gathered = stripsInScope(strips, scope);
+    QCOMPARE(gathered->size(), std::size_t{2});
+    QCOMPARE(gathered->at(0).colours, (std::vector<QRgb>{0xff000001, 0xff000003, 0xff000004}));
+    QCOMPARE(gathered->at(1).colours, strips->at(1).colours);
+    QVERIFY(stripsInScope(strips, ResultScope{}) == strips);
+    QCOMPARE(positionsInScope(scope, {0, 1, 2, 4}), (IndexVector{0, 2}));
+    QCOMPARE(indicesOfPositions(scope, {0, 2}), (IndexVector{1, 4}));
+    QVERIFY(scopeFitsData(scope, 3, 5));
+    QVERIFY(!scopeFitsData(scope, 3, 4));
+    QVERIFY(!scopeFitsData(scope, 5, 5));
+}
+
+void AnalysesMainWindowTest::aPopulationsTreeIsLinkedToTheWholeDataset() {
+    MainWindow window;
+    test::openDemo(window);
+    const std::size_t n = window.session()->current()->n;
+    const Members members = spreadMembers();
+    analysePopulation(window, members);
+    DendrogramPanel* panel = window.dendrogramPanel();
+    QSignalSpy shown(panel, &DendrogramPanel::treeShown);
+    window.clusteringPanel()->setLinkage(QStringLiteral("average"));
+    window.clusteringPanel()->setBackend(Backend::Cpu);
+    window.clusteringPanel()->run();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, kGuiJobTimeoutMs);
+    const DendrogramLayout& layout = *panel->layout();
+    QCOMPARE(layout.leafCount, members.size());
+
+    // A clicked subtree selects its members, by whole-dataset index, in the session and the scatter.
+    const std::int32_t node = layout.left[layout.row(layout.root())];
+    const IndexVector expected = eventsAt(members, subtreeLeaves(layout, node));
+    Q_EMIT panel->widget()->subtreeClicked(node);
+    QCOMPARE(*window.analysis()->selection(), expected);
+    QCOMPARE(window.scatter()->selection(), QList<qsizetype>(expected.begin(), expected.end()));
+    QCOMPARE(panel->widget()->selectedLeafCount(), expected.size());
+
+    // A selection made elsewhere highlights the leaves of the members among it.
+    window.analysis()->setSelection(std::make_shared<IndexVector>(IndexVector{0, 499, members[0], 501, members[7],
+                                                                              members.back(), static_cast<std::int64_t>(n) - 1}),
+                                    nullptr);
+    QCOMPARE(panel->widget()->selectedLeafCount(), std::size_t{3});
+
+    // The cut labels the whole dataset: members as their leaves, every other event unlabelled.
+    panel->setClusterCount(3);
+    const QString cut = panel->cutLabeling();
+    QVERIFY(!cut.isEmpty());
+    const LabelVector labels = *window.analysis()->labeling(cut);
+    QCOMPARE(labels.size(), n);
+    QCOMPARE(gatherLabels(labels, members), panel->cut()->sharedLabels());
+    for (std::size_t i = 0; i < n; ++i)
+        if (!std::binary_search(members.begin(), members.end(), static_cast<std::int64_t>(i))) QCOMPARE(labels[i], -1);
+    QCOMPARE(window.analysis()->labelingScope(cut).population, QStringLiteral("spread"));
+    QCOMPARE(window.analysis()->colouring(), cut);
+
+    // A whole-dataset strip is drawn under the members' leaves.
+    QVERIFY(panel->widget()->stripsRect().isEmpty());
+    panel->stripChooser()->setStrip(0, ColourMode::Labels, cut);
+    QVERIFY(!panel->widget()->stripsRect().isEmpty());
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cut.csv"));
+    QSignalSpy message(panel, &DendrogramPanel::message);
+    panel->exportLabelsTo(path);
+    QTRY_VERIFY_WITH_TIMEOUT(message.count() > 0, kGuiJobTimeoutMs);
+    QCOMPARE(readLabels(path.toStdString(), n), labels);
+}
+
+void AnalysesMainWindowTest::aPopulationsVatAndDensityPeaksAreLinkedAndExportWholeIndices() {
+    MainWindow window;
+    test::openDemo(window);
+    const Members members = spreadMembers();
+    analysePopulation(window, members);
+    QTemporaryDir dir;
+
+    DpcPanel* dpc = window.dpcPanel();
+    QSignalSpy peaks(dpc, &DpcPanel::resultShown);
+    dpc->run();
+    QTRY_VERIFY_WITH_TIMEOUT(peaks.count() > 0, kGuiJobTimeoutMs);
+    dpc->applyTopK(3);
+    const QString table = dir.filePath(QStringLiteral("DPC.csv"));
+    dpc->exportTable(table);
+    QCOMPARE(csvColumn(table, 0), members);
+    for (std::int64_t higher : csvColumn(table, 3))
+        QVERIFY(higher == -1 || std::binary_search(members.begin(), members.end(), higher));
+    // The same bytes as the stored result (what `session get --dpc` writes).
+    QCOMPARE(window.document()->session().dpc.size(), std::size_t{1});
+    const QString stored = dir.filePath(QStringLiteral("stored DPC.csv"));
+    writeDpcCsv(stored.toStdString(), window.document()->session().dpc.front());
+    QCOMPARE(fileText(table), fileText(stored));
+    const QString peak = dpc->tableModel()->index(0, PeakTableModel::PeakColumn).data().toString();
+    QVERIFY2(std::binary_search(members.begin(), members.end(), peak.toLongLong()), qPrintable(peak));
+    Q_EMIT dpc->graph()->cellsSelected({0, 1, 5});
+    QCOMPARE(*window.analysis()->selection(), (IndexVector{members[0], members[1], members[5]}));
+
+    VatPanel* vat = window.vatPanel();
+    QSignalSpy ordered(vat, &VatPanel::resultShown);
+    vat->run();
+    QTRY_VERIFY_WITH_TIMEOUT(ordered.count() > 0, kGuiJobTimeoutMs);
+    const QString order = dir.filePath(QStringLiteral("ORDER.csv"));
+    QSignalSpy exported(vat, &VatPanel::exported);
+    vat->exportOrderTo(order);
+    QTRY_VERIFY_WITH_TIMEOUT(exported.count() > 0, kGuiJobTimeoutMs);
+    QCOMPARE(window.document()->session().vat.size(), std::size_t{1});
+    QCOMPARE(csvColumn(order, 1), window.document()->session().vat.front().order);
+    IndexVector sorted = csvColumn(order, 1);
+    std::sort(sorted.begin(), sorted.end());
+    QCOMPARE(sorted, members);
+
+    // A block of the image selects its events by whole-dataset index.
+    const auto& run = *vat->lastRun();
+    IndexVector block;
+    for (std::size_t p = 10; p <= 20; ++p) block.push_back(members[static_cast<std::size_t>(run.vat->order[p])]);
+    std::sort(block.begin(), block.end());
+    Q_EMIT vat->widget()->blockSelected(10, 20);
+    QCOMPARE(*window.analysis()->selection(), block);
+    QCOMPARE(window.scatter()->selection(), QList<qsizetype>(block.begin(), block.end()));
+    QVERIFY(vat->widget()->bottomStripsRect().isEmpty());
+    vat->stripChooser()->setStrip(0, ColourMode::Labels, dpc->labelingName());
+    QVERIFY(!vat->widget()->bottomStripsRect().isEmpty());
+}
+
+void AnalysesMainWindowTest::densityPeaksAndVatPanelsSayTheirResultIsStale() {
+    MainWindow window;
+    test::openDemo(window);
+    QSignalSpy peaks(window.dpcPanel(), &DpcPanel::resultShown);
+    window.dpcPanel()->run();
+    QTRY_VERIFY_WITH_TIMEOUT(peaks.count() > 0, kGuiJobTimeoutMs);
+    QSignalSpy ordered(window.vatPanel(), &VatPanel::resultShown);
+    window.vatPanel()->run();
+    QTRY_VERIFY_WITH_TIMEOUT(ordered.count() > 0, kGuiJobTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(window.document()->session().vat.size(), std::size_t{1}, kGuiJobTimeoutMs);
+    const std::array<StaleBanner*, 2> banners = {window.dpcPanel()->staleBanner(), window.vatPanel()->staleBanner()};
+    for (StaleBanner* banner : banners) QVERIFY(banner->isHidden());
+
+    auto* features = window.datasetPanel()->findChild<QListWidget*>();
+    QVERIFY(features);
+    features->item(0)->setCheckState(Qt::Unchecked);
+    for (StaleBanner* banner : banners) {
+        QVERIFY(!banner->isHidden());
+        QVERIFY2(banner->text().contains(QStringLiteral("other channels")), qPrintable(banner->text()));
+    }
+    // Back on the channels they were computed on, they are current again.
+    features->item(0)->setCheckState(Qt::Checked);
+    for (StaleBanner* banner : banners) QVERIFY(banner->isHidden());
+}
+
+void AnalysesMainWindowTest::populationsPanelCountsNestedGatesAndCombinations() {
+    // Also the README's picture of the Populations panel (docs/screenshots/populations.png): saved into
+    // $CLUSTERLENS_SCREENSHOT_DIR when that is set.
+    MainWindow window;
+    test::openDemo(window);
+    window.resize(1600, 1000);
+    const Dataset& data = *window.session()->current();
+    PopulationsPanel* panel = window.populationsPanel();
+    const auto gate = [&](const Members& members, const QString& name) {
+        window.analysis()->setSelection(std::make_shared<IndexVector>(members), nullptr);
+        return panel->gateSelection(name);
+    };
+    const Members cells = insideRectangle(data, "FSC-A", "SSC-A", 5.0, 7.6, 2.8, 4.9);
+    const Members core = insideRectangle(data, "FSC-A", "SSC-A", 5.8, 6.3, 3.0, 3.7);
+    const Members debris = insideRectangle(data, "FSC-A", "SSC-A", 0.0, 5.6, -1.0, 2.7);
+    QVERIFY(core.size() > 100 && core.size() < cells.size());
+    QCOMPARE(gate(cells, QStringLiteral("Cells")), QStringLiteral("Cells"));
+    panel->setCurrentPopulation(QStringLiteral("Cells"));
+    QCOMPARE(gate(core, QStringLiteral("Dense core")), QStringLiteral("Dense core"));
+    panel->setCurrentPopulation({});
+    QCOMPARE(gate(debris, QStringLiteral("Debris")), QStringLiteral("Debris"));
+    QCOMPARE(panel->combine(PopulationOp::AndNot, {QStringLiteral("Cells"), QStringLiteral("Dense core")},
+                            QStringLiteral("Cells AND NOT Dense core")),
+             QStringLiteral("Cells AND NOT Dense core"));
+
+    const QLocale locale;
+    QCOMPARE(shownCount(window, QStringLiteral("Cells")), locale.toString(static_cast<qulonglong>(cells.size())));
+    QCOMPARE(shownCount(window, QStringLiteral("Dense core")), locale.toString(static_cast<qulonglong>(core.size())));
+    QCOMPARE(shownCount(window, QStringLiteral("Debris")), locale.toString(static_cast<qulonglong>(debris.size())));
+    QCOMPARE(shownCount(window, QStringLiteral("Cells AND NOT Dense core")),
+             locale.toString(static_cast<qulonglong>(cells.size() - core.size())));
+    QVERIFY(window.populationsPanel()->model()->indexOf(QStringLiteral("Dense core")).parent().isValid());
+
+    window.analysis()->setSelection(std::make_shared<IndexVector>(), nullptr);
+    panel->colourByPopulations();
+    panel->setCurrentPopulation(QStringLiteral("Dense core"));
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("PopulationsDock"));
+    dock->raise();
+    window.resizeDocks({dock}, {560}, Qt::Horizontal);
+    if (auto* charts = window.findChild<QDockWidget*>(QStringLiteral("ChartsDock"))) charts->raise();
+    QTest::qWait(1500);
+    const QString dir = qEnvironmentVariable("CLUSTERLENS_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("populations.png"))));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(AnalysesMainWindowTest)

@@ -21,6 +21,8 @@
 #include "dendrogram/clustermap_widget.hpp"
 #include "dendrogram/dendrogram_figure.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
+#include "populations/run_on_choice.hpp"
+#include "populations/scope_mapping.hpp"
 
 namespace clusterlens::views {
 
@@ -89,7 +91,8 @@ DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, Q
     layout->addWidget(buildToolbar());
     layout->addWidget(m_strips);
     layout->addWidget(splitter, 1);
-    connect(m_strips, &ColourStripChooser::stripsChanged, this, [this] { m_widget->setStrips(m_strips->strips()); });
+    connect(m_strips, &ColourStripChooser::stripsChanged, this,
+            [this] { m_widget->setStrips(stripsInScope(m_strips->strips(), m_scope)); });
 
     connect(m_widget, &DendrogramWidget::subtreeClicked, this, &DendrogramPanel::selectSubtree);
     connect(m_widget, &DendrogramWidget::selectionCleared, this, [this] { selectSubtree(-1); });
@@ -114,7 +117,7 @@ void DendrogramPanel::setDataSource(std::shared_ptr<const Dataset> dataset, cons
     m_dataset = std::move(dataset);
     m_features = selectFeatures(m_dataset, activeFeatures);
     m_strips->setDataset(m_dataset);
-    m_widget->setFeatures(m_features);
+    followScope();
     m_widget->setEventSource(treeFitsData() ? m_analysis : nullptr);
     m_widget->setPointNames(m_dataset && !m_dataset->pointNames.empty()
                                 ? std::shared_ptr<const std::vector<std::string>>(m_dataset, &m_dataset->pointNames)
@@ -183,6 +186,7 @@ void DendrogramPanel::applyLayout(const QString& name, std::shared_ptr<const Den
         m_linkage.reset();
     }
     m_layout = std::move(layout);
+    followScope();
     m_cut.reset();
     m_cutLabeling.clear();
     m_tableModel->setTable(nullptr);
@@ -196,7 +200,7 @@ void DendrogramPanel::applyLayout(const QString& name, std::shared_ptr<const Den
     m_minSize->setValue(m_layout ? static_cast<int>(defaultMinClusterSize(m_layout->leafCount)) : 1);
     m_updating = false;
     refreshClustermap();
-    if (m_layout && treeFitsData()) onSessionSelection(nullptr);
+    if (m_layout && linkedToData()) onSessionSelection(nullptr);
     updateInfo();
     if (m_layout) Q_EMIT treeShown(name);
 }
@@ -240,13 +244,16 @@ void DendrogramPanel::showCut(std::shared_ptr<const DendrogramCut> cut, std::sha
     m_widget->setCut(m_cut);
     m_tableModel->setTable(std::move(table));
     m_cutLabeling.clear();
-    if (m_cut && treeFitsData()) {
+    if (m_cut && linkedToData()) {
         m_cutLabeling = m_cut->population.empty()
                             ? tr("cut of %1 (k=%2)").arg(m_linkageName).arg(m_cut->k)
                             : tr("cut of %1 (k=%2, min %3)").arg(m_linkageName).arg(m_cut->populations).arg(m_cut->minSize);
         // The labels stay inside the shared cut: the session holds them without a copy. Events of
-        // small clusters are -1 there (grey, as noise).
-        m_analysis->addLabeling(m_cutLabeling, std::shared_ptr<const LabelVector>(m_cut, &m_cut->sharedLabels()));
+        // small clusters are -1 there (grey, as noise); a tree of a population labels its members only.
+        m_analysis->addLabeling(m_cutLabeling,
+                                wholeLabels(std::shared_ptr<const LabelVector>(m_cut, &m_cut->sharedLabels()), m_scope,
+                                            m_dataset->n),
+                                m_scope);
         m_analysis->setColouring(m_cutLabeling);
     }
     refreshClustermap();
@@ -259,18 +266,33 @@ void DendrogramPanel::selectSubtree(std::int32_t node) {
     if (!m_layout) return;
     auto leaves = std::make_shared<IndexVector>(node >= 0 ? subtreeLeaves(*m_layout, node) : IndexVector());
     m_widget->setSelectedLeaves(*leaves);
-    if (treeFitsData()) m_analysis->setSelection(std::move(leaves), m_widget);
+    // Leaf k of a population's tree is its k-th member.
+    if (linkedToData())
+        m_analysis->setSelection(std::make_shared<const IndexVector>(indicesOfPositions(m_scope, *leaves)), m_widget);
     updateInfo();
 }
 
 void DendrogramPanel::onSessionSelection(const QObject* origin) {
-    if (origin == m_widget || !m_layout || !treeFitsData()) return;
-    m_widget->setSelectedLeaves(*m_analysis->selection());
+    if (origin == m_widget || !m_layout || !linkedToData()) return;
+    m_widget->setSelectedLeaves(positionsInScope(m_scope, *m_analysis->selection()));
     updateInfo();
 }
 
 bool DendrogramPanel::treeFitsData() const {
     return m_layout && m_dataset && m_dataset->n == m_layout->leafCount;
+}
+
+bool DendrogramPanel::linkedToData() const {
+    return m_layout && m_dataset && scopeFitsData(m_scope, m_layout->leafCount, m_dataset->n);
+}
+
+void DendrogramPanel::followScope() {
+    // A tree of a population has a leaf per member: means, clustermap and strips are the members'.
+    m_scope = m_layout ? m_analysis->linkageScope(m_linkageName) : ResultScope{};
+    const bool members = !m_scope.isAll() && linkedToData();
+    m_features = selectFeatures(members ? scopedDataset(m_dataset, m_scope) : m_dataset, m_features.names);
+    m_widget->setFeatures(m_features);
+    m_widget->setStrips(stripsInScope(m_strips->strips(), m_scope));
 }
 
 void DendrogramPanel::fixHeights() {
@@ -279,7 +301,8 @@ void DendrogramPanel::fixHeights() {
     auto fixed = std::make_shared<const Linkage>(fixNonMonotonic(*m_linkage, MonotonicFix::Eps));
     m_analysis->addLinkage(name, std::move(fixed),
                            tr("%1 with decreasing heights raised as mhca's fixNonMonotHca (eps); for display only")
-                               .arg(m_linkageName));
+                               .arg(m_linkageName),
+                           m_scope);
     showLinkage(name);
 }
 
@@ -290,7 +313,7 @@ void DendrogramPanel::updateInfo() {
         return;
     }
     // Inversions are flagged on the plot itself; here only what the plot cannot say.
-    if (m_dataset && !treeFitsData())
+    if (m_dataset && !linkedToData())
         m_info->setText(tr("%1 leaves \u2260 %2 points: not linked to the data").arg(m_layout->leafCount).arg(m_dataset->n));
     else if (m_cut && !m_cut->population.empty())
         m_info->setText(tr("+ %n small cluster(s) (grey)", nullptr, m_cut->k - m_cut->populations));

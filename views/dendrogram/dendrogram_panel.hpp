@@ -5,7 +5,8 @@
 // It keeps the tree linked with the rest of the application through the AnalysisSession: a cut
 // becomes a labeling ("cut of <linkage> (k=5)") that colours every view, a clicked subtree becomes
 // the selection, and a selection made elsewhere highlights its leaves. Layouts of large trees and
-// cuts of large trees run as jobs.
+// cuts of large trees run as jobs. A tree computed on a population (leaf k = its k-th member) is
+// linked the same way through the whole-dataset indices of its members.
 
 #include <QStringList>
 #include <QWidget>
@@ -13,6 +14,7 @@
 #include <map>
 #include <memory>
 
+#include "analysis_session.hpp"
 #include "clusterlens/dataset.hpp"
 #include "dendrogram/dendrogram_clusters.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
@@ -109,7 +111,12 @@ private:
     void selectSubtree(std::int32_t node);
     void onSessionSelection(const QObject* origin);
     void fixHeights();
+    /// Leaf ids are the dataset's event indices (a tree of all events).
     bool treeFitsData() const;
+    /// The leaves are events of the dataset: all of them, or the members of the tree's population.
+    bool linkedToData() const;
+    /// Takes the shown tree's scope (ResultScope): features and strips of its events.
+    void followScope();
     void updateInfo();
     void chooseFigureExport();
     void chooseFileExport(const QString& title, const QString& filter, void (DendrogramPanel::*exporter)(const QString&));
@@ -135,6 +142,7 @@ private:
     std::shared_ptr<const DendrogramLayout> m_layout;
     std::shared_ptr<const DendrogramCut> m_cut;
     QString m_cutLabeling;
+    ResultScope m_scope;  ///< the events the shown tree clustered
     // Layouts already built, by linkage: switching trees back and forth costs nothing.
     std::map<const Linkage*, std::pair<std::weak_ptr<const Linkage>, std::shared_ptr<const DendrogramLayout>>> m_layouts;
     bool m_updating = false;

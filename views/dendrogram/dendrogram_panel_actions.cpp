@@ -25,6 +25,8 @@
 #include "dendrogram/dendrogram_widget.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "figure/methods_text.hpp"
+#include "populations/run_on_choice.hpp"
+#include "populations/scope_mapping.hpp"
 
 namespace clusterlens::views {
 
@@ -132,7 +134,7 @@ std::unique_ptr<DendrogramFigure> DendrogramPanel::figure(bool currentViewOnly) 
         options.x1 = m_widget->view().x1();
     }
     options.cut = m_cut;
-    options.strips = m_strips->strips();
+    options.strips = stripsInScope(m_strips->strips(), m_scope);
     options.collapsed = m_widget->collapsedFlags();
     options.clustermap = m_clustermap->clustermap();
     if (m_dataset && !m_dataset->pointNames.empty() && treeFitsData())
@@ -183,10 +185,12 @@ void DendrogramPanel::exportNewickTo(const QString& path) {
 
 void DendrogramPanel::exportLabelsTo(const QString& path) {
     if (!m_cut) return;
-    const auto cut = m_cut;
+    // A tree of a population labels the whole dataset, its non-members -1, as the session stores the cut.
+    std::shared_ptr<const LabelVector> labels(m_cut, &m_cut->sharedLabels());
+    if (linkedToData()) labels = wholeLabels(std::move(labels), m_scope, m_dataset->n);
     const std::string file = path.toStdString();
     startExport(m_runner, this, QStringLiteral("export-labels"), path,
-                [cut, file](JobControl&) { writeLabelsCsv(file, cut->sharedLabels()); });
+                [labels, file](JobControl&) { writeLabelsCsv(file, *labels); });
 }
 
 void DendrogramPanel::exportLinkageTo(const QString& path) {

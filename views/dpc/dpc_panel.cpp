@@ -23,6 +23,7 @@
 #include "figure/figure_export_dialog.hpp"
 #include "jobs/job_status.hpp"
 #include "populations/run_on_choice.hpp"
+#include "session/result_staleness.hpp"
 #include "session/session_results.hpp"
 
 namespace clusterlens::views {
@@ -60,6 +61,7 @@ void DpcPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStri
         m_runner->cancelSlot(kHaloSlot);
         m_job = 0;
         m_run.reset();
+        m_stale->refresh();
         m_shownLabels.reset();
         m_labelingName.clear();
         m_choice->setResult(nullptr);
@@ -117,12 +119,8 @@ void DpcPanel::run() {
     const std::size_t points = scope.isAll() ? m_dataset->n : scope.members->size();
     m_status->setText(tr("Computing \u03c1 and \u03b4 for %1 points\u2026").arg(points));
     m_progress->setValue(0);
-    m_job = m_runner->start<DpcRun>(
-        this, kJobSlot, tr("Density peaks: %1 points%2").arg(points).arg(scopeSuffix(scope)),
-        [request, scope](JobControl& control) {
-            return runOnScope<DpcRun>(request, scope, [&](const DpcRequest& r) { return runDpc(r, control); });
-        },
-        [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
+    m_job = startOnScope<DpcRun>(m_runner, this, kJobSlot, tr("Density peaks: %1 points%2").arg(points).arg(scopeSuffix(scope)),
+                                 request, scope, runDpc, [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }
 
@@ -133,11 +131,9 @@ void DpcPanel::cancel() {
 void DpcPanel::onFinished(const JobOutcome<DpcRun>& outcome) {
     m_job = 0;
     updateEnabled();
-    if (!showJobEnd(outcome.state, outcome.message, m_status, m_progress)) {
-        if (outcome.state == JobState::Failed) Q_EMIT failed(outcome.message);
-        return;
-    }
+    if (!showJobEnd(outcome, m_status, m_progress, [this](const QString& text) { Q_EMIT failed(text); })) return;
     m_run = outcome.result;
+    m_stale->refresh();
     m_shownLabels.reset();
     m_status->setText(runDescription());
     m_gamma->setResult(m_run->result);
@@ -271,7 +267,7 @@ void DpcPanel::startHalo() {
 void DpcPanel::publish(std::shared_ptr<const LabelVector> labels, const QString& name) {
     m_shownLabels = labels;
     m_labelingName = name;
-    m_table->setPeaks(*m_choice, labels);
+    m_table->setPeaks(*m_choice, labels, m_run->scope.members.get());
     showGraph();
     // Replacing the labeling that already colours the views recolours them once, not twice.
     const bool colouring = m_analysis->colouring() == name;
@@ -304,7 +300,13 @@ void DpcPanel::exportLabels(const QString& path) const {
 
 void DpcPanel::exportTable(const QString& path) const {
     if (!m_run) throw InvalidInput(path.toStdString() + ": run density peaks before exporting DPC.csv");
-    writeDpcCsv(path.toStdString(), *m_run->result);
+    // The stored form names the points of a run on a population by whole-dataset index, as `dpc
+    // --population` and `session get --dpc` write them.
+    writeDpcCsv(path.toStdString(), dpcResult(dpcResultName(*m_run), *m_run, {}, nullptr, QString()));
+}
+
+void DpcPanel::watchStaleness(const StaleMarker* marker) {
+    m_stale->follow(marker, StaleMarker::Kind::Dpc, [this] { return m_run ? dpcResultName(*m_run) : QString(); });
 }
 
 void DpcPanel::chooseExport(int kind) {

@@ -36,6 +36,8 @@ class GammaPlot;
 class PeakChoice;
 class PeakTableModel;
 class RunOnChoice;
+class StaleBanner;
+class StaleMarker;
 
 class DpcPanel : public QWidget {
     Q_OBJECT
@@ -89,6 +91,11 @@ public:
     FigureExportSource gammaExportSource() const;
     void exportLabels(const QString& path) const;
     void exportTable(const QString& path) const;
+
+    /// Says in the panel, after each update of `marker`, whether the run shown is stale (computed on
+    /// other channels or another transform than the current ones).
+    void watchStaleness(const StaleMarker* marker);
+    StaleBanner* staleBanner() const { return m_stale; }
 
     DecisionGraph* graph() const { return m_graph; }
     GammaPlot* gammaPlot() const { return m_gamma; }
@@ -160,6 +167,7 @@ private:
     QLabel* m_pickStatus = nullptr;
     QWidget* m_exportRow = nullptr;
     RunOnChoice* m_runOn = nullptr;
+    StaleBanner* m_stale = nullptr;
     std::vector<std::uint8_t> m_storedHalo;  // the halo of a stored run being shown (showRun)
 };
 

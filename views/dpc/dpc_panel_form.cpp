@@ -22,6 +22,7 @@
 #include "dpc/decision_graph.hpp"
 #include "dpc/dpc_panel.hpp"
 #include "populations/run_on_choice.hpp"
+#include "session/result_staleness.hpp"
 #include "dpc/gamma_plot.hpp"
 #include "dpc/peak_choice.hpp"
 #include "dpc/peak_table_model.hpp"
@@ -200,8 +201,10 @@ void DpcPanel::buildForm() {
     main->addWidget(right);
     main->setStretchFactor(1, 1);
     m_exportRow = buildExportRow();
+    m_stale = new StaleBanner(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_stale);
     layout->addWidget(main, 1);
     layout->addWidget(m_exportRow);
 }

@@ -10,7 +10,7 @@ namespace clusterlens::views {
 
 PeakTableModel::PeakTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void PeakTableModel::setPeaks(const PeakChoice& choice, std::shared_ptr<const LabelVector> labels) {
+void PeakTableModel::setPeaks(const PeakChoice& choice, std::shared_ptr<const LabelVector> labels, const IndexVector* events) {
     beginResetModel();
     m_rows.clear();
     m_total = labels ? labels->size() : 0;
@@ -27,7 +27,8 @@ void PeakTableModel::setPeaks(const PeakChoice& choice, std::shared_ptr<const La
         const DensityPeaksResult& r = *choice.result();
         for (std::size_t c = 0; c < peaks.size(); ++c) {
             const auto p = static_cast<std::size_t>(peaks[c]);
-            m_rows.push_back({static_cast<int>(c), sizes[c], peaks[c], r.rho[p], r.delta[p]});
+            const std::int64_t event = events && p < events->size() ? (*events)[p] : peaks[c];
+            m_rows.push_back({static_cast<int>(c), sizes[c], event, r.rho[p], r.delta[p]});
         }
         if (noise > 0) m_rows.push_back({-1, noise, -1, 0.0, 0.0});
     }

@@ -3,6 +3,8 @@
 
 #include <QString>
 
+#include <functional>
+
 #include "jobs/job_runner.hpp"
 
 class QLabel;
@@ -14,5 +16,14 @@ namespace clusterlens::views {
 /// progress bar when the job finished. Returns true only for Finished: the caller then shows the
 /// result (and reports a failure itself when it returns false for Failed).
 bool showJobEnd(JobState state, const QString& message, QLabel* status, QProgressBar* progress);
+
+/// The same for a job's outcome; a failure also goes to `failed` (the panel's own signal).
+template <class Result>
+bool showJobEnd(const JobOutcome<Result>& outcome, QLabel* status, QProgressBar* progress,
+                const std::function<void(const QString&)>& failed) {
+    const bool finished = showJobEnd(outcome.state, outcome.message, status, progress);
+    if (outcome.state == JobState::Failed) failed(outcome.message);
+    return finished;
+}
 
 }  // namespace clusterlens::views

@@ -6,9 +6,11 @@
 #include <QComboBox>
 
 #include <memory>
+#include <utility>
 
 #include "analysis_session.hpp"
 #include "clusterlens/dataset.hpp"
+#include "jobs/job_runner.hpp"
 
 namespace clusterlens::views {
 
@@ -41,6 +43,19 @@ Run runOnScope(const Request& request, const ResultScope& scope, Compute compute
     Run run = compute(scoped);
     run.scope = scope;
     return run;
+}
+
+/// Starts a panel's analysis as a job of `receiver` in `slot`: `compute(request, control)` on the events
+/// of `scope` (runOnScope), `onDone` with the outcome on the GUI thread. For DpcRun and VatRun.
+template <class Run, class Request, class Compute, class OnDone>
+JobId startOnScope(JobRunner* runner, QObject* receiver, const QString& slot, const QString& name,
+                   const Request& request, const ResultScope& scope, Compute compute, OnDone onDone) {
+    return runner->start<Run>(
+        receiver, slot, name,
+        [request, scope, compute](JobControl& control) {
+            return runOnScope<Run>(request, scope, [&](const Request& r) { return compute(r, control); });
+        },
+        std::move(onDone));
 }
 
 /// Labels of the analysed events (one per event of `scope`) as whole-dataset labels of n events, -1 for

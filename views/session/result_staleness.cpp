@@ -3,10 +3,13 @@
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QPalette>
 #include <QStyle>
 
 #include <algorithm>
+#include <utility>
 
 namespace clusterlens::views {
 
@@ -14,6 +17,17 @@ namespace {
 
 /// Qt::AccessibleDescriptionRole holds the marker so that the stale state is read out as well as seen.
 constexpr int kStaleRole = Qt::AccessibleDescriptionRole;
+
+/// StaleResult::kind of a marker's kind.
+QString kindName(StaleMarker::Kind kind) {
+    switch (kind) {
+    case StaleMarker::Kind::Linkage: return QStringLiteral("linkage");
+    case StaleMarker::Kind::Labeling: return QStringLiteral("labeling");
+    case StaleMarker::Kind::Dpc: return QStringLiteral("DPC");
+    case StaleMarker::Kind::Vat: return QStringLiteral("VAT");
+    }
+    return {};
+}
 
 std::vector<std::string> sorted(std::vector<std::string> values) {
     std::sort(values.begin(), values.end());
@@ -43,10 +57,10 @@ QString staleReason(const ResultInfo& info, const ResultContext& context) {
 
 std::vector<StaleResult> staleResults(const Session& session, const ResultContext& context) {
     std::vector<StaleResult> out;
-    collect(session.linkages, QStringLiteral("linkage"), context, out);
-    collect(session.labelings, QStringLiteral("labeling"), context, out);
-    collect(session.dpc, QStringLiteral("DPC"), context, out);
-    collect(session.vat, QStringLiteral("VAT"), context, out);
+    collect(session.linkages, kindName(StaleMarker::Kind::Linkage), context, out);
+    collect(session.labelings, kindName(StaleMarker::Kind::Labeling), context, out);
+    collect(session.dpc, kindName(StaleMarker::Kind::Dpc), context, out);
+    collect(session.vat, kindName(StaleMarker::Kind::Vat), context, out);
     return out;
 }
 
@@ -67,26 +81,22 @@ void StaleMarker::watch(QComboBox* box, Kind kind) {
 
 std::vector<StaleResult> StaleMarker::update(const Session& session, const ResultContext& context) {
     std::map<QString, QString> all;
-    m_linkages.clear();
-    m_labelings.clear();
     std::vector<StaleResult> fresh;
     for (const StaleResult& r : staleResults(session, context)) {
         const QString key = r.kind + QLatin1Char('/') + r.name;
         all[key] = r.reason;
         if (!m_all.count(key)) fresh.push_back(r);
-        if (r.kind == QLatin1String("linkage")) m_linkages[r.name] = r.reason;
-        if (r.kind == QLatin1String("labeling")) m_labelings[r.name] = r.reason;
     }
     m_all = std::move(all);
     for (const auto& [box, kind] : m_boxes)
         if (box) mark(box, kind);
+    Q_EMIT updated();
     return fresh;
 }
 
 QString StaleMarker::reason(Kind kind, const QString& name) const {
-    const auto& map = kind == Kind::Linkage ? m_linkages : m_labelings;
-    const auto it = map.find(name);
-    return it == map.end() ? QString() : it->second;
+    const auto it = m_all.find(kindName(kind) + QLatin1Char('/') + name);
+    return it == m_all.end() ? QString() : it->second;
 }
 
 void StaleMarker::mark(QComboBox* box, Kind kind) const {
@@ -103,6 +113,52 @@ void StaleMarker::mark(QComboBox* box, Kind kind) const {
                          Qt::ToolTipRole);
     }
     box->update();
+}
+
+StaleBanner::StaleBanner(QWidget* parent) : QWidget(parent), m_text(new QLabel(this)) {
+    auto* icon = new QLabel(this);
+    const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
+    icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(size, size));
+    m_text->setWordWrap(true);
+    m_text->setTextFormat(Qt::PlainText);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->addWidget(icon, 0, Qt::AlignTop);
+    layout->addWidget(m_text, 1);
+    // The tooltip background (a pale yellow in most styles) sets the line apart from the form.
+    setAutoFillBackground(true);
+    QPalette colours = palette();
+    colours.setColor(QPalette::Window, colours.color(QPalette::ToolTipBase));
+    colours.setColor(QPalette::WindowText, colours.color(QPalette::ToolTipText));
+    setPalette(colours);
+    setAccessibleName(tr("Stale result"));
+    hide();
+}
+
+void StaleBanner::follow(const StaleMarker* marker, StaleMarker::Kind kind, std::function<QString()> shownName) {
+    if (m_marker) disconnect(m_marker.data(), nullptr, this, nullptr);
+    m_marker = marker;
+    m_kind = kind;
+    m_shownName = std::move(shownName);
+    if (m_marker) connect(m_marker.data(), &StaleMarker::updated, this, &StaleBanner::refresh);
+    refresh();
+}
+
+void StaleBanner::refresh() {
+    const QString name = m_shownName ? m_shownName() : QString();
+    setReason(m_marker && !name.isEmpty() ? m_marker->reason(m_kind, name) : QString());
+}
+
+void StaleBanner::setReason(const QString& reason) {
+    m_reason = reason;
+    m_text->setText(reason.isEmpty() ? QString()
+                                     : tr("Stale: %1. Compute again to use the current channels and transform.").arg(reason));
+    setAccessibleDescription(m_text->text());
+    setVisible(!reason.isEmpty());
+}
+
+QString StaleBanner::text() const {
+    return m_text->text();
 }
 
 }  // namespace clusterlens::views

@@ -25,7 +25,10 @@ void appendNumber(std::string& line, T value) {
 
 }  // namespace
 
-void writeVatOrderCsv(const std::string& path, const VatResult& vat, JobControl* control) {
+void writeVatOrderCsv(const std::string& path, const VatResult& vat, const std::vector<std::int64_t>* events,
+                      JobControl* control) {
+    if (events && vat.order.size() > events->size())
+        throwFileError(path, "", "the VAT order has more points than its population has events");
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
     if (!file) throwFileError(path, "", "cannot open the file for writing");
     bool ok = std::fputs("position,index,cut\n", file.get()) >= 0;
@@ -35,7 +38,7 @@ void writeVatOrderCsv(const std::string& path, const VatResult& vat, JobControl*
         line.clear();
         appendNumber(line, k);
         line += ',';
-        appendNumber(line, vat.order[k]);
+        appendNumber(line, events ? (*events)[static_cast<std::size_t>(vat.order[k])] : vat.order[k]);
         line += ',';
         appendNumber(line, k < vat.cut.size() ? vat.cut[k] : 0.0);
         line += '\n';

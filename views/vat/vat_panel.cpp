@@ -14,10 +14,11 @@
 
 #include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
-#include "clusterlens/session/population.hpp"
 #include "colour_strip_chooser.hpp"
 #include "jobs/job_status.hpp"
 #include "populations/run_on_choice.hpp"
+#include "populations/scope_mapping.hpp"
+#include "session/result_staleness.hpp"
 #include "session/session_results.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_frame_renderer.hpp"
@@ -57,7 +58,9 @@ VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
     layout->addWidget(buildDisplayRow());
     m_strips = new ColourStripChooser(m_analysis, this);
     layout->addWidget(m_strips);
-    connect(m_strips, &ColourStripChooser::stripsChanged, this, [this] { m_widget->setStrips(m_strips->strips()); });
+    connect(m_strips, &ColourStripChooser::stripsChanged, this, &VatPanel::showStrips);
+    m_stale = new StaleBanner(this);
+    layout->addWidget(m_stale);
     layout->addWidget(m_widget, 1);
     layout->addWidget(m_hover);
 
@@ -87,6 +90,7 @@ void VatPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStri
         m_runner->cancelSlot(kCutSlot);
         m_job = 0;
         m_run.reset();
+        m_stale->refresh();
         m_cutLabeling.clear();
         m_widget->setRun(nullptr);
         m_status->clear();
@@ -129,13 +133,10 @@ void VatPanel::run() {
                                          .arg(QLocale().toString(estimate / 60.0, 'f', 0));
     m_status->setText(status);
     m_progress->setValue(0);
-    m_job = m_runner->start<VatRun>(
-        this, kJobSlot,
-        tr("VAT order: %1 points (%2)%3").arg(points, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope)),
-        [request, scope](JobControl& control) {
-            return runOnScope<VatRun>(request, scope, [&](const VatRequest& r) { return runVat(r, control); });
-        },
-        [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
+    const QString name =
+        tr("VAT order: %1 points (%2)%3").arg(points, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope));
+    m_job = startOnScope<VatRun>(m_runner, this, kJobSlot, name, request, scope, runVat,
+                                 [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }
 
@@ -146,13 +147,12 @@ void VatPanel::cancel() {
 void VatPanel::onFinished(const JobOutcome<VatRun>& outcome) {
     m_job = 0;
     updateEnabled();
-    if (!showJobEnd(outcome.state, outcome.message, m_status, m_progress)) {
-        if (outcome.state == JobState::Failed) Q_EMIT failed(outcome.message);
-        return;
-    }
+    if (!showJobEnd(outcome, m_status, m_progress, [this](const QString& text) { Q_EMIT failed(text); })) return;
     m_run = outcome.result;
+    m_stale->refresh();
     m_cutLabeling.clear();
     m_widget->setRun(m_run);
+    showStrips();
     {
         const QSignalBlocker block(m_clusters);
         m_clusters->setRange(1, static_cast<int>(std::min<std::size_t>(m_run->n(), 1000)));
@@ -221,9 +221,7 @@ void VatPanel::showCut(std::shared_ptr<const LabelVector> labels, std::vector<st
 void VatPanel::onBlockSelected(qint64 first, qint64 last) {
     if (!runFitsData()) return;
     IndexVector points = indicesAtPositions(*m_run->vat, static_cast<std::size_t>(first), static_cast<std::size_t>(last));
-    // Points of a population's run are its members: ascending member positions give ascending indices.
-    if (!m_run->scope.isAll()) points = positionsToIndices(points, *m_run->scope.members);
-    auto indices = std::make_shared<const IndexVector>(std::move(points));
+    auto indices = std::make_shared<const IndexVector>(indicesOfPositions(m_run->scope, std::move(points)));
     m_analysis->setSelection(std::move(indices), m_widget);
 }
 
@@ -234,25 +232,27 @@ void VatPanel::onSessionSelection(const QObject* origin) {
     m_widget->clearSelectedBlock();
     const auto selection = m_analysis->selection();
     if (!selection || selection->empty()) return;
-    // positionsOfIndices skips -1: selected events outside the population are not marked.
-    const IndexVector points = m_run->scope.isAll() ? *selection : indicesToPositions(*selection, *m_run->scope.members);
+    // Selected events outside the population are not marked.
+    const IndexVector points = positionsInScope(m_run->scope, *selection);
     m_widget->setMarkedPositions(std::make_shared<const std::vector<std::int64_t>>(positionsOfIndices(m_run->rank, points)));
 }
 
 void VatPanel::onColouring() {
     if (!runFitsData()) return;
-    auto labels = m_analysis->colouringLabels();
-    if (labels && !m_run->scope.isAll())
-        labels = labels->size() == m_dataset->n ? std::make_shared<const LabelVector>(gatherLabels(*labels, *m_run->scope.members))
-                                                : nullptr;
-    m_widget->setLabels(std::move(labels));
+    m_widget->setLabels(labelsInScope(m_analysis->colouringLabels(), m_run->scope, m_dataset->n));
+}
+
+void VatPanel::showStrips() {
+    // The strips colour dataset rows; a run on a population shows its members' colours.
+    m_widget->setStrips(stripsInScope(m_strips->strips(), m_run ? m_run->scope : ResultScope{}));
 }
 
 bool VatPanel::runFitsData() const {
-    if (!m_run || !m_dataset) return false;
-    return m_run->scope.isAll() ? m_dataset->n == m_run->n()
-                                : m_run->scope.members->size() == m_run->n() && !m_run->scope.members->empty() &&
-                                      static_cast<std::size_t>(m_run->scope.members->back()) < m_dataset->n;
+    return m_run && m_dataset && scopeFitsData(m_run->scope, m_run->n(), m_dataset->n);
+}
+
+void VatPanel::watchStaleness(const StaleMarker* marker) {
+    m_stale->follow(marker, StaleMarker::Kind::Vat, [this] { return m_run ? vatEntryName(*m_run) : QString(); });
 }
 
 QString VatPanel::title() const {
@@ -273,7 +273,7 @@ std::unique_ptr<VatFigure> VatPanel::figure(bool currentViewOnly) const {
     else
         options.window.reset(m_run->n());
     options.cuts = m_widget->cutBoundaries();
-    options.strips = m_strips->strips();
+    options.strips = stripsInScope(m_strips->strips(), m_run->scope);
     options.order = std::shared_ptr<const std::vector<std::int64_t>>(m_run->vat, &m_run->vat->order);
     if (m_holdLevels->isChecked()) options.levels = m_widget->levels();
     return std::make_unique<VatFigure>(m_run->renderer, std::move(options));
@@ -306,11 +306,13 @@ void VatPanel::exportOrderTo(const QString& path) {
         return;
     }
     const auto vat = m_run->vat;
+    // A run on a population names its points by whole-dataset index, as `vat --population` does.
+    const auto members = m_run->scope.members;
     const std::string file = path.toStdString();
     m_runner->start<bool>(
         this, QStringLiteral("vat-export-order"), tr("Export %1").arg(path),
-        [vat, file](JobControl& control) {
-            writeVatOrderCsv(file, *vat, &control);
+        [vat, members, file](JobControl& control) {
+            writeVatOrderCsv(file, *vat, members.get(), &control);
             return true;
         },
         [this, path](const JobOutcome<bool>& outcome) {

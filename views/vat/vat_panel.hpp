@@ -33,6 +33,8 @@ class QToolButton;
 namespace clusterlens::views {
 
 class RunOnChoice;
+class StaleBanner;
+class StaleMarker;
 
 class ColourStripChooser;
 class VatFigure;
@@ -82,6 +84,11 @@ public:
     FigureExportSource figureExportSource() const;
     void exportOrderTo(const QString& path);
 
+    /// Says in the panel, after each update of `marker`, whether the order shown is stale (computed on
+    /// other channels or another transform than the current ones).
+    void watchStaleness(const StaleMarker* marker);
+    StaleBanner* staleBanner() const { return m_stale; }
+
     VatWidget* widget() const { return m_widget; }
     /// The colour strips along the image's edges (labelings, populations or markers).
     ColourStripChooser* stripChooser() const { return m_strips; }
@@ -108,6 +115,7 @@ private:
     void onBlockSelected(qint64 first, qint64 last);
     void onSessionSelection(const QObject* origin);
     void onColouring();
+    void showStrips();
     bool runFitsData() const;
     void pollProgress();
     void updateEnabled();
@@ -119,6 +127,7 @@ private:
     AnalysisSession* m_analysis;
     VatWidget* m_widget;
     ColourStripChooser* m_strips = nullptr;
+    StaleBanner* m_stale = nullptr;
     std::shared_ptr<const Dataset> m_dataset;
     QStringList m_features;
     std::shared_ptr<const VatRun> m_run;
