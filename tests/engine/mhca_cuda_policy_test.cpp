@@ -28,7 +28,6 @@ TEST(MhcaCudaPolicy, ProductionMechanismsAreOn) {
     const MhcaCudaPolicy policy = chooseMhcaCudaPolicy(MhcaDeviceTraits{}, 200000, 14, MhcaVariant::Centroid);
     EXPECT_TRUE(policy.tiledStart);
     EXPECT_EQ(policy.cmdStart, MhcaSingletonStart::PairsPass);
-    EXPECT_TRUE(policy.lazyRescans);
     EXPECT_TRUE(policy.elideBarrierS3);
     EXPECT_TRUE(policy.speculate);
     EXPECT_TRUE(policy.growthKernel);

@@ -1,7 +1,8 @@
 // The GPU MHCA engine's speed mechanisms change no merge: each switched off or forced through an
-// injected tuning policy (hca/mhca_cuda_policy.hpp: the per-stage kernels instead of the persistent one, the prologues, eager
-// rescans, the streaming's forms, speculated and growth shapes, the rows updated without barrier S3,
-// FMD's steps finished by the host) gives the same linkage, bit for bit or as the CPU reference.
+// injected tuning policy (hca/mhca_cuda_policy.hpp: the per-stage kernels instead of the persistent
+// one, the prologues, the streaming's forms, speculated and growth shapes, the rows updated without
+// barrier S3, FMD's steps finished by the host) gives the same linkage, bit for bit or as the CPU
+// reference.
 
 #include <gtest/gtest.h>
 
@@ -85,22 +86,6 @@ TEST(MhcaCudaParity, PairsPrologueEqualsTwoPasses) {
         expectIdentical(redone, twoPasses, what + " (every row done again)");
         if (d == 5) expectParity(p, options, what);
     }
-}
-
-TEST(MhcaCudaParity, EagerRescansEqualCpuToo) {
-    CL_REQUIRE_GPU();
-    // The persistent CMD kernel leaves a stale row that its runners-up cannot answer lazy until its
-    // bound could reach the closest pair (every other test takes that path); here such rows are
-    // rescanned at the end of their merge instead. 3000 points: two launches and a compaction.
-    const std::uint64_t seed = test::testSeed() + 41;
-    std::cout << "[ mhca gpu ] seed " << seed << "\n";
-    Points p = gaussianMixture(3000, 5, 8, 20.0, seed);
-    for (std::size_t k = 0; k < p.d; ++k) p.x[20 * p.d + k] = p.x[1900 * p.d + k];
-    for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0})
-        expectParity(p,
-                     withPolicy(makeOptions(MhcaVariant::Centroid, mode, false), p,
-                                [](MhcaCudaPolicy& policy) { policy.lazyRescans = false; }),
-                     "eager rescans seed " + std::to_string(seed));
 }
 
 TEST(MhcaCudaParity, ExactDimensionStreamingEqualsPadded) {

@@ -192,8 +192,6 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
                                 ? streamed > m_l2Bytes
                                 : m_policy.streamedLoads == MhcaStreamedLoads::EvictFirst;
     args.streamEvictFirst = evictFirst ? 1 : 0;
-    args.rescanStreamed = 1;
-    args.lazyRescans = m_policy.lazyRescans ? 1 : 0;
     args.speculate = m_policy.speculate ? 1 : 0;
     // The kernel checks what it needs besides (speculation, lazy rows, list).
     args.elideS3 = m_policy.elideBarrierS3 ? 1 : 0;
@@ -219,7 +217,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     // two workers.
     const int besideBlocks = std::min(blocks, m_persistent.maxBlocks - 1);
     const bool growth = m_policy.growthKernel && m_persistent.growthBytes > 0 && m_policy.speculate &&
-                        m_policy.elideBarrierS3 && m_policy.lazyRescans && m_listIdentity && m_groupCount == 1 &&
+                        m_policy.elideBarrierS3 && m_listIdentity && m_groupCount == 1 &&
                         besideBlocks >= 3 && m_n <= kNearestSlots;
     if (growth) {
         blocks = besideBlocks;

@@ -233,7 +233,7 @@ enum Slot : int {
     // block 0's phases (kPhaseSlots - 1 of them, also summed per block); rescanned rows and merges timed
     kClosestPairAndPlan, kMergeShape, kNewDistances, kBarrierS3, kRowUpdate, kBarrierS4, kRescans, kRescanBarriers,
     kRescannedRows, kMerges,
-    // bare grid barriers (time, count); the shape's parts
+    // bare grid barriers (time, count); the shape's parts (mergedShapeBlock's profile[0 .. 2])
     kBareBarrier, kBareBarriers, kShapeMemberSums, kShapeFactorisations, kShapeRest,
     // rescan passes (count), their final selections (time, rows) and block 0's row loops
     kRescanPasses, kRescanSelection, kRescanSelectedRows, kRescanRowLoops,
@@ -295,12 +295,11 @@ struct PersistentArgs {
     int prologue;                 ///< rescan the rows already in the rescan list before the first merge
     int stageRows;                ///< member rows the shape area stages
     int areaDoubles;              ///< ShapeLayout{d, stageRows}.doubles()
-    int streamEvictFirst;         ///< the shape phase streams the metrics evict-first (they exceed L2)
-    int rescanStreamed;           ///< the rescan passes read the other side's metric as the streaming
-    int lazyRescans;              ///< unresolved stale rows become lazy (kLazyRow) instead of rescanned
+    int streamEvictFirst;         ///< the shape phase and the rescans stream the metrics evict-first
+                                  ///< (they exceed L2)
     int speculate;                ///< the last block shapes the likely next merge (mhca_persistent_speculation.cuh)
-    int elideS3;                  ///< rows update without barrier S3 (mhca_row_journal.cuh; needs speculate, lazy
-                                  ///< rescans and an identity list)
+    int elideS3;                  ///< rows update without barrier S3 (mhca_row_journal.cuh; needs speculate and
+                                  ///< an identity list)
     int oneGroup;                 ///< the run has a single group (no apriori groups)
     SpecShape* spec;              ///< [2] speculation records by merge parity
     double* specPayload;          ///< [2][specPayloadDoubles(d)] their shapes

@@ -36,11 +36,8 @@ struct MhcaCudaPolicy {
     /// false: a rescan of every row.
     bool tiledStart = true;
     MhcaSingletonStart cmdStart = MhcaSingletonStart::PairsPass;
-    /// Persistent CMD: a stale row its runners-up cannot answer waits (lazy) until its bound could
-    /// reach the closest pair; false: rescanned at the end of its merge.
-    bool lazyRescans = true;
-    /// Persistent CMD: rows are updated without barrier S3 where the kernel allows it (speculation,
-    /// lazy rescans, a list that is the slots in order), undone from the row journal on a key shift.
+    /// Persistent CMD: rows are updated without barrier S3 where the kernel allows it (speculation, a
+    /// list that is the slots in order), undone from the row journal on a key shift.
     bool elideBarrierS3 = true;
     /// The next merge's likely shape computed ahead (persistent CMD's last block; FMD's side stream).
     bool speculate = true;

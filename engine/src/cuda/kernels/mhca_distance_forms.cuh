@@ -15,14 +15,6 @@
 
 namespace clusterlens::cuda::mhca {
 
-/// The distance of the merged (or rescanned) cluster, staged in shared memory, to cluster o, out of
-/// line so that the logic around it does not raise the kernel's register count.
-template <int MAXD>
-__device__ __noinline__ double stagedDistance(const double* muC, MetricRef mC, const double* muO, MetricRef mO,
-                                              int n, int d) {
-    return centroidDistance<MAXD>(muC, 1, mC, muO, static_cast<size_t>(n), mO, d);
-}
-
 /// One side of a CMD distance (centroidDistance's form of r = μo - μc with the metric m), out of line so
 /// that the logic around it does not raise the kernel's register count.
 template <int MAXD>

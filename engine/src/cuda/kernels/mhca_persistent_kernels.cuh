@@ -32,7 +32,7 @@
 // nearest partner by merge m's new distances, which the worker warps hand it, and a block whose plan
 // names that pair takes its record (together 96 % of the merges at 44K).
 //
-// Without S3 (mhca_row_journal.cuh; a single-group run with speculation and lazy rescans, the default):
+// Without S3 (mhca_row_journal.cuh; a single-group run with speculation, the default):
 // the barrier's purpose was to tell every block the merge's smallest new key, for the rare key shift.
 // Each block updates its rows once its own new distances are done, as if nothing shifted, keeping a
 // journal; a block that saw a negative key raises a flag, and after S4 the rows are put back and
@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     // Without barrier S3 (mhca_row_journal.cuh): the rows update as soon as a block's new distances
     // are done. The rows a block's selecting warps write are then those it owns, which the identity
     // list makes cheap to tell.
-    const bool elide = args.elideS3 && specBlock >= 0 && args.lazyRescans && v.listIsIdentity;
+    const bool elide = args.elideS3 && specBlock >= 0 && v.listIsIdentity;
     PersistentArgs pa = args;
     if (!kProfiled) {
         args.profile = nullptr;
@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     auto part = [&](int slot) {  // block 0's parts of a phase; the first starts with the phase
         if (!timed) return;
         const unsigned long long now = globalNanoseconds();
-        pa.profile[slot] += now - (slot == 19 ? stamp : partStamp);
+        pa.profile[slot] += now - (slot == persistent_profile::kRowGridMinimum ? stamp : partStamp);
         partStamp = now;
     };
     auto lap = [&](int slot) {
@@ -150,14 +150,14 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const unsigned long long now = globalNanoseconds();
         if (timed) pa.profile[slot] += now - stamp;
         if (slot < kPhaseSlots - 1) pa.blockProfile[blk * kPhaseSlots + slot] += now - stamp;
-        if (blk == specBlock && slot < kPhaseSlots - 1) pa.profile[kSpecPhaseProfile + slot] += now - stamp;
+        if (blk == specBlock && slot < kPhaseSlots - 1) pa.profile[persistent_profile::kSpeculatorPhases + slot] += now - stamp;
         stamp = now;
     };
     if (pa.profile != nullptr) {  // the bare cost of a grid barrier, for the profile
         for (int k = 0; k < 32; ++k) grid.sync();
         if (timed) {
-            pa.profile[11] += 32ull;
-            lap(10);
+            pa.profile[persistent_profile::kBareBarriers] += 32ull;
+            lap(persistent_profile::kBareBarrier);
         }
     }
 
@@ -214,9 +214,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             const int count = min(kRescanRowsPerPass, prevRows - first);
             const bool defer = first + count == prevRows && from == 0;
             rescanPass<MAXD>(v, pa, first, count, own, s_dyn, s_rowWarp, &s_shifts, defer, &s_pending, elide);
-            lap(6);
+            lap(persistent_profile::kRescans);
             grid.sync();
-            lap(7);
+            lap(persistent_profile::kRescanBarriers);
             if (elide && defer && tid == 0) {  // the owner selects a deferred row's runners-up
                 for (int i = 0; i < count; ++i) {
                     const int r = v.w.rescanRows[first + i];
@@ -224,18 +224,17 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 }
             }
         }
-        if (timed) pa.profile[8] += static_cast<unsigned long long>(prevRows - passed);
+        if (timed) pa.profile[persistent_profile::kRescannedRows] += static_cast<unsigned long long>(prevRows - passed);
         passed = prevRows;
         if (done == pa.merges) break;
         const RowTop* parts = pa.blockPart;
         Candidate bestNow = knownBest;
         if (!closestKnown) {
-            closestCandidate(parts, blocks, pa.rowFinal, prevRows, aCand, &s_best,
-                             pa.lazyRescans ? pa.lazyPart : nullptr, &s_value);
+            closestCandidate(parts, blocks, pa.rowFinal, prevRows, aCand, &s_best, pa.lazyPart, &s_value);
             bestNow = s_best;
         }
         closestKnown = false;
-        if (pa.lazyRescans && !lazyChecked) {
+        if (!lazyChecked) {
             // Lazy rows whose bound could reach the closest candidate are rescanned first (grid-uniform:
             // every block reduced the same parts). Their rescans can only raise the best, so once
             // per merge suffices.
@@ -283,7 +282,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const Step planned = s_plan.st;
         if (!planned.valid) break;
         groupKnown = elide && pa.oneGroup != 0;
-        lap(0);
+        lap(persistent_profile::kClosestPairAndPlan);
         const int modeC = s_plan.mode;
         // The speculating block shapes its pair where the others shape this merge's (one call site).
         const Step& shapeStep = blk == specBlock ? s_specStep : s_plan.st;
@@ -293,7 +292,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
         if (shapeStep.valid) mergedMean(v, shapeStep, area, tid, static_cast<int>(blockDim.x));
         __syncthreads();
-        if (timed) pa.profile[34] += globalNanoseconds() - s_phaseStart;
+        if (timed) pa.profile[persistent_profile::kMergedMean] += globalNanoseconds() - s_phaseStart;
         // The shape team factorises while the other warps stream the other clusters' metrics. The
         // speculating block streams nothing: its whole block is the team unless it selects rows.
         const int teamThreads = blk == specBlock && s_pending.count == 0 ? warps * 32 : kShapeTeamThreads;
@@ -309,7 +308,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                                   growthIntended(&pa.growth.intents[m & 1], planned) &&
                                   takeSpecRecord(awaitSpecRecord(&pa.growth.records[m & 1], m), planned, &s_shape);
                     s_specHit = s_specHit || s_growthHit;
-                    if (kProfiled && blk == 0) pa.profile[56] += globalNanoseconds() - awaitStart;
+                    if (kProfiled && blk == 0) pa.profile[persistent_profile::kBlockZeroRecordWait] += globalNanoseconds() - awaitStart;
                 }
                 ShapeTeam{tid, teamThreads, 1}.sync();
             }
@@ -317,15 +316,15 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 loadSpecShape(v, s_growthHit ? pa.growth.payload : pa.specPayload, m, area, tid, kShapeTeamThreads);
                 if (kProfiled && blk == 0) {  // the stores (after their loads) reached the barrier
                     ShapeTeam{tid, kShapeTeamThreads, 1}.sync();
-                    if (tid == 0) pa.profile[32] += globalNanoseconds() - s_phaseStart;
+                    if (tid == 0) pa.profile[persistent_profile::kRecordLoaded] += globalNanoseconds() - s_phaseStart;
                 }
-                if (timed) pa.profile[29] += 1ull;
-                if (timed && s_growthHit) pa.profile[41] += 1ull;
+                if (timed) pa.profile[persistent_profile::kSpeculatedTaken] += 1ull;
+                if (timed && s_growthHit) pa.profile[persistent_profile::kGrowthTaken] += 1ull;
             } else if (shapeStep.valid) {
                 // The speculating block stops after the factorisation and finishes after barrier S3,
                 // in its empty row update, so that neither barrier waits for its whole chain.
                 mergedShapeBlock(v, shapeStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, teamThreads, 1},
-                                 true, timed ? pa.profile + 12 : nullptr, blk == specBlock);
+                                 true, timed ? pa.profile + persistent_profile::kShapeMemberSums : nullptr, blk == specBlock);
             }
         } else if (!planned.switchNow) {
             const int selectors = min(s_pending.count, kSelectorWarps);
@@ -333,8 +332,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             for (int k = w; k < s_pending.count && w < selectors; k += selectors)
                 warpFinishRow(runnerRefs(v), s_pending.row[k], s_pending.parts[k], blocks, false);
             if (kProfiled && blk == 0 && tid == kShapeTeamThreads && selectors > 0) {
-                pa.profile[33] += globalNanoseconds() - s_phaseStart;
-                pa.profile[35] += 1ull;
+                pa.profile[persistent_profile::kSelectionDone] += globalNanoseconds() - s_phaseStart;
+                pa.profile[persistent_profile::kSelections] += 1ull;
             }
         }
         // Every warp streams once its own part is done (the chunks are claimed, so the phase ends with
@@ -345,14 +344,14 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         __syncthreads();
         if (tid == 0) s_pending.count = 0;
         if (timed && s_specHit) {
-            pa.profile[31] += globalNanoseconds() - s_phaseStart;
-            pa.profile[36] += s_streamEnd - s_phaseStart;
+            pa.profile[persistent_profile::kShapeWhenSpeculated] += globalNanoseconds() - s_phaseStart;
+            pa.profile[persistent_profile::kStreamingDone] += s_streamEnd - s_phaseStart;
         }
         if (kProfiled && blk == 1 && tid == 0 && s_specHit) {
-            pa.profile[37] += globalNanoseconds() - s_phaseStart;
-            pa.profile[38] += 1ull;
+            pa.profile[persistent_profile::kBlockOneShapeSpeculated] += globalNanoseconds() - s_phaseStart;
+            pa.profile[persistent_profile::kBlockOneSpeculatedMerges] += 1ull;
         }
-        lap(1);
+        lap(persistent_profile::kMergeShape);
         if (planned.switchNow) {
             grid.sync();  // every block planned from the state before this merge
             if (blk == 0) {
@@ -386,19 +385,19 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             smallest = blockMinValue(smallest, s_min);
             if (tid == 0) pa.minPart[blk] = smallest;
         }
-        lap(2);
+        lap(persistent_profile::kNewDistances);
         if (!elide) grid.sync();  // S3
-        lap(3);
+        lap(persistent_profile::kBarrierS3);
         if (blk == specBlock && !elide) {  // the speculated shape's second half, and its record
             if (s_specStep.valid)
                 finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, warps * 32, 1});
             publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep, m + 1);
-            if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[30] += 1ull;
+            if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[persistent_profile::kSpeculatedWritten] += 1ull;
         }
 
         if (pa.profile != nullptr && tid == 0) s_heavy[0] = s_heavy[1] = 0;
         if (!elide) smallestValue(pa.minPart, blocks, &s_smallest);
-        part(19);
+        part(persistent_profile::kRowGridMinimum);
         Step st = planned;
         const double shift = elide ? 0.0 : s_smallest;
         st.shifted = shift < 0.0 ? 1 : 0;
@@ -412,7 +411,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             writeMergedShape(v, planned, area, s_shape);
         }
         const int posA = v.s.pos[st.a];
-        part(20);
+        part(persistent_profile::kRowCommit);
         // Without S3 the rows update as if no key shifted, journaled; a shift found after S4 puts them
         // back and updates them again (mhca_row_journal.cuh).
         RowJournal journal{elide ? pa.journal : nullptr, v.cfg.n, m};
@@ -423,19 +422,19 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         for (;;) {
             RowTop topA = noTop(), range = noTop();
             if (blk != specBlock) {  // (it owns no rows: its parts are the empty ones)
-                rowUpdateOfRange(v, st, maxDist, posA, own, pa.lazyRescans != 0, topA, range.best, &s_lazy,
+                rowUpdateOfRange(v, st, maxDist, posA, own, topA, range.best, &s_lazy,
                                  pa.profile != nullptr ? s_heavy : nullptr, journal);
-                part(21);
+                part(persistent_profile::kRowThreadZero);
                 topA = blockTop(topA, s_warp);
-                part(22);
+                part(persistent_profile::kRowOtherRows);
                 range = blockTop(range, s_warp);
             }
             if (tid == 0) {
                 const unsigned long long waitStart = kProfiled && arrived < arrivals ? globalNanoseconds() : 0ull;
                 arrived = waitForCount(&pa.arrive[0], arrivals, arrived);
                 if (kProfiled && waitStart != 0ull && blk <= 1) {  // the wait of block 0 and of block 1
-                    pa.profile[blk == 0 ? 42 : 45] += globalNanoseconds() - waitStart;
-                    pa.profile[blk == 0 ? 43 : 46] += 1ull;
+                    pa.profile[blk == 0 ? persistent_profile::kBlockZeroCountWait : persistent_profile::kBlockOneCountWait] += globalNanoseconds() - waitStart;
+                    pa.profile[blk == 0 ? persistent_profile::kBlockZeroCountWaits : persistent_profile::kBlockOneCountWaits] += 1ull;
                 }
                 pa.aPart[blk] = topA;
                 pa.blockPart[blk] = range;
@@ -446,14 +445,14 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 if (tid == 0) commitMerge(v, s_plan, false);
                 __syncthreads();
                 writeMergedShape(v, planned, area, s_shape);
-                if (kProfiled && tid == 0) pa.profile[44] += globalNanoseconds() - commitStart;
+                if (kProfiled && tid == 0) pa.profile[persistent_profile::kBlockZeroCommit] += globalNanoseconds() - commitStart;
             }
             if (blockTimed && blk < kProfileStampSlots) {
                 stamps[blk] = globalNanoseconds();
                 stamps[kProfileStampSlots + blk] = static_cast<unsigned long long>(s_heavy[0]) |
                                                    (static_cast<unsigned long long>(s_heavy[1]) << 32);
             }
-            lap(4);
+            lap(persistent_profile::kRowUpdate);
             if (elide) {
                 // S4, split: the speculating block finishes its shape between its arrival and its wait.
                 splitBarrierArrive(&pa.arrive[1]);
@@ -463,15 +462,15 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                         finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value,
                                           ShapeTeam{tid, warps * 32, 1});
                     publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep, m + 1);
-                    if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[30] += 1ull;
-                    if (kProfiled && tid == 0) pa.profile[57] += globalNanoseconds() - finishStart;
+                    if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[persistent_profile::kSpeculatedWritten] += 1ull;
+                    if (kProfiled && tid == 0) pa.profile[persistent_profile::kSpeculatorRecordRelease] += globalNanoseconds() - finishStart;
                 }
                 splitArrivals += static_cast<unsigned int>(blocks);
                 splitBarrierWait(&pa.arrive[1], splitArrivals);
             } else {
                 grid.sync();  // S4
             }
-            lap(5);
+            lap(persistent_profile::kBarrierS4);
             if (pa.profile != nullptr && blk == 0 && tid < 32) {  // the arrivals' spread, by warp 0
                 unsigned long long first = ~0ull, last = 0ull;
                 int lastBlock = 0;
@@ -505,15 +504,15 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 }
                 if (timed) {
                     const unsigned long long lastHeavy = __ldcg(&stamps[kProfileStampSlots + lastBlock]);
-                    pa.profile[23] += last - first;
-                    pa.profile[24] += lastBlock == 0 ? 1ull : 0ull;
-                    pa.profile[25] += staleBlocks;
-                    pa.profile[26] += lazyRows;
-                    pa.profile[27] += (lastHeavy & 0xffffffffull) != 0ull ? 1ull : 0ull;
-                    pa.profile[28] += (lastHeavy >> 32) != 0ull ? 1ull : 0ull;
+                    pa.profile[persistent_profile::kArrivalSpreadS4] += last - first;
+                    pa.profile[persistent_profile::kBlockZeroLastAtS4] += lastBlock == 0 ? 1ull : 0ull;
+                    pa.profile[persistent_profile::kBlocksWithPartnerRows] += staleBlocks;
+                    pa.profile[persistent_profile::kLazyRows] += lazyRows;
+                    pa.profile[persistent_profile::kLastBlockHadPartnerRows] += (lastHeavy & 0xffffffffull) != 0ull ? 1ull : 0ull;
+                    pa.profile[persistent_profile::kLastBlockHadLazyRows] += (lastHeavy >> 32) != 0ull ? 1ull : 0ull;
                     if (specBlock >= 0 && specBlock < kProfileStampSlots) {  // the speculating block's arrival
-                        pa.profile[39] += lastBlock == specBlock ? 1ull : 0ull;
-                        pa.profile[40] += __ldcg(&stamps[specBlock]) - first;
+                        pa.profile[persistent_profile::kSpeculatorLastAtS4] += lastBlock == specBlock ? 1ull : 0ull;
+                        pa.profile[persistent_profile::kSpeculatorArrivalAfterFirst] += __ldcg(&stamps[specBlock]) - first;
                     }
                     stamp = globalNanoseconds();  // the scan is not the next phase's
                 }
@@ -553,8 +552,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         }
 
         if (tid == 0) {
-            // With lazy rows the row update appends nothing (and the count is not read then).
-            s_rows = pa.lazyRescans ? 0 : *reinterpret_cast<volatile int*>(v.w.rescanCount);
+            // Stale rows become lazy: the row update appends nothing to the rescan list.
+            s_rows = 0;
             // Without S3 the row's owner writes it: its selecting warps write its runners-up next.
             if (blk == (elide ? ownerBlock(st.a, workers) : 0)) {
                 v.s.nn[st.a] = s_aRow.best.slot;
@@ -573,10 +572,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         passed = 0;
         ++m;
         ++done;
-        lap(6);
+        lap(persistent_profile::kRescans);
         if (blockTimed) pa.blockProfile[blk * kPhaseSlots + kPhaseSlots - 1] += 1ull;
-        if (blockTimed && blk == specBlock) pa.profile[kSpecPhaseProfile + kPhaseSlots - 1] += 1ull;
-        if (timed) pa.profile[9] += 1ull;
+        if (blockTimed && blk == specBlock) pa.profile[persistent_profile::kSpeculatorPhases + kPhaseSlots - 1] += 1ull;
+        if (timed) pa.profile[persistent_profile::kMerges] += 1ull;
     }
     if (blk == 0 && tid == 0) {
         if (prevRows > 0) *v.w.rescanCount = 0;  // every block read it before the last barrier

@@ -295,10 +295,9 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
                                                              : (pairMode == kModeScaled ? row + d + packed : row + d);
             mR.stride = 1;
             const MetricRef mJ = slotMetric(v, j, pairMode);
-            const double dist =
-                pa.rescanStreamed == 0 ? stagedDistance<MAXD>(row, mR, v.s.mu + j, mJ, n, d)
-                : pa.streamEvictFirst  ? stagedDistanceStreamed<MAXD, true>(row, mR, v.s.mu + j, mJ, n, d)
-                                       : stagedDistanceStreamed<MAXD, false>(row, mR, v.s.mu + j, mJ, n, d);
+            const double dist = pa.streamEvictFirst
+                                    ? stagedDistanceStreamed<MAXD, true>(row, mR, v.s.mu + j, mJ, n, d)
+                                    : stagedDistanceStreamed<MAXD, false>(row, mR, v.s.mu + j, mJ, n, d);
             Candidate cand;
             const int stamp = max(birthR, birthJ);
             cand.key = cached ? keyOfCached(*s_shifts, maxDistR, dist, stamp, groupR) : keyOf(v, dist, stamp, groupR);
@@ -311,8 +310,8 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
     }
     __syncthreads();
     if (pa.profile != nullptr && blk == 0 && tid == 0) {
-        pa.profile[15] += 1ull;
-        pa.profile[18] += globalNanoseconds() - passStart;
+        pa.profile[persistent_profile::kRescanPasses] += 1ull;
+        pa.profile[persistent_profile::kRescanRowLoops] += globalNanoseconds() - passStart;
     }
     for (int i = warp; i < count; i += warps) {
         RowTop part = lane < warps ? s_rowWarp[i * 32 + lane] : noTop();
@@ -349,8 +348,8 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
             pa.rowCounter[i] = 0;
             pa.rowFinal[first + i] = rowCandidate(best.key, v.s.pos[r], r, best.slot);
             if (pa.profile != nullptr) {
-                atomicAdd(&pa.profile[16], globalNanoseconds() - selectStart);
-                atomicAdd(&pa.profile[17], 1ull);
+                atomicAdd(&pa.profile[persistent_profile::kRescanSelection], globalNanoseconds() - selectStart);
+                atomicAdd(&pa.profile[persistent_profile::kRescanSelectedRows], 1ull);
             }
         }
     }
@@ -408,11 +407,12 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
 
 /// newRowUpdateKernel over the block's range (the step's shift given by `st`), plus the range's best
 /// closest-pair candidate among the rows that keep their neighbour (not a, b or a rescanned row).
-/// *s_lazy: raised to the order bits (keyOrderBits) of every lazy row's bound (none is a candidate).
+/// A stale row its runners-up cannot answer becomes lazy (updateRowForMerge's makeLazy); *s_lazy: raised
+/// to the order bits (keyOrderBits) of every lazy row's bound (none is a candidate).
 /// s_heavy (the profile, else null): counts the rows whose best partner was a or b and the lazy rows.
 __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, double maxDist, int posA, OwnedEntries own,
-                                        bool makeLazy, RowTop& topA, Candidate& best, unsigned long long* s_lazy,
-                                        int* s_heavy, RowJournal journal) {
+                                        RowTop& topA, Candidate& best, unsigned long long* s_lazy, int* s_heavy,
+                                        RowJournal journal) {
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = listSlot(v, t);
         const double dist = v.w.newDist[t];
@@ -426,7 +426,7 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
             if (row.nn == kLazyRow) atomicAdd(&s_heavy[1], 1);
         }
         if (e.group == st.group &&
-            updateRowForMerge<true, true>(v, st, o, dist, maxDist, posA, topA, makeLazy, row, journal)) {
+            updateRowForMerge<true, true>(v, st, o, dist, maxDist, posA, topA, true, row, journal)) {
             appendRescan(v, o);
             continue;
         }
