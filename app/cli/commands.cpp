@@ -41,7 +41,8 @@ const std::vector<Command>& commands() {
         {"plot", runPlot,
          "plot dendrogram LINKAGE.csv [--cut-k K] | decision DPC.csv [--peaks-top K] | gamma DPC.csv |\n"
          "          heights LINKAGE_A.csv LINKAGE_B.csv | contingency LABELS_A.csv LABELS_B.csv |\n"
-         "          scatter INPUT --x F1 --y F2 [--labels LABELS.csv] | vat INPUT [--image ivat|vat] [--cut-k K]\n"
+         "          scatter INPUT --x F1 --y F2 [--labels LABELS.csv] | vat INPUT [--image ivat|vat] [--cut-k K] |\n"
+         "          populations INPUT --session FILE [--markers a,b]\n"
          "          --out FIG.png|tif|svg|pdf [--width W --height H (px) | --width-mm W --height-mm H] [--dpi D]\n"
          "          [--title T] [--x-label T] [--y-label T] [--palette tableau|okabe-ito|viridis] [--font-scale F]\n"
          "          [--legend auto|none|right|top|bottom|left] [--background white|transparent]"},

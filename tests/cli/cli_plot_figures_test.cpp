@@ -2,7 +2,8 @@
 // exactly 2008 pixels, a PDF page of 240.9 points, a well-formed SVG 85 mm wide with a viewBox, a
 // TIFF; each carries the title, the command that regenerates it and the data file's SHA-256 (PNG
 // text chunks, SVG <metadata>, PDF document information, TIFF ImageDescription). An unwritable
-// folder leaves no file behind, and no XDG_RUNTIME_DIR warning reaches stderr.
+// folder leaves no file behind, and no XDG_RUNTIME_DIR warning reaches stderr. A contingency table of
+// 20 x 400 clusters is drawn with its smallest columns summed into "other".
 
 #ifdef CLUSTERLENS_HAVE_PLOT
 
@@ -136,6 +137,19 @@ protected:
         ASSERT_EQ(runCli({"dpc", file("blobs.csv"), "--backend", "cpu", "--out", file("DPC.csv"), "--peaks-top", "3",
                           "--labels-out", file("dpc_labels.csv")}).exitCode, 0);
         ASSERT_EQ(runCli({"kmeans", file("blobs.csv"), "-k", "3", "--labels-out", file("km.csv")}).exitCode, 0);
+        // A session with two populations (the first 40 events, and 10 of them) for `plot populations`.
+        ASSERT_EQ(runCli({"kmeans", file("blobs.csv"), "-k", "3", "--labels-out", file("km_session.csv"), "--session",
+                          file("gated.clusterlens")}).exitCode, 0);
+        std::ofstream first(file("first.csv")), some(file("some.csv"));
+        first << "index\n";
+        some << "index\n";
+        for (int i = 0; i < 40; ++i) (i % 4 == 0 ? some : first) << i << '\n';
+        first.close();
+        some.close();
+        ASSERT_EQ(runCli({"population", "add", file("gated.clusterlens"), "--name", "not every 4th", "--indices",
+                          file("first.csv")}).exitCode, 0);
+        ASSERT_EQ(runCli({"population", "add", file("gated.clusterlens"), "--name", "every 4th", "--indices",
+                          file("some.csv")}).exitCode, 0);
     }
     std::string file(const std::string& name) const { return m_dir.file(name); }
 
@@ -147,7 +161,8 @@ protected:
                 {"gamma", file("DPC.csv"), "--peaks-top", "3"},
                 {"vat", file("blobs.csv"), "--cut-k", "3"},
                 {"heights", file("average.csv"), file("ward.csv")},
-                {"contingency", file("km.csv"), file("dpc_labels.csv")}};
+                {"contingency", file("km.csv"), file("dpc_labels.csv")},
+                {"populations", file("blobs.csv"), "--session", file("gated.clusterlens")}};
     }
 
     /// Runs `plot KIND ... --width-mm 85 --height-mm 70 --dpi 600 --title kTitle --out OUT`.
@@ -271,6 +286,55 @@ TEST_F(CliPlotFigures, ScatterLegendNamesTheClassesOfTheFile) {
     ASSERT_EQ(runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--out", out}).exitCode, 0);
     const std::string svg = readFile(out);
     for (const char* name : {">alpha<", ">beta<", ">gamma<"}) EXPECT_THAT(svg, HasSubstr(name));
+}
+
+TEST_F(CliPlotFigures, ContingencyOfFourHundredClustersSumsTheSmallestIntoOther) {
+    // B: 400 clusters of 5..21 events; A: 20 clusters, B's cluster b inside A's cluster b % 20.
+    std::ofstream a(file("a20.csv")), b(file("b400.csv"));
+    a << "index,label\n";
+    b << "index,label\n";
+    int index = 0;
+    for (int cluster = 0; cluster < 400; ++cluster)
+        for (int i = 0; i < 5 + cluster % 17; ++i, ++index) {
+            a << index << ',' << cluster % 20 << '\n';
+            b << index << ',' << cluster << '\n';
+        }
+    a.close();
+    b.close();
+    const std::string out = file("wide.svg");
+    const CliResult result = runCli({"plot", "contingency", file("a20.csv"), file("b400.csv"), "--width-mm", "85",
+                                     "--height-mm", "70", "--out", out});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, HasSubstr("20 x 400 clusters (361 smallest summed as other)"));
+    const std::string svg = readFile(out);
+    EXPECT_TRUE(svgInfo(svg).wellFormed);
+    EXPECT_THAT(svg, HasSubstr(">other<"));
+    EXPECT_THAT(svg, HasSubstr("other: the 361 smallest clusters of B, summed"));
+    // Numbers drawn: the 20 row labels and at most the 40 drawn columns' labels, not 400.
+    std::size_t labels = 0;
+    for (int cluster = 0; cluster < 400; ++cluster)
+        labels += svg.find(">" + std::to_string(cluster) + "<") != std::string::npos ? 1 : 0;
+    EXPECT_LE(labels, 60u);
+}
+
+TEST_F(CliPlotFigures, PopulationsNeedTheSessionsDataFileAndKnownMarkers) {
+    const std::string out = file("populations.svg");
+    const CliResult ok =
+        runCli({"plot", "populations", file("blobs.csv"), "--session", file("gated.clusterlens"), "--out", out});
+    ASSERT_EQ(ok.exitCode, 0) << ok.err;
+    EXPECT_THAT(ok.out, HasSubstr("2 populations, medians of 2 markers"));
+    EXPECT_THAT(readFile(out), HasSubstr("every 4th"));
+    std::ofstream other(file("other.csv"));
+    other << "x1,x2\n1,2\n3,4\n";
+    other.close();
+    const CliResult foreign = runCli({"plot", "populations", file("other.csv"), "--session", file("gated.clusterlens"),
+                                      "--out", file("p2.svg")});
+    EXPECT_EQ(foreign.exitCode, 3);
+    EXPECT_THAT(foreign.err, HasSubstr("SHA-256"));
+    const CliResult unknown = runCli({"plot", "populations", file("blobs.csv"), "--session", file("gated.clusterlens"),
+                                      "--markers", "CD99", "--out", file("p3.svg")});
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_THAT(unknown.err, HasSubstr("CD99"));
 }
 
 TEST_F(CliPlotFigures, AnUnwritableFolderGivesAClearErrorAndNoFile) {

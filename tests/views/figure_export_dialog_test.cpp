@@ -1,15 +1,18 @@
 // Every view's figure through the one export dialog, driven by its setters as a user would set its
-// fields: data scatter, dendrogram, decision graph, γ-rank plot, VAT/iVAT, point heights and the
-// contingency heatmap, each as PNG, TIFF, SVG and PDF at the single-column preset. Each file exists,
-// has the size asked for (85 mm at 300 dpi = 1004 px; 240.9 pt; width="85mm"), and carries the
-// title, the `clusterlens-cli` command and the data file's SHA-256 in its metadata. The dialog's
+// fields: data scatter, dendrogram, decision graph, γ-rank plot, VAT/iVAT, point heights, the
+// contingency heatmap and the population statistics, each as PNG, TIFF, SVG and PDF at the single-column preset. Each file exists,
+// has the size asked for (85 mm at 600 dpi = 2008 px; 240.9 pt; width="85mm", the title in the SVG's
+// <title>), and carries the title, the `clusterlens-cli` command and the data file's SHA-256 in its
+// metadata. The dialog's
 // presets, its format/extension coupling, the clipboard copy and the methods text are checked too.
 
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
 #include <QImage>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -28,8 +31,12 @@
 #include "dpc/dpc_panel.hpp"
 #include "figure/figure_composer_dialog.hpp"
 #include "figure/figure_export_dialog.hpp"
+#include "figure/figure_provenance.hpp"
+#include "figure/methods_text.hpp"
+#include "figure/population_stats_figure.hpp"
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
+#include "populations/population_stats.hpp"
 #include "scatter/scatter_export.hpp"
 #include "scatter/scatter_figure.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -105,6 +112,7 @@ private Q_SLOTS:
     void everyViewExportsEveryFormatWithItsProvenance();
     void presetsAndFormatFollowTheChoices();
     void clipboardAndMethodsText();
+    void methodsTextOfAnIvatImageCitesThePapers();
     void styleChoicesReachTheCommand();
     void largeScatterIsOneImageNotAnObjectPerPoint();
     void composedFigureHasItsPanelsLettered();
@@ -125,6 +133,7 @@ private:
     std::unique_ptr<VatPanel> m_vat;
     std::unique_ptr<HeightsView> m_heights;
     std::unique_ptr<FlatComparisonView> m_flat;
+    std::shared_ptr<const PopulationStatistics> m_statistics;
 };
 
 void FigureExportDialogTest::initTestCase() {
@@ -175,6 +184,13 @@ void FigureExportDialogTest::initTestCase() {
     m_flat->setDataFile(m_dataPath);
     m_flat->setLabelings(QStringLiteral("truth"), QStringLiteral("halves"));
     QTRY_VERIFY_WITH_TIMEOUT(m_flat->comparison() != nullptr, kJobTimeoutMs);
+
+    Session gated;
+    gated.data.n = m_data->n;
+    gated.populations = {{"groups 0-1", "", "#aa3311", true, "", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
+                         {"group 1", "groups 0-1", "#1133aa", true, "", {8, 9, 10, 11, 12, 13, 14, 15}}};
+    m_statistics = std::make_shared<const PopulationStatistics>(populationStatistics(gated, *m_data, features));
+    QCOMPARE(m_statistics->rows.size(), std::size_t{2});
 }
 
 void FigureExportDialogTest::cleanupTestCase() {
@@ -194,7 +210,8 @@ std::vector<FigureExportSource> FigureExportDialogTest::sources() const {
             m_dpc->gammaExportSource(),
             m_vat->figureExportSource(),
             m_heights->figureExportSource(),
-            m_flat->figureExportSource()};
+            m_flat->figureExportSource(),
+            populationStatisticsSource(m_statistics, *m_data, m_dir.filePath(QStringLiteral("gated.clusterlens")))};
 }
 
 void FigureExportDialogTest::checkFile(const FigureExportSource& source, const QString& path) {
@@ -206,7 +223,7 @@ void FigureExportDialogTest::checkFile(const FigureExportSource& source, const Q
     QByteArray metadata;
     if (path.endsWith(QLatin1String(".png")) || path.endsWith(QLatin1String(".tif"))) {
         const auto [text, width] = path.endsWith(QLatin1String(".png")) ? pngTextAndWidth(bytes) : tiffTextAndWidth(bytes);
-        QCOMPARE(width, 1004u);  // 85 mm at 300 dpi
+        QCOMPARE(width, 2008u);  // 85 mm at 600 dpi
         metadata = text;
     } else if (path.endsWith(QLatin1String(".pdf"))) {
         const auto box = QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)")).match(QString::fromLatin1(bytes));
@@ -216,14 +233,18 @@ void FigureExportDialogTest::checkFile(const FigureExportSource& source, const Q
     } else {
         QXmlStreamReader xml(bytes);
         bool inMetadata = false;
+        QString title;
         while (!xml.atEnd()) {
             xml.readNext();
             if (xml.isStartElement() && xml.name() == QLatin1String("svg"))
                 QCOMPARE(xml.attributes().value(QLatin1String("width")).toString(), QStringLiteral("85mm"));
+            if (xml.isStartElement() && xml.name() == QLatin1String("title") && title.isEmpty())
+                title = xml.readElementText();
             if (xml.name() == QLatin1String("metadata")) inMetadata = xml.isStartElement();
             if (inMetadata && xml.isCharacters()) metadata += xml.text().toUtf8() + '\n';
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(title, kTitle);
     }
     QVERIFY2(metadata.contains(kTitle.toUtf8()), metadata.constData());
     QVERIFY2(metadata.contains(plot), metadata.constData());
@@ -239,7 +260,7 @@ void FigureExportDialogTest::everyViewExportsEveryFormatWithItsProvenance() {
             dialog.setFormat(suffix);
             QCOMPARE(QFileInfo(dialog.path()).suffix(), suffix);
             dialog.setSizeMillimetres(85.0, 70.0);
-            dialog.setDpi(300);
+            dialog.setDpi(600);
             dialog.setTitleText(kTitle);
             dialog.setViewOnly(true);  // views without the choice ignore it
             QString error;
@@ -279,8 +300,41 @@ void FigureExportDialogTest::clipboardAndMethodsText() {
     dialog.copyMethods();
     const QString methods = QApplication::clipboard()->text();
     QVERIFY2(methods.contains(QStringLiteral("Rodriguez A, Laio A")), qPrintable(methods));
-    QVERIFY2(methods.contains(QStringLiteral("4 points of largest")), qPrintable(methods));
+    QVERIFY2(methods.contains(QStringLiteral("4 points of high \u03c1 and high \u03b4")), qPrintable(methods));
     QVERIFY(methods.contains(QStringLiteral("ClusterLens ")));
+}
+
+void FigureExportDialogTest::methodsTextOfAnIvatImageCitesThePapers() {
+    // Checked against the VAT and iVAT papers (the references of seeds/vat-gpu-paper.txt) and DESIGN.md's
+    // iVAT: the minimax path distance, from the VAT order's minimum spanning tree.
+    const QString expected =
+        QStringLiteral(
+            "The cluster tendency of 6,062 points was shown as an iVAT image [2]: the euclidean dissimilarities "
+            "reordered by VAT [1], each replaced by the largest edge on the minimum-spanning-tree path between its "
+            "two points, computed from the VAT order as in [3]. Figures were drawn with %1.\n"
+            "\n"
+            "References\n"
+            "1. Bezdek JC, Hathaway RJ. VAT: a tool for visual assessment of (cluster) tendency. Proc. IJCNN "
+            "3:2225\u20132230 (2002).\n"
+            "2. Wang L, Nguyen UTV, Bezdek JC, Leckie CA, Ramamohanarao K. iVAT and aVAT: enhanced visual analysis for "
+            "cluster tendency assessment. Proc. PAKDD, LNCS 6118:16\u201327 (2010).\n"
+            "3. Havens TC, Bezdek JC. An efficient formulation of the improved visual assessment of cluster tendency "
+            "(iVAT) algorithm. IEEE Trans Knowl Data Eng 24(5):813\u2013822 (2012).")
+            .arg(applicationSignature());
+    QCOMPARE(vatMethods(6062, QStringLiteral("euclidean"), true), expected);
+    // Point heights as the thesis defines them (def. 20), cited; a greedy matching does not cite Kuhn.
+    const QString heights = pointHeightsMethods(QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("r = 0.9"));
+    QVERIFY2(heights.contains(QStringLiteral("sum of the heights of all merges whose cluster contains it")),
+             qPrintable(heights));
+    QVERIFY2(heights.contains(QStringLiteral("\u0160melko A. Mahalanobis based hierarchical clustering accelerated on "
+                                             "GPU. Master thesis, Charles University, Prague (2020).")),
+             qPrintable(heights));
+    const QString greedy = flatComparisonMethods(QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("ARI 1"), true);
+    QVERIFY2(greedy.contains(QStringLiteral("greedy")) && !greedy.contains(QStringLiteral("Kuhn")), qPrintable(greedy));
+    const QString mhca = hierarchicalMethods(100, QStringLiteral("MHCA FMD; threshold 0.5; cpu:2 threads"), 3);
+    QVERIFY2(mhca.contains(QStringLiteral("Cytometry A 81(1):25\u201334 (2012)")), qPrintable(mhca));
+    QVERIFY2(!mhca.contains(QStringLiteral("\u0160melko")), qPrintable(mhca));
+    QVERIFY(hierarchicalMethods(100, QStringLiteral("MHCA CMD; cuda:NVIDIA H100"), 0).contains(QStringLiteral("\u0160melko")));
 }
 
 void FigureExportDialogTest::styleChoicesReachTheCommand() {
@@ -364,7 +418,19 @@ void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
     QVERIFY(std::abs(box.captured(1).toDouble() - 180.0 / 25.4 * 72.0) < 0.05);  // 510.2 pt, double column
     QVERIFY(pdf.contains("/Subtype /Image"));  // the VAT panel's image
     QVERIFY(pdf.contains("(A: clusterlens-cli plot scatter"));
+    QVERIFY(pdf.contains("B: clusterlens-cli dpc") && pdf.contains("clusterlens-cli plot decision"));
     QVERIFY(pdf.contains("C: clusterlens-cli plot vat"));
+    // Where poppler's pdftotext is installed, the page's own text shows the three panels and their letters.
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (!pdftotext.isEmpty()) {
+        QProcess process;
+        process.start(pdftotext, {m_dir.filePath(QStringLiteral("composed.pdf")), QStringLiteral("-")});
+        QVERIFY(process.waitForFinished(30'000));
+        const QStringList words = QString::fromUtf8(process.readAllStandardOutput()).split(QRegularExpression(QStringLiteral("\\s+")));
+        for (const QString& expected : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("north")})
+            QVERIFY2(words.contains(expected), qPrintable(expected + QStringLiteral(" missing from the PDF: ") + words.join(QLatin1Char(' '))));
+        QVERIFY2(words.join(QLatin1Char(' ')).contains(QStringLiteral("Decision graph")), qPrintable(words.join(QLatin1Char(' '))));
+    }
     QVERIFY(pdf.contains(QByteArray::fromStdString("sha256:" + m_hash)));
 }
 

@@ -40,7 +40,8 @@ FigureExportSource FlatComparisonView::figureExportSource() const {
                       resultFileName(comparison->nameA), resultFileName(comparison->nameB), QStringLiteral("--matching"),
                       matchingMethod() == MatchingMethod::Greedy ? QStringLiteral("greedy") : QStringLiteral("hungarian")};
     if (!m_dataFile.isEmpty()) source.dataFiles = {m_dataFile};
-    source.methods = flatComparisonMethods(comparison->nameA, comparison->nameB, scoresText(*comparison));
+    source.methods = flatComparisonMethods(comparison->nameA, comparison->nameB, scoresText(*comparison),
+                                           comparison->method == MatchingMethod::Greedy);
     return source;
 }
 

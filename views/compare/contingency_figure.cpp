@@ -106,7 +106,7 @@ QRectF ContingencyFigure::gridRect(const QRectF& area) const {
     const QFontMetricsF title(font(14, true)), text(font(11)), small(font(10));
     const double top = 8 + title.height() + 4 + text.height() + 12 + text.height() + 4 + small.height() + 6;
     const double left = 8 + text.height() + 8 + rowLabelWidth() + 6;
-    const double bottom = small.height() + 16;
+    const double bottom = (m_other.empty() ? 1.0 : 2.0) * small.height() + 16;  // the note, and what "other" holds
     const double right = legendPosition() == LegendPosition::None ? 8.0 : kRightMargin * style().fontScale;
     const double width = std::max(10.0, area.width() - left - right);
     const double height = std::max(10.0, area.height() - top - bottom);
@@ -281,14 +281,15 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
     painter.restore();
 
     painter.setFont(small);
-    painter.drawText(QRectF(grid.left(), grid.bottom() + 6, std::max(grid.width(), 320.0), metrics.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter,
+    const double noteWidth = std::max(grid.width(), 320.0);
+    painter.drawText(QRectF(grid.left(), grid.bottom() + 6, noteWidth, metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
                      QCoreApplication::translate("ContingencyFigure", "Outlined: %n matched pair(s) on the diagonal", nullptr,
-                                                 static_cast<int>(c.matchedCount)) +
-                         (m_other.empty() ? QString()
-                                          : QCoreApplication::translate("ContingencyFigure",
-                                                                        " \u00b7 other: the %n smallest clusters of B, summed",
-                                                                        nullptr, static_cast<int>(m_other.size()))));
+                                                 static_cast<int>(c.matchedCount)));
+    if (m_other.empty()) return;
+    painter.drawText(QRectF(grid.left(), grid.bottom() + 6 + metrics.height(), noteWidth, metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     QCoreApplication::translate("ContingencyFigure", "other: the %n smallest clusters of B, summed", nullptr,
+                                                 static_cast<int>(m_other.size())));
 }
 
 void ContingencyFigure::paintColourBar(QPainter& painter, const QRectF& area, const QRectF& grid) const {

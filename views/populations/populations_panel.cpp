@@ -128,6 +128,8 @@ QWidget* PopulationsPanel::buildToolbar() {
     addButton(bar, tr("Show"), tr("Colour every view by the visible populations"), [this] { colourByPopulations(); });
     addButton(bar, tr("Statistics\u2026"), tr("Export counts and medians of every population as CSV"),
               [this] { chooseStatisticsExport(); });
+    addButton(bar, tr("Figure\u2026"), tr("Export counts and medians of every population as a figure"),
+              [this] { chooseStatisticsFigure(); });
     m_events = addButton(bar, tr("Events\u2026"), tr("Export the current population's events as FCS or CSV"),
                          [this] { chooseEventsExport(); });
     m_analyse = addButton(bar, tr("Analyse"),

@@ -90,6 +90,7 @@ private:
     void removeSelected();
     void combineSelected(PopulationOp op);
     void chooseStatisticsExport();
+    void chooseStatisticsFigure();
     void chooseEventsExport();
 
     SessionDocument* m_document;

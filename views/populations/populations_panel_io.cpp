@@ -11,6 +11,8 @@
 #include <cmath>
 
 #include "analysis_session.hpp"
+#include "figure/figure_export_dialog.hpp"
+#include "figure/population_stats_figure.hpp"
 #include "jobs/job_runner.hpp"
 #include "populations/cluster_choice_dialog.hpp"
 #include "populations/population_export.hpp"
@@ -129,6 +131,21 @@ void PopulationsPanel::exportEventsTo(const QString& population, const QString& 
             if (outcome.state != JobState::Finished) return;
             Q_EMIT message(tr("%1 events of \u201c%2\u201d written to %3").arg(count).arg(population, path), false);
             Q_EMIT exported(path);
+        });
+}
+
+void PopulationsPanel::chooseStatisticsFigure() {
+    if (!m_raw || m_document->populations().empty()) return Q_EMIT message(tr("There are no populations to draw."), true);
+    m_runner->start<PopulationStatistics>(
+        this, QStringLiteral("population-statistics"), tr("Population statistics figure"),
+        [session = m_document->session(), raw = m_raw, markers = m_markers](JobControl& control) {
+            return populationStatistics(session, *raw, markers, &control);
+        },
+        [this, raw = m_raw](const JobOutcome<PopulationStatistics>& outcome) {
+            if (outcome.state != JobState::Finished) return;
+            const QString path =
+                runFigureExportDialog(populationStatisticsSource(outcome.result, *raw, m_document->path()), this);
+            if (!path.isEmpty()) Q_EMIT message(tr("Wrote %1").arg(path), false);
         });
 }
 

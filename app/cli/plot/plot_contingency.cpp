@@ -3,6 +3,8 @@
 // The contingency heatmap of the GUI's flat comparison (views/compare/contingency_figure.hpp),
 // headless: clusters of A (rows) against clusters of B (columns) in matched order, each cell the
 // share of its row, the matched pairs outlined on the diagonal, ARI/NMI/F-measure in the subtitle.
+// Beyond ContingencyFigure::figureColumnLimit columns the smallest unmatched clusters of B are summed
+// into one "other" column, as in the GUI's export.
 
 #include <QFileInfo>
 #include <QString>
@@ -37,9 +39,12 @@ int runPlotContingency(const std::vector<std::string>& argv) {
     const auto comparison = std::make_shared<const views::FlatComparison>(
         views::compareLabelings(a, b, baseName(pathA), baseName(pathB), matching));
     views::ContingencyFigure figure(comparison);
+    const std::string other = figure.otherClusterCount() > 0
+                                  ? " (" + std::to_string(figure.otherClusterCount()) + " smallest summed as other)"
+                                  : std::string();
     writePlot(figure, output,
-              std::to_string(comparison->rows()) + " x " + std::to_string(comparison->cols()) + " clusters, " +
-                  views::scoresText(*comparison).toStdString());
+              std::to_string(comparison->rows()) + " x " + std::to_string(comparison->cols()) + " clusters" + other +
+                  ", " + views::scoresText(*comparison).toStdString());
     return 0;
 }
 
