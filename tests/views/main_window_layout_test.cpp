@@ -1,7 +1,8 @@
 // The main window's layout on the screen it runs on (ctest runs this test on a 1920x1080 and on a
 // 1366x768 X screen): the window fits the screen, no visible dock is squeezed, every view of the
-// demo dataset is shown large enough to read (a PNG of each is saved: into $CLUSTERLENS_SCREENSHOT_DIR
-// when set, else into the temporary folder), and focus mode fills the main area with one view and
+// demo dataset (the data scatter, coloured by a cut, and the population statistics among them) is
+// shown large enough to read (a PNG of each is saved: into $CLUSTERLENS_SCREENSHOT_DIR when set, else
+// into the temporary folder), and focus mode fills the main area with one view and
 // gives the layout back exactly.
 
 #include <QDir>
@@ -27,6 +28,7 @@
 #include "focus_mode.hpp"
 #include "gui_test_main.hpp"
 #include "main_window.hpp"
+#include "populations/populations_panel.hpp"
 #include "scatter/scatter_widget.hpp"
 #include "vat/vat_panel.hpp"
 #include "window_grab.hpp"
@@ -172,6 +174,15 @@ void MainWindowLayoutTest::computeViewsOfTheDemo() {
     QVERIFY(m_window->heightsView()->linkageA() != m_window->heightsView()->linkageB());
     QTRY_VERIFY_WITH_TIMEOUT(m_window->flatComparisonView()->comparison(), kTimeoutMs);
     QVERIFY(m_window->flatComparisonView()->labelingA() != m_window->flatComparisonView()->labelingB());
+
+    // Populations from two clusters of the cut, for the statistics; the scatter keeps the cut's colours.
+    PopulationsPanel* populations = m_window->populationsPanel();
+    const QString first = populations->fromClusters(dendrogram->cutLabeling(), {0});
+    QVERIFY(!first.isEmpty());
+    populations->setCurrentPopulation({});  // a new population is made inside the current one
+    QVERIFY(!populations->fromClusters(dendrogram->cutLabeling(), {1, 2}).isEmpty());
+    populations->setCurrentPopulation(first);
+    analysis->setColouring(dendrogram->cutLabeling());
 }
 
 QString MainWindowLayoutTest::screenshotDir() const {
@@ -193,6 +204,22 @@ void MainWindowLayoutTest::everyViewIsShownLargeEnoughOnTheDemo() {
         const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(file, sizeTag()));
         QVERIFY(grabWindowWithViews(*m_window).save(path));
         qInfo("saved %s", qPrintable(path));
+    }
+    // The data scatter (coloured by the cut) and the population statistics (counts, shares, medians)
+    // in focus mode, where each has the window to itself.
+    const std::pair<QWidget*, QString> focused[] = {
+        {m_window->scatter(), QStringLiteral("scatter")},
+        {m_window->findChild<QDockWidget*>(QStringLiteral("PopulationsDock")), QStringLiteral("population-statistics")}};
+    for (const auto& [view, file] : focused) {
+        QVERIFY2(view, qPrintable(file));
+        m_window->focusMode()->focus(view);
+        QTRY_VERIFY(view->width() >= m_window->width() - 16);
+        QTest::qWait(300);
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(file, sizeTag()));
+        QVERIFY(grabWindowWithViews(*m_window).save(path));
+        qInfo("saved %s", qPrintable(path));
+        m_window->focusMode()->leave();
+        QTRY_VERIFY(m_window->centralWidget()->isVisible());
     }
 }
 
