@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -160,6 +161,14 @@ TEST(CliSession, APopulationRunKeepsWholeDatasetIndices) {
     }
     expectExit(0, {"session", "get", session, "--population", "odd events", "--out", dir.file("back.csv")});
     EXPECT_EQ(test::readFile(dir.file("back.csv")), test::readFile(dir.file("odd.csv")));
+    // `session get` writes the population's DPC.csv and ORDER.csv with the same whole-dataset indices.
+    const std::vector<std::array<std::string, 3>> stored = {{"--dpc", "DPC dc=2% gaussian on odd events", "dpc.csv"},
+                                                            {"--vat", "VAT euclidean on odd events", "order.csv"}};
+    for (const auto& [kind, name, original] : stored) {
+        const std::string back = dir.file("back-" + original);
+        expectExit(0, {"session", "get", session, kind, name, "--out", back});
+        EXPECT_EQ(test::readFile(back), test::readFile(dir.file(original))) << kind;
+    }
     const std::string json = expectExit(0, {"session", "info", session, "--json"}).out;
     EXPECT_NE(json.find("\"name\":\"average linkage on odd events\""), std::string::npos) << json;
 }
