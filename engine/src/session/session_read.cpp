@@ -7,7 +7,10 @@
 
 #ifdef CLUSTERLENS_HAVE_HDF5
 
+#include <tuple>
+
 #include "io/hdf5_handles.hpp"
+#include "session/session_fields.hpp"
 
 namespace clusterlens {
 namespace {
@@ -106,110 +109,62 @@ private:
     const h5::File& m_file;
 };
 
-ResultInfo readInfo(const Reader& r, const std::string& o) {
-    ResultInfo info;
-    info.name = r.text(o, "name");
-    info.description = r.text(o, "description");
-    info.transform = r.text(o, "transform");
-    info.population = r.text(o, "population");
-    info.features = r.strings(o + "/features");
-    info.members = r.int64s(o + "/members");
-    return info;
-}
+/// The reading side of session_fields.hpp: every field of one group `object`.
+class FieldReader {
+public:
+    FieldReader(const Reader& r, std::string object) : m_r(r), m_object(std::move(object)) {}
 
-DatasetReference readData(const Reader& r) {
+    void attribute(const char* name, std::string& value) const { value = m_r.text(m_object, name); }
+    void attribute(const char* name, double& value) const { value = m_r.real(m_object, name); }
+    void attribute(const char* name, std::uint64_t& value) const { value = m_r.count(m_object, name); }
+    void attribute(const char* name, bool& value) const { value = m_r.integer(m_object, name) != 0; }
+    void array(const char* name, std::vector<std::string>& values) const { values = m_r.strings(path(name)); }
+    void array(const char* name, std::vector<std::int64_t>& values) const { values = m_r.int64s(path(name)); }
+    void array(const char* name, std::vector<std::int32_t>& values) const { values = m_r.int32s(path(name)); }
+    void array(const char* name, std::vector<double>& values) const { values = m_r.doubles(path(name)); }
+    void array(const char* name, std::vector<std::uint8_t>& values) const { values = m_r.bytes(path(name)); }
+
+    template <typename Row, typename... Members>
+    void columns(std::vector<Row>& rows, const char* what, session_detail::Column<Row, Members>... columns) const {
+        std::tuple<std::vector<Members>...> values;
+        std::apply([&](auto&... v) { (array(columns.name, v), ...); }, values);
+        const std::size_t size = std::get<0>(values).size();
+        std::apply([&](const auto&... v) {
+            if (((v.size() != size) || ...)) m_r.fail(m_object, std::string(what) + " differ in length");
+        }, values);
+        rows.assign(size, Row{});
+        for (std::size_t i = 0; i < size; ++i)
+            std::apply([&](const auto&... v) { ((rows[i].*columns.member = v[i]), ...); }, values);
+    }
+
+    FieldReader child(const std::string& name) const { return FieldReader(m_r, path(name)); }
+
+    template <typename T>
+    void collection(const std::string& name, std::vector<T>& entries) const {
+        for (const std::string& o : m_r.entries(path(name))) {
+            FieldReader entry(m_r, o);
+            session_detail::visitFields(entry, entries.emplace_back());
+        }
+    }
+
+private:
+    std::string path(const std::string& name) const { return (m_object == "/" ? "" : m_object) + "/" + name; }
+
+    const Reader& m_r;
+    std::string m_object;
+};
+
+DatasetReference readData(const Reader& r, const h5::File& file) {
     DatasetReference data;
-    data.path = r.text("/data", "path");
-    data.fileSize = r.count("/data", "file_size");
-    data.sha256 = r.text("/data", "sha256");
-    data.n = r.count("/data", "n");
-    data.d = r.count("/data", "d");
-    data.features = r.strings("/data/features");
-    DatasetReadSpec& spec = data.read;
-    spec.transform = r.text("/data/read", "transform");
-    spec.compensate = r.integer("/data/read", "compensate") != 0;
-    spec.h5Dataset = r.text("/data/read", "h5_dataset");
-    spec.embedding = r.text("/data/read", "embedding");
-    spec.labelColumn = r.text("/data/read", "label_column");
-    spec.subsample = r.count("/data/read", "subsample");
-    spec.seed = r.count("/data/read", "seed");
-    spec.columns = r.strings("/data/read/columns");
-    const std::vector<std::string> channels = r.strings("/data/read/cofactor_channels");
-    const std::vector<double> cofactors = r.doubles("/data/read/cofactor_values");
-    if (channels.size() != cofactors.size()) r.fail("/data/read", "cofactor channels and values differ in length");
-    for (std::size_t i = 0; i < channels.size(); ++i) spec.cofactors.push_back({channels[i], cofactors[i]});
+    FieldReader fields(r, "/data");
+    session_detail::visitFields(fields, data);
     if (data.n != 0 && data.d > (std::uint64_t{1} << 40) / data.n) r.fail("/data", "n x d is implausibly large");
-    return data;
-}
-
-void readEmbedded(const Reader& r, const h5::File& file, DatasetReference& data) {
-    if (!file.exists("/data/embedded")) return;
+    if (!file.exists("/data/embedded")) return data;
     EmbeddedData embedded;
     embedded.values = r.matrix("/data/embedded/values", data.n, data.d);
     embedded.features = r.strings("/data/embedded/features");
     data.embedded = std::move(embedded);
-}
-
-LinkageResult readLinkage(const Reader& r, const std::string& o) {
-    LinkageResult result{readInfo(r, o), {}};
-    result.linkage.leafCount = r.count(o, "leaf_count");
-    const auto a = r.int64s(o + "/a"), b = r.int64s(o + "/b"), size = r.int64s(o + "/size");
-    const auto height = r.doubles(o + "/height");
-    if (b.size() != a.size() || size.size() != a.size() || height.size() != a.size())
-        r.fail(o, "the merge arrays a, b, height and size differ in length");
-    for (std::size_t i = 0; i < a.size(); ++i) result.linkage.merges.push_back({a[i], b[i], height[i], size[i]});
-    return result;
-}
-
-LabelingResult readLabeling(const Reader& r, const std::string& o) {
-    return {readInfo(r, o), r.int32s(o + "/labels"), r.strings(o + "/cluster_names"), r.strings(o + "/cluster_colours")};
-}
-
-DpcResult readDpc(const Reader& r, const std::string& o) {
-    DpcResult d;
-    d.info = readInfo(r, o);
-    d.dc = r.real(o, "dc");
-    d.dcPercent = r.real(o, "dc_percent");
-    d.dcMethod = r.text(o, "dc_method");
-    d.kernel = r.text(o, "kernel");
-    d.rho = r.doubles(o + "/rho");
-    d.delta = r.doubles(o + "/delta");
-    d.gamma = r.doubles(o + "/gamma");
-    d.nearestHigher = r.int64s(o + "/nearest_higher");
-    d.peaks = r.int64s(o + "/peaks");
-    d.halo = r.bytes(o + "/halo");
-    return d;
-}
-
-VatEntry readVat(const Reader& r, const std::string& o) {
-    return {readInfo(r, o), r.text(o, "metric"), r.int64s(o + "/order"), r.doubles(o + "/cut")};
-}
-
-ComparisonResult readComparison(const Reader& r, const std::string& o) {
-    ComparisonResult c;
-    c.info = readInfo(r, o);
-    c.labelingA = r.text(o, "labeling_a");
-    c.labelingB = r.text(o, "labeling_b");
-    c.matching = r.text(o, "matching");
-    c.ari = r.real(o, "ari");
-    c.nmi = r.real(o, "nmi");
-    c.fMeasure = r.real(o, "f_measure");
-    const auto a = r.int32s(o + "/pair_a"), b = r.int32s(o + "/pair_b");
-    const auto f1 = r.doubles(o + "/pair_f1");
-    if (b.size() != a.size() || f1.size() != a.size()) r.fail(o, "the pair arrays differ in length");
-    for (std::size_t i = 0; i < a.size(); ++i) c.pairs.push_back({a[i], b[i], f1[i]});
-    return c;
-}
-
-Population readPopulation(const Reader& r, const std::string& o) {
-    Population p;
-    p.name = r.text(o, "name");
-    p.parent = r.text(o, "parent");
-    p.colour = r.text(o, "colour");
-    p.visible = r.integer(o, "visible") != 0;
-    p.definition = r.text(o, "definition");
-    p.members = r.int64s(o + "/members");
-    return p;
+    return data;
 }
 
 Session readContent(const h5::File& file) {
@@ -219,14 +174,9 @@ Session readContent(const h5::File& file) {
         r.fail("/", "the schema_version attribute differs from the header's");
     Session s;
     s.appVersion = r.text("/", "app_version");
-    s.data = readData(r);
-    readEmbedded(r, file, s.data);
-    for (const std::string& o : r.entries("/linkages")) s.linkages.push_back(readLinkage(r, o));
-    for (const std::string& o : r.entries("/labelings")) s.labelings.push_back(readLabeling(r, o));
-    for (const std::string& o : r.entries("/dpc")) s.dpc.push_back(readDpc(r, o));
-    for (const std::string& o : r.entries("/vat")) s.vat.push_back(readVat(r, o));
-    for (const std::string& o : r.entries("/comparisons")) s.comparisons.push_back(readComparison(r, o));
-    for (const std::string& o : r.entries("/populations")) s.populations.push_back(readPopulation(r, o));
+    s.data = readData(r, file);
+    const FieldReader root(r, "/");
+    session_detail::visitCollections(root, s);
     const std::vector<std::uint8_t> view = r.bytes("/view_state");
     s.viewState.assign(view.begin(), view.end());
     return s;

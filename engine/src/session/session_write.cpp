@@ -7,7 +7,10 @@
 
 #ifdef CLUSTERLENS_HAVE_HDF5
 
+#include <type_traits>
+
 #include "session/h5_writer.hpp"
+#include "session/session_fields.hpp"
 
 namespace clusterlens {
 namespace {
@@ -15,145 +18,91 @@ namespace {
 using h5::Handle;
 using h5::Writer;
 
-/// Writes one kind of entry as numbered groups 0..count-1 of a group NAME with a `count` attribute:
-/// user names never become HDF5 link names.
-template <typename T, typename WriteOne>
-void writeCollection(const Writer& w, const char* name, const std::vector<T>& entries, WriteOne writeOne) {
-    const std::string object = std::string("/") + name;
-    Handle group = w.group(w.root(), name, object);
-    w.attribute(group.get(), object, "count", static_cast<std::int64_t>(entries.size()));
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        const std::string child = object + "/" + std::to_string(i);
-        Handle entry = w.group(group.get(), std::to_string(i), child);
-        writeOne(entry.get(), child, entries[i]);
+/// The writing side of session_fields.hpp: every field of one group `object`.
+class FieldWriter {
+public:
+    /// The fields of `group`, which the caller keeps open.
+    FieldWriter(const Writer& w, hid_t group, std::string object) : m_w(w), m_group(group), m_object(std::move(object)) {}
+    /// The fields of a group this writer closes.
+    FieldWriter(const Writer& w, Handle group, std::string object)
+        : m_w(w), m_owned(std::move(group)), m_group(m_owned.get()), m_object(std::move(object)) {}
+
+    hid_t group() const { return m_group; }
+
+    void attribute(const char* name, const std::string& value) const { m_w.attribute(m_group, m_object, name, value); }
+    void attribute(const char* name, double value) const { m_w.attribute(m_group, m_object, name, value); }
+    /// Counts and flags are stored as 64-bit integers (a flag as 0 or 1).
+    template <typename T>
+        requires std::is_integral_v<T>
+    void attribute(const char* name, T value) const {
+        m_w.attribute(m_group, m_object, name, static_cast<std::int64_t>(value));
     }
-}
-
-void writeInfo(const Writer& w, hid_t g, const std::string& object, const ResultInfo& info) {
-    w.attribute(g, object, "name", info.name);
-    w.attribute(g, object, "description", info.description);
-    w.attribute(g, object, "transform", info.transform);
-    w.attribute(g, object, "population", info.population);
-    w.strings(g, object, "features", info.features);
-    w.array(g, object, "members", info.members);
-}
-
-void writeData(const Writer& w, const DatasetReference& data) {
-    Handle g = w.group(w.root(), "data", "/data");
-    w.attribute(g.get(), "/data", "path", data.path);
-    w.attribute(g.get(), "/data", "file_size", static_cast<std::int64_t>(data.fileSize));
-    w.attribute(g.get(), "/data", "sha256", data.sha256);
-    w.attribute(g.get(), "/data", "n", static_cast<std::int64_t>(data.n));
-    w.attribute(g.get(), "/data", "d", static_cast<std::int64_t>(data.d));
-    w.strings(g.get(), "/data", "features", data.features);
-    const DatasetReadSpec& spec = data.read;
-    Handle read = w.group(g.get(), "read", "/data/read");
-    w.attribute(read.get(), "/data/read", "transform", spec.transform);
-    w.attribute(read.get(), "/data/read", "compensate", static_cast<std::int64_t>(spec.compensate ? 1 : 0));
-    w.attribute(read.get(), "/data/read", "h5_dataset", spec.h5Dataset);
-    w.attribute(read.get(), "/data/read", "embedding", spec.embedding);
-    w.attribute(read.get(), "/data/read", "label_column", spec.labelColumn);
-    w.attribute(read.get(), "/data/read", "subsample", static_cast<std::int64_t>(spec.subsample));
-    w.attribute(read.get(), "/data/read", "seed", static_cast<std::int64_t>(spec.seed));
-    w.strings(read.get(), "/data/read", "columns", spec.columns);
-    std::vector<std::string> channels;
-    std::vector<double> cofactors;
-    for (const ChannelCofactor& c : spec.cofactors) {
-        channels.push_back(c.channel);
-        cofactors.push_back(c.cofactor);
+    void array(const char* name, const std::vector<std::string>& values) const {
+        m_w.strings(m_group, m_object, name, values);
     }
-    w.strings(read.get(), "/data/read", "cofactor_channels", channels);
-    w.array(read.get(), "/data/read", "cofactor_values", cofactors);
-    if (!data.embedded) return;
-    Handle embedded = w.group(g.get(), "embedded", "/data/embedded");
-    w.matrix(embedded.get(), "/data/embedded", "values", data.embedded->values.data(), data.n, data.d);
-    w.strings(embedded.get(), "/data/embedded", "features", data.embedded->features);
-}
+    template <typename T>
+    void array(const char* name, const std::vector<T>& values) const {
+        m_w.array(m_group, m_object, name, values);
+    }
+    template <typename Row, typename... Members>
+    void columns(const std::vector<Row>& rows, const char* /*what*/, session_detail::Column<Row, Members>... columns) const {
+        (writeColumn(rows, columns), ...);
+    }
 
-void writeResults(const Writer& w, const Session& s) {
-    writeCollection(w, "linkages", s.linkages, [&](hid_t g, const std::string& o, const LinkageResult& r) {
-        writeInfo(w, g, o, r.info);
-        w.attribute(g, o, "leaf_count", static_cast<std::int64_t>(r.linkage.leafCount));
-        std::vector<std::int64_t> a, b, size;
-        std::vector<double> height;
-        for (const Merge& m : r.linkage.merges) {
-            a.push_back(m.a);
-            b.push_back(m.b);
-            height.push_back(m.height);
-            size.push_back(m.size);
-        }
-        w.array(g, o, "a", a);
-        w.array(g, o, "b", b);
-        w.array(g, o, "height", height);
-        w.array(g, o, "size", size);
-    });
-    writeCollection(w, "labelings", s.labelings, [&](hid_t g, const std::string& o, const LabelingResult& r) {
-        writeInfo(w, g, o, r.info);
-        w.array(g, o, "labels", r.labels);
-        w.strings(g, o, "cluster_names", r.clusterNames);
-        w.strings(g, o, "cluster_colours", r.clusterColours);
-    });
-    writeCollection(w, "dpc", s.dpc, [&](hid_t g, const std::string& o, const DpcResult& r) {
-        writeInfo(w, g, o, r.info);
-        w.attribute(g, o, "dc", r.dc);
-        w.attribute(g, o, "dc_percent", r.dcPercent);
-        w.attribute(g, o, "dc_method", r.dcMethod);
-        w.attribute(g, o, "kernel", r.kernel);
-        w.array(g, o, "rho", r.rho);
-        w.array(g, o, "delta", r.delta);
-        w.array(g, o, "gamma", r.gamma);
-        w.array(g, o, "nearest_higher", r.nearestHigher);
-        w.array(g, o, "peaks", r.peaks);
-        w.array(g, o, "halo", r.halo);
-    });
-    writeCollection(w, "vat", s.vat, [&](hid_t g, const std::string& o, const VatEntry& r) {
-        writeInfo(w, g, o, r.info);
-        w.attribute(g, o, "metric", r.metric);
-        w.array(g, o, "order", r.order);
-        w.array(g, o, "cut", r.cut);
-    });
-}
+    /// A child group, created now and closed with the returned writer.
+    FieldWriter child(const std::string& name) const {
+        std::string object = (m_object == "/" ? "" : m_object) + "/" + name;
+        Handle group = m_w.group(m_group, name, object);
+        return FieldWriter(m_w, std::move(group), std::move(object));
+    }
 
-void writeComparisonsAndPopulations(const Writer& w, const Session& s) {
-    writeCollection(w, "comparisons", s.comparisons, [&](hid_t g, const std::string& o, const ComparisonResult& r) {
-        writeInfo(w, g, o, r.info);
-        w.attribute(g, o, "labeling_a", r.labelingA);
-        w.attribute(g, o, "labeling_b", r.labelingB);
-        w.attribute(g, o, "matching", r.matching);
-        w.attribute(g, o, "ari", r.ari);
-        w.attribute(g, o, "nmi", r.nmi);
-        w.attribute(g, o, "f_measure", r.fMeasure);
-        std::vector<std::int32_t> a, b;
-        std::vector<double> f1;
-        for (const MatchedPair& p : r.pairs) {
-            a.push_back(p.a);
-            b.push_back(p.b);
-            f1.push_back(p.f1);
+    /// Numbered groups 0..count-1 of a group `name` with a `count` attribute: user names never become HDF5
+    /// link names.
+    template <typename T>
+    void collection(const std::string& name, const std::vector<T>& entries) const {
+        const FieldWriter group = child(name);
+        group.attribute("count", entries.size());
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            const FieldWriter entry = group.child(std::to_string(i));
+            session_detail::visitFields(entry, entries[i]);
         }
-        w.array(g, o, "pair_a", a);
-        w.array(g, o, "pair_b", b);
-        w.array(g, o, "pair_f1", f1);
-    });
-    writeCollection(w, "populations", s.populations, [&](hid_t g, const std::string& o, const Population& p) {
-        w.attribute(g, o, "name", p.name);
-        w.attribute(g, o, "parent", p.parent);
-        w.attribute(g, o, "colour", p.colour);
-        w.attribute(g, o, "visible", static_cast<std::int64_t>(p.visible ? 1 : 0));
-        w.attribute(g, o, "definition", p.definition);
-        w.array(g, o, "members", p.members);
-    });
-}
+    }
+
+private:
+    template <typename Row, typename Member>
+    void writeColumn(const std::vector<Row>& rows, session_detail::Column<Row, Member> column) const {
+        std::vector<Member> values;
+        values.reserve(rows.size());
+        for (const Row& row : rows) values.push_back(row.*column.member);
+        array(column.name, values);
+    }
+
+    const Writer& m_w;
+    Handle m_owned;
+    hid_t m_group;
+    std::string m_object;
+};
 
 void writeHdf5(const std::string& tempPath, const std::string& path, const Session& session) {
     const std::lock_guard<std::mutex> lock(h5::libraryMutex());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     Writer w(tempPath, path, session_detail::kHeaderBytes);
-    w.attribute(w.root(), "/", "format", std::string(kSessionFormatId));
-    w.attribute(w.root(), "/", "schema_version", static_cast<std::int64_t>(kSessionSchemaVersion));
-    w.attribute(w.root(), "/", "app_version", std::string(CLUSTERLENS_VERSION));
-    writeData(w, session.data);
-    writeResults(w, session);
-    writeComparisonsAndPopulations(w, session);
+    const FieldWriter root(w, w.root(), "/");
+    root.attribute("format", std::string(kSessionFormatId));
+    root.attribute("schema_version", kSessionSchemaVersion);
+    root.attribute("app_version", std::string(CLUSTERLENS_VERSION));
+    {
+        const FieldWriter data = root.child("data");
+        session_detail::visitFields(data, session.data);
+        if (session.data.embedded) {
+            const EmbeddedData& embedded = *session.data.embedded;
+            const FieldWriter group = data.child("embedded");
+            w.matrix(group.group(), "/data/embedded", "values", embedded.values.data(), session.data.n,
+                     session.data.d);
+            group.array("features", embedded.features);
+        }
+    }
+    session_detail::visitCollections(root, session);
     w.array(w.root(), "", "view_state", std::vector<std::uint8_t>(session.viewState.begin(), session.viewState.end()));
     w.close();
 }
