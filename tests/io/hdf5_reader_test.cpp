@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -166,6 +167,28 @@ std::size_t nonZeros(const Dataset& data) {
     return count;
 }
 
+struct NameAt {
+    std::size_t index;
+    const char* name;
+};
+
+// NAMES has SIZE entries, the listed ones as given.
+void expectNames(const std::vector<std::string>& names, std::size_t size, std::initializer_list<NameAt> expected) {
+    ASSERT_EQ(names.size(), size);
+    for (const NameAt& e : expected) EXPECT_EQ(names[e.index], e.name) << "entry " << e.index;
+}
+
+struct CellValue {
+    std::size_t row;
+    std::size_t column;
+    float value;
+};
+
+void expectCells(const Dataset& data, std::initializer_list<CellValue> expected) {
+    for (const CellValue& e : expected)
+        EXPECT_EQ(data.at(e.row, e.column), e.value) << "(" << e.row << ", " << e.column << ")";
+}
+
 ReadOptions datasetOption(const std::string& name) {
     ReadOptions options;
     options.h5Dataset = name;
@@ -194,26 +217,19 @@ TEST(AnnData, DenseCsrAndGzipCsrFilesGiveIdenticalMatrices) {
 
 TEST(AnnData, ReadsCellAndGeneNamesAndCounts) {
     const Dataset data = readDataset(dataPath("h5ad/pbmc_small_dense.h5ad"));
-    ASSERT_EQ(data.features.size(), 230u);
-    EXPECT_EQ(data.features[0], "MS4A1");
-    EXPECT_EQ(data.features[1], "CD79B");
-    EXPECT_EQ(data.features[100], "CTSB");
-    EXPECT_EQ(data.features[229], "S100B");
-    ASSERT_EQ(data.pointNames.size(), 80u);
-    EXPECT_EQ(data.pointNames[0], "ATGCCAGAACGACT");
-    EXPECT_EQ(data.pointNames[1], "CATGGCCTGTGCAT");
-    EXPECT_EQ(data.pointNames[40], "TAGGGACTGAACTC");
-    EXPECT_EQ(data.pointNames[79], "CTTGATTGATCTTC");
-    EXPECT_EQ(data.at(0, 0), 0.0f);
-    EXPECT_EQ(data.at(0, 1), 1.0f);
-    EXPECT_EQ(data.at(12, 0), 4.0f);
-    EXPECT_EQ(data.at(1, 8), 7.0f);
-    EXPECT_EQ(data.at(40, 205), 10.0f);
-    EXPECT_EQ(data.at(55, 172), 25.0f);
-    EXPECT_EQ(data.at(64, 3), 138.0f);
-    EXPECT_EQ(data.at(68, 118), 23.0f);
-    EXPECT_EQ(data.at(79, 220), 1.0f);
-    EXPECT_EQ(data.at(79, 229), 0.0f);
+    expectNames(data.features, 230, {{0, "MS4A1"}, {1, "CD79B"}, {100, "CTSB"}, {229, "S100B"}});
+    expectNames(data.pointNames, 80,
+                {{0, "ATGCCAGAACGACT"}, {1, "CATGGCCTGTGCAT"}, {40, "TAGGGACTGAACTC"}, {79, "CTTGATTGATCTTC"}});
+    expectCells(data, {{0, 0, 0.0f},
+                       {0, 1, 1.0f},
+                       {12, 0, 4.0f},
+                       {1, 8, 7.0f},
+                       {40, 205, 10.0f},
+                       {55, 172, 25.0f},
+                       {64, 3, 138.0f},
+                       {68, 118, 23.0f},
+                       {79, 220, 1.0f},
+                       {79, 229, 0.0f}});
     EXPECT_EQ(nonZeros(data), 4456u);
     EXPECT_EQ(sumOf(data), 19633.0);
     EXPECT_TRUE(data.warnings.empty());
@@ -293,28 +309,21 @@ TEST(TenX, ReadsVisiumMatrixAsSpotsByGenes) {
     EXPECT_EQ(data.d, 100u);
     EXPECT_EQ(data.provenance.format, "10x-h5");
     EXPECT_EQ(data.provenance.detail, "/matrix CSC genes x barcodes (CellRanger v3, gzip)");
-    ASSERT_EQ(data.features.size(), 100u);
-    EXPECT_EQ(data.features[0], "Xkr4");
-    EXPECT_EQ(data.features[1], "Gm1992");
-    EXPECT_EQ(data.features[28], "Vcpip1");
-    EXPECT_EQ(data.features[61], "Rpl7");
-    EXPECT_EQ(data.features[99], "Gm28287");
-    ASSERT_EQ(data.descriptions.size(), 100u);
-    EXPECT_EQ(data.descriptions[0], "ENSMUSG00000051951");
-    EXPECT_EQ(data.descriptions[61], "ENSMUSG00000043716");
-    EXPECT_EQ(data.descriptions[99], "ENSMUSG00000099971");
-    ASSERT_EQ(data.pointNames.size(), 2695u);
-    EXPECT_EQ(data.pointNames[0], "AAACAAGTATCTCCCA-1");
-    EXPECT_EQ(data.pointNames[1], "AAACACCAATAACTGC-1");
-    EXPECT_EQ(data.pointNames[1347], "GAACAACTGGGATGAA-1");
-    EXPECT_EQ(data.pointNames[2694], "TTGTTTCCATACAACT-1");
-    EXPECT_EQ(data.at(0, 0), 0.0f);
-    EXPECT_EQ(data.at(0, 6), 2.0f);
-    EXPECT_EQ(data.at(0, 9), 2.0f);
-    EXPECT_EQ(data.at(1347, 28), 2.0f);
-    EXPECT_EQ(data.at(2394, 61), 40.0f);
-    EXPECT_EQ(data.at(2694, 97), 1.0f);
-    EXPECT_EQ(data.at(2694, 99), 0.0f);
+    expectNames(data.features, 100, {{0, "Xkr4"}, {1, "Gm1992"}, {28, "Vcpip1"}, {61, "Rpl7"}, {99, "Gm28287"}});
+    expectNames(data.descriptions, 100,
+                {{0, "ENSMUSG00000051951"}, {61, "ENSMUSG00000043716"}, {99, "ENSMUSG00000099971"}});
+    expectNames(data.pointNames, 2695,
+                {{0, "AAACAAGTATCTCCCA-1"},
+                 {1, "AAACACCAATAACTGC-1"},
+                 {1347, "GAACAACTGGGATGAA-1"},
+                 {2694, "TTGTTTCCATACAACT-1"}});
+    expectCells(data, {{0, 0, 0.0f},
+                       {0, 6, 2.0f},
+                       {0, 9, 2.0f},
+                       {1347, 28, 2.0f},
+                       {2394, 61, 40.0f},
+                       {2694, 97, 1.0f},
+                       {2694, 99, 0.0f}});
     double firstSpot = 0.0, spot2394 = 0.0;
     for (std::size_t j = 0; j < data.d; ++j) firstSpot += data.at(0, j), spot2394 += data.at(2394, j);
     EXPECT_EQ(firstSpot, 34.0);
