@@ -35,7 +35,6 @@
 using namespace clusterlens;
 using namespace clusterlens::views;
 using clusterlens::test::sendMouse;
-using clusterlens::test::threeBlobs;
 
 namespace {
 
@@ -60,7 +59,7 @@ std::vector<std::int64_t> sorted(std::vector<std::int64_t> v) {
 
 }  // namespace
 
-class DpcDecisionGraphTest : public QObject {
+class DpcDecisionGraphTest : public clusterlens::test::DpcBlobsPanelTest {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -79,26 +78,11 @@ private:
     std::vector<std::int64_t> expectedPeaks() const;
 
     QTemporaryDir m_dir;
-    std::vector<int> m_truth;
-    std::shared_ptr<const Dataset> m_data;
-    JobRunner* m_runner = nullptr;
-    AnalysisSession* m_analysis = nullptr;
-    DpcPanel* m_panel = nullptr;
 };
 
 void DpcDecisionGraphTest::initTestCase() {
-    m_data = threeBlobs(m_truth);
-    m_runner = new JobRunner(this);
-    m_analysis = new AnalysisSession(this);
-    m_panel = new DpcPanel(m_runner, m_analysis);
-    m_panel->resize(1200, 900);
-    m_panel->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_panel));
-    m_panel->setDataSource(m_data, {QStringLiteral("x"), QStringLiteral("y")});
-    DensityPeaksOptions options;
-    options.kernel = DensityKernel::Gaussian;
-    options.dcPercent = 2.0;
-    m_panel->setOptions(options, Backend::Cpu);
+    showPanel();
+    if (QTest::currentTestFailed()) return;
     QSignalSpy shown(m_panel, &DpcPanel::resultShown);
     QSignalSpy drawn(m_panel->graph(), &ScatterWidget::dataDrawn);
     m_panel->run();

@@ -28,7 +28,6 @@
 using namespace clusterlens;
 using namespace clusterlens::views;
 using clusterlens::test::sendMouse;
-using clusterlens::test::threeBlobs;
 
 namespace {
 
@@ -56,7 +55,7 @@ void keep(const QImage& frame, const QString& name) {
 
 }  // namespace
 
-class DpcLinkedSelectionTest : public QObject {
+class DpcLinkedSelectionTest : public clusterlens::test::DpcBlobsPanelTest {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -75,27 +74,11 @@ private:
     /// A point (not a peak) with no other point within `clearance` pixels on the graph.
     std::int64_t isolatedPoint(double clearance) const;
     QImage settledFrame();
-
-    std::vector<int> m_truth;
-    std::shared_ptr<const Dataset> m_data;
-    JobRunner* m_runner = nullptr;
-    AnalysisSession* m_analysis = nullptr;
-    DpcPanel* m_panel = nullptr;
 };
 
 void DpcLinkedSelectionTest::initTestCase() {
-    m_data = threeBlobs(m_truth);
-    m_runner = new JobRunner(this);
-    m_analysis = new AnalysisSession(this);
-    m_panel = new DpcPanel(m_runner, m_analysis);
-    m_panel->resize(1200, 900);
-    m_panel->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_panel));
-    m_panel->setDataSource(m_data, {QStringLiteral("x"), QStringLiteral("y")});
-    DensityPeaksOptions options;
-    options.kernel = DensityKernel::Gaussian;
-    options.dcPercent = 2.0;
-    m_panel->setOptions(options, Backend::Cpu);
+    showPanel();
+    if (QTest::currentTestFailed()) return;
     QSignalSpy shown(m_panel, &DpcPanel::resultShown);
     m_panel->run();
     QVERIFY(shown.wait(kJobTimeoutMs));

@@ -1,15 +1,20 @@
 #pragma once
-// What the decision-graph tests share: three well separated Gaussian blobs and synthetic mouse events.
+// What the decision-graph tests share: three well separated Gaussian blobs, a DPC panel shown on them
+// and synthetic mouse events.
 
 #include <QApplication>
 #include <QMouseEvent>
+#include <QtTest>
 
 #include <cstdio>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include "analysis_session.hpp"
 #include "clusterlens/dataset.hpp"
+#include "dpc/dpc_panel.hpp"
+#include "jobs/job_runner.hpp"
 
 namespace clusterlens::test {
 
@@ -34,6 +39,33 @@ inline std::shared_ptr<const Dataset> threeBlobs(std::vector<int>& truth) {
     }
     return data;
 }
+
+/// The test object of the DPC panel tests: showPanel() (from initTestCase) shows a DPC panel at 1200 x 900
+/// on the three blobs, set to a Gaussian kernel at dc = 2% on the CPU and not run yet; the runner and
+/// analysis are children of the test object, the panel is deleted by the test's cleanupTestCase.
+class DpcBlobsPanelTest : public QObject {
+protected:
+    void showPanel() {
+        m_data = threeBlobs(m_truth);
+        m_runner = new views::JobRunner(this);
+        m_analysis = new views::AnalysisSession(this);
+        m_panel = new views::DpcPanel(m_runner, m_analysis);
+        m_panel->resize(1200, 900);
+        m_panel->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_panel));
+        m_panel->setDataSource(m_data, {QStringLiteral("x"), QStringLiteral("y")});
+        DensityPeaksOptions options;
+        options.kernel = DensityKernel::Gaussian;
+        options.dcPercent = 2.0;
+        m_panel->setOptions(options, Backend::Cpu);
+    }
+
+    std::vector<int> m_truth;  ///< blob of each point
+    std::shared_ptr<const Dataset> m_data;
+    views::JobRunner* m_runner = nullptr;
+    views::AnalysisSession* m_analysis = nullptr;
+    views::DpcPanel* m_panel = nullptr;
+};
 
 inline void sendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons,
                       Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
