@@ -15,20 +15,20 @@
 //
 // Data layout ("tiles"): the points are cut into tiles of 128; tile t holds dPad rows of 128 floats,
 // row k the k-th feature of the tile's points (dPad = d rounded up to even; padding is zero, points
-// past n are zero too and are masked by the epilogues). Feature chunks of up to kDpcChunk rows are
-// double-buffered in shared memory with cp.async.
+// past n are zero too and are masked by the epilogues). The engine itself is tiled_pairs.cuh, shared
+// with the VAT passes.
 
-#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include "cpu/density_peaks_math.hpp"
 #include "cpu/density_peaks_schedule.hpp"
+#include "cuda/kernels/tiled_pairs.cuh"
 
 namespace clusterlens::cuda {
 
-constexpr int kDpcTile = 128;     ///< points per tile
-constexpr int kDpcThreads = 256;  ///< threads per block: 16 x 16, each 8 x 8 pairs
-constexpr int kDpcChunk = 32;     ///< features per shared-memory stage
+constexpr int kDpcTile = kTiledTile;        ///< points per tile
+constexpr int kDpcThreads = kTiledThreads;  ///< threads per block: 16 x 16, each 8 x 8 pairs
+constexpr int kDpcChunk = kTiledChunk;      ///< features per shared-memory stage
 
 /// A block's work: the pairs of tile `tile` with tiles first..last (inclusive); `slot` numbers the
 /// unit (the delta pass stores one partial result per slot).
@@ -102,10 +102,7 @@ __device__ __forceinline__ double dpcExactRowDistance(const float* __restrict__ 
 }
 
 /// Shared memory the engine needs for a given dPad (two stages of an A and a B chunk).
-__host__ __device__ inline int dpcEngineSharedFloats(int dPad) {
-    const int chunk = dPad < kDpcChunk ? dPad : kDpcChunk;
-    return 4 * chunk * kDpcTile;
-}
+__host__ __device__ inline int dpcEngineSharedFloats(int dPad) { return tiledPairsSharedFloats(dPad); }
 
 /// Runs the unit's tiles through `epilogue.tile(f, rowTile, colTile)`, f[r][c] belonging to row point
 /// rowTile*128 + dpcOffset(ty, r) and column point colTile*128 + dpcOffset(tx, c): the float squared
@@ -113,77 +110,13 @@ __host__ __device__ inline int dpcEngineSharedFloats(int dPad) {
 /// s_tiles: dpcEngineSharedFloats floats.
 template <bool kDot, class Epilogue>
 __device__ void dpcTiledPairs(const DpcTiles tiles, const DpcUnit unit, Epilogue& epilogue, float* s_tiles) {
-    const int tx = static_cast<int>(threadIdx.x) & 15;
-    const int ty = static_cast<int>(threadIdx.x) >> 4;
-    const int chunkRows = tiles.dPad < kDpcChunk ? tiles.dPad : kDpcChunk;
-    const int chunks = (tiles.dPad + chunkRows - 1) / chunkRows;
-    const int stage = chunkRows * kDpcTile;
-    float* s_a = s_tiles;
-    float* s_b = s_tiles + 2 * stage;
-    const int steps = (unit.last - unit.first + 1) * chunks;
-
-    const auto issue = [&](int step) {
-        const int colTile = unit.first + step / chunks;
-        const int k0 = (step % chunks) * chunkRows;
-        const int rows = min(chunkRows, tiles.dPad - k0);
-        const int buffer = step & 1;
-        const float* srcA = tiles.data + (static_cast<size_t>(unit.tile) * tiles.dPad + k0) * kDpcTile;
-        const float* srcB = tiles.data + (static_cast<size_t>(colTile) * tiles.dPad + k0) * kDpcTile;
-        const bool loadA = chunks > 1 || step == 0;
-        for (int v = static_cast<int>(threadIdx.x); v < rows * (kDpcTile / 4); v += kDpcThreads) {
-            if (loadA) __pipeline_memcpy_async(s_a + buffer * stage + 4 * v, srcA + 4 * v, 16);
-            __pipeline_memcpy_async(s_b + buffer * stage + 4 * v, srcB + 4 * v, 16);
-        }
-        __pipeline_commit();
+    const auto tileRows = [&](int tile, int k0) {
+        return tiles.data + (static_cast<size_t>(tile) * tiles.dPad + k0) * kDpcTile;
     };
-
-    float f[8][8];
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-#pragma unroll
-        for (int c = 0; c < 8; ++c) f[r][c] = 0.0f;
-
-    issue(0);
-    for (int step = 0; step < steps; ++step) {
-        if (step + 1 < steps) {
-            issue(step + 1);
-            __pipeline_wait_prior(1);
-        } else {
-            __pipeline_wait_prior(0);
-        }
-        __syncthreads();
-        const float* a = s_a + (chunks > 1 ? (step & 1) : 0) * stage;
-        const float* b = s_b + (step & 1) * stage;
-        const int rows = min(chunkRows, tiles.dPad - (step % chunks) * chunkRows);
-#pragma unroll 2
-        for (int k = 0; k < rows; ++k) {
-            const float4 a0 = *reinterpret_cast<const float4*>(a + k * kDpcTile + ty * 4);
-            const float4 a1 = *reinterpret_cast<const float4*>(a + k * kDpcTile + 64 + ty * 4);
-            const float4 b0 = *reinterpret_cast<const float4*>(b + k * kDpcTile + tx * 4);
-            const float4 b1 = *reinterpret_cast<const float4*>(b + k * kDpcTile + 64 + tx * 4);
-            const float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-            const float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-            for (int r = 0; r < 8; ++r)
-#pragma unroll
-                for (int c = 0; c < 8; ++c) {
-                    if constexpr (kDot) {
-                        f[r][c] = fmaf(av[r], bv[c], f[r][c]);
-                    } else {
-                        const float t = av[r] - bv[c];
-                        f[r][c] = fmaf(t, t, f[r][c]);
-                    }
-                }
-        }
-        if (step % chunks == chunks - 1) {
-            epilogue.tile(f, unit.tile, unit.first + step / chunks);
-#pragma unroll
-            for (int r = 0; r < 8; ++r)
-#pragma unroll
-                for (int c = 0; c < 8; ++c) f[r][c] = 0.0f;
-        }
-        __syncthreads();
-    }
+    tiledPairs<kDot ? PairForm::Dot : PairForm::SquaredL2>(
+        tiles.dPad, unit.last - unit.first + 1, [&](int k0) { return tileRows(unit.tile, k0); },
+        [&](int j, int k0) { return tileRows(unit.first + j, k0); },
+        [&](float (&f)[8][8], int j) { epilogue.tile(f, unit.tile, unit.first + j); }, s_tiles);
 }
 
 /// Builds the tile layout from row-major points, minus d_mean (d floats) when given: one thread per
