@@ -243,5 +243,12 @@ void DendrogramWidgetTest::hoverDescribesLeavesAndClusters() {
     // Resting the mouse on the cluster's bar shows that text as the tooltip.
     sendMouse(m_widget.get(), QEvent::MouseMove, m_widget->nodePosition(group3), Qt::NoButton, Qt::NoButton);
     QTRY_COMPARE(QToolTip::text(), text);
+    // A tree of a population: leaf k is its k-th member, named by whole-dataset index.
+    auto members = std::make_shared<IndexVector>(32);
+    std::iota(members->begin(), members->end(), 10);
+    m_widget->setEventSource(&analysis, members);
+    const QString member = m_widget->describeNode(15);  // event 25
+    QVERIFY2(member.startsWith(QStringLiteral("Event 25\n")), qPrintable(member));
+    QVERIFY2(member.contains(QStringLiteral("Populations: T cells")), qPrintable(member));
     m_widget->setEventSource(nullptr);
 }

@@ -118,7 +118,7 @@ void DendrogramPanel::setDataSource(std::shared_ptr<const Dataset> dataset, cons
     m_features = selectFeatures(m_dataset, activeFeatures);
     m_strips->setDataset(m_dataset);
     followScope();
-    m_widget->setEventSource(treeFitsData() ? m_analysis : nullptr);
+    m_widget->setEventSource(linkedToData() ? m_analysis : nullptr, m_scope.members);
     m_widget->setPointNames(m_dataset && !m_dataset->pointNames.empty()
                                 ? std::shared_ptr<const std::vector<std::string>>(m_dataset, &m_dataset->pointNames)
                                 : nullptr);
@@ -192,7 +192,7 @@ void DendrogramPanel::applyLayout(const QString& name, std::shared_ptr<const Den
     m_tableModel->setTable(nullptr);
     m_runner->cancelSlot(QStringLiteral("dendrogram-cut"));
     m_widget->setTree(m_layout);
-    m_widget->setEventSource(treeFitsData() ? m_analysis : nullptr);
+    m_widget->setEventSource(linkedToData() ? m_analysis : nullptr, m_scope.members);
     m_updating = true;
     m_clusters->setRange(1, m_layout ? static_cast<int>(std::min<std::size_t>(m_layout->leafCount, kMaxClusters)) : 1);
     m_clusters->setValue(1);

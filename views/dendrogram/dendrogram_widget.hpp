@@ -52,9 +52,14 @@ public:
     void setFeatures(FeatureSelection features);
     void setLogHeights(bool logarithmic);
     bool logHeights() const { return m_scale.logarithmic; }
-    /// Where hover texts find the cluster and populations of a leaf's event (null: left out). Set it only
-    /// while the leaves are the session's events (leaf id = event index).
-    void setEventSource(const AnalysisSession* analysis) { m_events = analysis; }
+    /// Where hover texts find the cluster and populations of a leaf's event (null: left out). Leaf k is
+    /// event k, or for a tree of a population the k-th of its `members` (whole-dataset indices). Set it
+    /// only while the leaves are linked to the session's events.
+    void setEventSource(const AnalysisSession* analysis,
+                        std::shared_ptr<const std::vector<std::int64_t>> members = nullptr) {
+        m_events = analysis;
+        m_eventMembers = std::move(members);
+    }
     /// Names shown for leaves when zoomed in far enough (point names of the dataset), may be null.
     void setPointNames(std::shared_ptr<const std::vector<std::string>> names);
     /// Colour strips under the leaves (each a colour per leaf id); strips of another size are not
@@ -157,6 +162,7 @@ private:
     std::shared_ptr<const std::vector<std::string>> m_pointNames;
     std::shared_ptr<const ColourStrips> m_strips;
     const AnalysisSession* m_events = nullptr;
+    std::shared_ptr<const std::vector<std::int64_t>> m_eventMembers;
     LeafSelection m_selection;
     FeatureSelection m_features;
     std::vector<std::uint8_t> m_collapsed;

@@ -70,11 +70,12 @@ QString DendrogramWidget::describeNode(std::int32_t node) const {
     if (m_layout->isLeaf(node)) {
         // A leaf is an event: the builder every view uses, with the leaf's marker values.
         for (std::size_t j = 0; j < means.size(); ++j) values.push_back({m_features.names[static_cast<qsizetype>(j)], means[j]});
+        const std::int64_t event = m_eventMembers && n < m_eventMembers->size() ? (*m_eventMembers)[n] : node;
         const QString clusterText =
             inCluster ? cutClusterName(cluster, m_cut->colourOf(cluster))
-                      : (m_events ? colouringClusterOf(*m_events, node) : QString());
-        QString text = eventTooltipText(node, values, clusterText,
-                                        m_events ? populationsContaining(*m_events, node) : QStringList());
+                      : (m_events ? colouringClusterOf(*m_events, event) : QString());
+        QString text = eventTooltipText(event, values, clusterText,
+                                        m_events ? populationsContaining(*m_events, event) : QStringList());
         if (m_pointNames && n < m_pointNames->size())
             text += QLatin1Char('\n') + tr("Name: %1").arg(QString::fromStdString((*m_pointNames)[n]));
         return text + QLatin1Char('\n') + tr("Leaf %1 of the tree's order").arg(m_layout->first[n]);
