@@ -1,7 +1,7 @@
 #pragma once
-// Shared by the GUI session tests: a field-by-field comparison of two sessions (QCOMPARE: call it,
-// then return when QTest::currentTestFailed()), and the demo window with a little of everything done
-// on it — a linkage cut into clusters, density peaks, a VAT order cut, a comparison, populations.
+// Shared by the GUI session tests: a field-by-field comparison of two sessions (session_fixture.hpp,
+// checked with QVERIFY2: call it, then return when QTest::currentTestFailed()), and the demo window with
+// a little of everything done on it — a linkage cut into clusters, density peaks, a VAT order cut, a comparison, populations.
 
 #include <QDockWidget>
 #include <QMessageBox>
@@ -21,6 +21,7 @@
 #include "main_window.hpp"
 #include "populations/populations_panel.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "session_fixture.hpp"
 #include "session/session_document.hpp"
 #include "session/session_io.hpp"
 #include "vat/vat_panel.hpp"
@@ -29,99 +30,11 @@ namespace clusterlens::test {
 
 constexpr int kGuiJobTimeoutMs = 90'000;
 
-inline void compareInfo(const ResultInfo& a, const ResultInfo& b) {
-    QCOMPARE(a.name, b.name);
-    QCOMPARE(a.description, b.description);
-    QCOMPARE(a.features, b.features);
-    QCOMPARE(a.transform, b.transform);
-    QCOMPARE(a.population, b.population);
-    QCOMPARE(a.members, b.members);
-}
-
 /// Every object of `actual` equals the one of the same position in `expected`, doubles bit for bit;
 /// the view state too unless `withViewState` is false (a window that autosaves re-captures its own).
 inline void compareSessions(const Session& actual, const Session& expected, bool withViewState = true) {
-    QCOMPARE(actual.data.path, expected.data.path);
-    QCOMPARE(actual.data.sha256, expected.data.sha256);
-    QCOMPARE(actual.data.fileSize, expected.data.fileSize);
-    QCOMPARE(actual.data.read.transform, expected.data.read.transform);
-    QCOMPARE(actual.data.n, expected.data.n);
-    QCOMPARE(actual.data.d, expected.data.d);
-    QCOMPARE(actual.data.features, expected.data.features);
-    QCOMPARE(actual.linkages.size(), expected.linkages.size());
-    for (std::size_t i = 0; i < actual.linkages.size(); ++i) {
-        compareInfo(actual.linkages[i].info, expected.linkages[i].info);
-        const Linkage& a = actual.linkages[i].linkage;
-        const Linkage& b = expected.linkages[i].linkage;
-        QCOMPARE(a.leafCount, b.leafCount);
-        QCOMPARE(a.merges.size(), b.merges.size());
-        for (std::size_t m = 0; m < a.merges.size(); ++m) {
-            QCOMPARE(a.merges[m].a, b.merges[m].a);
-            QCOMPARE(a.merges[m].b, b.merges[m].b);
-            QCOMPARE(a.merges[m].height, b.merges[m].height);
-            QCOMPARE(a.merges[m].size, b.merges[m].size);
-        }
-    }
-    QCOMPARE(actual.labelings.size(), expected.labelings.size());
-    for (std::size_t i = 0; i < actual.labelings.size(); ++i) {
-        compareInfo(actual.labelings[i].info, expected.labelings[i].info);
-        QCOMPARE(actual.labelings[i].labels, expected.labelings[i].labels);
-        QCOMPARE(actual.labelings[i].clusterNames, expected.labelings[i].clusterNames);
-        QCOMPARE(actual.labelings[i].clusterColours, expected.labelings[i].clusterColours);
-    }
-    QCOMPARE(actual.dpc.size(), expected.dpc.size());
-    for (std::size_t i = 0; i < actual.dpc.size(); ++i) {
-        const DpcResult& a = actual.dpc[i];
-        const DpcResult& b = expected.dpc[i];
-        compareInfo(a.info, b.info);
-        QCOMPARE(a.dc, b.dc);
-        QCOMPARE(a.dcPercent, b.dcPercent);
-        QCOMPARE(a.dcMethod, b.dcMethod);
-        QCOMPARE(a.kernel, b.kernel);
-        QCOMPARE(a.rho, b.rho);
-        QCOMPARE(a.delta, b.delta);
-        QCOMPARE(a.gamma, b.gamma);
-        QCOMPARE(a.nearestHigher, b.nearestHigher);
-        QCOMPARE(a.peaks, b.peaks);
-        QCOMPARE(a.halo, b.halo);
-    }
-    QCOMPARE(actual.vat.size(), expected.vat.size());
-    for (std::size_t i = 0; i < actual.vat.size(); ++i) {
-        compareInfo(actual.vat[i].info, expected.vat[i].info);
-        QCOMPARE(actual.vat[i].metric, expected.vat[i].metric);
-        QCOMPARE(actual.vat[i].order, expected.vat[i].order);
-        QCOMPARE(actual.vat[i].cut, expected.vat[i].cut);
-    }
-    QCOMPARE(actual.comparisons.size(), expected.comparisons.size());
-    for (std::size_t i = 0; i < actual.comparisons.size(); ++i) {
-        const ComparisonResult& a = actual.comparisons[i];
-        const ComparisonResult& b = expected.comparisons[i];
-        compareInfo(a.info, b.info);
-        QCOMPARE(a.labelingA, b.labelingA);
-        QCOMPARE(a.labelingB, b.labelingB);
-        QCOMPARE(a.matching, b.matching);
-        QCOMPARE(a.ari, b.ari);
-        QCOMPARE(a.nmi, b.nmi);
-        QCOMPARE(a.fMeasure, b.fMeasure);
-        QCOMPARE(a.pairs.size(), b.pairs.size());
-        for (std::size_t p = 0; p < a.pairs.size(); ++p) {
-            QCOMPARE(a.pairs[p].a, b.pairs[p].a);
-            QCOMPARE(a.pairs[p].b, b.pairs[p].b);
-            QCOMPARE(a.pairs[p].f1, b.pairs[p].f1);
-        }
-    }
-    QCOMPARE(actual.populations.size(), expected.populations.size());
-    for (std::size_t i = 0; i < actual.populations.size(); ++i) {
-        const Population& a = actual.populations[i];
-        const Population& b = expected.populations[i];
-        QCOMPARE(a.name, b.name);
-        QCOMPARE(a.parent, b.parent);
-        QCOMPARE(a.colour, b.colour);
-        QCOMPARE(a.visible, b.visible);
-        QCOMPARE(a.definition, b.definition);
-        QCOMPARE(a.members, b.members);
-    }
-    if (withViewState) QCOMPARE(actual.viewState, expected.viewState);
+    const std::string difference = sessionDifference(actual, expected, withViewState);
+    QVERIFY2(difference.empty(), difference.c_str());
 }
 
 inline std::vector<std::int64_t> indexRange(std::int64_t first, std::int64_t last) {
