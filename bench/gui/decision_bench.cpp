@@ -13,7 +13,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QWindow>
 
 #include <algorithm>
 #include <cstdio>
@@ -23,6 +22,7 @@
 
 #include "dpc/decision_graph.hpp"
 #include "dpc/peak_choice.hpp"
+#include "bench_setup.hpp"
 #include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 
@@ -66,8 +66,7 @@ int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption points(QStringLiteral("points"), QStringLiteral("Number of points."), QStringLiteral("N"),
-                                    QStringLiteral("1000000"));
+    const QCommandLineOption points = clusterlens::bench::valueOption("points", "Number of points.", "N", "1000000");
     const QCommandLineOption frames(QStringLiteral("frames"), QStringLiteral("Frames measured."), QStringLiteral("F"),
                                     QStringLiteral("200"));
     const QCommandLineOption peaks(QStringLiteral("peaks"), QStringLiteral("Peaks chosen."), QStringLiteral("K"),
@@ -101,9 +100,7 @@ int main(int argc, char* argv[]) {
 
     DecisionGraph graph;
     graph.resize(1280, 800);
-    graph.show();
-    while (!graph.windowHandle() || !graph.windowHandle()->isExposed())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    clusterlens::bench::showExposed(graph);
     QElapsedTimer clock;
     clock.start();
     QEventLoop drawn;

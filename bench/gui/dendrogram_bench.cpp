@@ -13,7 +13,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QWindow>
 
 #include <algorithm>
 #include <cstdio>
@@ -24,6 +23,7 @@
 #include "clusterlens/hca/linkage.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
+#include "bench_setup.hpp"
 #include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 
@@ -99,6 +99,7 @@ Linkage randomTree(std::size_t n, std::mt19937_64& rng) {
 }  // namespace
 
 using clusterlens::bench::msSince;
+using clusterlens::bench::PanOptions;
 using clusterlens::bench::percentile;
 using clusterlens::bench::waitForFrame;
 
@@ -111,26 +112,19 @@ int main(int argc, char* argv[]) {
                                     QStringLiteral("1000000"));
     const QCommandLineOption tree(QStringLiteral("tree"), QStringLiteral("single1d or random."), QStringLiteral("T"),
                                   QStringLiteral("single1d"));
-    const QCommandLineOption frames(QStringLiteral("frames"), QStringLiteral("Frames measured."), QStringLiteral("F"),
-                                    QStringLiteral("300"));
     const QCommandLineOption zoom(QStringLiteral("zoom"), QStringLiteral("Horizontal magnification while panning."),
                                   QStringLiteral("Z"), QStringLiteral("8"));
-    const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Window width."), QStringLiteral("W"),
-                                   QStringLiteral("1280"));
-    const QCommandLineOption height(QStringLiteral("height"), QStringLiteral("Window height."), QStringLiteral("H"),
-                                    QStringLiteral("800"));
-    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("S"),
-                                  QStringLiteral("20261121"));
+    const PanOptions pan;
     const QCommandLineOption grab(QStringLiteral("grab"), QStringLiteral("Save the first full view to FILE (PNG)."),
                                   QStringLiteral("FILE"));
     const QCommandLineOption logHeights(QStringLiteral("log"), QStringLiteral("Logarithmic height axis."));
-    parser.addOptions({leaves, tree, frames, zoom, width, height, seed, grab, logHeights});
+    parser.addOptions({leaves, tree, pan.frames, zoom, pan.width, pan.height, pan.seed, grab, logHeights});
     parser.process(app);
     const auto n = static_cast<std::size_t>(parser.value(leaves).toULongLong());
-    const int frameCount = std::max(1, parser.value(frames).toInt());
+    const int frameCount = pan.frameCount(parser);
     const bool random = parser.value(tree) == QLatin1String("random");
 
-    std::mt19937_64 rng(parser.value(seed).toULongLong());
+    std::mt19937_64 rng(pan.seedValue(parser));
     QElapsedTimer clock;
     clock.start();
     const Linkage linkage = random ? randomTree(n, rng) : singleLinkage1d(n, rng);
@@ -144,10 +138,7 @@ int main(int argc, char* argv[]) {
     }
 
     DendrogramWidget widget;
-    widget.resize(parser.value(width).toInt(), parser.value(height).toInt());
-    widget.show();
-    while (!widget.windowHandle() || !widget.windowHandle()->isExposed())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    pan.show(widget, parser);
     clock.restart();
     QEventLoop drawn;
     QObject::connect(&widget, &DendrogramWidget::contentDrawn, &drawn, &QEventLoop::quit);

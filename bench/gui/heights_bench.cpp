@@ -10,7 +10,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QWindow>
 
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +19,7 @@
 #include "analysis_session.hpp"
 #include "compare/heights_view.hpp"
 #include "jobs/job_runner.hpp"
+#include "bench_setup.hpp"
 #include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -56,6 +56,7 @@ Linkage randomTree(std::size_t n, std::mt19937_64& rng) {
 }  // namespace
 
 using clusterlens::bench::msSince;
+using clusterlens::bench::PanOptions;
 using clusterlens::bench::percentile;
 using clusterlens::bench::waitForFrame;
 
@@ -64,22 +65,14 @@ int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption points(QStringLiteral("points"), QStringLiteral("Number of points."), QStringLiteral("N"),
-                                    QStringLiteral("1000000"));
-    const QCommandLineOption frames(QStringLiteral("frames"), QStringLiteral("Frames measured."), QStringLiteral("F"),
-                                    QStringLiteral("300"));
-    const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Window width."), QStringLiteral("W"),
-                                   QStringLiteral("1280"));
-    const QCommandLineOption height(QStringLiteral("height"), QStringLiteral("Window height."), QStringLiteral("H"),
-                                    QStringLiteral("800"));
-    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("S"),
-                                  QStringLiteral("20261121"));
-    parser.addOptions({points, frames, width, height, seed});
+    const QCommandLineOption points = clusterlens::bench::valueOption("points", "Number of points.", "N", "1000000");
+    const PanOptions pan;
+    parser.addOptions({points, pan.frames, pan.width, pan.height, pan.seed});
     parser.process(app);
     const auto n = std::max<std::size_t>(2, parser.value(points).toULongLong());
-    const int frameCount = std::max(1, parser.value(frames).toInt());
+    const int frameCount = pan.frameCount(parser);
 
-    std::mt19937_64 rng(parser.value(seed).toULongLong());
+    std::mt19937_64 rng(pan.seedValue(parser));
     auto a = std::make_shared<Linkage>(randomTree(n, rng));
     auto b = std::make_shared<Linkage>(*a);
     std::uniform_real_distribution<double> perturb(0.7, 1.3);
@@ -88,10 +81,7 @@ int main(int argc, char* argv[]) {
     JobRunner runner;
     AnalysisSession session;
     HeightsView view(&runner, &session);
-    view.resize(parser.value(width).toInt(), parser.value(height).toInt());
-    view.show();
-    while (!view.windowHandle() || !view.windowHandle()->isExposed())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    pan.show(view, parser);
     ScatterWidget* scatter = view.scatter();
 
     // One job runs once both linkages are in the session; the first frame with every point follows.

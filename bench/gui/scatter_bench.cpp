@@ -10,13 +10,13 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QWindow>
 
 #include <algorithm>
 #include <cstdio>
 #include <random>
 #include <vector>
 
+#include "bench_setup.hpp"
 #include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 #include "scatter/scatter_data.hpp"
@@ -55,6 +55,7 @@ std::shared_ptr<const Dataset> randomPoints(std::size_t n, std::uint64_t seed) {
 }  // namespace
 
 using clusterlens::bench::msSince;
+using clusterlens::bench::PanOptions;
 using clusterlens::bench::percentile;
 using clusterlens::bench::waitForFrame;
 
@@ -63,28 +64,17 @@ int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption points(QStringLiteral("points"), QStringLiteral("Number of points."), QStringLiteral("N"),
-                                    QStringLiteral("1000000"));
-    const QCommandLineOption frames(QStringLiteral("frames"), QStringLiteral("Frames measured."), QStringLiteral("F"),
-                                    QStringLiteral("300"));
-    const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Window width."), QStringLiteral("W"),
-                                   QStringLiteral("1280"));
-    const QCommandLineOption height(QStringLiteral("height"), QStringLiteral("Window height."), QStringLiteral("H"),
-                                    QStringLiteral("800"));
-    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("S"),
-                                  QStringLiteral("20261121"));
-    parser.addOptions({points, frames, width, height, seed});
+    const QCommandLineOption points = clusterlens::bench::valueOption("points", "Number of points.", "N", "1000000");
+    const PanOptions pan;
+    parser.addOptions({points, pan.frames, pan.width, pan.height, pan.seed});
     parser.process(app);
     const auto n = static_cast<std::size_t>(parser.value(points).toULongLong());
-    const int frameCount = std::max(1, parser.value(frames).toInt());
+    const int frameCount = pan.frameCount(parser);
 
     ScatterWidget widget;
-    widget.resize(parser.value(width).toInt(), parser.value(height).toInt());
-    widget.show();
-    while (!widget.windowHandle() || !widget.windowHandle()->isExposed())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    pan.show(widget, parser);
 
-    const auto dataset = randomPoints(n, parser.value(seed).toULongLong());
+    const auto dataset = randomPoints(n, pan.seedValue(parser));
     QElapsedTimer clock;
     clock.start();
     auto data = std::make_shared<const ScatterData>(prepareScatter({dataset, {}, ColourMode::Density, nullptr}));

@@ -16,7 +16,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QWindow>
 
 #include <algorithm>
 #include <cstdio>
@@ -27,6 +26,7 @@
 #include "clusterlens/vat/metric.hpp"
 #include "clusterlens/vat/vat.hpp"
 #include "clusterlens/vat/viewport.hpp"
+#include "bench_setup.hpp"
 #include "frame_timing.hpp"
 #include "opengl_setup.hpp"
 #include "vat/vat_frame_renderer.hpp"
@@ -36,6 +36,7 @@
 using namespace clusterlens;
 using namespace clusterlens::views;
 using clusterlens::bench::msSince;
+using clusterlens::bench::PanOptions;
 using clusterlens::bench::percentile;
 using clusterlens::bench::waitForFrame;
 
@@ -116,36 +117,29 @@ int main(int argc, char* argv[]) {
                                     QStringLiteral("1000000"));
     const QCommandLineOption dims(QStringLiteral("dims"), QStringLiteral("Dimensions."), QStringLiteral("D"),
                                   QStringLiteral("14"));
-    const QCommandLineOption frames(QStringLiteral("frames"), QStringLiteral("Frames measured."), QStringLiteral("F"),
-                                    QStringLiteral("300"));
     const QCommandLineOption zoom(QStringLiteral("zoom"), QStringLiteral("Magnification while panning."),
                                   QStringLiteral("Z"), QStringLiteral("16"));
     const QCommandLineOption step(QStringLiteral("step"), QStringLiteral("Pixels panned per frame."),
                                   QStringLiteral("PX"), QStringLiteral("8"));
-    const QCommandLineOption width(QStringLiteral("width"), QStringLiteral("Window width."), QStringLiteral("W"),
-                                   QStringLiteral("1000"));
-    const QCommandLineOption height(QStringLiteral("height"), QStringLiteral("Window height."), QStringLiteral("H"),
-                                    QStringLiteral("1000"));
-    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed."), QStringLiteral("S"),
-                                  QStringLiteral("20251121"));
+    const PanOptions pan("1000", "1000", "20251121");
     const QCommandLineOption direction(QStringLiteral("direction"),
                                        QStringLiteral("horizontal (off the diagonal) or diagonal (along it)."),
                                        QStringLiteral("DIR"), QStringLiteral("horizontal"));
     const QCommandLineOption vat(QStringLiteral("vat"), QStringLiteral("Pan the VAT image instead of the iVAT image."));
     const QCommandLineOption grab(QStringLiteral("grab"), QStringLiteral("Save the first full view to FILE (PNG)."),
                                   QStringLiteral("FILE"));
-    parser.addOptions({points, dims, frames, zoom, step, direction, width, height, seed, vat, grab});
+    parser.addOptions({points, dims, pan.frames, zoom, step, direction, pan.width, pan.height, pan.seed, vat, grab});
     parser.process(app);
     const auto n = static_cast<std::size_t>(parser.value(points).toULongLong());
     const auto d = static_cast<std::size_t>(std::max(1, parser.value(dims).toInt()));
-    const int frameCount = std::max(1, parser.value(frames).toInt());
+    const int frameCount = pan.frameCount(parser);
     const double stepPx = parser.value(step).toDouble();
     if (n < 2) {
         std::fprintf(stderr, "--points must be at least 2\n");
         return 2;
     }
 
-    std::mt19937_64 rng(parser.value(seed).toULongLong());
+    std::mt19937_64 rng(pan.seedValue(parser));
     QElapsedTimer clock;
     clock.start();
     const std::vector<float> x = pointsOnALine(n, d, rng);
@@ -170,10 +164,7 @@ int main(int argc, char* argv[]) {
     VatDisplay display;
     display.kind = parser.isSet(vat) ? VatImageKind::Vat : VatImageKind::Ivat;
     widget.setDisplay(display);
-    widget.resize(parser.value(width).toInt(), parser.value(height).toInt());
-    widget.show();
-    while (!widget.windowHandle() || !widget.windowHandle()->isExposed())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    pan.show(widget, parser);
     clock.restart();
     widget.setRun(run);
     waitForSettled(widget);
