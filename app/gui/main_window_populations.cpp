@@ -19,8 +19,8 @@ void MainWindow::buildPopulationsDock() {
     m_populationsPanel = new PopulationsPanel(m_document, m_analysis, m_undo, m_runner, this);
     auto* dock = new QDockWidget(tr("Populations"), this);
     dock->setObjectName(QStringLiteral("PopulationsDock"));
-    // Its toolbar is wider than a narrow column: it scrolls rather than widen the window.
-    dock->setWidget(inScrollArea(m_populationsPanel));
+    // Its toolbar scrolls by itself rather than widen the window (PopulationsPanel).
+    dock->setWidget(m_populationsPanel);
     // A tab beside the clustering form in the left column.
     QDockWidget* neighbour = findChild<QDockWidget*>(QStringLiteral("ClusteringDock"));
     addDockWidget(Qt::LeftDockWidgetArea, dock);

@@ -11,7 +11,9 @@
 
 #include <QDir>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QListWidget>
+#include <QTreeView>
 #include <QTemporaryDir>
 #include <QUndoStack>
 
@@ -41,6 +43,7 @@
 #include "session/session_io.hpp"
 #include "session_test_support.hpp"
 #include "vat/vat_widget.hpp"
+#include "window_grab.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
@@ -558,10 +561,18 @@ void AnalysesMainWindowTest::populationsPanelCountsNestedGatesAndCombinations() 
     auto* dock = window.findChild<QDockWidget*>(QStringLiteral("PopulationsDock"));
     dock->raise();
     window.resizeDocks({dock}, {560}, Qt::Horizontal);
-    if (auto* charts = window.findChild<QDockWidget*>(QStringLiteral("ChartsDock"))) charts->raise();
+    // The picture shows the panel beside the scatter: the views' column is closed.
+    for (QDockWidget* view : window.findChildren<QDockWidget*>())
+        if (window.dockWidgetArea(view) == Qt::RightDockWidgetArea) view->close();
     QTest::qWait(1500);
+    // The tree keeps its count and percentage columns in view in a dock narrower than its toolbar.
+    QTreeView* tree = panel->tree();
+    const int counts = tree->header()->sectionViewportPosition(PopulationModel::AllPercentColumn) +
+                       tree->header()->sectionSize(PopulationModel::AllPercentColumn);
+    const int right = tree->viewport()->mapTo(dock, QPoint(counts, 0)).x();
+    QVERIFY2(right <= dock->width(), qPrintable(QStringLiteral("%1 > %2").arg(right).arg(dock->width())));
     const QString dir = qEnvironmentVariable("CLUSTERLENS_SCREENSHOT_DIR");
-    if (!dir.isEmpty()) QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("populations.png"))));
+    if (!dir.isEmpty()) QVERIFY(grabWindowWithViews(window).save(QDir(dir).filePath(QStringLiteral("populations.png"))));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(AnalysesMainWindowTest)

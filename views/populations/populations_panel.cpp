@@ -6,6 +6,8 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolButton>
@@ -59,9 +61,18 @@ PopulationsPanel::PopulationsPanel(SessionDocument* document, AnalysisSession* a
     split->addWidget(detailsBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    // The toolbar is wider than a narrow column: it alone scrolls sideways, so that the tree and the
+    // medians keep the dock's width and their count and median columns stay in view.
+    auto* toolbar = new QScrollArea(this);
+    toolbar->setObjectName(QStringLiteral("PopulationsToolbar"));
+    toolbar->setWidget(buildToolbar());
+    toolbar->setWidgetResizable(true);
+    toolbar->setFrameShape(QFrame::NoFrame);
+    toolbar->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    toolbar->setFixedHeight(toolbar->widget()->sizeHint().height() + toolbar->horizontalScrollBar()->sizeHint().height());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(buildToolbar());
+    layout->addWidget(toolbar);
     layout->addWidget(split);
 
     connect(m_model, &PopulationModel::renameRequested, this, [this](const QString& from, const QString& to) { rename(from, to); });
