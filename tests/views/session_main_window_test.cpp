@@ -90,9 +90,8 @@ void SessionMainWindowTest::saveCloseOpenRestoresEveryObjectAndTheView() {
         QVERIFY(view.scatterWindow.has_value());
     }
     MainWindow reopened;
-    reopened.resize(1500, 950);
-    reopened.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&reopened));
+    test::showWindow(reopened);
+    if (QTest::currentTestFailed()) return;
     QSignalSpy cut(reopened.dendrogramPanel(), &DendrogramPanel::cutApplied);
     QVERIFY(openAndWait(reopened, path));
     test::compareSessions(reopened.document()->session(), saved);
@@ -179,9 +178,8 @@ void SessionMainWindowTest::saveCloseOpenRestoresMarkerColouringStripsAndCluster
         QCOMPARE(view.dendrogramHeatmap, QStringLiteral("off"));
     }
     MainWindow reopened;
-    reopened.resize(1500, 950);
-    reopened.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&reopened));
+    test::showWindow(reopened);
+    if (QTest::currentTestFailed()) return;
     reopened.dendrogramPanel()->setClustermapMode(1);  // not what was saved
     QSignalSpy cut(reopened.dendrogramPanel(), &DendrogramPanel::cutApplied);
     QVERIFY(openAndWait(reopened, path));

@@ -43,11 +43,17 @@ inline std::vector<std::int64_t> indexRange(std::int64_t first, std::int64_t las
     return members;
 }
 
-/// Shows the window and opens the demo dataset; returns once it is drawn and fingerprinted.
-inline void openDemo(gui::MainWindow& window) {
+/// Shows the window at the size of the session tests (1500 x 950) and waits until it is exposed.
+inline void showWindow(gui::MainWindow& window) {
     window.resize(1500, 950);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
+}
+
+/// Shows the window and opens the demo dataset; returns once it is drawn and fingerprinted.
+inline void openDemo(gui::MainWindow& window) {
+    showWindow(window);
+    if (QTest::currentTestFailed()) return;
     QSignalSpy drawn(window.scatter(), &views::ScatterWidget::dataDrawn);
     window.openDemo();
     QTRY_VERIFY_WITH_TIMEOUT(drawn.count() > 0, kGuiJobTimeoutMs);
