@@ -18,6 +18,7 @@
 #include "cpu/mhca_linalg.hpp"
 #include "cpu/mhca_parallel.hpp"
 #include "cpu/mhca_runs.hpp"
+#include "cpu/mhca_weight.hpp"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_phase_times.hpp"
 #include "cuda/mhca_types.cuh"
@@ -49,9 +50,8 @@ InitialCluster groupCluster(const Group& group, const double* x, std::size_t n, 
     InitialCluster c;
     c.centroid.resize(d);
     mhca::columnMeansR(rows.data(), m, d, c.centroid.data());
-    c.weight = std::min(1.0, static_cast<double>(m) / (static_cast<double>(n) * options.threshold));
+    c.weight = mhca::clusterWeight(static_cast<long long>(m), static_cast<long long>(n), options.threshold);
     if (m <= 2) {
-        c.weight = 0.0;
         mhca::setIdentity(cov.data(), d);
     } else {
         mhca::sampleCovarianceR(rows.data(), m, d, cov.data(), means.data());

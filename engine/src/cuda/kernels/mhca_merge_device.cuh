@@ -9,6 +9,7 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
+#include "cpu/mhca_weight.hpp"
 #include "cuda/kernels/mhca_cluster_shape.cuh"
 #include "cuda/kernels/mhca_device.cuh"
 #include "cuda/kernels/mhca_linalg.cuh"
@@ -33,9 +34,7 @@ struct MergePlan {
 
 /// wf of the union of clusters of sizeC points (mhca_agglomerate.cpp's mergeStep; a pair weighs 0).
 __device__ __forceinline__ double mergeWeight(const MhcaView& v, int sizeC) {
-    const double weight =
-        fmin(1.0, static_cast<double>(sizeC) / (static_cast<double>(v.cfg.nFull) * v.cfg.threshold));
-    return sizeC == 2 ? 0.0 : weight;
+    return ::clusterlens::mhca::clusterWeight(sizeC, v.cfg.nFull, v.cfg.threshold);
 }
 
 /// mhclust.c's bookkeeping of the merge of rows a = best.slot and b = nnOfBest (mhca_agglomerate.cpp's
