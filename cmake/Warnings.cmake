@@ -5,7 +5,10 @@ target_compile_options(clusterlens_warnings INTERFACE
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${CLUSTERLENS_WERROR}>>:-Werror>
   # GCC 12 reports -Wrestrict false positives inside std::string concatenation at -O2 (GCC bug 105651).
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-restrict>
-  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${CLUSTERLENS_WERROR}>>:-Werror=all-warnings>)
+  # CUDA files: the host compiler gets the host code's warnings (not -Wpedantic: nvcc's generated
+  # host stubs use GNU extensions); nvcc's own warnings and the host's fail the build alike.
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wshadow,-Wnon-virtual-dtor>
+  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${CLUSTERLENS_WERROR}>>:-Werror=all-warnings -Xcompiler=-Werror>)
 
 if(CLUSTERLENS_SANITIZE)
   # float-cast-overflow is not part of GCC's "undefined"; no recovery, so that any report fails the test.
