@@ -11,7 +11,7 @@ namespace clusterlens::mhca {
 ClusterSet::ClusterSet(const double* x, std::size_t d, std::vector<std::int32_t> rows, std::size_t slotCount)
     : m_x(x), m_d(d), m_rows(std::move(rows)), m_next(m_rows.size(), -1), m_head(slotCount, -1),
       m_tail(slotCount, -1), m_size(slotCount, 0), m_id(slotCount, -1), m_stamp(slotCount, -1),
-      m_weight(slotCount, 0.0), m_nmf(slotCount, 1.0), m_centroid(slotCount * d, 0.0),
+      m_weight(slotCount, 0.0), m_nmf(slotCount, 1.0), m_centroid(new double[slotCount * d]),
       m_invcov(new double[slotCount * d * d]), m_scaled(new double[slotCount * d * d]), m_identity(slotCount, 1),
       m_mode(slotCount) {}
 

@@ -79,8 +79,9 @@ private:
     std::vector<std::int32_t> m_next;
     std::vector<std::int32_t> m_head, m_tail;
     std::vector<std::int64_t> m_size, m_id, m_stamp;
-    std::vector<double> m_weight, m_nmf, m_centroid;
-    std::unique_ptr<double[]> m_invcov, m_scaled;  ///< uninitialised; a slot's d² block is written by setShape
+    std::vector<double> m_weight, m_nmf;
+    /// Uninitialised: makeSingleton / makeCluster write a slot's centroid, setShape its d² blocks.
+    std::unique_ptr<double[]> m_centroid, m_invcov, m_scaled;
     std::vector<char> m_identity;
     std::vector<DistanceMode> m_mode;
 };
