@@ -12,16 +12,17 @@ void DatasetSession::open(const QString& path, const OpenChoice& choice, std::sh
     const std::string file = path.toStdString();
     startRead(
         path,
-        [file, choice, inspected](JobControl&) {
-            return ProposedRead{inspected ? inspected : std::make_shared<const Dataset>(readChosen(file, choice.spec)),
-                                choice};
+        [file, choice, inspected](JobControl& control) {
+            return ProposedRead{
+                inspected ? inspected : std::make_shared<const Dataset>(readChosen(file, choice.spec, &control)), choice};
         },
         transformOf(choice.spec), true);
 }
 
 void DatasetSession::openWithDefaults(const QString& path, std::optional<TransformChoice> transform) {
     const std::string file = path.toStdString();
-    startRead(path, [file](JobControl&) { return readWithDefaults(file); }, std::move(transform), true);
+    startRead(
+        path, [file](JobControl& control) { return readWithDefaults(file, &control); }, std::move(transform), true);
 }
 
 void DatasetSession::openWith(const QString& path, std::function<Dataset(JobControl&)> read, const ReadOptions& options,

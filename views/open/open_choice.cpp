@@ -90,16 +90,24 @@ bool sameRead(const DatasetReadSpec& a, const DatasetReadSpec& b) {
            a.labelColumn == b.labelColumn && a.subsample == b.subsample && (a.subsample == 0 || a.seed == b.seed);
 }
 
-Dataset readChosen(const std::string& path, const DatasetReadSpec& spec) {
-    Dataset data = readDataset(path, readOptionsOf(spec));
+Dataset readChosen(const std::string& path, const DatasetReadSpec& spec, JobControl* control) {
+    ReadOptions options = readOptionsOf(spec);
+    options.control = control;
+    Dataset data = readDataset(path, options);
     if (spec.subsample != 0) data = subsample(data, spec.subsample, spec.seed);
     return data;
 }
 
-ProposedRead readWithDefaults(const std::string& path) {
-    auto data = std::make_shared<Dataset>(readDataset(path, ReadOptions{}));
+ProposedRead readWithDefaults(const std::string& path, JobControl* control) {
+    ReadOptions defaults;
+    defaults.control = control;
+    auto data = std::make_shared<Dataset>(readDataset(path, defaults));
     ProposedRead out{data, proposeOpenChoice(*data)};
-    if (out.choice.spec.compensate) out.data = std::make_shared<const Dataset>(readDataset(path, readOptionsOf(out.choice.spec)));
+    if (out.choice.spec.compensate) {
+        ReadOptions compensated = readOptionsOf(out.choice.spec);
+        compensated.control = control;
+        out.data = std::make_shared<const Dataset>(readDataset(path, compensated));
+    }
     return out;
 }
 

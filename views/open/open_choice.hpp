@@ -13,6 +13,7 @@
 
 #include "clusterlens/dataset.hpp"
 #include "clusterlens/io/default_read_spec.hpp"
+#include "clusterlens/job_control.hpp"
 #include "clusterlens/session/session.hpp"
 #include "open/transform_choice.hpp"
 
@@ -36,8 +37,9 @@ TransformChoice transformOf(const DatasetReadSpec& spec);
 bool sameRead(const DatasetReadSpec& a, const DatasetReadSpec& b);
 
 /// Reads `path` as `spec` says: the reader options, then the subsample (columns and transform are
-/// applied by the views). Throws InvalidInput naming the file and the reason. O(file size).
-Dataset readChosen(const std::string& path, const DatasetReadSpec& spec);
+/// applied by the views). Throws InvalidInput naming the file and the reason, Cancelled when `control`
+/// (the reader's ReadOptions::control) is cancelled. O(file size).
+Dataset readChosen(const std::string& path, const DatasetReadSpec& spec, JobControl* control = nullptr);
 
 /// A file read with its own defaults.
 struct ProposedRead {
@@ -46,8 +48,9 @@ struct ProposedRead {
 };
 
 /// Reads `path` with default options and proposes its defaults; a file whose spillover matrix the
-/// defaults apply is read again, compensated. Throws InvalidInput like readDataset.
-ProposedRead readWithDefaults(const std::string& path);
+/// defaults apply is read again, compensated. Throws InvalidInput like readDataset, Cancelled when
+/// `control` is cancelled.
+ProposedRead readWithDefaults(const std::string& path, JobControl* control = nullptr);
 
 /// Remembers the choice made for the file `path` (QSettings), for reopening it from the recent list.
 void rememberOpenChoice(const QString& path, const OpenChoice& choice);
