@@ -1,6 +1,6 @@
 // The window's default layout and focus mode. Forms share one tabbed column on the left, the views
-// one tabbed column on the right (each view gets the column's whole height), jobs and log a tabbed
-// strip at the bottom; the data scatter stays in the middle. The window starts within the screen
+// one tabbed column on the right (each view gets the column's whole height; on a small screen the
+// forms are tabs of that column too), jobs and log a tabbed strip at the bottom; the data scatter stays in the middle. The window starts within the screen
 // (1366x768 included), and a session's or the last run's saved layout replaces this default.
 
 #include <QDockWidget>
@@ -29,6 +29,8 @@ const char* const kBottomDocks[] = {"JobsDock", "LogDock"};
 
 constexpr int kLeftWidth = 330;
 constexpr int kBottomHeight = 150;
+// Narrower windows keep one side column (see applyDefaultLayout).
+constexpr int kTwoColumnsMinWidth = 1600;
 
 /// The docks of `window` with these object names, in this order (those that exist).
 QList<QDockWidget*> docksNamed(const QMainWindow* window, std::span<const char* const> names) {
@@ -56,18 +58,23 @@ void MainWindow::applyDefaultLayout() {
     // Forms and views run the window's whole height; jobs and log sit under the scatter only.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    tabify(Qt::LeftDockWidgetArea, left);
-    tabify(Qt::RightDockWidgetArea, views);
-    tabify(Qt::BottomDockWidgetArea, bottom);
     resizeToScreen();
+    // On a small screen (1366x768) two side columns, each as wide as its widest form or view, leave
+    // the scatter a sliver: the forms then become tabs of the views' column, ahead of the views.
+    const bool oneColumn = width() < kTwoColumnsMinWidth;
+    tabify(Qt::LeftDockWidgetArea, oneColumn ? QList<QDockWidget*>() : left);
+    tabify(Qt::RightDockWidgetArea, oneColumn ? left + views : views);
+    tabify(Qt::BottomDockWidgetArea, bottom);
     // Dock sizes hold only once the window is laid out on screen: set them when the event loop
     // runs, unless a layout saved by an earlier run is restored instead.
     if (QSettings().contains(QStringLiteral("window/state"))) return;
     QTimer::singleShot(0, this, [this, left, views, bottom] {
         // The views' column takes about as much width as the scatter.
         const int rightWidth = std::max(300, (width() - kLeftWidth) / 2);
-        if (!left.isEmpty() && !views.isEmpty())
+        if (!left.isEmpty() && !views.isEmpty() && dockWidgetArea(left.front()) == Qt::LeftDockWidgetArea)
             resizeDocks({left.front(), views.front()}, {kLeftWidth, rightWidth}, Qt::Horizontal);
+        else if (!views.isEmpty())
+            resizeDocks({views.front()}, {rightWidth}, Qt::Horizontal);
         if (!bottom.isEmpty()) resizeDocks({bottom.front()}, {kBottomHeight}, Qt::Vertical);
     });
 }

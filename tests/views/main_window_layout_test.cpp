@@ -31,6 +31,7 @@
 #include "populations/populations_panel.hpp"
 #include "scatter/scatter_widget.hpp"
 #include "vat/vat_panel.hpp"
+#include "vat/vat_widget.hpp"
 #include "window_grab.hpp"
 
 using namespace clusterlens;
@@ -44,6 +45,8 @@ constexpr int kTimeoutMs = 120'000;
 constexpr int kMinDockSize = 250;
 // Jobs and log: a strip under the scatter, readable at a few lines.
 constexpr int kMinBottomDockHeight = 120;
+// The data scatter is the headline view: its plot area (inside the axes) stays this wide.
+constexpr int kMinScatterPlotWidth = 400;
 const QString kAverage = QStringLiteral("average linkage");
 const QString kWard = QStringLiteral("ward linkage");
 
@@ -90,6 +93,7 @@ private Q_SLOTS:
 
 private:
     void checkDocks();
+    void checkVatImageInsideItsDock();
     void checkFocusToggle(const QString& dockName, const std::function<void(QDockWidget*)>& toggle);
     void computeViewsOfTheDemo();
     QString screenshotDir() const;
@@ -135,6 +139,28 @@ void MainWindowLayoutTest::checkDocks() {
     }
     QVERIFY2(m_window->scatter()->width() >= kMinDockSize && m_window->scatter()->height() >= kMinDockSize,
              qPrintable(QStringLiteral("scatter %1x%2").arg(m_window->scatter()->width()).arg(m_window->scatter()->height())));
+    const QRectF plot = m_window->scatter()->plotRect();
+    // The message names each visible dock's width and minimum width: what takes the room.
+    QString docks;
+    for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+        if (dock->isVisible())
+            docks += QStringLiteral(" %1 %2 (minimum %3)").arg(dock->objectName()).arg(dock->width()).arg(dock->minimumSizeHint().width());
+    QVERIFY2(plot.width() >= kMinScatterPlotWidth,
+             qPrintable(QStringLiteral("scatter plot %1 px wide in a %2 px widget;%3").arg(plot.width()).arg(m_window->scatter()->width()).arg(docks)));
+}
+
+void MainWindowLayoutTest::checkVatImageInsideItsDock() {
+    auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("VatDock"));
+    QVERIFY(dock);
+    const VatWidget* vat = m_window->vatPanel()->widget();
+    // The image's corners, mapped into the dock, lie inside what the dock shows of its content.
+    const QRectF plot = vat->plotRect();
+    const QRect image(vat->mapTo(dock, plot.topLeft().toPoint()), vat->mapTo(dock, plot.bottomRight().toPoint()));
+    const QRect shown = dock->widget()->geometry();
+    QVERIFY2(!plot.isEmpty() && shown.contains(image) && vat->visibleRegion().boundingRect().contains(plot.toRect()),
+             qPrintable(QStringLiteral("VAT image (%1,%2 %3x%4) in a dock showing (%5,%6 %7x%8)")
+                            .arg(image.x()).arg(image.y()).arg(image.width()).arg(image.height())
+                            .arg(shown.x()).arg(shown.y()).arg(shown.width()).arg(shown.height())));
 }
 
 void MainWindowLayoutTest::noVisibleDockIsSqueezed() {
@@ -201,6 +227,7 @@ void MainWindowLayoutTest::everyViewIsShownLargeEnoughOnTheDemo() {
         QTRY_VERIFY(dock->isVisible());
         QTest::qWait(300);
         checkDocks();
+        if (dockName == QStringLiteral("VatDock")) checkVatImageInsideItsDock();
         const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(file, sizeTag()));
         QVERIFY(grabWindowWithViews(*m_window).save(path));
         qInfo("saved %s", qPrintable(path));

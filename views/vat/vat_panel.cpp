@@ -6,6 +6,8 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -52,12 +54,25 @@ VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
     m_hover = new QLabel(this);
     m_hover->setTextFormat(Qt::PlainText);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The rows of controls are wider than a narrow column: they alone scroll sideways, so the image
+    // keeps the dock's width and scales to it rather than being cut off on the right.
+    auto* controls = new QWidget(this);
+    auto* rows = new QVBoxLayout(controls);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->addWidget(buildComputeRow());
+    rows->addWidget(buildDisplayRow());
+    m_strips = new ColourStripChooser(m_analysis, this);
+    rows->addWidget(m_strips);
+    auto* controlsScroll = new QScrollArea(this);
+    controlsScroll->setObjectName(QStringLiteral("VatControls"));
+    controlsScroll->setWidget(controls);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    controlsScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controlsScroll->setFixedHeight(controls->sizeHint().height() + controlsScroll->horizontalScrollBar()->sizeHint().height());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(buildComputeRow());
-    layout->addWidget(buildDisplayRow());
-    m_strips = new ColourStripChooser(m_analysis, this);
-    layout->addWidget(m_strips);
+    layout->addWidget(controlsScroll);
     connect(m_strips, &ColourStripChooser::stripsChanged, this, &VatPanel::showStrips);
     m_stale = new StaleBanner(this);
     layout->addWidget(m_stale);
