@@ -30,7 +30,7 @@ const char* const kBottomDocks[] = {"JobsDock", "LogDock"};
 constexpr int kLeftWidth = 330;
 constexpr int kBottomHeight = 150;
 // Narrower windows keep one side column (see applyDefaultLayout).
-constexpr int kTwoColumnsMinWidth = 1600;
+constexpr int kTwoColumnsMinWidth = 1500;
 
 /// The docks of `window` with these object names, in this order (those that exist).
 QList<QDockWidget*> docksNamed(const QMainWindow* window, std::span<const char* const> names) {
