@@ -10,6 +10,7 @@
 #include "dataset_session.hpp"
 #include "dendrogram/clustering_panel.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
+#include "jobs/job_runner.hpp"
 #include "main_window.hpp"
 #include "opengl_setup.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -24,6 +25,33 @@ void saveScreenshot(clusterlens::gui::MainWindow& window, const QString& file) {
     const bool saved = shot.save(file);
     std::fprintf(stderr, "%s %s\n", saved ? "saved" : "could not save", qPrintable(file));
     QApplication::exit(saved ? 0 : 1);
+}
+
+/// --cluster METHOD: once the data is drawn, clusters it with METHOD (mahalanobis or a classic linkage)
+/// as the clustering panel's own job, as its Run button does.
+void clusterOnceDrawn(clusterlens::gui::MainWindow& window, const QString& cluster) {
+    QObject::connect(
+        window.scatter(), &clusterlens::views::ScatterWidget::dataDrawn, &window,
+        [&window, cluster] {
+            window.clusteringPanel()->setLinkage(cluster);
+            window.clusteringPanel()->run();
+        },
+        Qt::SingleShotConnection);
+}
+
+/// One stderr line when a job starts and one when it ends, for a user (or a test) watching the terminal.
+void logJobsToStderr(clusterlens::gui::MainWindow& window) {
+    using clusterlens::views::JobId;
+    using clusterlens::views::JobRunner;
+    using clusterlens::views::JobState;
+    QObject::connect(window.jobRunner(), &JobRunner::jobStarted, &window,
+                     [](JobId, const QString& name) { std::fprintf(stderr, "job started: %s\n", qPrintable(name)); });
+    QObject::connect(window.jobRunner(), &JobRunner::jobFinished, &window,
+                     [](JobId, const QString& name, JobState state, const QString&, qint64 ms) {
+                         std::fprintf(stderr, "job ended: %s (%s after %.2f s)\n", qPrintable(name),
+                                      qPrintable(clusterlens::views::jobStateName(state)),
+                                      static_cast<double>(ms) / 1000.0);
+                     });
 }
 
 /// --screenshot FILE (for documentation and CI): saves the window once the data is on screen,
@@ -42,13 +70,6 @@ void scheduleScreenshot(clusterlens::gui::MainWindow& window, const QString& fil
     if (cluster.isEmpty()) {
         QObject::connect(window.scatter(), &ScatterWidget::dataDrawn, &window, [shootSoon] { shootSoon(500); });
     } else {
-        QObject::connect(
-            window.scatter(), &ScatterWidget::dataDrawn, &window,
-            [&window, cluster] {
-                window.clusteringPanel()->setLinkage(cluster);
-                window.clusteringPanel()->run();
-            },
-            Qt::SingleShotConnection);
         QObject::connect(window.dendrogramPanel(), &DendrogramPanel::treeShown, &window,
                          [&window, cutK] { window.dendrogramPanel()->setClusterCount(cutK); });
         QObject::connect(window.dendrogramPanel(), &DendrogramPanel::cutApplied, &window,
@@ -77,7 +98,7 @@ struct Options {
                                   QStringLiteral("Save the window to FILE once the data is drawn, then quit."),
                                   QStringLiteral("FILE")};
     QCommandLineOption cluster{QStringLiteral("cluster"),
-                               QStringLiteral("With --screenshot: cluster the data with METHOD first (mahalanobis, "
+                               QStringLiteral("Cluster the data with METHOD once it is loaded (mahalanobis, "
                                               "average, ward, ...)."),
                                QStringLiteral("METHOD")};
     QCommandLineOption cutK{QStringLiteral("cut-k"), QStringLiteral("With --cluster: clusters of the cut shown."),
@@ -141,6 +162,8 @@ int main(int argc, char* argv[]) {
     app.installEventFilter(&wheelGuard);
 
     clusterlens::gui::MainWindow window;
+    logJobsToStderr(window);
+    if (parser.isSet(options.cluster)) clusterOnceDrawn(window, parser.value(options.cluster));
     if (parser.isSet(options.screenshot)) {
         // A clustered screenshot shows the tree and the views it colours: the whole screen of Xvfb.
         if (parser.isSet(options.cluster))

@@ -1,6 +1,8 @@
 // Crash recovery. The application binary is started on the demo with a recovery folder of the test's
 // own (--recovery-dir, --autosave-seconds), killed with SIGKILL after its autosave, and the next window
-// offers the autosaved work and restores it. In-process: a window that gated populations and clustered
+// offers the autosaved work and restores it; killed in the middle of an MHCA it started itself (--cluster,
+// seen on its stderr job lines), the next window restores exactly the last autosave, without that
+// analysis. In-process: a window that gated populations and clustered
 // goes away without a clean quit; the next one restores every object (compared field by field). A clean
 // quit leaves no recovery file, and declining the offer removes it.
 
@@ -11,6 +13,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 
+#include "clusterlens/session/session_file.hpp"
 #include "gui_test_main.hpp"
 #include "session/autosave.hpp"
 #include "session/session_io.hpp"
@@ -41,6 +44,28 @@ QAbstractButton* button(QMessageBox* box, const QString& text) {
     return nullptr;
 }
 
+/// Starts the application binary on the demo, autosaving into `recovery` every second, with `extra`
+/// arguments; its settings and extracted demo stay in `dir`, not the user's folders.
+bool startChild(QProcess& app, const QTemporaryDir& dir, const QString& recovery, const QStringList& extra = {}) {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    environment.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("cache")));
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(CLUSTERLENS_GUI_BINARY),
+              QStringList{QStringLiteral("--demo"), QStringLiteral("--recovery-dir"), recovery,
+                          QStringLiteral("--autosave-seconds"), QStringLiteral("1")} +
+                  extra);
+    return app.waitForStarted(10'000);
+}
+
+/// Kills `app` with SIGKILL (no clean quit) and waits until it is gone.
+void killChild(QProcess& app) {
+    app.kill();
+    QVERIFY(app.waitForFinished(10'000));
+    QCOMPARE(app.exitStatus(), QProcess::CrashExit);
+}
+
 /// Restores the offered recovery in `window` and waits until its work is shown.
 bool restore(MainWindow& window) {
     QMessageBox* box = recoveryBox(window);
@@ -56,6 +81,7 @@ class SessionRecoveryTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void killedApplicationIsOfferedItsAutosave();
+    void killedDuringAnAnalysisRestoresItsLastAutosaveWithoutTheAnalysis();
     void windowGoneWithoutCleanQuitRestoresEveryObject();
     void cleanQuitLeavesNoRecoveryAndDeclineRemovesIt();
 };
@@ -64,22 +90,12 @@ void SessionRecoveryTest::killedApplicationIsOfferedItsAutosave() {
     QTemporaryDir dir;
     const QString recovery = dir.filePath(QStringLiteral("recovery"));
     QProcess app;
-    // The child's settings and extracted demo stay in the test's folder, not the user's.
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-    environment.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("cache")));
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
-    app.setProcessEnvironment(environment);
-    app.start(QStringLiteral(CLUSTERLENS_GUI_BINARY),
-              {QStringLiteral("--demo"), QStringLiteral("--recovery-dir"), recovery, QStringLiteral("--autosave-seconds"),
-               QStringLiteral("1")});
-    QVERIFY2(app.waitForStarted(10'000), qPrintable(app.errorString()));
+    QVERIFY2(startChild(app, dir, recovery), qPrintable(app.errorString()));
     const QString autosaved = QDir(recovery).filePath(QStringLiteral("recovery-0.clusterlens"));
     QVERIFY(QTest::qWaitFor([&] { return QFileInfo(autosaved).size() > 0; }, kGuiJobTimeoutMs));
     QTest::qWait(300);  // an autosave under way finishes its rename
-    app.kill();  // SIGKILL: no clean quit
-    QVERIFY(app.waitForFinished(10'000));
-    QCOMPARE(app.exitStatus(), QProcess::CrashExit);
+    killChild(app);
+    if (QTest::currentTestFailed()) return;
     QVERIFY(QFileInfo::exists(autosaved));
 
     MainWindow window;
@@ -95,6 +111,54 @@ void SessionRecoveryTest::killedApplicationIsOfferedItsAutosave() {
     // Restored work was never saved: it is marked so, and its recovery file is gone.
     QVERIFY(window.document()->isModified());
     QVERIFY(!QFileInfo::exists(QDir(recovery).filePath(QStringLiteral("recovery-0.restore.clusterlens"))));
+    window.document()->setModified(false);
+}
+
+void SessionRecoveryTest::killedDuringAnAnalysisRestoresItsLastAutosaveWithoutTheAnalysis() {
+    QTemporaryDir dir;
+    const QString recovery = dir.filePath(QStringLiteral("recovery"));
+    QProcess app;
+    // The full MHCA takes seconds on the demo: the child is killed while it runs.
+    QVERIFY2(startChild(app, dir, recovery, {QStringLiteral("--cluster"), QStringLiteral("mahalanobis")}),
+             qPrintable(app.errorString()));
+    const QString autosaved = QDir(recovery).filePath(QStringLiteral("recovery-0.clusterlens"));
+    QString log;  // the child's "job started: NAME" and "job ended: NAME (...)" lines
+    const QString clustering = QStringLiteral("Clustering: MHCA full");
+    const QString autosave = QStringLiteral("Autosave");
+    const auto lines = [&](const QString& event, const QString& name) {
+        return static_cast<int>(log.count(QStringLiteral("job %1: %2").arg(event, name)));
+    };
+    // Inside the analysis, with an autosave on disk and none under way.
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     log += QString::fromLocal8Bit(app.readAllStandardError());
+                     return lines(QStringLiteral("started"), clustering) == 1 &&
+                            lines(QStringLiteral("ended"), autosave) > 0 &&
+                            lines(QStringLiteral("started"), autosave) == lines(QStringLiteral("ended"), autosave) &&
+                            QFileInfo(autosaved).size() > 0;
+                 },
+                 kGuiJobTimeoutMs),
+             qPrintable(log));
+    const Session beforeKill = readSession(autosaved.toStdString());
+    killChild(app);
+    if (QTest::currentTestFailed()) return;
+    log += QString::fromLocal8Bit(app.readAllStandardError());
+    QVERIFY2(lines(QStringLiteral("ended"), clustering) == 0, qPrintable(log));  // killed during the analysis
+
+    MainWindow window;
+    test::showWindow(window);
+    window.startRecovery(recovery, 600'000);
+    QVERIFY(restore(window));
+    const Session& restored = window.document()->session();
+    QCOMPARE(restored.data.n, std::uint64_t{6052});
+    QCOMPARE(restored.data.sha256, beforeKill.data.sha256);
+    // Everything the last autosave held, and nothing of the analysis it did not see finish.
+    test::compareSessions(restored, beforeKill, false);
+    if (QTest::currentTestFailed()) return;
+    QVERIFY(restored.linkages.empty());
+    QVERIFY(restored.labelings.empty());
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->current() && window.session()->current()->n == 6052, kGuiJobTimeoutMs);
+    QVERIFY(window.document()->isModified());
     window.document()->setModified(false);
 }
 
