@@ -4,8 +4,8 @@ namespace clusterlens::views {
 
 AnalysisSession::AnalysisSession(QObject* parent) : QObject(parent) {}
 
-void AnalysisSession::addLinkage(const QString& name, std::shared_ptr<const Linkage> linkage, const QString& description,
-                                 ResultScope scope) {
+void AnalysisSession::addLinkage(const QString& name, std::shared_ptr<const Linkage> linkage,
+                                 const QString& description, ResultScope scope) {
     m_linkages[name] = {std::move(linkage), description, std::move(scope)};
     Q_EMIT linkagesChanged();
 }
@@ -124,4 +124,4 @@ void AnalysisSession::clear() {
     Q_EMIT selectionChanged(this);
 }
 
-} // namespace clusterlens::views
+}  // namespace clusterlens::views

@@ -104,4 +104,4 @@ private:
     std::shared_ptr<const IndexVector> m_selection = std::make_shared<IndexVector>();
 };
 
-} // namespace clusterlens::views
+}  // namespace clusterlens::views

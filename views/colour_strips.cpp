@@ -26,7 +26,8 @@ QImage stripImage(const ColourStrip& strip, const std::function<std::size_t(std:
     const int pixels = static_cast<int>(std::min<std::size_t>(ranks, kMaxStripPixels));
     QImage image(vertical ? 1 : pixels, vertical ? pixels : 1, QImage::Format_ARGB32);
     for (int p = 0; p < pixels; ++p) {
-        const auto rank = begin + static_cast<std::size_t>((static_cast<double>(p) + 0.5) * static_cast<double>(ranks) / pixels);
+        const auto rank =
+            begin + static_cast<std::size_t>((static_cast<double>(p) + 0.5) * static_cast<double>(ranks) / pixels);
         const QRgb colour = strip.colours[idAt(std::min(rank, end - 1))];
         image.setPixel(vertical ? 0 : p, vertical ? p : 0, colour);
     }
@@ -60,11 +61,14 @@ ColourStrip markerStrip(const Dataset& dataset, std::size_t column) {
     for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = Palette::colormap(static_cast<double>(i) / 255.0).rgba();
     strip.colours.resize(dataset.n);
     for (std::size_t i = 0; i < dataset.n; ++i)
-        strip.colours[i] = ramp[static_cast<std::size_t>(std::lround(scale.normalised(dataset.values[i * dataset.d + column]) * 255.0))];
+        strip.colours[i] = ramp[static_cast<std::size_t>(
+            std::lround(scale.normalised(dataset.values[i * dataset.d + column]) * 255.0))];
     return strip;
 }
 
-double colourStripHeight(const QFont& font) { return std::max(6.0, QFontMetricsF(font).height() * 0.8); }
+double colourStripHeight(const QFont& font) {
+    return std::max(6.0, QFontMetricsF(font).height() * 0.8);
+}
 
 double colourStripsExtent(const QFont& font, std::size_t count) {
     return count == 0 ? 0.0 : static_cast<double>(count) * (colourStripHeight(font) + 2.0);
@@ -72,8 +76,8 @@ double colourStripsExtent(const QFont& font, std::size_t count) {
 
 std::size_t fittingStripCount(const ColourStrips* strips, std::size_t size) {
     if (!strips) return 0;
-    return static_cast<std::size_t>(
-        std::count_if(strips->begin(), strips->end(), [size](const ColourStrip& s) { return s.colours.size() == size; }));
+    return static_cast<std::size_t>(std::count_if(strips->begin(), strips->end(),
+                                                  [size](const ColourStrip& s) { return s.colours.size() == size; }));
 }
 
 void paintColourStrips(QPainter& painter, const StripBand& band, const ColourStrips& strips, std::size_t count,

@@ -61,7 +61,8 @@ void ColouringCombo::setColouring(ColourMode itemMode, const QString& itemName) 
     const bool wasUpdating = std::exchange(m_updating, true);
     int index = 0;
     for (int i = 1; i < count() && itemMode != ColourMode::Density; ++i)
-        if (itemData(i, kModeRole).toInt() == static_cast<int>(itemMode) && itemData(i, kNameRole).toString() == itemName)
+        if (itemData(i, kModeRole).toInt() == static_cast<int>(itemMode) &&
+            itemData(i, kNameRole).toString() == itemName)
             index = i;
     setCurrentIndex(index);
     m_updating = wasUpdating;
@@ -72,6 +73,8 @@ ColourMode ColouringCombo::mode() const {
     return value.isValid() ? static_cast<ColourMode>(value.toInt()) : ColourMode::Density;
 }
 
-QString ColouringCombo::name() const { return itemData(currentIndex(), kNameRole).toString(); }
+QString ColouringCombo::name() const {
+    return itemData(currentIndex(), kNameRole).toString();
+}
 
 }  // namespace clusterlens::views

@@ -14,7 +14,8 @@ void DatasetSession::open(const QString& path, const OpenChoice& choice, std::sh
         path,
         [file, choice, inspected](JobControl& control) {
             return ProposedRead{
-                inspected ? inspected : std::make_shared<const Dataset>(readChosen(file, choice.spec, &control)), choice};
+                inspected ? inspected : std::make_shared<const Dataset>(readChosen(file, choice.spec, &control)),
+                choice};
         },
         transformOf(choice.spec), true);
 }
@@ -44,30 +45,30 @@ void DatasetSession::startRead(const QString& path, std::function<ProposedRead(J
                                std::optional<TransformChoice> transform, bool fromFile) {
     m_loading = true;
     Q_EMIT loadStarted(path);
-    m_runner->start<ProposedRead>(
-        this, QStringLiteral("load"), tr("Read %1").arg(QFileInfo(path).fileName()), std::move(read),
-        [this, path, transform, fromFile](const JobOutcome<ProposedRead>& outcome) {
-            m_loading = false;
-            if (outcome.state == JobState::Cancelled) {
-                Q_EMIT loadCancelled(path);
-                return;
-            }
-            if (outcome.state == JobState::Failed) {
-                Q_EMIT loadFailed(path, outcome.message);
-                return;
-            }
-            m_raw = outcome.result->data;
-            m_path = path;
-            m_choice = outcome.result->choice;
-            m_options = readOptionsOf(m_choice.spec);
-            m_fromFile = fromFile;
-            if (fromFile) m_transform = transformOf(m_choice.spec);
-            if (transform) m_transform = *transform;
-            m_choice.spec.transform = m_transform.spec().toStdString();
-            m_choice.spec.cofactors = m_transform.cofactors;
-            Q_EMIT loaded(path);
-            applyTransform(true);
-        });
+    m_runner->start<ProposedRead>(this, QStringLiteral("load"), tr("Read %1").arg(QFileInfo(path).fileName()),
+                                  std::move(read),
+                                  [this, path, transform, fromFile](const JobOutcome<ProposedRead>& outcome) {
+                                      m_loading = false;
+                                      if (outcome.state == JobState::Cancelled) {
+                                          Q_EMIT loadCancelled(path);
+                                          return;
+                                      }
+                                      if (outcome.state == JobState::Failed) {
+                                          Q_EMIT loadFailed(path, outcome.message);
+                                          return;
+                                      }
+                                      m_raw = outcome.result->data;
+                                      m_path = path;
+                                      m_choice = outcome.result->choice;
+                                      m_options = readOptionsOf(m_choice.spec);
+                                      m_fromFile = fromFile;
+                                      if (fromFile) m_transform = transformOf(m_choice.spec);
+                                      if (transform) m_transform = *transform;
+                                      m_choice.spec.transform = m_transform.spec().toStdString();
+                                      m_choice.spec.cofactors = m_transform.cofactors;
+                                      Q_EMIT loaded(path);
+                                      applyTransform(true);
+                                  });
 }
 
 void DatasetSession::setTransform(const TransformChoice& choice) {

@@ -64,7 +64,8 @@ QString colouringClusterOf(const AnalysisSession& analysis, std::int64_t index) 
 
 QString describeEvent(const AnalysisSession* analysis, std::int64_t index, const std::vector<EventValue>& values) {
     if (!analysis) return eventTooltipText(index, values, {}, {});
-    return eventTooltipText(index, values, colouringClusterOf(*analysis, index), populationsContaining(*analysis, index));
+    return eventTooltipText(index, values, colouringClusterOf(*analysis, index),
+                            populationsContaining(*analysis, index));
 }
 
 }  // namespace clusterlens::views

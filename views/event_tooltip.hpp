@@ -32,9 +32,9 @@ QString eventTooltipText(std::int64_t index, const std::vector<EventValue>& valu
 
 /// A group of events a tree view draws as one: a cluster of a cut or a subtree.
 struct EventGroup {
-    QString name;               ///< "cluster 2", "small (cluster 5)", "subtree (merge 17)"
-    std::int64_t size = 0;      ///< events in the group
-    double height = 0.0;        ///< height of the merge that formed it
+    QString name;                                      ///< "cluster 2", "small (cluster 5)", "subtree (merge 17)"
+    std::int64_t size = 0;                             ///< events in the group
+    double height = 0.0;                               ///< height of the merge that formed it
     std::int64_t firstPosition = 0, lastPosition = 0;  ///< its leaves' positions in the tree's order
 };
 

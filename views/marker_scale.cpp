@@ -28,7 +28,9 @@ double MarkerScale::normalised(double value) const {
     return std::clamp((value - low) / (high - low), 0.0, 1.0);
 }
 
-QColor MarkerScale::colour(double value) const { return Palette::colormap(normalised(value)); }
+QColor MarkerScale::colour(double value) const {
+    return Palette::colormap(normalised(value));
+}
 
 MarkerScale markerScale(const Dataset& dataset, std::size_t column) {
     if (column >= dataset.d) throw InvalidInput("The marker to colour by is not a feature of the dataset.");

@@ -61,11 +61,24 @@ std::vector<QColor> extendDistinct(std::vector<QColor> colors, std::size_t total
 const std::vector<QColor>& buildCategorical() {
     static const std::vector<QColor> colors = extendDistinct(
         {
-            QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
-            QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0xbc, 0xbd, 0x22),
-            QColor(0x17, 0xbe, 0xcf), QColor(0xae, 0xc7, 0xe8), QColor(0xff, 0xbb, 0x78), QColor(0x98, 0xdf, 0x8a),
-            QColor(0xff, 0x98, 0x96), QColor(0xc5, 0xb0, 0xd5), QColor(0xc4, 0x9c, 0x94), QColor(0xf7, 0xb6, 0xd2),
-            QColor(0xdb, 0xdb, 0x8d), QColor(0x9e, 0xda, 0xe5),
+            QColor(0x1f, 0x77, 0xb4),
+            QColor(0xff, 0x7f, 0x0e),
+            QColor(0x2c, 0xa0, 0x2c),
+            QColor(0xd6, 0x27, 0x28),
+            QColor(0x94, 0x67, 0xbd),
+            QColor(0x8c, 0x56, 0x4b),
+            QColor(0xe3, 0x77, 0xc2),
+            QColor(0xbc, 0xbd, 0x22),
+            QColor(0x17, 0xbe, 0xcf),
+            QColor(0xae, 0xc7, 0xe8),
+            QColor(0xff, 0xbb, 0x78),
+            QColor(0x98, 0xdf, 0x8a),
+            QColor(0xff, 0x98, 0x96),
+            QColor(0xc5, 0xb0, 0xd5),
+            QColor(0xc4, 0x9c, 0x94),
+            QColor(0xf7, 0xb6, 0xd2),
+            QColor(0xdb, 0xdb, 0x8d),
+            QColor(0x9e, 0xda, 0xe5),
         },
         kCategoricalCount);
     return colors;
@@ -107,13 +120,15 @@ const std::vector<QColor>& Palette::okabeItoColors() {
 QColor Palette::labelColor(int label, PaletteKind kind, int labelCount) {
     if (label < 0) return noiseColor();
     switch (kind) {
-    case PaletteKind::Tableau: return labelColor(label);
-    case PaletteKind::OkabeIto: {
-        // Past its 7 colours, distinct generated ones follow, as for Tableau.
-        static const std::vector<QColor> extended = extendDistinct(okabeItoColors(), kCategoricalCount);
-        return extended[static_cast<std::size_t>(label) % extended.size()];
-    }
-    case PaletteKind::Viridis: break;
+        case PaletteKind::Tableau:
+            return labelColor(label);
+        case PaletteKind::OkabeIto: {
+            // Past its 7 colours, distinct generated ones follow, as for Tableau.
+            static const std::vector<QColor> extended = extendDistinct(okabeItoColors(), kCategoricalCount);
+            return extended[static_cast<std::size_t>(label) % extended.size()];
+        }
+        case PaletteKind::Viridis:
+            break;
     }
     // The yellow end is left out: it vanishes on white paper.
     const int count = std::max(labelCount, label + 1);
@@ -122,9 +137,12 @@ QColor Palette::labelColor(int label, PaletteKind kind, int labelCount) {
 
 QString Palette::paletteName(PaletteKind kind) {
     switch (kind) {
-    case PaletteKind::Tableau: return QStringLiteral("tableau");
-    case PaletteKind::OkabeIto: return QStringLiteral("okabe-ito");
-    case PaletteKind::Viridis: return QStringLiteral("viridis");
+        case PaletteKind::Tableau:
+            return QStringLiteral("tableau");
+        case PaletteKind::OkabeIto:
+            return QStringLiteral("okabe-ito");
+        case PaletteKind::Viridis:
+            return QStringLiteral("viridis");
     }
     return {};
 }

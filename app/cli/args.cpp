@@ -6,15 +6,16 @@
 namespace clusterlens::cli {
 
 const std::set<std::string> kCommonFlags = {"--json", "--compensate", "--allow-non-finite", "--quiet"};
-const std::set<std::string> kCommonValued = {"--backend", "--columns", "--transform", "--dataset",  "--subsample",
-                                             "--seed",    "--label-column", "--embedding"};
+const std::set<std::string> kCommonValued = {"--backend",   "--columns", "--transform",    "--dataset",
+                                             "--subsample", "--seed",    "--label-column", "--embedding"};
 
 std::set<std::string> with(std::set<std::string> base, const std::set<std::string>& more) {
     base.insert(more.begin(), more.end());
     return base;
 }
 
-Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& flags, const std::set<std::string>& valued) {
+Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& flags,
+           const std::set<std::string>& valued) {
     for (std::size_t i = 0; i < argv.size(); ++i) {
         const std::string& arg = argv[i];
         const bool shortOption = arg.size() == 2 && arg[0] == '-' && std::isalpha(static_cast<unsigned char>(arg[1]));
@@ -67,7 +68,8 @@ double Args::number(const std::string& name, double fallback) const {
     const std::string text = value(name);
     double v = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size()) throw UsageError(name + ": '" + text + "' is not a number");
+    if (ec != std::errc() || ptr != text.data() + text.size())
+        throw UsageError(name + ": '" + text + "' is not a number");
     return v;
 }
 
@@ -96,7 +98,8 @@ std::vector<std::string> Args::list(const std::string& name) const {
     return items;
 }
 
-std::string Args::choice(const std::string& name, const std::vector<std::string>& choices, const std::string& fallback) const {
+std::string Args::choice(const std::string& name, const std::vector<std::string>& choices,
+                         const std::string& fallback) const {
     const std::string v = value(name, fallback);
     for (const std::string& c : choices)
         if (c == v) return v;
@@ -105,4 +108,4 @@ std::string Args::choice(const std::string& name, const std::vector<std::string>
     throw UsageError(name + ": '" + v + "' is not one of " + allowed);
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

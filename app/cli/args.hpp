@@ -34,7 +34,8 @@ public:
     std::uint64_t count(const std::string& name, std::uint64_t fallback) const;
     std::vector<std::string> list(const std::string& name) const;  ///< comma-separated
     /// One of `choices`, else UsageError naming the option.
-    std::string choice(const std::string& name, const std::vector<std::string>& choices, const std::string& fallback) const;
+    std::string choice(const std::string& name, const std::vector<std::string>& choices,
+                       const std::string& fallback) const;
 
 private:
     std::vector<std::string> m_positional;
@@ -49,4 +50,4 @@ extern const std::set<std::string> kCommonValued;
 /// Union helper for option sets.
 std::set<std::string> with(std::set<std::string> base, const std::set<std::string>& more);
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -28,7 +28,8 @@ int runCompare(const Arguments& argv) {
     const double seconds = clock.seconds();
     if (!args.flag("--json")) {
         std::printf("points: %lld  clusters: %zu vs %zu\nARI: %.6f  NMI: %.6f  F-measure: %.6f\n",
-                    static_cast<long long>(table.n), table.labelsA.size(), table.labelsB.size(), ari, nmi, matching.fMeasure);
+                    static_cast<long long>(table.n), table.labelsA.size(), table.labelsB.size(), ari, nmi,
+                    matching.fMeasure);
         for (const MatchedPair& p : matching.pairs) std::printf("  %d <-> %d  F1 %.4f\n", p.a, p.b, p.f1);
         return 0;
     }
@@ -50,4 +51,4 @@ int runCompare(const Arguments& argv) {
     return 0;
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

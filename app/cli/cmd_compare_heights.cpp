@@ -42,4 +42,4 @@ int runCompareHeights(const Arguments& argv) {
     return 0;
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

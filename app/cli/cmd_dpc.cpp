@@ -47,7 +47,8 @@ std::vector<std::int64_t> peakList(const Args& args, const SessionRun& run) {
         const std::int64_t position = ec == std::errc() && ptr == item.data() + item.size() ? run.positionOf(v) : -1;
         if (position < 0)
             throw UsageError("--peaks: '" + item + "' is not the index of an analysed event (0.." +
-                             std::to_string(run.eventCount() - 1) + (run.onPopulation() ? ", in --population" : "") + ")");
+                             std::to_string(run.eventCount() - 1) + (run.onPopulation() ? ", in --population" : "") +
+                             ")");
         peaks.push_back(position);
     }
     return peaks;
@@ -55,8 +56,10 @@ std::vector<std::int64_t> peakList(const Args& args, const SessionRun& run) {
 
 std::string defaultName(const DensityPeaksOptions& options) {
     char dc[64];
-    if (options.dc) std::snprintf(dc, sizeof dc, "%g", *options.dc);
-    else std::snprintf(dc, sizeof dc, "%g%%", options.dcPercent);
+    if (options.dc)
+        std::snprintf(dc, sizeof dc, "%g", *options.dc);
+    else
+        std::snprintf(dc, sizeof dc, "%g%%", options.dcPercent);
     return std::string("DPC dc=") + dc + (options.kernel == DensityKernel::Cutoff ? " cutoff" : " gaussian");
 }
 
@@ -110,7 +113,7 @@ void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult
                             .c_str());
 }
 
-} // namespace
+}  // namespace
 
 int runDpc(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--halo"}),
@@ -143,7 +146,10 @@ int runDpc(const Arguments& argv) {
     printWarnings(computed.warnings);
     const DensityPeaksResult& r = computed.result;
     Json seconds = Json::object();
-    seconds.set("read", readSeconds).set("dc", r.secondsDc).set("rho", r.secondsRho).set("delta", r.secondsDelta)
+    seconds.set("read", readSeconds)
+        .set("dc", r.secondsDc)
+        .set("rho", r.secondsRho)
+        .set("delta", r.secondsDelta)
         .set("density_peaks", clock.seconds());
     DpcResult entry = dpcEntry(r, run, run.info(defaultName(options), data));
     writeDpcCsv(out, entry);
@@ -163,4 +169,4 @@ int runDpc(const Arguments& argv) {
     return 0;
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -26,7 +26,8 @@ namespace {
 HcaRequest requestFrom(const Args& args, std::size_t n) {
     HcaRequest request;
     const std::string linkage = args.choice(
-        "--linkage", {"mahalanobis", "single", "complete", "average", "weighted", "centroid", "median", "ward"}, "mahalanobis");
+        "--linkage", {"mahalanobis", "single", "complete", "average", "weighted", "centroid", "median", "ward"},
+        "mahalanobis");
     request.mahalanobis = linkage == "mahalanobis";
     try {
         if (!request.mahalanobis) request.method = parseLinkageMethod(linkage);
@@ -50,7 +51,8 @@ HcaRequest requestFrom(const Args& args, std::size_t n) {
                          std::to_string(n) + " points");
     if (!request.mahalanobis && (args.has("--apriori") || args.has("--apriori-kmeans") || args.has("--variant") ||
                                  args.has("--subthreshold") || args.flag("--normalize") || args.has("--threshold")))
-        throw UsageError("--variant, --threshold, --subthreshold, --normalize and --apriori apply to --linkage mahalanobis only");
+        throw UsageError(
+            "--variant, --threshold, --subthreshold, --normalize and --apriori apply to --linkage mahalanobis only");
     return request;
 }
 
@@ -67,25 +69,28 @@ std::vector<std::int32_t> aprioriGroups(const std::string& path, const SessionRu
     std::vector<std::int32_t> groups = readLabels(path, run.eventCount());
     if (!run.onPopulation()) return groups;
     std::vector<std::int32_t> kept(data.n);
-    for (std::size_t k = 0; k < data.n; ++k) kept[k] = groups[static_cast<std::size_t>(run.indexOf(static_cast<std::int64_t>(k)))];
+    for (std::size_t k = 0; k < data.n; ++k)
+        kept[k] = groups[static_cast<std::size_t>(run.indexOf(static_cast<std::int64_t>(k)))];
     return kept;
 }
 
 /// --profile's report on stderr: the probe's counts and lines, or why there are none.
 void printProfile(const MhcaProbe& probe, const std::string& backend) {
     if (probe.merges == 0) {
-        std::fprintf(stderr, "clusterlens-cli: --profile: nothing to report (%s ran; the probe is filled by the GPU MHCA)\n",
+        std::fprintf(stderr,
+                     "clusterlens-cli: --profile: nothing to report (%s ran; the probe is filled by the GPU MHCA)\n",
                      backend.c_str());
         return;
     }
-    std::fprintf(stderr,
-                 "[mhca probe] %zu merges, %zu persistent launches, %zu switch steps, %zu key shifts, %zu merges updated "
-                 "again for a shift, %zu speculated shapes taken (%zu from the growth kernel)\n%s",
-                 probe.merges, probe.persistentLaunches, probe.switchSteps, probe.keyShifts, probe.mergesUpdatedAgain,
-                 probe.speculatedShapesTaken, probe.growthShapesTaken, probe.report.c_str());
+    std::fprintf(
+        stderr,
+        "[mhca probe] %zu merges, %zu persistent launches, %zu switch steps, %zu key shifts, %zu merges updated "
+        "again for a shift, %zu speculated shapes taken (%zu from the growth kernel)\n%s",
+        probe.merges, probe.persistentLaunches, probe.switchSteps, probe.keyShifts, probe.mergesUpdatedAgain,
+        probe.speculatedShapesTaken, probe.growthShapesTaken, probe.report.c_str());
 }
 
-} // namespace
+}  // namespace
 
 int runHca(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--normalize", "--profile"}),
@@ -107,7 +112,9 @@ int runHca(const Arguments& argv) {
         if (!request.mahalanobis) throw UsageError("--profile applies to --linkage mahalanobis only");
         request.mhca.probe = &probe;
     }
-    if (data.n < 2) throw InvalidInput(data.provenance.path + ": clustering needs at least 2 points, the data has " + std::to_string(data.n));
+    if (data.n < 2)
+        throw InvalidInput(data.provenance.path + ": clustering needs at least 2 points, the data has " +
+                           std::to_string(data.n));
 
     Stopwatch clusterClock;
     Computed<Linkage> computed = [&] {
@@ -120,11 +127,18 @@ int runHca(const Arguments& argv) {
     const double clusterSeconds = clusterClock.seconds();
     const std::size_t inversions = linkage.inversionCount();
     const bool fix = args.has("--fix-monotonic");
-    if (fix) linkage = fixNonMonotonic(linkage, parseMonotonicFix(args.choice("--fix-monotonic", {"eps", "halfway"}, "eps")));
+    if (fix)
+        linkage =
+            fixNonMonotonic(linkage, parseMonotonicFix(args.choice("--fix-monotonic", {"eps", "halfway"}, "eps")));
     writeLinkageCsv(out, linkage);
-    run.save([&](Session& session) { putNamed(session.linkages, LinkageResult{run.info(defaultName(args), data), linkage}); });
+    run.save([&](Session& session) {
+        putNamed(session.linkages, LinkageResult{run.info(defaultName(args), data), linkage});
+    });
     if (inversions > 0 && !fix)
-        std::fprintf(stderr, "clusterlens-cli: warning: %zu inversions (merges lower than a cluster they join); --fix-monotonic eps|halfway repairs them as mhca's fixNonMonotHca\n", inversions);
+        std::fprintf(stderr,
+                     "clusterlens-cli: warning: %zu inversions (merges lower than a cluster they join); "
+                     "--fix-monotonic eps|halfway repairs them as mhca's fixNonMonotHca\n",
+                     inversions);
     if (args.flag("--json")) {
         Json json = Json::object();
         json.set("n", data.n)
@@ -141,4 +155,4 @@ int runHca(const Arguments& argv) {
     return 0;
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

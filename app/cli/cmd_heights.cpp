@@ -22,11 +22,13 @@ int runHeights(const Arguments& argv) {
     Args args(argv, {"--json"}, {"--out", "--session", "--linkage", "--linkage-format"});
     args.expectPositional(args.has("--session") ? std::vector<std::string>{} : std::vector<std::string>{"LINKAGE.csv"});
     const std::string out = args.required("--out");
-    if (args.has("--session") != args.has("--linkage")) throw UsageError("--session FILE and --linkage NAME go together");
+    if (args.has("--session") != args.has("--linkage"))
+        throw UsageError("--session FILE and --linkage NAME go together");
     Stopwatch clock;
     LinkageResult stored;
     if (args.has("--session"))
-        stored = namedOrThrow(readSession(args.value("--session")).linkages, args.value("--linkage"), args.value("--session"), "linkage");
+        stored = namedOrThrow(readSession(args.value("--session")).linkages, args.value("--linkage"),
+                              args.value("--session"), "linkage");
     const Linkage linkage = args.has("--session") ? stored.linkage : readLinkageFrom(args, args.positional()[0]);
     const std::vector<std::int64_t>& members = stored.info.members;
     const std::vector<double> heights = pointHeights(linkage);
@@ -48,4 +50,4 @@ int runHeights(const Arguments& argv) {
     return 0;
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -20,9 +20,12 @@ Json embeddingsJson(const Dataset& data) {
 
 const char* roleName(Annotation::Role role) {
     switch (role) {
-    case Annotation::Role::PointNames: return "point_names";
-    case Annotation::Role::Labels: return "labels";
-    case Annotation::Role::Text: break;
+        case Annotation::Role::PointNames:
+            return "point_names";
+        case Annotation::Role::Labels:
+            return "labels";
+        case Annotation::Role::Text:
+            break;
     }
     return "text";
 }
@@ -30,7 +33,8 @@ const char* roleName(Annotation::Role role) {
 /// The table's text columns: name and what they became.
 Json annotationsJson(const Dataset& data) {
     Json list = Json::array();
-    for (const Annotation& a : data.annotations) list.push(Json::object().set("name", a.name).set("role", roleName(a.role)));
+    for (const Annotation& a : data.annotations)
+        list.push(Json::object().set("name", a.name).set("role", roleName(a.role)));
     return list;
 }
 
@@ -44,13 +48,14 @@ void printText(const Dataset& data) {
                     described ? data.descriptions[j].c_str() : "");
     }
     if (!data.labels.empty()) std::printf("labels:    %s\n", data.labelSource.c_str());
-    for (const Annotation& a : data.annotations) std::printf("text column: %s (%s)\n", a.name.c_str(), roleName(a.role));
+    for (const Annotation& a : data.annotations)
+        std::printf("text column: %s (%s)\n", a.name.c_str(), roleName(a.role));
     for (const Embedding& e : data.embeddings) std::printf("embedding: %s (%zu x %zu)\n", e.name.c_str(), e.n, e.d);
     std::printf("non-finite values: %zu\n", data.nonFinite);
     for (const std::string& w : data.warnings) std::printf("warning: %s\n", w.c_str());
 }
 
-} // namespace
+}  // namespace
 
 int runInfo(const Arguments& argv) {
     Args args(argv, kCommonFlags, kCommonValued);
@@ -87,4 +92,4 @@ int runInfo(const Arguments& argv) {
     return 0;
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

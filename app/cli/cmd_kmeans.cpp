@@ -45,9 +45,10 @@ int runKMeans(const Arguments& argv) {
     const double seconds = clock.seconds();
     const std::vector<std::int32_t> labels = run.wholeLabels(result.labels);
     writeLabelsCsv(out, labels);
-    const std::string name =
-        "k-means k=" + std::to_string(options.k) + " seed " + std::to_string(options.seed);
-    run.save([&](Session& session) { putNamed(session.labelings, LabelingResult{run.info(name, data), labels, {}, {}}); });
+    const std::string name = "k-means k=" + std::to_string(options.k) + " seed " + std::to_string(options.seed);
+    run.save([&](Session& session) {
+        putNamed(session.labelings, LabelingResult{run.info(name, data), labels, {}, {}});
+    });
     if (args.flag("--json"))
         std::printf("%s\n", Json::object()
                                 .set("n", data.n)
@@ -62,4 +63,4 @@ int runKMeans(const Arguments& argv) {
     return 0;
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

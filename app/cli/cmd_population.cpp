@@ -70,21 +70,27 @@ int runAdd(const Arguments& argv) {
         if (parent == nullptr) throwFileError(file, "", "has no population '" + population.parent + "' (--parent)");
         const std::size_t outside = subtractMembers(population.members, parent->members).size();
         if (outside > 0)
-            throwFileError(file, "", "population '" + name + "': " + std::to_string(outside) + " of its " +
-                                         std::to_string(population.members.size()) + " events lie outside its parent '" +
-                                         population.parent + "'");
+            throwFileError(file, "",
+                           "population '" + name + "': " + std::to_string(outside) + " of its " +
+                               std::to_string(population.members.size()) + " events lie outside its parent '" +
+                               population.parent + "'");
     }
     if (args.has("--definition")) population.definition = args.value("--definition");
     const Population* existing = findNamed(session.populations, name);
-    population.colour = args.value("--colour", existing ? existing->colour
-                                                        : kColours[session.populations.size() % std::size(kColours)]);
+    population.colour = args.value(
+        "--colour", existing ? existing->colour : kColours[session.populations.size() % std::size(kColours)]);
     putNamed(session.populations, population);
     writeSession(file, session);
     const PopulationCounts counts = populationCounts(session, population);
     if (args.flag("--json"))
-        std::printf("%s\n", Json::object().set("name", name).set("parent", population.parent).set("count", counts.count)
-                                .set("percent_of_parent", counts.percentOfParent).set("percent_of_all", counts.percentOfAll)
-                                .dump().c_str());
+        std::printf("%s\n", Json::object()
+                                .set("name", name)
+                                .set("parent", population.parent)
+                                .set("count", counts.count)
+                                .set("percent_of_parent", counts.percentOfParent)
+                                .set("percent_of_all", counts.percentOfAll)
+                                .dump()
+                                .c_str());
     return 0;
 }
 

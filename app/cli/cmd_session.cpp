@@ -24,7 +24,10 @@ namespace {
 
 /// name, description and population of a result: the start of each of its entries in the listing.
 Json base(const ResultInfo& info) {
-    return Json::object().set("name", info.name).set("description", info.description).set("population", info.population);
+    return Json::object()
+        .set("name", info.name)
+        .set("description", info.description)
+        .set("population", info.population);
 }
 
 template <typename T>
@@ -51,15 +54,26 @@ Json labelingJson(const LabelingResult& r) {
 Json dpcJson(const DpcResult& r) {
     Json peaks = Json::array();
     for (std::int64_t p : r.peaks) peaks.push(p);
-    return base(r.info).set("points", r.rho.size()).set("dc", r.dc).set("dc_method", r.dcMethod)
-        .set("kernel", r.kernel).set("peaks", peaks);
+    return base(r.info)
+        .set("points", r.rho.size())
+        .set("dc", r.dc)
+        .set("dc_method", r.dcMethod)
+        .set("kernel", r.kernel)
+        .set("peaks", peaks);
 }
 
-Json vatJson(const VatEntry& r) { return base(r.info).set("points", r.order.size()).set("metric", r.metric); }
+Json vatJson(const VatEntry& r) {
+    return base(r.info).set("points", r.order.size()).set("metric", r.metric);
+}
 
 Json comparisonJson(const ComparisonResult& r) {
-    return base(r.info).set("labeling_a", r.labelingA).set("labeling_b", r.labelingB).set("matching", r.matching)
-        .set("ari", r.ari).set("nmi", r.nmi).set("f_measure", r.fMeasure);
+    return base(r.info)
+        .set("labeling_a", r.labelingA)
+        .set("labeling_b", r.labelingB)
+        .set("matching", r.matching)
+        .set("ari", r.ari)
+        .set("nmi", r.nmi)
+        .set("f_measure", r.fMeasure);
 }
 
 Json sessionJson(const Session& s) {
@@ -67,16 +81,28 @@ Json sessionJson(const Session& s) {
     Json populations = Json::array();
     for (const Population& p : s.populations) {
         const PopulationCounts counts = populationCounts(s, p);
-        populations.push(Json::object().set("name", p.name).set("parent", p.parent).set("count", counts.count)
-                             .set("percent_of_parent", counts.percentOfParent).set("percent_of_all", counts.percentOfAll)
-                             .set("colour", p.colour).set("visible", p.visible).set("definition", p.definition));
+        populations.push(Json::object()
+                             .set("name", p.name)
+                             .set("parent", p.parent)
+                             .set("count", counts.count)
+                             .set("percent_of_parent", counts.percentOfParent)
+                             .set("percent_of_all", counts.percentOfAll)
+                             .set("colour", p.colour)
+                             .set("visible", p.visible)
+                             .set("definition", p.definition));
     }
     return Json::object()
         .set("version", kSessionSchemaVersion)
         .set("app_version", s.appVersion)
-        .set("data", Json::object().set("path", d.path).set("n", d.n).set("d", d.d).set("sha256", d.sha256)
-                         .set("embedded", d.embedded.has_value()).set("file_size", d.fileSize)
-                         .set("features", stringArray(d.features)).set("transform", d.read.transform))
+        .set("data", Json::object()
+                         .set("path", d.path)
+                         .set("n", d.n)
+                         .set("d", d.d)
+                         .set("sha256", d.sha256)
+                         .set("embedded", d.embedded.has_value())
+                         .set("file_size", d.fileSize)
+                         .set("features", stringArray(d.features))
+                         .set("transform", d.read.transform))
         .set("linkages", namedList(s.linkages, linkageJson))
         .set("labelings", namedList(s.labelings, labelingJson))
         .set("dpc", namedList(s.dpc, dpcJson))
@@ -113,8 +139,10 @@ int runSessionInfo(const Arguments& argv) {
     Args args(argv, {"--json"}, {});
     args.expectPositional({"FILE"});
     const Session session = readSession(args.positional()[0]);
-    if (args.flag("--json")) std::printf("%s\n", sessionJson(session).dump().c_str());
-    else printText(session);
+    if (args.flag("--json"))
+        std::printf("%s\n", sessionJson(session).dump().c_str());
+    else
+        printText(session);
     return 0;
 }
 
@@ -133,11 +161,16 @@ int runSessionGet(const Arguments& argv) {
     const std::string file = args.positional()[0];
     const Session s = readSession(file);
     const std::string name = args.value(kind);
-    if (kind == "--linkage") writeLinkageCsv(out, namedOrThrow(s.linkages, name, file, "linkage").linkage);
-    else if (kind == "--labeling") writeLabelsCsv(out, namedOrThrow(s.labelings, name, file, "labeling").labels);
-    else if (kind == "--population") writeMembersCsv(out, namedOrThrow(s.populations, name, file, "population").members);
-    else if (kind == "--dpc") writeDpcCsv(out, namedOrThrow(s.dpc, name, file, "DPC result"));
-    else writeOrderCsv(out, namedOrThrow(s.vat, name, file, "VAT result"));
+    if (kind == "--linkage")
+        writeLinkageCsv(out, namedOrThrow(s.linkages, name, file, "linkage").linkage);
+    else if (kind == "--labeling")
+        writeLabelsCsv(out, namedOrThrow(s.labelings, name, file, "labeling").labels);
+    else if (kind == "--population")
+        writeMembersCsv(out, namedOrThrow(s.populations, name, file, "population").members);
+    else if (kind == "--dpc")
+        writeDpcCsv(out, namedOrThrow(s.dpc, name, file, "DPC result"));
+    else
+        writeOrderCsv(out, namedOrThrow(s.vat, name, file, "VAT result"));
     return 0;
 }
 

@@ -136,8 +136,8 @@ int runVat(const Arguments& argv) {
     const std::string out = args.required("--out");
     const bool precomputed = args.flag("--precomputed");
     if (precomputed && args.has("--metric")) throw UsageError("--metric does not apply to a --precomputed matrix");
-    if (precomputed && (args.has("--columns") || args.has("--transform") || args.has("--subsample") ||
-                        args.has("--population")))
+    if (precomputed &&
+        (args.has("--columns") || args.has("--transform") || args.has("--subsample") || args.has("--population")))
         throw UsageError("--columns, --transform, --subsample and --population do not apply to a --precomputed matrix");
     const Metric metric =
         parseMetric(args.choice("--metric", {"euclidean", "sqeuclidean", "manhattan", "cosine"}, "euclidean"));
@@ -193,7 +193,8 @@ int runVat(const Arguments& argv) {
                                 .set("colormap", colormapName(image.colormap))
                                 .set("clip_values", clip));
     }
-    const std::vector<std::int32_t> labels = args.has("--cut-k") ? cutLabels(args, vat, run, result) : std::vector<std::int32_t>{};
+    const std::vector<std::int32_t> labels =
+        args.has("--cut-k") ? cutLabels(args, vat, run, result) : std::vector<std::int32_t>{};
     run.save([&](Session& session) {
         if (!labels.empty()) putNamed(session.labelings, LabelingResult{entry.info, labels, {}, {}});
         putNamed(session.vat, entry);

@@ -51,4 +51,4 @@ const std::vector<Command>& commands() {
     return list;
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

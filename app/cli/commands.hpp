@@ -33,4 +33,4 @@ struct Command {
 /// Every subcommand available in this build.
 const std::vector<Command>& commands();
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -18,8 +18,9 @@ ExportSession::ExportSession(const Args& args, const std::string& input, std::si
     }
     const std::size_t analysed = m_analysed ? m_analysed->size() : sourceEvents;
     if (analysed != data.n)
-        throwFileError(input, "", "has " + std::to_string(analysed) + " events as the session reads it, session " +
-                                      m_path + " " + std::to_string(data.n));
+        throwFileError(input, "",
+                       "has " + std::to_string(analysed) + " events as the session reads it, session " + m_path + " " +
+                           std::to_string(data.n));
 }
 
 void ExportSession::select(const Args& args, ExportSelection& selection, bool asChannel) const {

@@ -53,4 +53,4 @@ void printWarnings(const std::vector<std::string>& warnings) {
     for (const std::string& warning : warnings) std::fprintf(stderr, "clusterlens-cli: warning: %s\n", warning.c_str());
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

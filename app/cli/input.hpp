@@ -30,4 +30,4 @@ Backend backendFrom(const Args& args);
 /// The engine's warnings (e.g. a fallback to the CPU) on stderr, one "clusterlens-cli: warning:" line each.
 void printWarnings(const std::vector<std::string>& warnings);
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -13,11 +13,21 @@ void escapeTo(const std::string& text, std::string& out) {
     out += '"';
     for (unsigned char c : text) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (c < 0x20) {
                     char buf[8];
@@ -31,7 +41,7 @@ void escapeTo(const std::string& text, std::string& out) {
     out += '"';
 }
 
-} // namespace
+}  // namespace
 
 Json& Json::set(const std::string& key, Json value) {
     auto* object = std::get_if<std::shared_ptr<Object>>(&m_value);
@@ -100,4 +110,4 @@ Json stringArray(const std::vector<std::string>& values) {
     return Json(std::move(array));
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -48,4 +48,4 @@ private:
 
 Json stringArray(const std::vector<std::string>& values);
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

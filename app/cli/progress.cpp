@@ -12,7 +12,7 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-} // namespace
+}  // namespace
 
 ProgressLine::ProgressLine(const Args& args, std::string stage)
     : m_stage(std::move(stage)), m_quiet(args.flag("--quiet")) {
@@ -26,7 +26,8 @@ ProgressLine::~ProgressLine() {
     }
     m_wake.notify_all();
     if (m_thread.joinable()) m_thread.join();
-    if (m_printed) std::fprintf(stderr, "clusterlens-cli: %s: done in %.1f s\n", m_stage.c_str(), secondsSince(m_start));
+    if (m_printed)
+        std::fprintf(stderr, "clusterlens-cli: %s: done in %.1f s\n", m_stage.c_str(), secondsSince(m_start));
 }
 
 void ProgressLine::watch() {
@@ -41,4 +42,4 @@ void ProgressLine::watch() {
     }
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -16,8 +16,9 @@ namespace {
 void requireSameEvents(const DatasetReference& ref, const DatasetReadSpec& spec, const Dataset& data,
                        const std::string& input, const std::string& session) {
     const auto differs = [&](const std::string& what) {
-        throwFileError(input, "", "is read with other " + what + " than session " + session +
-                                      " records, so its events differ from the session's");
+        throwFileError(input, "",
+                       "is read with other " + what + " than session " + session +
+                           " records, so its events differ from the session's");
     };
     if (spec.subsample != ref.read.subsample || (spec.subsample != 0 && spec.seed != ref.read.seed))
         differs("--subsample/--seed (the session: --subsample " + std::to_string(ref.read.subsample) + " --seed " +
@@ -25,14 +26,15 @@ void requireSameEvents(const DatasetReference& ref, const DatasetReadSpec& spec,
     if (spec.h5Dataset != ref.read.h5Dataset) differs("--dataset ('" + ref.read.h5Dataset + "' in the session)");
     if (spec.embedding != ref.read.embedding) differs("--embedding ('" + ref.read.embedding + "' in the session)");
     if (data.n != ref.n)
-        throwFileError(input, "", "has " + std::to_string(data.n) + " events, session " + session + " " +
-                                      std::to_string(ref.n));
+        throwFileError(input, "",
+                       "has " + std::to_string(data.n) + " events, session " + session + " " + std::to_string(ref.n));
 }
 
 /// An argument as a POSIX shell reads it back: quoted when it holds anything but safe characters.
 std::string shellWord(const std::string& arg) {
     const bool safe = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./:=,%+@").find(c) != std::string_view::npos;
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               std::string_view("-_./:=,%+@").find(c) != std::string_view::npos;
     });
     if (safe) return arg;
     std::string quoted = "'";
@@ -73,7 +75,8 @@ SessionRun::SessionRun(const Args& args, const Arguments& argv, const std::strin
       m_transform(args.value("--transform")),
       m_eventCount(data.n) {
     if (!args.has("--session")) {
-        if (args.has("--name") || args.has("--population")) throw UsageError("--name and --population need --session FILE");
+        if (args.has("--name") || args.has("--population"))
+            throw UsageError("--name and --population need --session FILE");
         return;
     }
     if (args.has("--name") && m_name.empty()) throw UsageError("--name must not be empty");

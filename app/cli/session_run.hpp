@@ -27,12 +27,14 @@ DatasetReadSpec readSpecFrom(const Args& args);
 
 /// The entry of `entries` called `name`; else InvalidInput "FILE: has no KIND 'NAME' (it has ...)".
 template <typename T>
-const T& namedOrThrow(const std::vector<T>& entries, const std::string& name, const std::string& file, const char* kind) {
+const T& namedOrThrow(const std::vector<T>& entries, const std::string& name, const std::string& file,
+                      const char* kind) {
     if (const T* entry = findNamed(entries, name)) return *entry;
     std::string names;
     for (const T& entry : entries) names += (names.empty() ? "" : ", ") + ("'" + entryName(entry) + "'");
-    throwFileError(file, "", std::string("has no ") + kind + " '" + name + "'" +
-                                 (names.empty() ? std::string(" (it has none)") : " (it has " + names + ")"));
+    throwFileError(file, "",
+                   std::string("has no ") + kind + " '" + name + "'" +
+                       (names.empty() ? std::string(" (it has none)") : " (it has " + names + ")"));
 }
 
 class SessionRun {

@@ -32,8 +32,8 @@ QWidget* viewTitleBar(QDockWidget* dock, const std::function<void()>& focus) {
     auto* bar = new QWidget(dock);
     auto* title = new QLabel(dock->windowTitle(), bar);
     QObject::connect(dock, &QDockWidget::windowTitleChanged, title, &QLabel::setText);
-    QToolButton* focusButton =
-        titleButton(bar, QStyle::SP_TitleBarMaxButton, FocusMode::tr("Focus: fill the window with this view (Esc returns)"));
+    QToolButton* focusButton = titleButton(bar, QStyle::SP_TitleBarMaxButton,
+                                           FocusMode::tr("Focus: fill the window with this view (Esc returns)"));
     focusButton->setObjectName(QStringLiteral("FocusButton"));
     QObject::connect(focusButton, &QToolButton::clicked, bar, focus);
     QToolButton* floatButton = titleButton(bar, QStyle::SP_TitleBarNormalButton, FocusMode::tr("Float"));
@@ -67,9 +67,8 @@ void FocusMode::addViews(QMenu* menu, const QString& centralTitle, const QList<Q
         action->setObjectName(QStringLiteral("Focus%1Action").arg(view->objectName()));
         action->setCheckable(true);
         connect(action, &QAction::triggered, this, [this, view] { toggle(view); });
-        connect(this, &FocusMode::focusChanged, action, [action, view](QWidget* focused) {
-            action->setChecked(focused == view);
-        });
+        connect(this, &FocusMode::focusChanged, action,
+                [action, view](QWidget* focused) { action->setChecked(focused == view); });
     };
     addEntry(m_window->centralWidget(), centralTitle);
     for (QDockWidget* dock : docks) {

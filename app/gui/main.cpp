@@ -72,8 +72,9 @@ void scheduleScreenshot(clusterlens::gui::MainWindow& window, const QString& fil
     } else {
         QObject::connect(window.dendrogramPanel(), &DendrogramPanel::treeShown, &window,
                          [&window, cutK] { window.dendrogramPanel()->setClusterCount(cutK); });
-        QObject::connect(window.dendrogramPanel(), &DendrogramPanel::cutApplied, &window,
-                         [shootSoon] { shootSoon(1500); }, Qt::SingleShotConnection);
+        QObject::connect(
+            window.dendrogramPanel(), &DendrogramPanel::cutApplied, &window, [shootSoon] { shootSoon(1500); },
+            Qt::SingleShotConnection);
         QObject::connect(window.clusteringPanel(), &ClusteringPanel::failed, &window, [](const QString& message) {
             std::fprintf(stderr, "%s\n", qPrintable(message));
             QApplication::exit(1);

@@ -130,16 +130,17 @@ void MainWindow::buildMenus() {
     addSessionActions(file);
     file->addSeparator();
     QAction* exportScatter = file->addAction(tr("&Export scatter figure\u2026"), this, [this] {
-        const QString path = exportScatterFigure(this, m_scatter, m_session->current(), m_datasetPanel->axes(),
-                                                 m_analysis->colouring());
+        const QString path =
+            exportScatterFigure(this, m_scatter, m_session->current(), m_datasetPanel->axes(), m_analysis->colouring());
         if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
     });
     exportScatter->setShortcut(Qt::CTRL | Qt::Key_E);
     file->addAction(tr("&Compose figure\u2026"), this, [this] {
         const QString path = runFigureComposer(
             {scatterExportSource(m_scatter, m_session->current(), m_datasetPanel->axes(), m_analysis->colouring()),
-             m_dendrogramPanel->figureExportSource(), m_dpcPanel->decisionExportSource(), m_dpcPanel->gammaExportSource(),
-             m_vatPanel->figureExportSource(), m_heightsView->figureExportSource(), m_flatView->figureExportSource()},
+             m_dendrogramPanel->figureExportSource(), m_dpcPanel->decisionExportSource(),
+             m_dpcPanel->gammaExportSource(), m_vatPanel->figureExportSource(), m_heightsView->figureExportSource(),
+             m_flatView->figureExportSource()},
             this);
         if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
     });
@@ -152,7 +153,8 @@ void MainWindow::buildMenus() {
     QAction* reset = view->addAction(tr("&Reset zoom"), m_scatter, &ScatterWidget::resetView);
     reset->setShortcut(Qt::CTRL | Qt::Key_0);
     view->addAction(tr("&Clear selection"), m_scatter, &ScatterWidget::clearSelection);
-    view->addAction(tr("&Polygon gate (click vertices, double-click closes)"), m_scatter, &ScatterWidget::beginPolygonGate);
+    view->addAction(tr("&Polygon gate (click vertices, double-click closes)"), m_scatter,
+                    &ScatterWidget::beginPolygonGate);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
     buildFocusMenu(view);
@@ -180,9 +182,8 @@ void MainWindow::connectSession() {
 }
 
 void MainWindow::connectPanel() {
-    connect(m_datasetPanel, &DatasetPanel::transformChanged, this, [this](const TransformChoice& choice) {
-        m_session->setTransform(choice);
-    });
+    connect(m_datasetPanel, &DatasetPanel::transformChanged, this,
+            [this](const TransformChoice& choice) { m_session->setTransform(choice); });
     connect(m_datasetPanel, &DatasetPanel::axesChanged, this, [this](const ScatterAxes& axes) {
         m_scatterController->setAxes(axes);
         if (axes.embedding < 0) {

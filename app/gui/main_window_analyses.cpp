@@ -24,10 +24,11 @@ using namespace clusterlens::views;
 
 void MainWindow::buildKMeansDock() {
     m_kmeansPanel = new KMeansPanel(m_runner, m_analysis, this);
-    m_kmeansPanel->setPublisher([this](const QString& name, std::shared_ptr<const LabelVector> labels, ResultScope scope) {
-        addLabelingStep(m_undo, m_analysis, m_document, name, std::move(labels), std::move(scope),
-                        tr("Run %1").arg(name));
-    });
+    m_kmeansPanel->setPublisher(
+        [this](const QString& name, std::shared_ptr<const LabelVector> labels, ResultScope scope) {
+            addLabelingStep(m_undo, m_analysis, m_document, name, std::move(labels), std::move(scope),
+                            tr("Run %1").arg(name));
+        });
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_kmeansPanel);
     scroll->setWidgetResizable(true);
@@ -60,8 +61,8 @@ void MainWindow::connectPopulationScopes() {
     connect(m_populationsPanel, &PopulationsPanel::analyseRequested, this, [this](const QString& name) {
         for (RunOnChoice* choice : findChildren<RunOnChoice*>()) choice->setPopulation(name);
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("ClusteringDock"))) dock->raise();
-        statusBar()->showMessage(tr("Every analysis now runs on %1; choose \u201cAll events\u201d in its form to go back.").arg(name),
-                                 8000);
+        statusBar()->showMessage(
+            tr("Every analysis now runs on %1; choose \u201cAll events\u201d in its form to go back.").arg(name), 8000);
     });
 }
 

@@ -32,7 +32,8 @@ void MainWindow::buildChartsDock() {
     connect(m_dendrogramPanel, &DendrogramPanel::cutApplied, charts, followCut);
     connect(m_dendrogramPanel, &DendrogramPanel::treeShown, charts, followCut);
     connect(m_dendrogramPanel->widget(), &DendrogramWidget::contentDrawn, charts, followCut);
-    connect(m_session, &DatasetSession::currentChanged, charts, [this, charts] { charts->setData(m_session->current()); });
+    connect(m_session, &DatasetSession::currentChanged, charts,
+            [this, charts] { charts->setData(m_session->current()); });
 
     const auto followPopulations = [this, charts] {
         std::vector<ChartPopulation> populations;

@@ -79,7 +79,8 @@ void MainWindow::chooseAndOpen() {
 void MainWindow::onLoaded(const QString& path) {
     const auto raw = m_session->raw();
     // A data file starts with the channels chosen for it (all when none were named).
-    if (m_session->openedFromFile()) m_datasetPanel->setPreferredActiveFeatures(toQStringList(m_session->choice().spec.columns));
+    if (m_session->openedFromFile())
+        m_datasetPanel->setPreferredActiveFeatures(toQStringList(m_session->choice().spec.columns));
     m_datasetPanel->setDataset(raw);
     m_recent->add(path);
     setWindowTitle(QStringLiteral("%1 \u2014 ClusterLens").arg(QFileInfo(path).fileName()));

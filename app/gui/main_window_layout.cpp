@@ -1,7 +1,8 @@
 // The window's default layout and focus mode. Forms share one tabbed column on the left, the views
 // one tabbed column on the right (each view gets the column's whole height; on a small screen the
-// forms are tabs of that column too), jobs and log a tabbed strip at the bottom; the data scatter stays in the middle. The window starts within the screen
-// (1366x768 included), and a session's or the last run's saved layout replaces this default.
+// forms are tabs of that column too), jobs and log a tabbed strip at the bottom; the data scatter stays in the middle.
+// The window starts within the screen (1366x768 included), and a session's or the last run's saved layout replaces this
+// default.
 
 #include <QDockWidget>
 #include <QGuiApplication>

@@ -78,7 +78,8 @@ void MainWindow::connectOpening() {
     });
 
     m_stale = new StaleMarker(this);
-    for (QComboBox* box : m_dendrogramPanel->findChildren<QComboBox*>()) m_stale->watch(box, StaleMarker::Kind::Linkage);
+    for (QComboBox* box : m_dendrogramPanel->findChildren<QComboBox*>())
+        m_stale->watch(box, StaleMarker::Kind::Linkage);
     for (QComboBox* box : m_heightsView->findChildren<QComboBox*>()) m_stale->watch(box, StaleMarker::Kind::Linkage);
     for (QComboBox* box : m_flatView->findChildren<QComboBox*>()) m_stale->watch(box, StaleMarker::Kind::Labeling);
     m_dpcPanel->watchStaleness(m_stale);
@@ -160,9 +161,9 @@ void MainWindow::openRecentData(const QString& path) {
 
 void MainWindow::importLabels() {
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import labels"), settings.value(kLabelsDirKey).toString(),
-        tr("Labels (*.csv *.tsv *.txt *.gz);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import labels"), settings.value(kLabelsDirKey).toString(),
+                                     tr("Labels (*.csv *.tsv *.txt *.gz);;All files (*)"));
     if (path.isEmpty()) return;
     settings.setValue(kLabelsDirKey, QFileInfo(path).absolutePath());
     importLabelsFrom(path);
@@ -188,7 +189,8 @@ void MainWindow::importLabelsFrom(const QString& path) {
                 return;
             }
             QString name = QFileInfo(path).completeBaseName();
-            for (int k = 2; m_analysis->labeling(name); ++k) name = QStringLiteral("%1 (%2)").arg(QFileInfo(path).completeBaseName()).arg(k);
+            for (int k = 2; m_analysis->labeling(name); ++k)
+                name = QStringLiteral("%1 (%2)").arg(QFileInfo(path).completeBaseName()).arg(k);
             LabelingResult result = importedLabeling(name, path, *outcome.result);
             auto labels = std::make_shared<const LabelVector>(result.labels);
             const auto style = styleWithNames(result.clusterNames);

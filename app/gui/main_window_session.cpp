@@ -192,8 +192,8 @@ void MainWindow::openSession(const QString& path) {
 
 void MainWindow::chooseAndOpenSession() {
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), settings.value(kSessionDirKey).toString(),
-                                                      sessionFilter());
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"),
+                                                      settings.value(kSessionDirKey).toString(), sessionFilter());
     if (path.isEmpty()) return;
     settings.setValue(kSessionDirKey, QFileInfo(path).absolutePath());
     openSession(path);
@@ -245,7 +245,8 @@ void MainWindow::saveSessionAs(std::function<void(bool)> done) {
 
 void MainWindow::startRecovery(const QString& folder, int intervalMs) {
     if (!m_autosave->start(folder, intervalMs)) {
-        m_logPanel->warning(tr("Autosave is off: no recovery slot in %1").arg(folder.isEmpty() ? Autosave::defaultFolder() : folder));
+        m_logPanel->warning(
+            tr("Autosave is off: no recovery slot in %1").arg(folder.isEmpty() ? Autosave::defaultFolder() : folder));
         return;
     }
     if (!m_autosave->pendingRecovery().isEmpty()) offerRecovery();
@@ -271,8 +272,7 @@ void MainWindow::offerRecovery() {
             return;
         }
         // The recovery file is dropped once its work is on screen; until then a failure keeps it.
-        connect(m_sessionIo, &SessionIo::sessionShown, m_autosave, &Autosave::dropPending,
-                Qt::SingleShotConnection);
+        connect(m_sessionIo, &SessionIo::sessionShown, m_autosave, &Autosave::dropPending, Qt::SingleShotConnection);
         m_sessionIo->open(file, true, original);
     });
     box->open();

@@ -44,7 +44,8 @@ namespace {
 std::vector<std::size_t> featureColumns(const Dataset& data, const std::vector<std::string>& features) {
     std::vector<std::size_t> columns;
     for (const std::string& feature : features)
-        if (const long column = data.featureIndex(feature); column >= 0) columns.push_back(static_cast<std::size_t>(column));
+        if (const long column = data.featureIndex(feature); column >= 0)
+            columns.push_back(static_cast<std::size_t>(column));
     return columns;
 }
 
@@ -157,13 +158,14 @@ void MainWindow::applyViewStateAfterData(const ViewState& s) {
             connect(m_dendrogramPanel, &DendrogramPanel::cutApplied, this, applyColouring, Qt::SingleShotConnection);
         }
         const int minSize = s.dendrogramMinSize;
-        connect(m_dendrogramPanel, &DendrogramPanel::treeShown, this,
-                [this, k, minSize] {
-                    // Before the cut, so that the cut counts clusters of at least that size.
-                    if (minSize > 0) m_dendrogramPanel->setMinClusterSize(minSize);
-                    if (k > 1) m_dendrogramPanel->setClusterCount(k);
-                },
-                Qt::SingleShotConnection);
+        connect(
+            m_dendrogramPanel, &DendrogramPanel::treeShown, this,
+            [this, k, minSize] {
+                // Before the cut, so that the cut counts clusters of at least that size.
+                if (minSize > 0) m_dendrogramPanel->setMinClusterSize(minSize);
+                if (k > 1) m_dendrogramPanel->setClusterCount(k);
+            },
+            Qt::SingleShotConnection);
         m_dendrogramPanel->showLinkage(s.dendrogramLinkage);
     }
     applyColouring();
@@ -176,8 +178,9 @@ void MainWindow::applyViewStateAfterData(const ViewState& s) {
     if (current && current->n <= ScatterController::inlineLimit)
         m_scatter->setViewWindow(window);
     else
-        connect(m_scatterController, &ScatterController::ready, this, [this, window] { m_scatter->setViewWindow(window); },
-                Qt::SingleShotConnection);
+        connect(
+            m_scatterController, &ScatterController::ready, this, [this, window] { m_scatter->setViewWindow(window); },
+            Qt::SingleShotConnection);
 }
 
 void MainWindow::showStoredDpc(const QString& name) {

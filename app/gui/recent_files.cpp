@@ -7,8 +7,7 @@
 
 namespace clusterlens::gui {
 
-RecentFiles::RecentFiles(QMenu* menu, QObject* parent, const QString& key)
-    : QObject(parent), m_menu(menu), m_key(key) {
+RecentFiles::RecentFiles(QMenu* menu, QObject* parent, const QString& key) : QObject(parent), m_menu(menu), m_key(key) {
     rebuildMenu();
 }
 

@@ -78,8 +78,10 @@ void measureOnce(const Job& job, std::chrono::milliseconds after, Measured& out)
     worker.join();
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - cancelled).count();
     if (failure) std::rethrow_exception(failure);
-    if (finishedFirst) ++out.finishedFirst;
-    else out.latenciesMs.push_back(ms);
+    if (finishedFirst)
+        ++out.finishedFirst;
+    else
+        out.latenciesMs.push_back(ms);
 }
 
 double median(std::vector<double> v) {
@@ -191,13 +193,19 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool hasValue = i + 1 < argc;
-        if (arg == "--n" && hasValue) n = std::stoull(argv[++i]);
-        else if (arg == "--d" && hasValue) d = std::stoull(argv[++i]);
-        else if (arg == "--after-ms" && hasValue) afterMs = std::stoi(argv[++i]);
-        else if (arg == "--repeat" && hasValue) repeat = std::stoi(argv[++i]);
-        else if (arg == "--filter" && hasValue) filter = argv[++i];
+        if (arg == "--n" && hasValue)
+            n = std::stoull(argv[++i]);
+        else if (arg == "--d" && hasValue)
+            d = std::stoull(argv[++i]);
+        else if (arg == "--after-ms" && hasValue)
+            afterMs = std::stoi(argv[++i]);
+        else if (arg == "--repeat" && hasValue)
+            repeat = std::stoi(argv[++i]);
+        else if (arg == "--filter" && hasValue)
+            filter = argv[++i];
         else {
-            std::cerr << "usage: clusterlens-cancel-bench [--n N] [--d D] [--after-ms MS] [--repeat R] [--filter SUBSTR]\n";
+            std::cerr
+                << "usage: clusterlens-cancel-bench [--n N] [--d D] [--after-ms MS] [--repeat R] [--filter SUBSTR]\n";
             return 2;
         }
     }
@@ -227,8 +235,9 @@ int main(int argc, char** argv) {
             }
         }
         std::cout << "{\"n\": " << n << ", \"d\": " << d << ", \"after_ms\": " << afterMs
-                  << ", \"cpu_threads\": " << cpuThreadCount() << ", \"device\": \"" << backendDescription(resolveBackend(Backend::Auto))
-                  << "\", \"date\": \"" << today() << "\",\n  \"jobs\": [\n"
+                  << ", \"cpu_threads\": " << cpuThreadCount() << ", \"device\": \""
+                  << backendDescription(resolveBackend(Backend::Auto)) << "\", \"date\": \"" << today()
+                  << "\",\n  \"jobs\": [\n"
                   << jobs.str() << "\n  ]}\n";
     } catch (const std::exception& e) {
         std::cerr << "clusterlens-cancel-bench: " << e.what() << "\n";

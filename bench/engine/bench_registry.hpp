@@ -19,14 +19,14 @@ namespace clusterlens::bench {
 /// engine's GPU functions return host results, so they do). Timing: `warmUp` untimed runs, then the
 /// requested number of timed runs (at most `maxRepeat` when that is > 0); the median is reported.
 struct BenchCase {
-    std::string workload;          ///< e.g. "ward 44Kx14"; --filter matches "workload backend"
-    std::string backend;           ///< "cpu" or "cuda"; cuda cases are skipped without a device
-    std::size_t n = 0;             ///< points
-    std::size_t d = 0;             ///< features
-    std::function<void()> run;     ///< the timed work
-    std::function<void()> prepare; ///< optional untimed setup before the first run (data generation)
-    int warmUp = 1;                ///< untimed runs first (module loading, allocator warm-up)
-    int maxRepeat = 0;             ///< cap on timed runs for expensive cases; 0 = no cap
+    std::string workload;           ///< e.g. "ward 44Kx14"; --filter matches "workload backend"
+    std::string backend;            ///< "cpu" or "cuda"; cuda cases are skipped without a device
+    std::size_t n = 0;              ///< points
+    std::size_t d = 0;              ///< features
+    std::function<void()> run;      ///< the timed work
+    std::function<void()> prepare;  ///< optional untimed setup before the first run (data generation)
+    int warmUp = 1;                 ///< untimed runs first (module loading, allocator warm-up)
+    int maxRepeat = 0;              ///< cap on timed runs for expensive cases; 0 = no cap
 };
 
 class Registry {
@@ -56,4 +56,4 @@ const Dataset& cytometryData(std::size_t n, std::size_t d);
 /// "44K", "200K", "1M": n for workload names.
 std::string shortCount(std::size_t n);
 
-} // namespace clusterlens::bench
+}  // namespace clusterlens::bench

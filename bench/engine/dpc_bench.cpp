@@ -1,10 +1,10 @@
 // Density-peaks clustering benchmark cases: rho + delta at 1M x 14 and 500K x 57 (cytometry-like
 // data, Gaussian kernel; also the cutoff kernel) with dc given, with the exact and with the sampled
 // 2 % percentile; birch1 (100K x 2, sipu battery) end to end by brute force, and its cutoff rho +
-// delta with and without the grid index (the index decision, see docs); CPU twins on 20K points (their time grows as n²:
-// multiply by (N / 20K)² to extrapolate); the O(n) re-assignment after a peak change at 1M points.
-// Every run also prints its stage times (CUDA events on the GPU) to stderr as "[dpc stages]".
-// birch1 is read from $CLUSTERLENS_DATA_DIR or ../shared/data (the case is left out when missing).
+// delta with and without the grid index (the index decision, see docs); CPU twins on 20K points (their time grows as
+// n²: multiply by (N / 20K)² to extrapolate); the O(n) re-assignment after a peak change at 1M points. Every run also
+// prints its stage times (CUDA events on the GPU) to stderr as "[dpc stages]". birch1 is read from
+// $CLUSTERLENS_DATA_DIR or ../shared/data (the case is left out when missing).
 
 #include <algorithm>
 #include <cmath>

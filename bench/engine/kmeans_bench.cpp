@@ -49,4 +49,4 @@ const clusterlens::bench::Registrar registrar([](Registry& registry) {
     addCase(registry, 1000000, 14, false);
 });
 
-} // namespace
+}  // namespace

@@ -18,7 +18,9 @@ using clusterlens::bench::cytometryData;
 using clusterlens::bench::Registry;
 using clusterlens::bench::shortCount;
 
-std::string shape(std::size_t n, std::size_t d) { return shortCount(n) + "x" + std::to_string(d); }
+std::string shape(std::size_t n, std::size_t d) {
+    return shortCount(n) + "x" + std::to_string(d);
+}
 
 void addMst(Registry& registry, std::size_t n, std::size_t d, bool cpu) {
     const std::string workload = "mst " + shape(n, d);
@@ -38,17 +40,15 @@ void addMst(Registry& registry, std::size_t n, std::size_t d, bool cpu) {
 void addLinkage(Registry& registry, LinkageMethod method, std::size_t n, std::size_t d) {
     const std::string workload = clusterlens::linkageMethodName(method) + " " + shape(n, d);
     auto prepare = [n, d] { cytometryData(n, d); };
-    registry.add(BenchCase{workload, "cpu", n, d,
-                           [n, d, method] {
-                               clusterlens::classicLinkageCpu(cytometryData(n, d).values.data(), n, d, method);
-                           },
-                           prepare, 0, 1});
+    registry.add(
+        BenchCase{workload, "cpu", n, d,
+                  [n, d, method] { clusterlens::classicLinkageCpu(cytometryData(n, d).values.data(), n, d, method); },
+                  prepare, 0, 1});
 #ifdef CLUSTERLENS_HAVE_CUDA
-    registry.add(BenchCase{workload, "cuda", n, d,
-                           [n, d, method] {
-                               clusterlens::classicLinkageCuda(cytometryData(n, d).values.data(), n, d, method);
-                           },
-                           prepare, 1, 0});
+    registry.add(
+        BenchCase{workload, "cuda", n, d,
+                  [n, d, method] { clusterlens::classicLinkageCuda(cytometryData(n, d).values.data(), n, d, method); },
+                  prepare, 1, 0});
 #endif
 }
 
@@ -60,4 +60,4 @@ const clusterlens::bench::Registrar registrar([](Registry& registry) {
     addLinkage(registry, LinkageMethod::Centroid, 44000, 14);
 });
 
-} // namespace
+}  // namespace

@@ -55,7 +55,7 @@ std::string shortCount(std::size_t n) {
     return std::to_string(n);
 }
 
-} // namespace clusterlens::bench
+}  // namespace clusterlens::bench
 
 namespace {
 
@@ -92,7 +92,8 @@ public:
         if (!clusterlens::cudaAvailable()) return 0;
         cudaMemPool_t pool{};
         int device = 0;
-        if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) return 0;
+        if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess)
+            return 0;
         std::uint64_t high = 0;
         if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high) != cudaSuccess) return 0;
         return static_cast<std::size_t>(high);
@@ -103,7 +104,8 @@ public:
 };
 
 [[noreturn]] void usage(const std::string& problem) {
-    std::cerr << "clusterlens-bench: " << problem << "\nusage: clusterlens-bench [--filter SUBSTR] [--repeat R] [--json] [--profile]\n";
+    std::cerr << "clusterlens-bench: " << problem
+              << "\nusage: clusterlens-bench [--filter SUBSTR] [--repeat R] [--json] [--profile]\n";
     std::exit(2);
 }
 
@@ -192,7 +194,7 @@ void printJson(const std::vector<Result>& results) {
     std::cout << out.str();
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     const Options options = parseOptions(argc, argv);

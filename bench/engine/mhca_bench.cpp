@@ -45,7 +45,8 @@ void runMhca(const std::string& workload, std::size_t n, std::size_t d, MhcaOpti
     if (Registry::instance().profile()) options.probe = &probe;
     mhcaCuda(doubleData(n, d).data(), n, d, options);
     if (options.probe)
-        std::fprintf(stderr, "\n[mhca probe] %s: %zu merges, %zu persistent launches, %zu switch steps, %zu key shifts\n%s",
+        std::fprintf(stderr,
+                     "\n[mhca probe] %s: %zu merges, %zu persistent launches, %zu switch steps, %zu key shifts\n%s",
                      workload.c_str(), probe.merges, probe.persistentLaunches, probe.switchSteps, probe.keyShifts,
                      probe.report.c_str());
 }
@@ -105,8 +106,7 @@ void benchMhca(Registry& registry) {
         const MhcaVariant variant = shape.variant;
         const std::string name = std::string("mhca ") + (variant == MhcaVariant::Full ? "fmd " : "cmd ") +
                                  shortCount(n) + "x" + std::to_string(d);
-        registry.add(BenchCase{name, "cuda", n, d,
-                               [name, n, d, variant] { runMhca(name, n, d, mhcaOptions(variant)); },
+        registry.add(BenchCase{name, "cuda", n, d, [name, n, d, variant] { runMhca(name, n, d, mhcaOptions(variant)); },
                                [n, d] { doubleData(n, d); }, shape.warmUp, shape.maxRepeat});
     }
     addAprioriCases(registry);

@@ -63,8 +63,7 @@ void addVat(Registry& registry, std::size_t n, std::size_t d, const std::string&
     const std::string workload = "vat order+ivat " + shortCount(n) + "x" + std::to_string(d);
     const Backend b = backend == "cuda" ? Backend::Cuda : Backend::Cpu;
     registry.add(BenchCase{workload, backend, n, d, [=] { vatWithTable(n, d, b, workload); },
-                           [=] { cytometryData(n, d); },
-                           1, maxRepeat});
+                           [=] { cytometryData(n, d); }, 1, maxRepeat});
 }
 
 #ifdef CLUSTERLENS_HAVE_CUDA

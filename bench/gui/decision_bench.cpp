@@ -47,14 +47,17 @@ std::shared_ptr<const DensityPeaksResult> randomDecisionGraph(std::size_t n, std
     for (std::size_t k = 0; k < n; ++k) {
         const auto i = static_cast<std::size_t>(r->densityOrder[k]);
         // Most links are short (inside a cluster); a few are long (the peaks stand out).
-        r->nearestHigher[i] = k == 0 ? -1 : r->densityOrder[static_cast<std::size_t>(uniform(rng) * static_cast<double>(k))];
+        r->nearestHigher[i] =
+            k == 0 ? -1 : r->densityOrder[static_cast<std::size_t>(uniform(rng) * static_cast<double>(k))];
         r->delta[i] = k == 0 ? 100.0 : uniform(rng) < 1e-5 ? 20.0 + 80.0 * uniform(rng) : 2.0 * uniform(rng);
         r->gamma[i] = r->rho[i] * r->delta[i];
     }
     return r;
 }
 
-double median(const std::vector<double>& v) { return clusterlens::bench::percentile(v, 0.5); }
+double median(const std::vector<double>& v) {
+    return clusterlens::bench::percentile(v, 0.5);
+}
 
 }  // namespace
 
@@ -122,12 +125,12 @@ int main(int argc, char* argv[]) {
         loop.exec();
         frameMs.push_back(msSince(clock));
     }
-    std::printf("{\"workload\": \"decision graph, %zu points, %zu peaks\", \"renderer\": \"%s\", \"n\": %zu, "
-                "\"assign_median_ms\": %.2f, \"apply_median_ms\": %.2f, \"recolour_median_ms\": %.2f, "
-                "\"first_draw_ms\": %.2f, \"frames\": %d, \"frame_median_ms\": %.2f, \"frame_p90_ms\": %.2f, "
-                "\"frame_max_ms\": %.2f}\n",
-                n, k, qPrintable(graph.glRenderer()), n, median(assignMs), median(applyMs), median(recolourMs),
-                firstDrawMs, frameCount, median(frameMs), percentile(frameMs, 0.9),
-                *std::max_element(frameMs.begin(), frameMs.end()));
+    std::printf(
+        "{\"workload\": \"decision graph, %zu points, %zu peaks\", \"renderer\": \"%s\", \"n\": %zu, "
+        "\"assign_median_ms\": %.2f, \"apply_median_ms\": %.2f, \"recolour_median_ms\": %.2f, "
+        "\"first_draw_ms\": %.2f, \"frames\": %d, \"frame_median_ms\": %.2f, \"frame_p90_ms\": %.2f, "
+        "\"frame_max_ms\": %.2f}\n",
+        n, k, qPrintable(graph.glRenderer()), n, median(assignMs), median(applyMs), median(recolourMs), firstDrawMs,
+        frameCount, median(frameMs), percentile(frameMs, 0.9), *std::max_element(frameMs.begin(), frameMs.end()));
     return 0;
 }

@@ -54,7 +54,8 @@ Linkage singleLinkage1d(std::size_t n, std::mt19937_64& rng) {
     std::sort(x.begin(), x.end());
     std::vector<std::size_t> gaps(n - 1);
     std::iota(gaps.begin(), gaps.end(), 0);
-    std::stable_sort(gaps.begin(), gaps.end(), [&](std::size_t a, std::size_t b) { return x[a + 1] - x[a] < x[b + 1] - x[b]; });
+    std::stable_sort(gaps.begin(), gaps.end(),
+                     [&](std::size_t a, std::size_t b) { return x[a + 1] - x[a] < x[b + 1] - x[b]; });
     // Union-find over positions; each root remembers its current cluster id.
     std::vector<std::size_t> parent(n), cluster(n);
     std::iota(parent.begin(), parent.end(), 0);
@@ -67,7 +68,8 @@ Linkage singleLinkage1d(std::size_t n, std::mt19937_64& rng) {
     merges.reserve(n - 1);
     for (std::size_t g : gaps) {
         const std::size_t a = find(g), b = find(g + 1);
-        merges.push_back({static_cast<std::int64_t>(cluster[a]), static_cast<std::int64_t>(cluster[b]), x[g + 1] - x[g], 0});
+        merges.push_back(
+            {static_cast<std::int64_t>(cluster[a]), static_cast<std::int64_t>(cluster[b]), x[g + 1] - x[g], 0});
         parent[b] = a;
         cluster[a] = n + merges.size() - 1;
     }

@@ -20,7 +20,9 @@ inline double percentile(std::vector<double> v, double p) {
 }
 
 /// Milliseconds since `clock` was (re)started.
-inline double msSince(const QElapsedTimer& clock) { return static_cast<double>(clock.nsecsElapsed()) / 1e6; }
+inline double msSince(const QElapsedTimer& clock) {
+    return static_cast<double>(clock.nsecsElapsed()) / 1e6;
+}
 
 /// Runs the event loop until `widget` swapped a frame; returns msSince(clock) at that moment.
 inline double waitForFrame(QOpenGLWidget& widget, const QElapsedTimer& clock) {

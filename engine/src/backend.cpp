@@ -41,9 +41,12 @@ std::atomic<const InjectedFault*>& injectedFault() {
 std::string memorySize(std::size_t bytes) {
     char text[32];
     const double value = static_cast<double>(bytes);
-    if (value >= 1073741824.0) std::snprintf(text, sizeof text, "%.1f GiB", value / 1073741824.0);
-    else if (value >= 1048576.0) std::snprintf(text, sizeof text, "%.0f MiB", value / 1048576.0);
-    else std::snprintf(text, sizeof text, "%.0f KiB", value / 1024.0);
+    if (value >= 1073741824.0)
+        std::snprintf(text, sizeof text, "%.1f GiB", value / 1073741824.0);
+    else if (value >= 1048576.0)
+        std::snprintf(text, sizeof text, "%.0f MiB", value / 1048576.0);
+    else
+        std::snprintf(text, sizeof text, "%.0f KiB", value / 1024.0);
     return text;
 }
 
@@ -117,7 +120,8 @@ std::string backendDescription(Backend resolved) {
 namespace detail {
 
 std::string outOfMemoryWarning(const std::string& algorithm, const OutOfDeviceMemory& error) {
-    const std::string need = error.neededBytes() > 0 ? "needs " + memorySize(error.neededBytes()) + ", " : std::string();
+    const std::string need =
+        error.neededBytes() > 0 ? "needs " + memorySize(error.neededBytes()) + ", " : std::string();
     return algorithm + ": GPU out of memory (" + need + memorySize(error.freeBytes()) + " free): ran on the CPU";
 }
 
@@ -142,8 +146,9 @@ Backend runOnBackend(const std::string& algorithm, Backend requested, const std:
     } catch (const OutOfDeviceMemory& error) {
         clearCudaError();
         if (requested == Backend::Cuda) {
-            const std::string need = error.neededBytes() > 0 ? " needs " + memorySize(error.neededBytes()) + " of GPU memory,"
-                                                             : " does not fit the GPU:";
+            const std::string need = error.neededBytes() > 0
+                                         ? " needs " + memorySize(error.neededBytes()) + " of GPU memory,"
+                                         : " does not fit the GPU:";
             throw InvalidInput("--backend cuda: " + algorithm + need + " " + memorySize(error.freeBytes()) +
                                " are free; choose the CPU or automatic backend, or fewer points");
         }

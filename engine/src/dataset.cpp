@@ -13,9 +13,7 @@ long Dataset::featureIndex(const std::string& name) const {
 }
 
 void Dataset::validateShape() const {
-    auto fail = [&](const std::string& why) {
-        throw InvalidInput(provenance.path + ": inconsistent dataset: " + why);
-    };
+    auto fail = [&](const std::string& why) { throw InvalidInput(provenance.path + ": inconsistent dataset: " + why); };
     if (values.size() != n * d) fail("value count " + std::to_string(values.size()) + " != N*D");
     if (features.size() != d) fail("feature name count differs from D");
     if (!descriptions.empty() && descriptions.size() != d) fail("description count differs from D");
@@ -24,7 +22,8 @@ void Dataset::validateShape() const {
     for (const Embedding& e : embeddings)
         if (e.n != n || e.values.size() != e.n * e.d) fail("embedding " + e.name + " has the wrong shape");
     for (const Annotation& a : annotations)
-        if (a.role == Annotation::Role::Text && a.values.size() != n) fail("annotation " + a.name + " count differs from N");
+        if (a.role == Annotation::Role::Text && a.values.size() != n)
+            fail("annotation " + a.name + " count differs from N");
 }
 
 std::size_t Dataset::countNonFinite() const {
@@ -33,7 +32,7 @@ std::size_t Dataset::countNonFinite() const {
     return count;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens
 
 namespace clusterlens {
 
@@ -42,4 +41,4 @@ std::vector<double> Dataset::valuesAsDouble() const {
     return std::vector<double>(values.begin(), values.end());
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

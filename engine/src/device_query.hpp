@@ -18,4 +18,4 @@ bool cudaContextLost() noexcept;
 /// launch check does not report it again.
 void clearCudaError() noexcept;
 
-} // namespace clusterlens::detail
+}  // namespace clusterlens::detail

@@ -9,4 +9,4 @@ void throwFileError(const std::string& file, const std::string& position, const 
     throw InvalidInput(message);
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

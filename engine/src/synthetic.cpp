@@ -96,7 +96,7 @@ void validate(const SyntheticOptions& o) {
         throw InvalidInput("synthetic data: scales must satisfy 0 < minScale <= maxScale, centreRange >= 0");
 }
 
-} // namespace
+}  // namespace
 
 Dataset makeCytometryLike(const SyntheticOptions& options) {
     validate(options);
@@ -135,8 +135,7 @@ Dataset makeCytometryLike(const SyntheticOptions& options) {
             hi[j] = std::max(hi[j], values[i * d + j]);
         }
     for (; row < n; ++row)
-        for (std::size_t j = 0; j < d; ++j)
-            values[row * d + j] = static_cast<float>(random.uniform(lo[j], hi[j]));
+        for (std::size_t j = 0; j < d; ++j) values[row * d + j] = static_cast<float>(random.uniform(lo[j], hi[j]));
 
     // Fisher–Yates shuffle so that populations are not contiguous in input order.
     for (std::size_t i = n - 1; i > 0; --i) {
@@ -163,4 +162,4 @@ Dataset makeCytometryLike(const SyntheticOptions& options) {
     return data;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -22,7 +22,9 @@ Dataset mapColumns(const Dataset& in, const std::vector<std::size_t>& columns, F
     Dataset out = in;
     std::vector<char> selected(in.d, columns.empty() ? 1 : 0);
     for (std::size_t c : columns) {
-        if (c >= in.d) throw InvalidInput("column " + std::to_string(c + 1) + " does not exist (D = " + std::to_string(in.d) + ")");
+        if (c >= in.d)
+            throw InvalidInput("column " + std::to_string(c + 1) + " does not exist (D = " + std::to_string(in.d) +
+                               ")");
         selected[c] = 1;
     }
     const bool exact = in.exact.size() == in.values.size();
@@ -38,11 +40,12 @@ Dataset mapColumns(const Dataset& in, const std::vector<std::size_t>& columns, F
     return out;
 }
 
-} // namespace
+}  // namespace
 
 Dataset asinhTransform(const Dataset& in, double cofactor, const std::vector<std::size_t>& columns) {
     if (!(cofactor > 0) || !std::isfinite(cofactor))
-        throw InvalidInput("--transform asinh: the cofactor must be a positive number, got " + std::to_string(cofactor));
+        throw InvalidInput("--transform asinh: the cofactor must be a positive number, got " +
+                           std::to_string(cofactor));
     Dataset out = mapColumns(in, columns, [cofactor](double v, std::size_t) { return std::asinh(v / cofactor); });
     char buf[64];
     std::snprintf(buf, sizeof buf, "asinh(cofactor=%g)", cofactor);
@@ -114,7 +117,9 @@ Dataset selectColumns(const Dataset& in, const std::vector<std::size_t>& columns
     if (columns.empty()) throw InvalidInput("--columns: no columns selected");
     std::set<std::size_t> seen;
     for (std::size_t c : columns) {
-        if (c >= in.d) throw InvalidInput("--columns: column " + std::to_string(c + 1) + " does not exist (D = " + std::to_string(in.d) + ")");
+        if (c >= in.d)
+            throw InvalidInput("--columns: column " + std::to_string(c + 1) +
+                               " does not exist (D = " + std::to_string(in.d) + ")");
         if (!seen.insert(c).second) throw InvalidInput("--columns: column '" + in.features[c] + "' is listed twice");
     }
     Dataset out = in;
@@ -161,7 +166,8 @@ std::vector<std::size_t> resolveColumns(const Dataset& in, const std::vector<std
                 throw InvalidInput("--columns: '" + name +
                                    "' is a text column, kept as an annotation; --columns selects among the numeric "
                                    "columns (see `info`)");
-        if (index < 0) throw InvalidInput("--columns: no feature named '" + name + "' (use a name or a 1-based number)");
+        if (index < 0)
+            throw InvalidInput("--columns: no feature named '" + name + "' (use a name or a 1-based number)");
         columns.push_back(static_cast<std::size_t>(index));
     }
     return columns;
@@ -197,8 +203,11 @@ Dataset subsample(const Dataset& in, std::size_t m, std::uint64_t seed) {
     if (!in.pointNames.empty()) out.pointNames.resize(m);
     for (std::size_t k = 0; k < m; ++k) {
         const std::size_t i = keep[k];
-        std::copy_n(in.values.begin() + static_cast<std::ptrdiff_t>(i * in.d), in.d, out.values.begin() + static_cast<std::ptrdiff_t>(k * in.d));
-        if (exact) std::copy_n(in.exact.begin() + static_cast<std::ptrdiff_t>(i * in.d), in.d, out.exact.begin() + static_cast<std::ptrdiff_t>(k * in.d));
+        std::copy_n(in.values.begin() + static_cast<std::ptrdiff_t>(i * in.d), in.d,
+                    out.values.begin() + static_cast<std::ptrdiff_t>(k * in.d));
+        if (exact)
+            std::copy_n(in.exact.begin() + static_cast<std::ptrdiff_t>(i * in.d), in.d,
+                        out.exact.begin() + static_cast<std::ptrdiff_t>(k * in.d));
         if (!in.labels.empty()) out.labels[k] = in.labels[i];
         if (!in.pointNames.empty()) out.pointNames[k] = in.pointNames[i];
     }
@@ -211,7 +220,8 @@ Dataset subsample(const Dataset& in, std::size_t m, std::uint64_t seed) {
     for (Embedding& e : out.embeddings) {
         std::vector<float> kept(m * e.d);
         for (std::size_t k = 0; k < m; ++k)
-            std::copy_n(e.values.begin() + static_cast<std::ptrdiff_t>(keep[k] * e.d), e.d, kept.begin() + static_cast<std::ptrdiff_t>(k * e.d));
+            std::copy_n(e.values.begin() + static_cast<std::ptrdiff_t>(keep[k] * e.d), e.d,
+                        kept.begin() + static_cast<std::ptrdiff_t>(k * e.d));
         e.values = std::move(kept);
         e.n = m;
     }
@@ -271,4 +281,4 @@ Dataset applyTransformSpec(const Dataset& in, const std::string& spec) {
     return out;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -84,4 +84,4 @@ void VatGlBuffer::render(VatDeviceRenderer& renderer, const VatViewport& viewpor
     CL_CUDA_TRY(cudaGraphicsUnmapResources(1, &m_impl->resource, nullptr));
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -38,9 +38,11 @@ TEST(CliCompare, LengthMismatchAndBadFilesExitThreeBadOptionExitTwo) {
 
 TEST(CliCompareHeights, IdenticalLinkagesCorrelatePerfectly) {
     TempDir dir;
-    auto result = runCli({"hca", test::dataPath("tables/iris.csv"), "--linkage", "average", "--backend", "cpu", "--out", dir.file("a.csv")});
+    auto result = runCli({"hca", test::dataPath("tables/iris.csv"), "--linkage", "average", "--backend", "cpu", "--out",
+                          dir.file("a.csv")});
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    result = runCli({"hca", test::dataPath("tables/iris.csv"), "--linkage", "ward", "--backend", "cpu", "--out", dir.file("w.csv")});
+    result = runCli({"hca", test::dataPath("tables/iris.csv"), "--linkage", "ward", "--backend", "cpu", "--out",
+                     dir.file("w.csv")});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     result = runCli({"compare-heights", dir.file("a.csv"), dir.file("a.csv"), "--json"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
@@ -54,14 +56,19 @@ TEST(CliCompareHeights, IdenticalLinkagesCorrelatePerfectly) {
 
 TEST(CliExport, WritesFcsWithClusterParameterThatReadsBack) {
     TempDir dir;
-    auto result = runCli({"kmeans", test::dataPath("fcs/AriaFile1.fcs"), "-k", "4", "--backend", "cpu", "--labels-out", dir.file("k.csv")});
+    auto result = runCli({"kmeans", test::dataPath("fcs/AriaFile1.fcs"), "-k", "4", "--backend", "cpu", "--labels-out",
+                          dir.file("k.csv")});
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    result = runCli({"export", test::dataPath("fcs/AriaFile1.fcs"), "--labels", dir.file("k.csv"), "--out", dir.file("gated.fcs")});
+    result = runCli(
+        {"export", test::dataPath("fcs/AriaFile1.fcs"), "--labels", dir.file("k.csv"), "--out", dir.file("gated.fcs")});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     result = runCli({"info", dir.file("gated.fcs"), "--json"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_THAT(result.out, AllOf(HasSubstr("\"n\":6052"), HasSubstr("\"d\":13"), HasSubstr("ClusterLens_cluster")));
     EXPECT_EQ(runCli({"export", test::dataPath("fcs/AriaFile1.fcs"), "--out", dir.file("x.txt")}).exitCode, 2);
     writeLabelsCsv(dir.file("short.csv"), {1, 2, 3});
-    EXPECT_EQ(runCli({"export", test::dataPath("fcs/AriaFile1.fcs"), "--labels", dir.file("short.csv"), "--out", dir.file("y.fcs")}).exitCode, 3);
+    EXPECT_EQ(runCli({"export", test::dataPath("fcs/AriaFile1.fcs"), "--labels", dir.file("short.csv"), "--out",
+                      dir.file("y.fcs")})
+                  .exitCode,
+              3);
 }

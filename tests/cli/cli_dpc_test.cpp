@@ -18,7 +18,8 @@ TEST(CliDpc, R15TopFifteenPeaksRecoverTheClusters) {
     auto result = runCli({"dpc", input, "--peaks-top", "15", "--out", dir.file("dpc.csv"), "--labels-out",
                           dir.file("labels.csv"), "--backend", "cpu", "--json"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    EXPECT_THAT(result.out, AllOf(HasSubstr("\"dc\":"), HasSubstr("\"dc_method\":\"exact\""), HasSubstr("\"peaks\":[")));
+    EXPECT_THAT(result.out,
+                AllOf(HasSubstr("\"dc\":"), HasSubstr("\"dc_method\":\"exact\""), HasSubstr("\"peaks\":[")));
     EXPECT_THAT(test::readFile(dir.file("dpc.csv")), HasSubstr("index,rho,delta,nearest_higher,gamma\n0,"));
     const Dataset truth = readDataset(input);
     const auto labels = readLabels(dir.file("labels.csv"), truth.n);

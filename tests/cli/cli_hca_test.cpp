@@ -22,12 +22,13 @@ void expectSameMerges(const Linkage& got, const Linkage& want, double relTol) {
         EXPECT_EQ(got.merges[i].a, want.merges[i].a);
         EXPECT_EQ(got.merges[i].b, want.merges[i].b);
         EXPECT_EQ(got.merges[i].size, want.merges[i].size);
-        EXPECT_LE(std::fabs(got.merges[i].height - want.merges[i].height), relTol * std::fabs(want.merges[i].height) + 1e-300);
+        EXPECT_LE(std::fabs(got.merges[i].height - want.merges[i].height),
+                  relTol * std::fabs(want.merges[i].height) + 1e-300);
         if (::testing::Test::HasFailure()) return;
     }
 }
 
-} // namespace
+}  // namespace
 
 TEST(CliHca, ReproducesMhcaReferenceOnTieFreeInputs) {
     TempDir dir;
@@ -39,20 +40,26 @@ TEST(CliHca, ReproducesMhcaReferenceOnTieFreeInputs) {
     for (const auto& [reference, options] : cases) {
         SCOPED_TRACE(reference);
         const std::string input = std::string(reference).substr(0, std::string(reference).find('.')) + ".txt";
-        std::vector<std::string> args = {"hca", dataPath("reference/mhca/" + input), "--linkage", "mahalanobis",
-                                         "--backend", "cpu", "--out", dir.file("out.csv"), "--json"};
+        std::vector<std::string> args = {"hca",       dataPath("reference/mhca/" + input),
+                                         "--linkage", "mahalanobis",
+                                         "--backend", "cpu",
+                                         "--out",     dir.file("out.csv"),
+                                         "--json"};
         args.insert(args.end(), options.begin(), options.end());
         auto result = runCli(args);
         ASSERT_EQ(result.exitCode, 0) << result.err;
-        EXPECT_THAT(result.out, AllOf(HasSubstr("\"merges\":"), HasSubstr("\"non_monotonic\":"), HasSubstr("\"backend\":\"cpu:")));
-        expectSameMerges(readLinkageCsv(dir.file("out.csv")), readLinkageCsv(dataPath("reference/mhca/") + reference), 1e-9);
+        EXPECT_THAT(result.out,
+                    AllOf(HasSubstr("\"merges\":"), HasSubstr("\"non_monotonic\":"), HasSubstr("\"backend\":\"cpu:")));
+        expectSameMerges(readLinkageCsv(dir.file("out.csv")), readLinkageCsv(dataPath("reference/mhca/") + reference),
+                         1e-9);
     }
 }
 
 TEST(CliHca, AprioriFileRun) {
     TempDir dir;
-    auto result = runCli({"hca", dataPath("reference/mhca/mix2000.txt"), "--variant", "centroid", "--apriori",
-                          dataPath("reference/mhca/mix2000.apriori.txt"), "--backend", "cpu", "--out", dir.file("o.csv")});
+    auto result =
+        runCli({"hca", dataPath("reference/mhca/mix2000.txt"), "--variant", "centroid", "--apriori",
+                dataPath("reference/mhca/mix2000.apriori.txt"), "--backend", "cpu", "--out", dir.file("o.csv")});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     expectSameMerges(readLinkageCsv(dir.file("o.csv")),
                      readLinkageCsv(dataPath("reference/mhca/mix2000.apriori.cmd.mahal.thr0.5.csv")), 1e-9);
@@ -60,13 +67,15 @@ TEST(CliHca, AprioriFileRun) {
 
 TEST(CliHca, ClassicLinkageAndHeightsAndKMeans) {
     TempDir dir;
-    auto result = runCli({"hca", dataPath("tables/iris.csv"), "--linkage", "average", "--backend", "cpu", "--out", dir.file("l.csv")});
+    auto result = runCli(
+        {"hca", dataPath("tables/iris.csv"), "--linkage", "average", "--backend", "cpu", "--out", dir.file("l.csv")});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_EQ(readLinkageCsv(dir.file("l.csv")).merges.size(), 149u);
     result = runCli({"heights", dir.file("l.csv"), "--out", dir.file("h.csv"), "--json"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_THAT(test::readFile(dir.file("h.csv")), HasSubstr("index,height\n0,"));
-    result = runCli({"kmeans", dataPath("tables/iris.csv"), "-k", "3", "--seed", "4", "--labels-out", dir.file("k.csv"), "--backend", "cpu"});
+    result = runCli({"kmeans", dataPath("tables/iris.csv"), "-k", "3", "--seed", "4", "--labels-out", dir.file("k.csv"),
+                     "--backend", "cpu"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_THAT(test::readFile(dir.file("k.csv")), HasSubstr("index,label\n0,"));
 }
@@ -94,7 +103,8 @@ TEST(CliHca, BadOptionsExitTwoBadDataExitThree) {
 TEST(CliHca, ProfileReportsTheGpuProbeOrWhyThereIsNone) {
     TempDir dir;
     const std::string input = dataPath("reference/mhca/aggregation.txt");
-    auto cpu = runCli({"hca", input, "--variant", "centroid", "--backend", "cpu", "--profile", "--out", dir.file("o.csv")});
+    auto cpu =
+        runCli({"hca", input, "--variant", "centroid", "--backend", "cpu", "--profile", "--out", dir.file("o.csv")});
     ASSERT_EQ(cpu.exitCode, 0) << cpu.err;
     EXPECT_THAT(cpu.err, HasSubstr("--profile: nothing to report (cpu"));
     auto classic = runCli({"hca", input, "--linkage", "single", "--profile", "--out", dir.file("s.csv")});

@@ -23,7 +23,7 @@ std::string shapeOf(const std::string& json) {
     return field("n") + "x" + field("d");
 }
 
-} // namespace
+}  // namespace
 
 TEST(CliInfo, ReportsShapeOfEveryFileInSharedData) {
     const std::pair<const char*, const char*> files[] = {
@@ -44,9 +44,9 @@ TEST(CliInfo, ReportsShapeOfEveryFileInSharedData) {
         auto result = runCli({"info", dataPath(file), "--json"});
         EXPECT_EQ(result.exitCode, 0) << result.err;
         EXPECT_EQ(shapeOf(result.out), shape) << result.out;
-        EXPECT_THAT(result.out, AllOf(HasSubstr("\"features\":["), HasSubstr("\"format\":"),
-                                      HasSubstr("\"non_finite\":0"), HasSubstr("\"warnings\":["),
-                                      HasSubstr("\"backend\":\"")));
+        EXPECT_THAT(result.out,
+                    AllOf(HasSubstr("\"features\":["), HasSubstr("\"format\":"), HasSubstr("\"non_finite\":0"),
+                          HasSubstr("\"warnings\":["), HasSubstr("\"backend\":\"")));
     }
 }
 
@@ -76,7 +76,8 @@ TEST(CliInfo, TextOutputSaysEachWarningOnce) {
     EXPECT_EQ(result.exitCode, 0);
     const std::string all = result.out + result.err;
     std::size_t warnings = 0;
-    for (auto pos = result.out.find("warning: "); pos != std::string::npos; pos = result.out.find("warning: ", pos + 1)) {
+    for (auto pos = result.out.find("warning: "); pos != std::string::npos;
+         pos = result.out.find("warning: ", pos + 1)) {
         const std::string text = result.out.substr(pos + 9, result.out.find('\n', pos) - pos - 9);
         std::size_t seen = 0;
         for (auto at = all.find(text); at != std::string::npos; at = all.find(text, at + 1)) ++seen;

@@ -14,7 +14,9 @@ namespace clusterlens::test {
 
 namespace {
 
-bool plotAvailable() { return runCli({"--help"}).out.find("plot") != std::string::npos; }
+bool plotAvailable() {
+    return runCli({"--help"}).out.find("plot") != std::string::npos;
+}
 
 /// A DPC table of three "peaks" (large delta) among 300 points, written as the dpc command does.
 std::string writeDpcTable(const TempDir& dir) {
@@ -64,8 +66,10 @@ TEST(CliPlotDecision, RendersSvgPdfAndPngOfADpcTable) {
     const std::string bytes = readFile(png);
     ASSERT_GT(bytes.size(), 24u);
     const auto be32 = [&](std::size_t at) {
-        return (unsigned(static_cast<unsigned char>(bytes[at])) << 24) | (unsigned(static_cast<unsigned char>(bytes[at + 1])) << 16) |
-               (unsigned(static_cast<unsigned char>(bytes[at + 2])) << 8) | unsigned(static_cast<unsigned char>(bytes[at + 3]));
+        return (unsigned(static_cast<unsigned char>(bytes[at])) << 24) |
+               (unsigned(static_cast<unsigned char>(bytes[at + 1])) << 16) |
+               (unsigned(static_cast<unsigned char>(bytes[at + 2])) << 8) |
+               unsigned(static_cast<unsigned char>(bytes[at + 3]));
     };
     EXPECT_EQ(be32(16), 900u);  // IHDR width
     EXPECT_EQ(be32(20), 700u);  // IHDR height

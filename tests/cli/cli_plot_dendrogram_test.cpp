@@ -76,7 +76,8 @@ protected:
         const double centres[3][2] = {{0, 0}, {10, 0}, {5, 10}};
         std::ostringstream csv;
         csv << "CD3,CD19\n";
-        for (int i = 0; i < 180; ++i) csv << centres[i % 3][0] + noise(rng) << ',' << centres[i % 3][1] + noise(rng) << '\n';
+        for (int i = 0; i < 180; ++i)
+            csv << centres[i % 3][0] + noise(rng) << ',' << centres[i % 3][1] + noise(rng) << '\n';
         csv << "200,200\n-200,90\n90,-250\n";
         writeFile(m_dir.file("events.csv"), csv.str());
         const auto hca = runCli({"hca", m_dir.file("events.csv"), "--linkage", "average", "--backend", "cpu", "--out",
@@ -126,8 +127,8 @@ TEST_F(CliPlotDendrogram, PngHasTheRequestedPixelSize) {
 }
 
 TEST_F(CliPlotDendrogram, BadArgumentsAndBadFilesHaveTheirExitCodes) {
-    auto result = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "5000", "--out",
-                          m_dir.file("tree.svg")});
+    auto result =
+        runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "5000", "--out", m_dir.file("tree.svg")});
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_THAT(result.err, HasSubstr("--cut-k"));
     result = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--out", m_dir.file("tree.gif")});
@@ -138,7 +139,6 @@ TEST_F(CliPlotDendrogram, BadArgumentsAndBadFilesHaveTheirExitCodes) {
     EXPECT_EQ(result.exitCode, 3);
     EXPECT_THAT(result.err, HasSubstr("broken.csv"));
 }
-
 
 TEST_F(CliPlotClustermap, MinimumSizeCutsThreePopulationsAndListsTheOutliersApart) {
     const auto result = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "3", "--min-cluster-size",
@@ -153,8 +153,8 @@ TEST_F(CliPlotClustermap, MinimumSizeCutsThreePopulationsAndListsTheOutliersApar
 }
 
 TEST_F(CliPlotClustermap, PlainCutKeepsTheOutliersAsClusters) {
-    const auto result = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "3", "--out",
-                                m_dir.file("tree.svg")});
+    const auto result =
+        runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--cut-k", "3", "--out", m_dir.file("tree.svg")});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_THAT(result.out, testing::Not(HasSubstr("small")));
     EXPECT_THAT(readFile(m_dir.file("tree.svg")), HasSubstr("(1)</text>"));
@@ -185,8 +185,8 @@ TEST_F(CliPlotClustermap, MisusedOptionsAreRefused) {
                   .exitCode,
               2);
     writeFile(m_dir.file("short.csv"), "CD3,CD19\n1,2\n3,4\n");
-    const auto wrongSize = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--heatmap", m_dir.file("short.csv"),
-                                   "--out", m_dir.file("a.svg")});
+    const auto wrongSize = runCli({"plot", "dendrogram", m_dir.file("linkage.csv"), "--heatmap",
+                                   m_dir.file("short.csv"), "--out", m_dir.file("a.svg")});
     EXPECT_EQ(wrongSize.exitCode, 3);
     EXPECT_THAT(wrongSize.err, HasSubstr("2 points, but the tree has 183 leaves"));
 }

@@ -105,7 +105,8 @@ SvgInfo svgInfo(const std::string& svg) {
             info.width = xml.attributes().value(QLatin1String("width")).toString().toStdString();
             info.viewBox = xml.attributes().value(QLatin1String("viewBox")).toString().toStdString();
         }
-        if (xml.isStartElement() && xml.name() == QLatin1String("title") && xml.namespaceUri() == QLatin1String("http://www.w3.org/2000/svg"))
+        if (xml.isStartElement() && xml.name() == QLatin1String("title") &&
+            xml.namespaceUri() == QLatin1String("http://www.w3.org/2000/svg"))
             info.title = xml.readElementText().toStdString();
         if (xml.isStartElement() && xml.name() == QLatin1String("metadata")) ++inMetadata;
         if (xml.isEndElement() && xml.name() == QLatin1String("metadata")) --inMetadata;
@@ -133,13 +134,19 @@ protected:
         writeBlobs(file("blobs.csv"));
         for (const char* method : {"average", "ward"})
             ASSERT_EQ(runCli({"hca", file("blobs.csv"), "--linkage", method, "--backend", "cpu", "--out",
-                              file(std::string(method) + ".csv")}).exitCode, 0);
+                              file(std::string(method) + ".csv")})
+                          .exitCode,
+                      0);
         ASSERT_EQ(runCli({"dpc", file("blobs.csv"), "--backend", "cpu", "--out", file("DPC.csv"), "--peaks-top", "3",
-                          "--labels-out", file("dpc_labels.csv")}).exitCode, 0);
+                          "--labels-out", file("dpc_labels.csv")})
+                      .exitCode,
+                  0);
         ASSERT_EQ(runCli({"kmeans", file("blobs.csv"), "-k", "3", "--labels-out", file("km.csv")}).exitCode, 0);
         // A session with two populations (the first 40 events, and 10 of them) for `plot populations`.
         ASSERT_EQ(runCli({"kmeans", file("blobs.csv"), "-k", "3", "--labels-out", file("km_session.csv"), "--session",
-                          file("gated.clusterlens")}).exitCode, 0);
+                          file("gated.clusterlens")})
+                      .exitCode,
+                  0);
         std::ofstream first(file("first.csv")), some(file("some.csv"));
         first << "index\n";
         some << "index\n";
@@ -147,9 +154,13 @@ protected:
         first.close();
         some.close();
         ASSERT_EQ(runCli({"population", "add", file("gated.clusterlens"), "--name", "not every 4th", "--indices",
-                          file("first.csv")}).exitCode, 0);
+                          file("first.csv")})
+                      .exitCode,
+                  0);
         ASSERT_EQ(runCli({"population", "add", file("gated.clusterlens"), "--name", "every 4th", "--indices",
-                          file("some.csv")}).exitCode, 0);
+                          file("some.csv")})
+                      .exitCode,
+                  0);
     }
     std::string file(const std::string& name) const { return m_dir.file(name); }
 
@@ -198,7 +209,8 @@ TEST_F(CliPlotFigures, EveryKindWritesA2008PixelPngWithItsProvenanceInTextChunks
         EXPECT_EQ(bigEndian32(png, 16), 2008u);  // 85 mm at 600 dpi
         EXPECT_EQ(bigEndian32(png, 20), 1654u);  // 70 mm
         const auto texts = pngTexts(png);
-        ASSERT_TRUE(texts.count("Title") && texts.count("Command") && texts.count("Data SHA-256") && texts.count("Software"));
+        ASSERT_TRUE(texts.count("Title") && texts.count("Command") && texts.count("Data SHA-256") &&
+                    texts.count("Software"));
         EXPECT_EQ(texts.at("Title"), kTitle);
         EXPECT_THAT(texts.at("Command"), HasSubstr("clusterlens-cli plot " + kind[0] + " " + kind[1]));
         EXPECT_THAT(texts.at("Command"), HasSubstr("--width-mm 85"));
@@ -250,7 +262,8 @@ TEST_F(CliPlotFigures, EveryKindWritesATiffWithItsProvenanceInTheImageDescriptio
 
 TEST_F(CliPlotFigures, ATitleWithMarkupCharactersKeepsTheSvgWellFormed) {
     const std::string out = file("markup.svg");
-    const CliResult result = runCli({"plot", "dendrogram", file("average.csv"), "--title", "CD4 & CD8 <gated>", "--out", out});
+    const CliResult result =
+        runCli({"plot", "dendrogram", file("average.csv"), "--title", "CD4 & CD8 <gated>", "--out", out});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const SvgInfo svg = svgInfo(readFile(out));
     EXPECT_TRUE(svg.wellFormed);
@@ -260,22 +273,30 @@ TEST_F(CliPlotFigures, ATitleWithMarkupCharactersKeepsTheSvgWellFormed) {
 
 TEST_F(CliPlotFigures, PixelSizesAndStyleOptionsAreHonoured) {
     const std::string out = file("scatter.png");
-    const CliResult result = runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--width", "500",
-                                     "--height", "400", "--palette", "okabe-ito", "--legend", "top", "--background",
-                                     "transparent", "--font-scale", "1.2", "--out", out});
+    const CliResult result =
+        runCli({"plot",    "scatter",      file("blobs.csv"), "--x",          "0",         "--y",       "1",
+                "--width", "500",          "--height",        "400",          "--palette", "okabe-ito", "--legend",
+                "top",     "--background", "transparent",     "--font-scale", "1.2",       "--out",     out});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const QImage transparent(QString::fromStdString(out));
     EXPECT_EQ(transparent.width(), 500);
     EXPECT_EQ(transparent.height(), 400);
     EXPECT_EQ(qAlpha(transparent.pixel(1, 1)), 0);
-    ASSERT_EQ(runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--width", "500", "--out", out}).exitCode, 0);
+    ASSERT_EQ(
+        runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--width", "500", "--out", out}).exitCode,
+        0);
     const QImage white(QString::fromStdString(out));
     EXPECT_EQ(white.width(), 500);
     EXPECT_EQ(white.height(), 417);  // the figure's own aspect ratio, 720 x 600
     EXPECT_EQ(white.pixel(1, 1), qRgb(255, 255, 255));
-    EXPECT_EQ(runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--palette", "rainbow", "--out", out}).exitCode, 2);
-    EXPECT_EQ(runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--width", "500", "--width-mm", "85",
-                      "--out", out}).exitCode, 2);
+    EXPECT_EQ(
+        runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--palette", "rainbow", "--out", out})
+            .exitCode,
+        2);
+    EXPECT_EQ(runCli({"plot", "scatter", file("blobs.csv"), "--x", "0", "--y", "1", "--width", "500", "--width-mm",
+                      "85", "--out", out})
+                  .exitCode,
+              2);
     const CliResult missing = runCli({"plot", "scatter", file("blobs.csv"), "--x", "Z", "--y", "1", "--out", out});
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_THAT(missing.err, HasSubstr("--x"));
@@ -327,8 +348,8 @@ TEST_F(CliPlotFigures, PopulationsNeedTheSessionsDataFileAndKnownMarkers) {
     std::ofstream other(file("other.csv"));
     other << "x1,x2\n1,2\n3,4\n";
     other.close();
-    const CliResult foreign = runCli({"plot", "populations", file("other.csv"), "--session", file("gated.clusterlens"),
-                                      "--out", file("p2.svg")});
+    const CliResult foreign = runCli(
+        {"plot", "populations", file("other.csv"), "--session", file("gated.clusterlens"), "--out", file("p2.svg")});
     EXPECT_EQ(foreign.exitCode, 3);
     EXPECT_THAT(foreign.err, HasSubstr("SHA-256"));
     const CliResult unknown = runCli({"plot", "populations", file("blobs.csv"), "--session", file("gated.clusterlens"),

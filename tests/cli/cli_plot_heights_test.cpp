@@ -76,7 +76,7 @@ protected:
     TempDir m_dir;
 };
 
-} // namespace
+}  // namespace
 
 TEST_F(CliPlotHeights, WritesAnSvgWithPathsTextAndCorrelations) {
     const std::string svg = m_dir.file("heights.svg");
@@ -100,8 +100,8 @@ TEST_F(CliPlotHeights, WritesAnSvgWithPathsTextAndCorrelations) {
 
 TEST_F(CliPlotHeights, PdfPageAndPngPixelsHaveTheRequestedSize) {
     const std::string pdf = m_dir.file("heights.pdf"), png = m_dir.file("heights.png");
-    auto result = runCli({"plot", "heights", linkage("average"), linkage("ward"), "--out", pdf, "--width", "432",
-                          "--height", "288"});
+    auto result = runCli(
+        {"plot", "heights", linkage("average"), linkage("ward"), "--out", pdf, "--width", "432", "--height", "288"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     const std::string bytes = test::readFile(pdf);
     EXPECT_EQ(bytes.rfind("%PDF-", 0), 0u);
@@ -110,8 +110,8 @@ TEST_F(CliPlotHeights, PdfPageAndPngPixelsHaveTheRequestedSize) {
     EXPECT_NEAR(std::stod(box[1]), 432.0, 0.5);
     EXPECT_NEAR(std::stod(box[2]), 288.0, 0.5);
 
-    result = runCli({"plot", "heights", linkage("average"), linkage("ward"), "--out", png, "--width", "900",
-                     "--height", "700", "--dpi", "150", "--equal-axes"});
+    result = runCli({"plot", "heights", linkage("average"), linkage("ward"), "--out", png, "--width", "900", "--height",
+                     "700", "--dpi", "150", "--equal-axes"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_EQ(pngSize(test::readFile(png)), (std::pair<std::uint32_t, std::uint32_t>{900, 700}));
 }
@@ -134,16 +134,17 @@ TEST_F(CliPlotHeights, BadArgumentsExitTwoBadInputExitsThree) {
     auto result = runCli({"plot", "heights", linkage("average"), linkage("ward"), "--out", m_dir.file("x.gif")});
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_THAT(result.err, HasSubstr(".svg or .pdf"));
-    EXPECT_EQ(runCli({"plot", "heights", linkage("average"), linkage("ward"), "--out", m_dir.file("x.svg"), "--dpi",
-                      "5"})
-                  .exitCode,
-              2);
+    EXPECT_EQ(
+        runCli({"plot", "heights", linkage("average"), linkage("ward"), "--out", m_dir.file("x.svg"), "--dpi", "5"})
+            .exitCode,
+        2);
 
     writeLinkageCsv(m_dir.file("small.csv"), randomLinkage(10, 3));
     result = runCli({"plot", "heights", linkage("average"), m_dir.file("small.csv"), "--out", m_dir.file("x.svg")});
     EXPECT_EQ(result.exitCode, 3);
     EXPECT_THAT(result.err, AllOf(HasSubstr("small.csv"), HasSubstr("10 points"), HasSubstr("150")));
     test::writeFile(m_dir.file("broken.csv"), "a,b,height,size\n0,1,1.0,2\n0,1,2.0,3\n");
-    EXPECT_EQ(runCli({"plot", "heights", m_dir.file("broken.csv"), linkage("ward"), "--out", m_dir.file("x.svg")}).exitCode,
-              3);
+    EXPECT_EQ(
+        runCli({"plot", "heights", m_dir.file("broken.csv"), linkage("ward"), "--out", m_dir.file("x.svg")}).exitCode,
+        3);
 }

@@ -51,8 +51,8 @@ protected:
     void SetUp() override { writeMarkerGrid(file("grid.csv")); }
     std::string file(const std::string& name) const { return m_dir.file(name); }
     CliResult plot(const std::vector<std::string>& extra, const std::string& out) const {
-        std::vector<std::string> args = {"plot", "scatter", file("grid.csv"), "--x", "x", "--y", "y",
-                                         "--width", "720", "--height", "600", "--out", out};
+        std::vector<std::string> args = {"plot",    "scatter", file("grid.csv"), "--x", "x",     "--y", "y",
+                                         "--width", "720",     "--height",       "600", "--out", out};
         args.insert(args.end(), extra.begin(), extra.end());
         return runCli(args);
     }

@@ -37,4 +37,4 @@ inline CliResult runCli(const std::vector<std::string>& args) {
     return result;
 }
 
-} // namespace clusterlens::test
+}  // namespace clusterlens::test

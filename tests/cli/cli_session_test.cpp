@@ -107,11 +107,13 @@ TEST(CliSession, StoredResultsComeBackByteIdentical) {
 TEST(CliSession, InfoJsonListsEveryKindWithTheContractKeys) {
     TempDir dir;
     const auto [data, session] = startSession(dir);
-    expectExit(0, {"population", "add", session, "--name", "first", "--labeling", "k-means k=3 seed 1", "--clusters", "0"});
+    expectExit(
+        0, {"population", "add", session, "--name", "first", "--labeling", "k-means k=3 seed 1", "--clusters", "0"});
     const std::string json = expectExit(0, {"session", "info", session, "--json"}).out;
-    for (const char* key : {"\"version\":1", "\"data\":{\"path\":", "\"n\":90", "\"d\":3", "\"sha256\":\"", "\"embedded\":false",
-                            "\"linkages\":[]", "\"labelings\":[{\"name\":\"k-means k=3 seed 1\"", "\"dpc\":[]", "\"vat\":[]",
-                            "\"populations\":[{\"name\":\"first\",\"parent\":\"\",\"count\":30"})
+    for (const char* key :
+         {"\"version\":1", "\"data\":{\"path\":", "\"n\":90", "\"d\":3", "\"sha256\":\"", "\"embedded\":false",
+          "\"linkages\":[]", "\"labelings\":[{\"name\":\"k-means k=3 seed 1\"", "\"dpc\":[]", "\"vat\":[]",
+          "\"populations\":[{\"name\":\"first\",\"parent\":\"\",\"count\":30"})
         EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
 }
 
@@ -122,7 +124,8 @@ TEST(CliSession, APopulationRunKeepsWholeDatasetIndices) {
     std::vector<std::int64_t> members;
     for (std::int64_t i = 1; i < static_cast<std::int64_t>(kEvents); i += 2) members.push_back(i);
     writeMembersCsv(dir.file("odd.csv"), members);
-    expectExit(0, {"kmeans", data, "-k", "2", "--labels-out", dir.file("all.csv"), "--session", session, "--backend", "cpu"});
+    expectExit(
+        0, {"kmeans", data, "-k", "2", "--labels-out", dir.file("all.csv"), "--session", session, "--backend", "cpu"});
     expectExit(0, {"population", "add", session, "--name", "odd events", "--indices", dir.file("odd.csv")});
     const std::vector<std::string> on = {"--session", session, "--population", "odd events", "--backend", "cpu"};
     auto run = [&](std::vector<std::string> args) {
@@ -136,8 +139,7 @@ TEST(CliSession, APopulationRunKeepsWholeDatasetIndices) {
 
     for (const char* labelsFile : {"k.csv", "dl.csv"}) {
         const std::vector<std::int32_t> labels = readLabels(dir.file(labelsFile), kEvents);
-        for (std::size_t i = 0; i < kEvents; ++i)
-            EXPECT_EQ(labels[i] >= 0, i % 2 == 1) << labelsFile << " event " << i;
+        for (std::size_t i = 0; i < kEvents; ++i) EXPECT_EQ(labels[i] >= 0, i % 2 == 1) << labelsFile << " event " << i;
     }
     const auto dpc = csvRows(dir.file("dpc.csv"));
     ASSERT_EQ(dpc.size(), members.size());
@@ -152,7 +154,8 @@ TEST(CliSession, APopulationRunKeepsWholeDatasetIndices) {
     EXPECT_EQ(ordered, members);
     EXPECT_EQ(csvRows(dir.file("l.csv")).size(), members.size() - 1);  // scipy convention over the members
     expectExit(0, {"heights", dir.file("l.csv"), "--out", dir.file("h-leaves.csv")});
-    expectExit(0, {"heights", "--session", session, "--linkage", "average linkage on odd events", "--out", dir.file("h.csv")});
+    expectExit(
+        0, {"heights", "--session", session, "--linkage", "average linkage on odd events", "--out", dir.file("h.csv")});
     const auto byLeaf = csvRows(dir.file("h-leaves.csv")), byEvent = csvRows(dir.file("h.csv"));
     ASSERT_EQ(byEvent.size(), members.size());
     for (std::size_t k = 0; k < members.size(); ++k) {
@@ -178,13 +181,15 @@ TEST(CliSession, AnotherDataFileIsRefusedAndTheSessionIsUnchanged) {
     const std::string data = writeBlobs(dir, "blobs.csv");
     const std::string other = writeBlobs(dir, "other.csv", 0.5);
     const std::string session = dir.file("s.clusterlens");
-    expectExit(0, {"kmeans", data, "-k", "3", "--labels-out", dir.file("k.csv"), "--session", session, "--backend", "cpu"});
+    expectExit(
+        0, {"kmeans", data, "-k", "3", "--labels-out", dir.file("k.csv"), "--session", session, "--backend", "cpu"});
     const std::string before = test::readFile(session);
-    const auto refused = expectExit(3, {"kmeans", other, "-k", "2", "--labels-out", dir.file("k2.csv"), "--session", session});
+    const auto refused =
+        expectExit(3, {"kmeans", other, "-k", "2", "--labels-out", dir.file("k2.csv"), "--session", session});
     EXPECT_NE(refused.err.find("not the data file of this session"), std::string::npos) << refused.err;
     EXPECT_EQ(test::readFile(session), before);
-    const auto subsampled = expectExit(3, {"kmeans", data, "-k", "2", "--subsample", "50", "--labels-out",
-                                           dir.file("k3.csv"), "--session", session});
+    const auto subsampled = expectExit(
+        3, {"kmeans", data, "-k", "2", "--subsample", "50", "--labels-out", dir.file("k3.csv"), "--session", session});
     EXPECT_NE(subsampled.err.find("--subsample"), std::string::npos) << subsampled.err;
     EXPECT_EQ(test::readFile(session), before);
 }
@@ -195,20 +200,23 @@ TEST(CliSession, ADamagedSessionIsRefusedAndUnchanged) {
     std::string bytes = test::readFile(session);
     bytes.resize(bytes.size() - 100);
     test::writeFile(session, bytes);
-    const auto refused = expectExit(3, {"hca", data, "--linkage", "single", "--out", dir.file("l.csv"), "--session", session});
+    const auto refused =
+        expectExit(3, {"hca", data, "--linkage", "single", "--out", dir.file("l.csv"), "--session", session});
     EXPECT_NE(refused.err.find("damaged"), std::string::npos) << refused.err;
     expectExit(3, {"session", "info", session});
     expectExit(3, {"population", "add", session, "--name", "p", "--labeling", "k-means k=3 seed 1", "--clusters", "1"});
     EXPECT_EQ(test::readFile(session), bytes);
     test::writeFile(dir.file("foreign.clusterlens"), "index,label\n0,1\n");
-    expectExit(3, {"kmeans", data, "-k", "2", "--labels-out", dir.file("k.csv"), "--session", dir.file("foreign.clusterlens")});
+    expectExit(3, {"kmeans", data, "-k", "2", "--labels-out", dir.file("k.csv"), "--session",
+                   dir.file("foreign.clusterlens")});
     EXPECT_EQ(test::readFile(dir.file("foreign.clusterlens")), "index,label\n0,1\n");
 }
 
 TEST(CliSession, AChildOutsideItsParentIsRefused) {
     TempDir dir;
     const auto [data, session] = startSession(dir);
-    expectExit(0, {"population", "add", session, "--name", "A", "--labeling", "k-means k=3 seed 1", "--clusters", "0,1"});
+    expectExit(0,
+               {"population", "add", session, "--name", "A", "--labeling", "k-means k=3 seed 1", "--clusters", "0,1"});
     expectExit(0, {"population", "add", session, "--name", "A1", "--parent", "A", "--labeling", "k-means k=3 seed 1",
                    "--clusters", "1"});
     const std::string before = test::readFile(session);
@@ -254,12 +262,14 @@ TEST(CliSession, ExportWritesExactlyThePopulationsEvents) {
             for (std::size_t j = 0; j < source.d; ++j)
                 EXPECT_EQ(written.at(k, j), source.at(static_cast<std::size_t>(members[k]), j)) << out << " row " << k;
     }
-    expectExit(0, {"export", data, "--session", session, "--population", "B", "--all-events", "--out", dir.file("all.csv")});
+    expectExit(
+        0, {"export", data, "--session", session, "--population", "B", "--all-events", "--out", dir.file("all.csv")});
     const Dataset all = readDataset(dir.file("all.csv"));
     ASSERT_EQ(all.n, kEvents);
     ASSERT_EQ(all.d, source.d + 1);
     for (std::size_t i = 0; i < kEvents; ++i)
-        EXPECT_EQ(all.at(i, source.d), std::binary_search(members.begin(), members.end(), static_cast<std::int64_t>(i)) ? 1.0f : 0.0f);
+        EXPECT_EQ(all.at(i, source.d),
+                  std::binary_search(members.begin(), members.end(), static_cast<std::int64_t>(i)) ? 1.0f : 0.0f);
 }
 
 TEST(CliSession, ExportMapsTheSessionsSubsampleBackToTheFilesEvents) {
@@ -276,8 +286,7 @@ TEST(CliSession, ExportMapsTheSessionsSubsampleBackToTheFilesEvents) {
     const Dataset written = readDataset(dir.file("three.csv"));
     ASSERT_EQ(written.n, 3u);
     const std::size_t positions[] = {0, 5, 39};
-    for (std::size_t k = 0; k < 3; ++k)
-        EXPECT_EQ(written.at(k, 0), source.at(kept[positions[k]], 0));
+    for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(written.at(k, 0), source.at(kept[positions[k]], 0));
     expectExit(2, {"export", data, "--session", session, "--subsample", "40", "--out", dir.file("x.csv")});
     expectExit(2, {"export", data, "--population", "three", "--out", dir.file("x.csv")});
     expectExit(3, {"export", writeBlobs(dir, "other.csv", 1.0), "--session", session, "--out", dir.file("x.csv")});

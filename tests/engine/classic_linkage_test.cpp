@@ -175,7 +175,7 @@ std::vector<MstEdge> bruteForcePrim(const std::vector<double>& x, std::size_t n,
     return edges;
 }
 
-} // namespace
+}  // namespace
 
 TEST(ClassicLinkage, ParsesMethodNamesAndRejectsOthersNamingTheOption) {
     for (LinkageMethod method : kAllMethods) EXPECT_EQ(parseLinkageMethod(linkageMethodName(method)), method);

@@ -58,7 +58,7 @@ Linkage makeLinkage(std::size_t leaves, std::vector<Merge> merges) {
     return linkage;
 }
 
-} // namespace
+}  // namespace
 
 TEST(AssignmentExtra, GreedyEqualsOptimumWhenEveryRowHasItsOwnCheapColumn) {
     // A hidden permutation of cheap entries (< 1) among expensive ones (>= 10): the smallest
@@ -87,18 +87,21 @@ TEST(AssignmentExtra, RectangularMatricesArePaddedWideAndTall) {
     std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> uniform(0.0, 50.0);
-    const std::pair<std::size_t, std::size_t> shapes[] = {{1, 4}, {4, 1}, {2, 5}, {5, 2}, {3, 7}, {7, 3}, {6, 8}, {8, 6}};
+    const std::pair<std::size_t, std::size_t> shapes[] = {{1, 4}, {4, 1}, {2, 5}, {5, 2},
+                                                          {3, 7}, {7, 3}, {6, 8}, {8, 6}};
     for (const auto& [rows, cols] : shapes) {
         for (int trial = 0; trial < 4; ++trial) {
             std::vector<double> cost(rows * cols);
             for (double& c : cost) c = uniform(rng);
-            if (trial % 2) for (double& c : cost) c = std::round(c / 10.0);  // ties
+            if (trial % 2)
+                for (double& c : cost) c = std::round(c / 10.0);  // ties
             const auto hungarian = hungarianAssignment(cost, rows, cols);
             const auto greedy = greedyAssignment(cost, rows, cols);
             expectValidPartialAssignment(hungarian, rows, cols);
             expectValidPartialAssignment(greedy, rows, cols);
             const double optimum = bruteForceRectangular(cost, rows, cols);
-            EXPECT_NEAR(assignmentCost(cost, cols, hungarian), optimum, 1e-9) << rows << "x" << cols << " trial " << trial;
+            EXPECT_NEAR(assignmentCost(cost, cols, hungarian), optimum, 1e-9)
+                << rows << "x" << cols << " trial " << trial;
             EXPECT_GE(assignmentCost(cost, cols, greedy), optimum - 1e-9);
         }
     }

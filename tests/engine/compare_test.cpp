@@ -36,7 +36,7 @@ bool isPermutation(const std::vector<std::int64_t>& a) {
     return true;
 }
 
-} // namespace
+}  // namespace
 
 TEST(Assignment, HungarianEqualsBruteForceOnRandomCostsUpToK8) {
     const auto seed = test::testSeed();
@@ -47,7 +47,8 @@ TEST(Assignment, HungarianEqualsBruteForceOnRandomCostsUpToK8) {
         for (int trial = 0; trial < 6; ++trial) {
             std::vector<double> cost(k * k);
             for (double& c : cost) c = uniform(rng);
-            if (trial % 2) for (double& c : cost) c = std::round(c / 20.0);  // many ties
+            if (trial % 2)
+                for (double& c : cost) c = std::round(c / 20.0);  // many ties
             const auto hungarian = hungarianAssignment(cost, k, k);
             const auto greedy = greedyAssignment(cost, k, k);
             ASSERT_TRUE(isPermutation(hungarian));
@@ -64,7 +65,7 @@ TEST(Assignment, GreedyEqualsOptimumOnEasyCaseAndMatchesSeedExample) {
     std::vector<double> easy = {1, 9, 9, 9, 2, 9, 9, 9, 3};
     EXPECT_EQ(greedyAssignment(easy, 3, 3), (std::vector<std::int64_t>{0, 1, 2}));
     // The 6x6 example of the seed blog: greedy (taking (3,3) before (3,6)) costs 167, not the optimum.
-    std::vector<double> blog = {62, 31, 79, 6,   21, 37, 45, 27, 23, 66, 9,   17, 83, 59, 25, 38, 63, 25,
+    std::vector<double> blog = {62, 31, 79, 6,   21, 37, 45, 27, 23, 66, 9,  17, 83, 59, 25, 38, 63,  25,
                                 1,  37, 53, 100, 80, 51, 69, 72, 74, 32, 82, 31, 34, 95, 61, 64, 100, 82};
     const auto greedy = greedyAssignment(blog, 6, 6);
     EXPECT_DOUBLE_EQ(assignmentCost(blog, 6, greedy), 167.0);

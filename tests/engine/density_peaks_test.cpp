@@ -206,7 +206,8 @@ TEST(DensityPeaks, GridIndexEqualsTheNaiveDefinitions) {
     std::cout << "seed " << seed << "\n";
     DensityPeaksOptions grid = withKernel(DensityKernel::Cutoff);
     grid.index = SpatialIndex::Grid;
-    for (std::size_t d = 1; d <= 3; ++d) expectEqualsNaive(uniformPoints(900, d, seed + d), DensityKernel::Cutoff, grid);
+    for (std::size_t d = 1; d <= 3; ++d)
+        expectEqualsNaive(uniformPoints(900, d, seed + d), DensityKernel::Cutoff, grid);
     expectEqualsNaive(duplicatedPoints(150, 3, 2, seed), DensityKernel::Cutoff, grid);
     DensityPeaksOptions lattice = grid;
     lattice.dc = 2.0;  // exactly a lattice distance

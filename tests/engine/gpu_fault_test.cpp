@@ -127,8 +127,7 @@ TEST(GpuFault, OutOfMemoryFallbackGivesTheCpuResultAndTellsTheJob) {
     EXPECT_EQ(r.result.rho, cpu.rho);
     EXPECT_EQ(r.result.nearestHigher, cpu.nearestHigher);
     ASSERT_EQ(control.warnings().size(), 1u);
-    EXPECT_EQ(control.warnings()[0],
-              "density peaks: GPU out of memory (needs 512 MiB, 256 MiB free): ran on the CPU");
+    EXPECT_EQ(control.warnings()[0], "density peaks: GPU out of memory (needs 512 MiB, 256 MiB free): ran on the CPU");
 }
 
 TEST(GpuFault, OutOfMemoryUnderCudaIsInvalidInputNamingTheMemoryNeeded) {

@@ -59,7 +59,7 @@ double adjustedRandIndex(const std::vector<std::int32_t>& a, const std::vector<s
     return (index - expected) / (maximum - expected);
 }
 
-} // namespace
+}  // namespace
 
 TEST(KMeans, RecoversWellSeparatedClustersExactly) {
     const std::uint64_t seed = test::testSeed();

@@ -116,7 +116,8 @@ TEST(LinkageCut, DemoCutIntoFiveWithTheDefaultMinimumSizeGivesFivePopulations) {
     EXPECT_EQ(total, 6052);
     std::size_t outliers = 0;
     for (const std::int32_t label : cut.labels) outliers += label < 0 ? 1 : 0;
-    EXPECT_EQ(static_cast<std::int64_t>(outliers), total - std::accumulate(cut.populationSizes.begin(), cut.populationSizes.end(), std::int64_t{0}));
+    EXPECT_EQ(static_cast<std::int64_t>(outliers),
+              total - std::accumulate(cut.populationSizes.begin(), cut.populationSizes.end(), std::int64_t{0}));
     std::string sizes;
     for (const std::int64_t size : cut.populationSizes) sizes += std::to_string(size) + " ";
     std::string small;

@@ -29,7 +29,8 @@ std::vector<double> randomData(std::size_t n, std::size_t d, std::mt19937_64& rn
     for (std::size_t i = 0; i < n; ++i) {
         const int b = blob(rng);
         for (std::size_t j = 0; j < d; ++j)
-            x[i * d + j] = 6.0 * b * (j == 0 ? 1.0 : 0.3) + normal(rng) * (j == static_cast<std::size_t>(b) % d ? 3.0 : 0.7);
+            x[i * d + j] =
+                6.0 * b * (j == 0 ? 1.0 : 0.3) + normal(rng) * (j == static_cast<std::size_t>(b) % d ? 3.0 : 0.7);
     }
     return x;
 }
@@ -70,8 +71,8 @@ struct Model {
     Shape shape(const std::vector<std::size_t>& members) const {
         Shape s;
         const double wf = weight(members.size());
-        const bool euclidLike = options.subthreshold == SubthresholdMode::Euclid ||
-                                options.subthreshold == SubthresholdMode::EuclidMahal;
+        const bool euclidLike =
+            options.subthreshold == SubthresholdMode::Euclid || options.subthreshold == SubthresholdMode::EuclidMahal;
         if (members.size() <= 1 || (euclidLike && wf < 1.0)) return s;
         std::vector<double> cov(d * d, 0.0), mean(d, 0.0);
         if (members.size() == 2) {
@@ -101,7 +102,8 @@ struct Model {
         }
         if (wf < 1.0)
             for (std::size_t i = 0; i < d; ++i)
-                for (std::size_t j = 0; j < d; ++j) cov[i * d + j] = wf * cov[i * d + j] + (i == j ? (1.0 - wf) * mf : 0.0);
+                for (std::size_t j = 0; j < d; ++j)
+                    cov[i * d + j] = wf * cov[i * d + j] + (i == j ? (1.0 - wf) * mf : 0.0);
         if (!cholesky(cov, d)) return s;
         double det = 1.0;
         for (std::size_t i = 0; i < d; ++i) det *= cov[i * d + i];
@@ -142,7 +144,8 @@ struct Model {
         const std::vector<double> ca = centroid(a), cb = centroid(b);
         auto meanTo = [&](const std::vector<std::size_t>& from, const std::vector<double>& cFrom,
                           const std::vector<double>& mu, const Shape& s) {
-            if (options.variant == MhcaVariant::Centroid) return mahalanobis(cFrom.data(), mu, s, normalized, identity, d);
+            if (options.variant == MhcaVariant::Centroid)
+                return mahalanobis(cFrom.data(), mu, s, normalized, identity, d);
             double sum = 0.0;
             for (std::size_t m : from) sum += mahalanobis(&x[m * d], mu, s, normalized, identity, d);
             return sum / static_cast<double>(from.size());
@@ -171,7 +174,8 @@ void expectEveryMergeIsTheMinimum(const std::vector<double>& x, std::size_t n, s
         ASSERT_TRUE(clusters.count(merge.a) && clusters.count(merge.b)) << label << " step " << step;
         std::vector<std::size_t> first = clusters[merge.a], second = clusters[merge.b];
         const double merged = model.distance(first, second, normalized, identity);
-        EXPECT_LE(merged, best * (1.0 + 1e-6) + 1e-12) << label << " step " << step << ": merged pair is not the closest";
+        EXPECT_LE(merged, best * (1.0 + 1e-6) + 1e-12)
+            << label << " step " << step << ": merged pair is not the closest";
         EXPECT_NEAR(merge.height, merged, 1e-6 * merged + 1e-12) << label << " step " << step;
         EXPECT_EQ(merge.size, static_cast<std::int64_t>(first.size() + second.size())) << label << " step " << step;
         // mhca lists the members of the cluster with the earlier first point first.
@@ -184,7 +188,7 @@ void expectEveryMergeIsTheMinimum(const std::vector<double>& x, std::size_t n, s
     }
 }
 
-} // namespace
+}  // namespace
 
 TEST(Mhca, EveryMergeIsTheClosestPairOnRandomData) {
     const std::uint64_t seed = test::testSeed();
@@ -206,10 +210,10 @@ TEST(Mhca, EveryMergeIsTheClosestPairOnRandomData) {
         ASSERT_EQ(linkage.leafCount, n);
         ASSERT_EQ(linkage.merges.size(), n - 1);
         EXPECT_NO_THROW(linkage.validate("mhca"));
-        const std::string label = "round " + std::to_string(round) + " (n=" + std::to_string(n) + ", d=" +
-                                  std::to_string(d) + ", " + mhcaVariantName(options.variant) + ", " +
-                                  subthresholdModeName(options.subthreshold) + (options.normalize ? ", normalize" : "") +
-                                  ", threshold " + std::to_string(options.threshold) + ")";
+        const std::string label =
+            "round " + std::to_string(round) + " (n=" + std::to_string(n) + ", d=" + std::to_string(d) + ", " +
+            mhcaVariantName(options.variant) + ", " + subthresholdModeName(options.subthreshold) +
+            (options.normalize ? ", normalize" : "") + ", threshold " + std::to_string(options.threshold) + ")";
         expectEveryMergeIsTheMinimum(x, n, d, options, linkage, label);
     }
 }
@@ -339,7 +343,8 @@ TEST(Mhca, TrivialAprioriGroupsAreIgnored) {
     const Linkage plain = mhcaCpu(x.data(), n, d, MhcaOptions{});
     for (std::int32_t kind = 0; kind < 3; ++kind) {
         MhcaOptions options;
-        for (std::size_t i = 0; i < n; ++i) options.apriori.push_back(kind == 0 ? 0 : (kind == 1 ? 3 : static_cast<std::int32_t>(i + 1)));
+        for (std::size_t i = 0; i < n; ++i)
+            options.apriori.push_back(kind == 0 ? 0 : (kind == 1 ? 3 : static_cast<std::int32_t>(i + 1)));
         const Linkage withGroups = mhcaCpu(x.data(), n, d, options);
         for (std::size_t s = 0; s < plain.merges.size(); ++s) {
             EXPECT_EQ(withGroups.merges[s].a, plain.merges[s].a) << "kind " << kind;
@@ -392,8 +397,8 @@ TEST(Mhca, ParsesCliSpellings) {
     EXPECT_EQ(parseSubthresholdMode("mahal0"), SubthresholdMode::Mahal0);
     EXPECT_EQ(parseSubthresholdMode("euclid"), SubthresholdMode::Euclid);
     EXPECT_EQ(parseSubthresholdMode("euclid-mahal"), SubthresholdMode::EuclidMahal);
-    for (SubthresholdMode m : {SubthresholdMode::Mahal, SubthresholdMode::Mahal0, SubthresholdMode::Euclid,
-                               SubthresholdMode::EuclidMahal})
+    for (SubthresholdMode m :
+         {SubthresholdMode::Mahal, SubthresholdMode::Mahal0, SubthresholdMode::Euclid, SubthresholdMode::EuclidMahal})
         EXPECT_EQ(parseSubthresholdMode(subthresholdModeName(m)), m);
     try {
         parseMhcaVariant("quick");
@@ -432,7 +437,8 @@ TEST(FixNonMonotonic, EpsRaisesDropsJustAboveTheLastHeight) {
 }
 
 TEST(FixNonMonotonic, HalfwaySpreadsDropsBetweenNeighbours) {
-    EXPECT_EQ(fixNonMonotonicHeights({1, 2, 3, 2, 2, 6}, MonotonicFix::Halfway), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(fixNonMonotonicHeights({1, 2, 3, 2, 2, 6}, MonotonicFix::Halfway),
+              (std::vector<double>{1, 2, 3, 4, 5, 6}));
     EXPECT_EQ(fixNonMonotonicHeights({1, 2, 3, 2, 2, 6, 7, 2, 2, 10}, MonotonicFix::Halfway),
               (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
     EXPECT_EQ(fixNonMonotonicHeights({1, 3, 2}, MonotonicFix::Halfway), (std::vector<double>{1, 3, 5}));

@@ -34,7 +34,7 @@ std::vector<double> pointHeightsBottomUp(const Linkage& linkage) {
     return heights;
 }
 
-} // namespace
+}  // namespace
 
 TEST(PointHeights, SumsTheMergesAboveEachLeafOfAHandBuiltTree) {
     // ((0,1)@1, ((2,3)@2, 4)@3)@5: leaf 0 -> 1+5, leaf 2 -> 2+3+5, leaf 4 -> 3+5.

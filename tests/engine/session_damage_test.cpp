@@ -94,8 +94,10 @@ TEST(SessionRefusal, TruncationsAndFlippedBytesAreRefusedOrReadConsistently) {
     for (int trial = 0; trial < 400; ++trial) {
         std::string damaged = bytes;
         const std::size_t at = offset(rng);
-        if (trial % 2 == 0) damaged.resize(at);
-        else damaged[at] = static_cast<char>(damaged[at] ^ (1 << bit(rng)));
+        if (trial % 2 == 0)
+            damaged.resize(at);
+        else
+            damaged[at] = static_cast<char>(damaged[at] ^ (1 << bit(rng)));
         test::writeFile(path, damaged);
         try {
             const Session back = readSession(path);

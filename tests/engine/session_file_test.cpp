@@ -117,7 +117,8 @@ TEST(SessionFile, SaveOntoAFullDiskThrowsAndKeepsTheOldFile) {
     const std::string before = test::readFile(path);
     Session large = test::richSession(2);
     large.data.embedded = EmbeddedData{std::vector<float>(large.data.n * large.data.d, 0.0f), large.data.features};
-    for (std::size_t i = 0; i < large.data.embedded->values.size(); ++i) large.data.embedded->values[i] = static_cast<float>(i);
+    for (std::size_t i = 0; i < large.data.embedded->values.size(); ++i)
+        large.data.embedded->values[i] = static_cast<float>(i);
     std::mt19937_64 rng(1);
     for (int i = 0; i < (1 << 20); ++i) large.viewState += static_cast<char>('a' + rng() % 26);  // incompressible
     bool threw = false;

@@ -44,7 +44,8 @@ TEST(Population, AndOrNotEqualMembershipFlagsOnRandomSets) {
         EXPECT_EQ(uniteMembers(a, b), byFlags(n, a, b, [](bool x, bool y) { return x || y; }));
         EXPECT_EQ(subtractMembers(a, b), byFlags(n, a, b, [](bool x, bool y) { return x && !y; }));
         EXPECT_EQ(complementMembers(a, n), byFlags(n, a, b, [](bool x, bool) { return !x; }));
-        EXPECT_EQ(complementMembers(intersectMembers(a, b), b), byFlags(n, a, b, [](bool x, bool y) { return y && !x; }));
+        EXPECT_EQ(complementMembers(intersectMembers(a, b), b),
+                  byFlags(n, a, b, [](bool x, bool y) { return y && !x; }));
         EXPECT_TRUE(isSubset(intersectMembers(a, b), a));
         EXPECT_TRUE(isSubset(a, uniteMembers(a, b)));
     }

@@ -20,7 +20,7 @@ SyntheticOptions smallOptions(std::uint64_t seed) {
     return o;
 }
 
-} // namespace
+}  // namespace
 
 TEST(Synthetic, SameSeedGivesIdenticalData) {
     const Dataset a = makeCytometryLike(smallOptions(7));

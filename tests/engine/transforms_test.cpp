@@ -21,7 +21,7 @@ Dataset smallDataset() {
     return data;
 }
 
-} // namespace
+}  // namespace
 
 TEST(Transforms, AsinhUsesCofactorOnChosenColumnsOnly) {
     Dataset out = asinhTransform(smallDataset(), 150.0, {1, 2});

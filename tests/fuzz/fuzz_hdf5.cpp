@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.embedding = kEmbeddings[(flags >> 3) & 1];
     const std::string path = fuzz::scratchPath((flags & 1) != 0 ? "input.h5ad" : "input.h5");
     const std::vector<std::uint8_t> program = input.ConsumeRemainingBytes<std::uint8_t>();
-    if (!fuzz::writeHdf5Program(path, program.data(), program.size(), 0)) fuzz::finding("HDF5 could not write the file");
+    if (!fuzz::writeHdf5Program(path, program.data(), program.size(), 0))
+        fuzz::finding("HDF5 could not write the file");
     fuzz::accepted([&] { fuzz::requireConsistent(readHdf5(path, options)); });
     return 0;
 }

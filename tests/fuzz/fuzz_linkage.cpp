@@ -15,10 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace clusterlens;
     const std::string path = fuzz::writeInput(std::vector<std::uint8_t>(data, data + size), "linkage.csv");
     Linkage linkage;
-    if (!fuzz::accepted([&] {
-            linkage = readLinkage(path);
-        }))
-        return 0;
+    if (!fuzz::accepted([&] { linkage = readLinkage(path); })) return 0;
     if (pointHeights(linkage).size() != linkage.leafCount) fuzz::finding("point heights of the wrong length");
     for (const MonotonicFix method : {MonotonicFix::Eps, MonotonicFix::Halfway})
         for (const Merge& merge : fixNonMonotonic(linkage, method).merges)

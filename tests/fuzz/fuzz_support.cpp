@@ -38,7 +38,9 @@ const std::filesystem::path& scratch() {
 
 }  // namespace
 
-std::string scratchPath(const std::string& name) { return (scratch() / name).string(); }
+std::string scratchPath(const std::string& name) {
+    return (scratch() / name).string();
+}
 
 std::string writeInput(const std::vector<std::uint8_t>& bytes, const std::string& name) {
     const std::string path = scratchPath(name);
@@ -52,8 +54,8 @@ std::string writeInput(const std::vector<std::uint8_t>& bytes, const std::string
 void requireConsistent(const Dataset& data) {
     mustHold("a reader accepted an inconsistent dataset", [&] { data.validateShape(); });
     if (!data.exact.empty() && data.exact.size() != data.n * data.d)
-        finding("exact holds " + std::to_string(data.exact.size()) + " values for N*D = " +
-                std::to_string(data.n * data.d));
+        finding("exact holds " + std::to_string(data.exact.size()) +
+                " values for N*D = " + std::to_string(data.n * data.d));
 }
 
 void noteRefusal(const InvalidInput& error) {

@@ -20,14 +20,17 @@ constexpr std::uint8_t kUnsupported = 255;
 std::uint8_t typeCode(hid_t type) {
     const std::size_t size = H5Tget_size(type);
     switch (H5Tget_class(type)) {
-    case H5T_INTEGER: {
-        const bool isSigned = H5Tget_sign(type) == H5T_SGN_2;
-        const std::uint8_t base = size == 1 ? 0 : size == 2 ? 2 : size == 4 ? 4 : size == 8 ? 6 : kUnsupported;
-        return base == kUnsupported ? kUnsupported : static_cast<std::uint8_t>(base + (isSigned ? 0 : 1));
-    }
-    case H5T_FLOAT: return size == 4 ? 8 : size == 8 ? 9 : kUnsupported;
-    case H5T_STRING: return H5Tis_variable_str(type) > 0 ? kVariableString : kFixedString;
-    default: return kUnsupported;
+        case H5T_INTEGER: {
+            const bool isSigned = H5Tget_sign(type) == H5T_SGN_2;
+            const std::uint8_t base = size == 1 ? 0 : size == 2 ? 2 : size == 4 ? 4 : size == 8 ? 6 : kUnsupported;
+            return base == kUnsupported ? kUnsupported : static_cast<std::uint8_t>(base + (isSigned ? 0 : 1));
+        }
+        case H5T_FLOAT:
+            return size == 4 ? 8 : size == 8 ? 9 : kUnsupported;
+        case H5T_STRING:
+            return H5Tis_variable_str(type) > 0 ? kVariableString : kFixedString;
+        default:
+            return kUnsupported;
     }
 }
 
@@ -94,8 +97,9 @@ public:
             if (typeCode(type.get()) == kUnsupported) return;
             number(kDataset, 1);
             text(path);
-            values(type.get(), space.get(),
-                   [&](hid_t memory, void* out) { return H5Dread(o.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, out); });
+            values(type.get(), space.get(), [&](hid_t memory, void* out) {
+                return H5Dread(o.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, out);
+            });
         } else if (path != "/") {
             number(kGroup, 1);
             text(path);

@@ -114,7 +114,8 @@ void stringElements(const Record& r, std::size_t count, Elements& e) {
     H5Tset_size(e.type.get(), width);
     H5Tset_strpad(e.type.get(), H5T_STR_NULLPAD);
     e.bytes.assign(count * width, '\0');
-    for (std::size_t k = 0; k < count; ++k) std::copy(e.strings[k].begin(), e.strings[k].end(), e.bytes.begin() + k * width);
+    for (std::size_t k = 0; k < count; ++k)
+        std::copy(e.strings[k].begin(), e.strings[k].end(), e.bytes.begin() + k * width);
 }
 
 Elements elementsOf(const Record& r) {
@@ -137,18 +138,21 @@ void apply(hid_t file, hid_t linkCreation, const Record& r) {
     }
     if (r.elements() > kMaxElements) return;
     const Elements e = elementsOf(r);
-    Handle space = r.dims.empty() ? Handle(H5Screate(H5S_SCALAR), H5Sclose)
-                                  : Handle(H5Screate_simple(static_cast<int>(r.dims.size()), r.dims.data(), nullptr), H5Sclose);
+    Handle space = r.dims.empty()
+                       ? Handle(H5Screate(H5S_SCALAR), H5Sclose)
+                       : Handle(H5Screate_simple(static_cast<int>(r.dims.size()), r.dims.data(), nullptr), H5Sclose);
     const bool empty = r.elements() == 0;
     if (r.kind == kDataset) {
-        Handle dataset(H5Dcreate2(file, r.path.c_str(), e.type.get(), space.get(), linkCreation, H5P_DEFAULT, H5P_DEFAULT),
-                       H5Dclose);
+        Handle dataset(
+            H5Dcreate2(file, r.path.c_str(), e.type.get(), space.get(), linkCreation, H5P_DEFAULT, H5P_DEFAULT),
+            H5Dclose);
         if (dataset.valid() && !empty) H5Dwrite(dataset.get(), e.type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, e.data());
         return;
     }
     Handle owner(H5Oopen(file, r.path.empty() ? "/" : r.path.c_str(), H5P_DEFAULT), H5Oclose);
     if (!owner.valid()) return;
-    Handle attribute(H5Acreate2(owner.get(), r.name.c_str(), e.type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    Handle attribute(H5Acreate2(owner.get(), r.name.c_str(), e.type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                     H5Aclose);
     if (attribute.valid() && !empty) H5Awrite(attribute.get(), e.type.get(), e.data());
 }
 

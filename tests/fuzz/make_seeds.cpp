@@ -45,7 +45,8 @@ std::string headOf(const fs::path& path, std::size_t lines) {
 std::string gzipped(const std::string& text, const fs::path& scratch) {
     const std::string path = (scratch / "seed.gz").string();
     gzFile out = gzopen(path.c_str(), "wb");
-    if (out == nullptr || gzwrite(out, text.data(), static_cast<unsigned>(text.size())) != static_cast<int>(text.size()) ||
+    if (out == nullptr ||
+        gzwrite(out, text.data(), static_cast<unsigned>(text.size())) != static_cast<int>(text.size()) ||
         gzclose(out) != Z_OK)
         throw std::runtime_error("cannot gzip into " + path);
     return readWhole(path);
@@ -95,7 +96,8 @@ void fcsSeeds(const Corpus& corpus, const fs::path& scratch) {
     const Dataset data = smallDataset();
     ExportSelection selection;
     selection.channels.push_back({"cluster", ChannelKind::ClusterIds, {0, 1, 1, 2, 0, 0, 1, 2, 2, 1, 0, -1}});
-    const std::string engine = written(scratch, "seed.fcs", [&](const std::string& p) { writeFcs(p, data, selection); });
+    const std::string engine =
+        written(scratch, "seed.fcs", [&](const std::string& p) { writeFcs(p, data, selection); });
     corpus.add("fcs", "engine_float31", engine, 0x07);
     corpus.add("fcs", "engine_float31_strict", engine, 0x00);
     test::FcsBuilder integers = listMode("I", "4,3,2,1", 3, {16, 16});
@@ -143,7 +145,8 @@ void linkageAndLabelSeeds(const Corpus& corpus, const fs::path& source, const fs
     for (const std::string method : {"single", "centroid", "ward"})
         corpus.add("linkage", "random_50x2_" + method, readWhole(golden / ("random_50x2." + method + ".csv")));
     corpus.add("linkage", "thesis_4_leaves", "0 1 0.5\n2 3 0.75\n4 5 1.5\n");
-    corpus.add("linkage", "hclust_write_csv", "\"\",\"V1\",\"V2\",\"V3\"\n\"1\",-1,-2,0.5\n\"2\",-3,-4,0.75\n\"3\",1,2,1.5\n");
+    corpus.add("linkage", "hclust_write_csv",
+               "\"\",\"V1\",\"V2\",\"V3\"\n\"1\",-1,-2,0.5\n\"2\",-3,-4,0.75\n\"3\",1,2,1.5\n");
     const std::vector<std::int32_t> labels = {0, 1, 1, -1, 2, 0};
     const std::string csv = written(scratch, "labels.csv", [&](const std::string& p) { writeLabelsCsv(p, labels); });
     corpus.add("labels", "index_label_csv", csv, 6);

@@ -150,7 +150,7 @@ Linkage runCase(const Case& c, double& seconds) {
 
 class MhcaReference : public ::testing::TestWithParam<std::string> {};
 
-} // namespace
+}  // namespace
 
 TEST(MhcaReferenceFiles, EveryReferenceFileIsCovered) {
     std::set<std::string> listed(referenceFiles().begin(), referenceFiles().end());
@@ -187,18 +187,20 @@ TEST_P(MhcaReference, MatchesMhclust) {
     for (std::size_t i = 0; i < expected.merges.size(); ++i) {
         const Merge& e = expected.merges[i];
         const Merge& a = actual.merges[i];
-        if (firstMismatch == expected.merges.size() && (e.a != a.a || e.b != a.b || e.size != a.size)) firstMismatch = i;
+        if (firstMismatch == expected.merges.size() && (e.a != a.a || e.b != a.b || e.size != a.size))
+            firstMismatch = i;
         if (firstMismatch == expected.merges.size())
             maxRel = std::max(maxRel, std::fabs(a.height - e.height) / std::max(std::fabs(e.height), 1e-300));
     }
-    std::cout << "[ mhca ] " << c.file << ": " << (firstMismatch == expected.merges.size() ? "identical merges" : "MISMATCH")
+    std::cout << "[ mhca ] " << c.file << ": "
+              << (firstMismatch == expected.merges.size() ? "identical merges" : "MISMATCH")
               << ", max relative height error " << maxRel << ", " << seconds << " s\n";
     if (firstMismatch < expected.merges.size()) {
         const Merge& e = expected.merges[firstMismatch];
         const Merge& a = actual.merges[firstMismatch];
         ADD_FAILURE() << c.file << ": first different merge at row " << firstMismatch << ": expected (" << e.a << ", "
-                      << e.b << ", " << e.height << ", " << e.size << "), got (" << a.a << ", " << a.b << ", " << a.height
-                      << ", " << a.size << ")";
+                      << e.b << ", " << e.height << ", " << e.size << "), got (" << a.a << ", " << a.b << ", "
+                      << a.height << ", " << a.size << ")";
     }
     EXPECT_LE(maxRel, 1e-9);
 }
@@ -211,6 +213,6 @@ std::string caseName(const ::testing::TestParamInfo<std::string>& param) {
     return name;
 }
 
-} // namespace
+}  // namespace
 
 INSTANTIATE_TEST_SUITE_P(AllFiles, MhcaReference, ::testing::ValuesIn(referenceFiles()), caseName);

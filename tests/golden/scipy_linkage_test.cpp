@@ -87,7 +87,7 @@ std::string paramName(const ::testing::TestParamInfo<SetAndMethod>& param) {
     return std::get<0>(param.param) + "_" + std::get<1>(param.param);
 }
 
-} // namespace
+}  // namespace
 
 TEST_P(ScipyLinkage, EqualsScipyMergesAndHeights) {
     const auto& [set, method] = GetParam();

@@ -54,7 +54,7 @@ void expectSameLinkage(const Linkage& gpu, const Linkage& cpu) {
     std::cout << "largest relative height difference " << worst << "\n";
 }
 
-} // namespace
+}  // namespace
 
 TEST(ClassicLinkageParity, WardAndCentroidEqualCpuOnRandomData) {
     CL_REQUIRE_GPU();
@@ -106,8 +106,8 @@ TEST(ClassicLinkageParity, WardHeightIsTheCentroidFormula) {
 TEST(ClassicLinkageParity, OtherMethodsAreRefusedAndCancelIsHonoured) {
     CL_REQUIRE_GPU();
     const std::vector<float> x = uniformPoints(600, 3, 5);
-    for (LinkageMethod method : {LinkageMethod::Complete, LinkageMethod::Average, LinkageMethod::Weighted,
-                                 LinkageMethod::Median}) {
+    for (LinkageMethod method :
+         {LinkageMethod::Complete, LinkageMethod::Average, LinkageMethod::Weighted, LinkageMethod::Median}) {
         try {
             classicLinkageCuda(x.data(), 600, 3, method);
             ADD_FAILURE() << linkageMethodName(method) << " was accepted";
@@ -124,6 +124,8 @@ TEST(ClassicLinkageParity, OtherMethodsAreRefusedAndCancelIsHonoured) {
 
 #else
 
-TEST(ClassicLinkageParity, NeedsABuildWithCuda) { GTEST_SKIP() << "this build has no CUDA support"; }
+TEST(ClassicLinkageParity, NeedsABuildWithCuda) {
+    GTEST_SKIP() << "this build has no CUDA support";
+}
 
 #endif

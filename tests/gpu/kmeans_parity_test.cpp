@@ -29,7 +29,9 @@ namespace {
         if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device on this machine"; \
     } while (0)
 
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+double uniform01(std::mt19937_64& rng) {
+    return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
 
 // k blobs with centres 50 apart on a random axis and spread 1: well separated.
 std::vector<float> separatedBlobs(std::size_t n, std::size_t d, std::size_t k, std::uint64_t seed) {
@@ -68,7 +70,7 @@ void expectSameClustering(const KMeansResult& gpu, const KMeansResult& cpu, bool
         EXPECT_NEAR(gpu.centroids[e], cpu.centroids[e], 1e-9 * std::max(1.0, std::abs(cpu.centroids[e])));
 }
 
-} // namespace
+}  // namespace
 
 TEST(KMeansParity, SameSeedSameLabelsOnSeparatedData) {
     CL_REQUIRE_GPU();
@@ -152,6 +154,8 @@ TEST(KMeansParity, RejectsBadInputAndHonoursCancel) {
 
 #else
 
-TEST(KMeansParity, NeedsABuildWithCuda) { GTEST_SKIP() << "this build has no CUDA support"; }
+TEST(KMeansParity, NeedsABuildWithCuda) {
+    GTEST_SKIP() << "this build has no CUDA support";
+}
 
 #endif

@@ -126,10 +126,10 @@ TEST(MhcaCudaParity, SpeculatedShapesChangeNoMerge) {
     for (const std::size_t d : {std::size_t{7}, std::size_t{14}}) {
         const Points p = gaussianMixture(4000, d, 12, 25.0, seed + d);
         const MhcaOptions options = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
-        const Linkage speculated =
-            mhcaCuda(p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.speculate = true; }));
-        const Linkage plain =
-            mhcaCuda(p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.speculate = false; }));
+        const Linkage speculated = mhcaCuda(
+            p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.speculate = true; }));
+        const Linkage plain = mhcaCuda(
+            p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.speculate = false; }));
         EXPECT_NO_THROW(speculated.validate("speculated run"));
         expectIdentical(speculated, plain, "d " + std::to_string(d));
     }
@@ -153,8 +153,9 @@ TEST(MhcaCudaParity, GrowthRecordsChangeNoMerge) {
             const std::string what = "d " + std::to_string(d) + " " + describe(options);
             const MhcaOptions withGrowth =
                 withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.growthKernel = true; });
-            const Linkage plain = mhcaCuda(
-                p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.growthKernel = false; }));
+            const Linkage plain =
+                mhcaCuda(p.x.data(), p.n, p.d,
+                         withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.growthKernel = false; }));
             const Linkage grown = mhcaCuda(p.x.data(), p.n, p.d, withGrowth);
             MhcaProbe probe;
             MhcaOptions probed = withGrowth;
@@ -180,7 +181,8 @@ TEST(MhcaCudaParity, RowsUpdatedWithoutBarrierS3EqualCpu) {
     const std::uint64_t seed = 20261200;  // fixed: the shifts depend on the data
     std::cout << "[ mhca gpu ] seed " << seed << "\n";
     const Points p = gaussianMixture(3000, 5, 8, 20.0, seed);
-    for (const auto& [mode, threshold] : {std::pair{SubthresholdMode::Mahal, 0.5}, std::pair{SubthresholdMode::Mahal0, 0.05}}) {
+    for (const auto& [mode, threshold] :
+         {std::pair{SubthresholdMode::Mahal, 0.5}, std::pair{SubthresholdMode::Mahal0, 0.05}}) {
         const MhcaOptions options = makeOptions(MhcaVariant::Centroid, mode, false, threshold);
         const std::string what = "without S3 " + describe(options);
         MhcaProbe probe;
@@ -191,8 +193,9 @@ TEST(MhcaCudaParity, RowsUpdatedWithoutBarrierS3EqualCpu) {
         std::cout << "[ mhca gpu ] " << what << ": " << probe.mergesUpdatedAgain
                   << " merges updated again for a shift\n";
         EXPECT_GT(probe.mergesUpdatedAgain, 0u) << what;
-        const Linkage barrier = mhcaCuda(
-            p.x.data(), p.n, p.d, withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.elideBarrierS3 = false; }));
+        const Linkage barrier =
+            mhcaCuda(p.x.data(), p.n, p.d,
+                     withPolicy(options, p, [](MhcaCudaPolicy& policy) { policy.elideBarrierS3 = false; }));
         expectIdentical(elided, barrier, what);
         expectSameMerges(elided, mhcaCpu(p.x.data(), p.n, p.d, options), what);
     }

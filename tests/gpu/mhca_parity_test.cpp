@@ -63,7 +63,6 @@ TEST(MhcaCudaParity, EqualsCpuOnLargerSetsWithListCompaction) {
                  makeOptions(MhcaVariant::Full, SubthresholdMode::Mahal, false), "seed " + std::to_string(seed + 1));
 }
 
-
 TEST(MhcaCudaParity, EqualsCpuAtCytometryDimensionWithCompaction) {
     CL_REQUIRE_GPU();
     const std::uint64_t seed = test::testSeed() + 23;
@@ -72,7 +71,6 @@ TEST(MhcaCudaParity, EqualsCpuAtCytometryDimensionWithCompaction) {
     for (SubthresholdMode mode : {SubthresholdMode::Mahal, SubthresholdMode::EuclidMahal})
         expectParity(p, makeOptions(MhcaVariant::Centroid, mode, false), "d 14 seed " + std::to_string(seed));
 }
-
 
 TEST(MhcaCudaParity, EqualsCpuInEveryDimensionPath) {
     CL_REQUIRE_GPU();
@@ -115,12 +113,12 @@ TEST(MhcaCudaParity, AprioriGroupsOfEveryShapeEqualCpu) {
         MhcaOptions o = makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false);
         o.apriori = p.population;
         for (std::size_t i = 0; i < p.n; ++i) {
-            if (o.apriori[i] <= 3) o.apriori[i] = 1;                      // one group of ~450 points
-            if (i % 53 == 0) o.apriori[i] = 0;                            // ungrouped
+            if (o.apriori[i] <= 3) o.apriori[i] = 1;                     // one group of ~450 points
+            if (i % 53 == 0) o.apriori[i] = 0;                           // ungrouped
             if (i % 101 == 0) o.apriori[i] = 200 + static_cast<int>(i);  // groups of 2 (with i + 1)
             if (i % 101 == 1) o.apriori[i] = 200 + static_cast<int>(i - 1);
         }
-        o.apriori[7] = 999;  // a group of one
+        o.apriori[7] = 999;                     // a group of one
         std::vector<std::size_t> large, other;  // duplicates inside two groups: tied distances
         for (std::size_t i = 0; i < p.n; ++i) {
             if (o.apriori[i] == 1) large.push_back(i);
@@ -297,6 +295,5 @@ TEST(MhcaCudaInput, CancelledBeforeStartThrowsCancelled) {
         mhcaCuda(p.x.data(), p.n, p.d, makeOptions(MhcaVariant::Centroid, SubthresholdMode::Mahal, false), &control),
         Cancelled);
 }
-
 
 #endif  // CLUSTERLENS_HAVE_CUDA

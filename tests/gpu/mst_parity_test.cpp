@@ -46,7 +46,7 @@ void expectSameTree(const std::vector<MstEdge>& gpu, const std::vector<MstEdge>&
     }
 }
 
-} // namespace
+}  // namespace
 
 TEST(MstParity, EqualsCpuPrimOnRandomDataOfManyShapes) {
     CL_REQUIRE_GPU();
@@ -122,6 +122,8 @@ TEST(MstParity, RejectsBadInputAndHonoursCancel) {
 
 #else
 
-TEST(MstParity, NeedsABuildWithCuda) { GTEST_SKIP() << "this build has no CUDA support"; }
+TEST(MstParity, NeedsABuildWithCuda) {
+    GTEST_SKIP() << "this build has no CUDA support";
+}
 
 #endif

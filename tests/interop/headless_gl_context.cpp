@@ -63,8 +63,8 @@ std::unique_ptr<HeadlessGlContext> HeadlessGlContext::create(std::string* whyNot
         const char* vendor = queryString ? queryString(display, EGL_VENDOR) : nullptr;
         if (vendor && std::string(vendor).find("NVIDIA") != std::string::npos) {
             egl.display = display;
-            result->m_description = std::string("EGL ") + std::to_string(major) + "." + std::to_string(minor) +
-                                    " " + vendor;
+            result->m_description =
+                std::string("EGL ") + std::to_string(major) + "." + std::to_string(minor) + " " + vendor;
             if (queryDeviceString) {
                 const char* extensions = queryDeviceString(devices[i], EGL_EXTENSIONS);
                 if (extensions && std::string(extensions).find("EGL_NV_device_cuda") != std::string::npos)
@@ -80,8 +80,7 @@ std::unique_ptr<HeadlessGlContext> HeadlessGlContext::create(std::string* whyNot
                                        EGL_NONE};
     EGLConfig config = nullptr;
     EGLint configs = 0;
-    if (!bindApi(EGL_OPENGL_API) || !chooseConfig(egl.display, configAttributes, &config, 1, &configs) ||
-        configs == 0)
+    if (!bindApi(EGL_OPENGL_API) || !chooseConfig(egl.display, configAttributes, &config, 1, &configs) || configs == 0)
         return fail("no desktop OpenGL config on the NVIDIA EGL device");
     const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5, EGL_NONE};
     egl.context = createContext(egl.display, config, EGL_NO_CONTEXT, contextAttributes);
@@ -107,4 +106,4 @@ void* HeadlessGlContext::proc(const char* name) const {
     return reinterpret_cast<void*>(m_egl->getProcAddress(name));
 }
 
-} // namespace clusterlens::test
+}  // namespace clusterlens::test

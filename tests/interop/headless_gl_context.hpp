@@ -27,4 +27,4 @@ private:
     std::string m_description;
 };
 
-} // namespace clusterlens::test
+}  // namespace clusterlens::test

@@ -113,7 +113,8 @@ protected:
                 gl.texSubImage2D(GL_TEXTURE_2D, 0, 0, 0, viewport.width, viewport.height, GL_RED, GL_FLOAT, nullptr);
                 gl.bindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
                 gl.finish();
-                times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                times.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             }
         }
         std::vector<float> back(pixels, -1.0f);
@@ -150,7 +151,8 @@ TEST_F(VatGlInterop, TextureEqualsHostRenderingForVatAndIvat) {
         cases.push_back({{0.0, double(n), 0.0, double(n), 1024, 1024, kind, VatPixelMode::Representative}, label});
         cases.push_back({{150.5, 910.25, 1200.0, 1300.0, 640, 360, kind, VatPixelMode::Representative}, label});
     }
-    cases.push_back({{0.0, double(n), 0.0, double(n), 512, 512, VatImageKind::Vat, VatPixelMode::BlockMean}, "vat-mean"});
+    cases.push_back(
+        {{0.0, double(n), 0.0, double(n), 512, 512, VatImageKind::Vat, VatPixelMode::BlockMean}, "vat-mean"});
 
     for (const Case& c : cases) {
         const VatViewport& v = c.viewport;
@@ -166,10 +168,10 @@ TEST_F(VatGlInterop, TextureEqualsHostRenderingForVatAndIvat) {
         for (std::size_t p = 0; p < pixels; ++p)
             if (std::fabs(viaGl[p] - viaCpu[p]) > 1e-5f * std::max(1.0f, std::fabs(viaCpu[p]))) ++off;
         EXPECT_EQ(off, 0u) << c.name << ": pixels differing from the CPU renderer";
-        std::printf("[interop] %s %dx%d: map+kernel+unmap+texture upload median %.3f ms\n", c.name, v.width,
-                    v.height, ms);
+        std::printf("[interop] %s %dx%d: map+kernel+unmap+texture upload median %.3f ms\n", c.name, v.width, v.height,
+                    ms);
     }
 }
 
-} // namespace
-} // namespace clusterlens
+}  // namespace
+}  // namespace clusterlens

@@ -25,7 +25,7 @@ std::string thesisBinary(std::uint64_t d, std::uint64_t n, const std::vector<dou
     return bytes;
 }
 
-} // namespace
+}  // namespace
 
 TEST(ThesisBinary, ReadsRowMajorDoubles) {
     TempDir dir;

@@ -14,10 +14,10 @@
 #include "test_support.hpp"
 
 using namespace clusterlens;
+using clusterlens::test::dataPath;
+using clusterlens::test::encode;
 using clusterlens::test::FcsBuilder;
 using clusterlens::test::listMode;
-using clusterlens::test::encode;
-using clusterlens::test::dataPath;
 using clusterlens::test::TempDir;
 using clusterlens::test::writeFile;
 using testing::AllOf;

@@ -111,7 +111,8 @@ TEST(FcsWriter, WritesRangesRoundedUpAndAtLeastOne) {
     EXPECT_THAT(bytes, HasSubstr("/$P2R/1/"));
     EXPECT_THAT(bytes, HasSubstr("/$P3R/1/"));
     // Cluster ids 0 and 9 are written as 1 and 10: the range covers 0..10.
-    EXPECT_THAT(bytes, HasSubstr("/$P4N/ClusterLens_cluster/$P4S/cluster id + 1 (0 = noise)/$P4B/32/$P4E/0,0/$P4R/11/"));
+    EXPECT_THAT(bytes,
+                HasSubstr("/$P4N/ClusterLens_cluster/$P4S/cluster id + 1 (0 = noise)/$P4B/32/$P4E/0,0/$P4R/11/"));
 }
 
 TEST(FcsWriter, DataOffsetsAgreeWithTheHeaderForManyTextLengths) {
@@ -169,7 +170,8 @@ TEST(FcsWriter, WritesOnlyTheSelectedEventsWithAMembershipChannel) {
     const Dataset back = readFcs(dir.file("subset.fcs"));
     ASSERT_EQ(back.n, 3u);
     ASSERT_EQ(back.d, 3u);
-    EXPECT_THAT(readFile(dir.file("subset.fcs")), HasSubstr("/$P3N/gate/$P3S/population member (1) or not (0)/$P3B/32/$P3E/0,0/$P3R/2/"));
+    EXPECT_THAT(readFile(dir.file("subset.fcs")),
+                HasSubstr("/$P3N/gate/$P3S/population member (1) or not (0)/$P3B/32/$P3E/0,0/$P3R/2/"));
     for (std::size_t k = 0; k < 3; ++k) {
         const auto i = static_cast<std::size_t>((*selection.events)[k]);
         for (std::size_t j = 0; j < 2; ++j)

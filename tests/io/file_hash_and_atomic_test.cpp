@@ -108,5 +108,5 @@ TEST(AtomicFile, AWriterThatCreatesNothingIsAnError) {
     fs::remove_all(folder);
 }
 
-} // namespace
-} // namespace clusterlens
+}  // namespace
+}  // namespace clusterlens

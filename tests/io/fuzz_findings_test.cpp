@@ -31,7 +31,8 @@ std::string linkageError(const std::string& text) {
 
 // fuzz_linkage: a cluster id of 5.4e21 was cast to int64 (undefined behaviour) before validation.
 TEST(FuzzFindings, LinkageIdsBeyondInt64AreRefusedNotCast) {
-    EXPECT_THAT(linkageError("a,b,height,size\n5.4294e+21,1,0.5,2\n"), HasSubstr("line 2: a, b and size must be whole numbers"));
+    EXPECT_THAT(linkageError("a,b,height,size\n5.4294e+21,1,0.5,2\n"),
+                HasSubstr("line 2: a, b and size must be whole numbers"));
     EXPECT_THAT(linkageError("a,b,height,size\n0,1,0.5,-1e300\n"), HasSubstr("whole numbers"));
     EXPECT_THAT(linkageError("a,b,height,size\n0,nan,0.5,2\n"), HasSubstr("whole numbers"));
     EXPECT_THAT(linkageError("a,b,height,size\n0,1.5,0.5,2\n"), HasSubstr("whole numbers"));

@@ -202,23 +202,25 @@ StoredCategorical readCategorical(const std::string& path, const std::string& na
 /// over their base type.
 std::string typeText(hid_t type) {
     switch (H5Tget_class(type)) {
-    case H5T_STRING:
-        return std::string("string ") + (H5Tis_variable_str(type) > 0 ? "variable " : "fixed ") +
-               (H5Tget_cset(type) == H5T_CSET_UTF8 ? "utf-8 " : "ascii ") + "pad " + std::to_string(H5Tget_strpad(type));
-    case H5T_INTEGER:
-        return std::string(H5Tget_sign(type) == H5T_SGN_2 ? "int" : "uint") + std::to_string(8 * H5Tget_size(type)) +
-               (H5Tget_order(type) == H5T_ORDER_LE ? " le" : " be");
-    case H5T_ENUM: {
-        std::string text = "enum {";
-        for (int k = 0; k < H5Tget_nmembers(type); ++k) {
-            char* name = H5Tget_member_name(type, static_cast<unsigned>(k));
-            text += std::string(name) + " ";
-            H5free_memory(name);
+        case H5T_STRING:
+            return std::string("string ") + (H5Tis_variable_str(type) > 0 ? "variable " : "fixed ") +
+                   (H5Tget_cset(type) == H5T_CSET_UTF8 ? "utf-8 " : "ascii ") + "pad " +
+                   std::to_string(H5Tget_strpad(type));
+        case H5T_INTEGER:
+            return std::string(H5Tget_sign(type) == H5T_SGN_2 ? "int" : "uint") +
+                   std::to_string(8 * H5Tget_size(type)) + (H5Tget_order(type) == H5T_ORDER_LE ? " le" : " be");
+        case H5T_ENUM: {
+            std::string text = "enum {";
+            for (int k = 0; k < H5Tget_nmembers(type); ++k) {
+                char* name = H5Tget_member_name(type, static_cast<unsigned>(k));
+                text += std::string(name) + " ";
+                H5free_memory(name);
+            }
+            Id base{H5Tget_super(type), H5Tclose};
+            return text + "} of " + typeText(base);
         }
-        Id base{H5Tget_super(type), H5Tclose};
-        return text + "} of " + typeText(base);
-    }
-    default: return "class " + std::to_string(H5Tget_class(type)) + " size " + std::to_string(H5Tget_size(type));
+        default:
+            return "class " + std::to_string(H5Tget_class(type)) + " size " + std::to_string(H5Tget_size(type));
     }
 }
 
@@ -393,7 +395,8 @@ TEST(H5adAnnotate, NewColumnsAreEncodedAsAnnDataEncodedTheFilesOwnCategorical) {
               "  @column-order: string variable utf-8 pad 0 array\n"
               "  @encoding-type: string variable utf-8 pad 0 scalar = dataframe\n"
               "  @encoding-version: string variable utf-8 pad 0 scalar = 0.2.0\n");
-    EXPECT_EQ(columnOrder(out), (std::vector<std::string>{"n_counts", "group", "ClusterLens clusters", "gate 1", unicode}));
+    EXPECT_EQ(columnOrder(out),
+              (std::vector<std::string>{"n_counts", "group", "ClusterLens clusters", "gate 1", unicode}));
     EXPECT_EQ(readCategorical(out, unicode).codes, clusters().codes);
 }
 

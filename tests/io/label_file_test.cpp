@@ -60,7 +60,8 @@ TEST(LabelFile, MalformedFilesNameFileLineAndReason) {
     EXPECT_THAT(failureOf(dir.file("short.csv"), 5),
                 AllOf(HasSubstr("short.csv"), HasSubstr("has 3 labels but the data has 5 events")));
     writeFile(dir.file("wide.csv"), "0,a\n1,b,c\n");
-    EXPECT_THAT(failureOf(dir.file("wide.csv"), 2), AllOf(HasSubstr("wide.csv"), HasSubstr("line 2"), HasSubstr("3 fields")));
+    EXPECT_THAT(failureOf(dir.file("wide.csv"), 2),
+                AllOf(HasSubstr("wide.csv"), HasSubstr("line 2"), HasSubstr("3 fields")));
     writeFile(dir.file("twice.csv"), "0,a\n0,b\n");
     EXPECT_THAT(failureOf(dir.file("twice.csv"), 2), AllOf(HasSubstr("line 2"), HasSubstr("labelled twice")));
     writeFile(dir.file("range.csv"), "0,a\n7,b\n");

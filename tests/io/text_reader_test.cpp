@@ -24,7 +24,7 @@ std::string errorOf(const std::string& path, const ReadOptions& options = {}) {
     return "no error";
 }
 
-} // namespace
+}  // namespace
 
 TEST(TextReader, ReadsSklearnIrisWithClassLabels) {
     Dataset data = readDataset(dataPath("tables/iris.csv"));
@@ -72,15 +72,34 @@ struct BenchmarkShape {
 };
 
 TEST(TextReader, ReadsEveryBenchmarkSetWithItsLabels) {
-    const BenchmarkShape shapes[] = {
-        {"sipu/aggregation", 788, 2}, {"sipu/r15", 600, 2},       {"sipu/d31", 3100, 2},   {"sipu/s3", 5000, 2},
-        {"sipu/flame", 240, 2},       {"sipu/jain", 373, 2},      {"sipu/spiral", 312, 2}, {"sipu/pathbased", 300, 2},
-        {"sipu/compound", 399, 2},    {"sipu/unbalance", 6500, 2}, {"sipu/a1", 3000, 2},    {"sipu/birch1", 100000, 2},
-        {"other/chameleon_t4_8k", 8000, 2}, {"other/chameleon_t7_10k", 10000, 2}, {"fcps/hepta", 212, 3},
-        {"fcps/tetra", 400, 3},       {"fcps/lsun", 400, 2},      {"fcps/target", 770, 2}, {"fcps/twodiamonds", 800, 2},
-        {"fcps/wingnut", 1016, 2},    {"fcps/engytime", 4096, 2}, {"fcps/atom", 800, 3},   {"fcps/chainlink", 1000, 3},
-        {"uci/wine", 178, 13},        {"uci/yeast", 1484, 8},     {"uci/ecoli", 336, 7},   {"uci/glass", 214, 9},
-        {"uci/wdbc", 569, 30}};
+    const BenchmarkShape shapes[] = {{"sipu/aggregation", 788, 2},
+                                     {"sipu/r15", 600, 2},
+                                     {"sipu/d31", 3100, 2},
+                                     {"sipu/s3", 5000, 2},
+                                     {"sipu/flame", 240, 2},
+                                     {"sipu/jain", 373, 2},
+                                     {"sipu/spiral", 312, 2},
+                                     {"sipu/pathbased", 300, 2},
+                                     {"sipu/compound", 399, 2},
+                                     {"sipu/unbalance", 6500, 2},
+                                     {"sipu/a1", 3000, 2},
+                                     {"sipu/birch1", 100000, 2},
+                                     {"other/chameleon_t4_8k", 8000, 2},
+                                     {"other/chameleon_t7_10k", 10000, 2},
+                                     {"fcps/hepta", 212, 3},
+                                     {"fcps/tetra", 400, 3},
+                                     {"fcps/lsun", 400, 2},
+                                     {"fcps/target", 770, 2},
+                                     {"fcps/twodiamonds", 800, 2},
+                                     {"fcps/wingnut", 1016, 2},
+                                     {"fcps/engytime", 4096, 2},
+                                     {"fcps/atom", 800, 3},
+                                     {"fcps/chainlink", 1000, 3},
+                                     {"uci/wine", 178, 13},
+                                     {"uci/yeast", 1484, 8},
+                                     {"uci/ecoli", 336, 7},
+                                     {"uci/glass", 214, 9},
+                                     {"uci/wdbc", 569, 30}};
     for (const BenchmarkShape& s : shapes) {
         SCOPED_TRACE(s.file);
         Dataset data = readDataset(dataPath(std::string("benchmarks/") + s.file + ".data.gz"));
@@ -138,9 +157,11 @@ TEST(TextReader, RejectsMalformedInputNamingFileAndPosition) {
     writeFile(dir.file("header_only.csv"), "a,b\n");
     EXPECT_THAT(errorOf(dir.file("header_only.csv")), HasSubstr("no data rows"));
     writeFile(dir.file("ragged.csv"), "a,b\n1,2\n3\n");
-    EXPECT_THAT(errorOf(dir.file("ragged.csv")), AllOf(HasSubstr("ragged.csv"), HasSubstr("line 3"), HasSubstr("expected 2 fields")));
+    EXPECT_THAT(errorOf(dir.file("ragged.csv")),
+                AllOf(HasSubstr("ragged.csv"), HasSubstr("line 3"), HasSubstr("expected 2 fields")));
     writeFile(dir.file("text.csv"), "a,b\n1,2\n3,abc\n");
-    EXPECT_THAT(errorOf(dir.file("text.csv")), AllOf(HasSubstr("line 3"), HasSubstr("column 'b'"), HasSubstr("'abc' is not a number")));
+    EXPECT_THAT(errorOf(dir.file("text.csv")),
+                AllOf(HasSubstr("line 3"), HasSubstr("column 'b'"), HasSubstr("'abc' is not a number")));
     writeFile(dir.file("nan.csv"), "a,b\n1,NaN\n");
     EXPECT_THAT(errorOf(dir.file("nan.csv")), AllOf(HasSubstr("row 1"), HasSubstr("NaN or infinite")));
     writeFile(dir.file("inf.csv"), "a,b\n1,1e999\n");

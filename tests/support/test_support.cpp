@@ -13,7 +13,9 @@
 
 namespace clusterlens::test {
 
-std::string dataPath(const std::string& relative) { return std::string(CLUSTERLENS_DATA_DIR) + "/" + relative; }
+std::string dataPath(const std::string& relative) {
+    return std::string(CLUSTERLENS_DATA_DIR) + "/" + relative;
+}
 
 TempDir::TempDir() {
     static std::atomic<int> counter{0};
@@ -80,4 +82,4 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y) {
     return sxy / std::sqrt(sxx * syy);
 }
 
-} // namespace clusterlens::test
+}  // namespace clusterlens::test

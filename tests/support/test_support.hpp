@@ -50,4 +50,4 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y);
 /// Seed for randomised tests: $CLUSTERLENS_TEST_SEED if set, else a fixed default; printed by the caller.
 std::uint64_t testSeed(std::uint64_t fallback = 20261121);
 
-} // namespace clusterlens::test
+}  // namespace clusterlens::test

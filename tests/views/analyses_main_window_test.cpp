@@ -65,7 +65,8 @@ std::vector<std::size_t> activeColumns(MainWindow& window) {
 
 /// The active-feature rows of `members` (all events when empty) as a dataset, as the clustering sees them.
 Dataset clusteredData(MainWindow& window, const Members& members) {
-    const Dataset scoped = members.empty() ? *window.session()->current() : selectMembers(*window.session()->current(), members);
+    const Dataset scoped =
+        members.empty() ? *window.session()->current() : selectMembers(*window.session()->current(), members);
     const std::vector<std::size_t> columns = activeColumns(window);
     Dataset data;
     data.n = scoped.n;
@@ -74,7 +75,8 @@ Dataset clusteredData(MainWindow& window, const Members& members) {
     if (!scoped.exact.empty()) {
         data.exact.resize(data.n * data.d);
         for (std::size_t i = 0; i < data.n; ++i)
-            for (std::size_t j = 0; j < data.d; ++j) data.exact[i * data.d + j] = scoped.exact[i * scoped.d + columns[j]];
+            for (std::size_t j = 0; j < data.d; ++j)
+                data.exact[i * data.d + j] = scoped.exact[i * scoped.d + columns[j]];
     }
     return data;
 }
@@ -130,8 +132,8 @@ std::vector<std::int64_t> csvColumn(const QString& path, std::size_t column) {
 }
 
 /// The events of `data` inside [x0, x1] x [y0, y1] of features x and y: a rectangle gate.
-Members insideRectangle(const Dataset& data, const std::string& x, const std::string& y, double x0, double x1, double y0,
-                        double y1) {
+Members insideRectangle(const Dataset& data, const std::string& x, const std::string& y, double x0, double x1,
+                        double y0, double y1) {
     const auto cx = static_cast<std::size_t>(data.featureIndex(x));
     const auto cy = static_cast<std::size_t>(data.featureIndex(y));
     Members members;
@@ -250,7 +252,8 @@ void AnalysesMainWindowTest::analysesOnAPopulationKeepWholeIndicesAndSurviveSave
         QCOMPARE(window.populationsPanel()->gateSelection(population), population);
         window.populationsPanel()->setCurrentPopulation(population);
         window.populationsPanel()->analyseCurrent();
-        for (RunOnChoice* choice : window.findChildren<RunOnChoice*>()) QCOMPARE(choice->scope().population, population);
+        for (RunOnChoice* choice : window.findChildren<RunOnChoice*>())
+            QCOMPARE(choice->scope().population, population);
 
         const QString kmeans = runKMeans(window, 3, 1);
         QCOMPARE(kmeans, QStringLiteral("k-means k=3 seed 1 on gate B"));
@@ -271,7 +274,8 @@ void AnalysesMainWindowTest::analysesOnAPopulationKeepWholeIndicesAndSurviveSave
         QTRY_VERIFY_WITH_TIMEOUT(peaks.count() > 0, kGuiJobTimeoutMs);
         window.dpcPanel()->setHaloEnabled(true);
         window.dpcPanel()->applyTopK(3);
-        QTRY_VERIFY_WITH_TIMEOUT(window.analysis()->labeling(QStringLiteral("DPC (k=3, halo) on gate B")), kGuiJobTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.analysis()->labeling(QStringLiteral("DPC (k=3, halo) on gate B")),
+                                 kGuiJobTimeoutMs);
 
         QSignalSpy vat(window.vatPanel(), &VatPanel::resultShown);
         window.vatPanel()->run();
@@ -313,7 +317,8 @@ void AnalysesMainWindowTest::analysesOnAPopulationKeepWholeIndicesAndSurviveSave
         QCOMPARE(labeling.info.population, population.toStdString());
         QCOMPARE(labeling.info.members, members);
         for (std::size_t i = 0; i < labeling.labels.size(); ++i)
-            if (labeling.labels[i] >= 0) QVERIFY(std::binary_search(members.begin(), members.end(), static_cast<std::int64_t>(i)));
+            if (labeling.labels[i] >= 0)
+                QVERIFY(std::binary_search(members.begin(), members.end(), static_cast<std::int64_t>(i)));
     }
     QCOMPARE(onPopulation, std::size_t{4});  // k-means, DPC, DPC with its halo, VAT cuts
 
@@ -351,7 +356,8 @@ void AnalysesMainWindowTest::storedHaloIsShownAgainAfterOpen() {
         QTRY_VERIFY_WITH_TIMEOUT(peaks.count() > 0, kGuiJobTimeoutMs);
         window.dpcPanel()->setHaloEnabled(true);
         window.dpcPanel()->applyTopK(4);
-        QTRY_VERIFY_WITH_TIMEOUT(window.dpcPanel()->labelingName() == QStringLiteral("DPC (k=4, halo)"), kGuiJobTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.dpcPanel()->labelingName() == QStringLiteral("DPC (k=4, halo)"),
+                                 kGuiJobTimeoutMs);
         shownBefore = *window.dpcPanel()->currentLabels();
         QVERIFY(std::count(shownBefore.begin(), shownBefore.end(), -1) > 0);
         QVERIFY(saveAndWait(window, path));
@@ -368,7 +374,8 @@ void AnalysesMainWindowTest::storedHaloIsShownAgainAfterOpen() {
     QCOMPARE(window.dpcPanel()->labelingName(), QStringLiteral("DPC (k=4, halo)"));
     QCOMPARE(*window.dpcPanel()->currentLabels(), shownBefore);
     QCOMPARE(*window.analysis()->labeling(QStringLiteral("DPC (k=4, halo)")), shownBefore);
-    for (const QList<QVariant>& started : jobs) QVERIFY(!started.at(1).toString().startsWith(QStringLiteral("Density peaks halo")));
+    for (const QList<QVariant>& started : jobs)
+        QVERIFY(!started.at(1).toString().startsWith(QStringLiteral("Density peaks halo")));
     QVERIFY(!window.document()->isModified());
 }
 
@@ -413,9 +420,10 @@ void AnalysesMainWindowTest::aPopulationsTreeIsLinkedToTheWholeDataset() {
     QCOMPARE(panel->widget()->selectedLeafCount(), expected.size());
 
     // A selection made elsewhere highlights the leaves of the members among it.
-    window.analysis()->setSelection(std::make_shared<IndexVector>(IndexVector{0, 499, members[0], 501, members[7],
-                                                                              members.back(), static_cast<std::int64_t>(n) - 1}),
-                                    nullptr);
+    window.analysis()->setSelection(
+        std::make_shared<IndexVector>(
+            IndexVector{0, 499, members[0], 501, members[7], members.back(), static_cast<std::int64_t>(n) - 1}),
+        nullptr);
     QCOMPARE(panel->widget()->selectedLeafCount(), std::size_t{3});
 
     // The cut labels the whole dataset: members as their leaves, every other event unlabelled.
@@ -572,7 +580,8 @@ void AnalysesMainWindowTest::populationsPanelCountsNestedGatesAndCombinations() 
     const int right = tree->viewport()->mapTo(dock, QPoint(counts, 0)).x();
     QVERIFY2(right <= dock->width(), qPrintable(QStringLiteral("%1 > %2").arg(right).arg(dock->width())));
     const QString dir = qEnvironmentVariable("CLUSTERLENS_SCREENSHOT_DIR");
-    if (!dir.isEmpty()) QVERIFY(grabWindowWithViews(window).save(QDir(dir).filePath(QStringLiteral("populations.png"))));
+    if (!dir.isEmpty())
+        QVERIFY(grabWindowWithViews(window).save(QDir(dir).filePath(QStringLiteral("populations.png"))));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(AnalysesMainWindowTest)

@@ -138,9 +138,11 @@ void ClustermapTest::minimumSizeGivesFourPopulationsAndListsOutliersApart() {
     const QAbstractItemModel* shown = view->model();
     QCOMPARE(shown->rowCount(), 6);
     for (int row = 0; row < 4; ++row)
-        QCOMPARE(shown->index(row, ClusterTableModel::ClusterColumn).data().toString(), QStringLiteral("cluster %1").arg(row));
+        QCOMPARE(shown->index(row, ClusterTableModel::ClusterColumn).data().toString(),
+                 QStringLiteral("cluster %1").arg(row));
     for (int row = 4; row < 6; ++row) {
-        QVERIFY(shown->index(row, ClusterTableModel::ClusterColumn).data().toString().startsWith(QStringLiteral("small")));
+        QVERIFY(
+            shown->index(row, ClusterTableModel::ClusterColumn).data().toString().startsWith(QStringLiteral("small")));
         QCOMPARE(shown->index(row, ClusterTableModel::SizeColumn).data(Qt::UserRole).toDouble(), 1.0);
         QCOMPARE(shown->index(row, ClusterTableModel::ClusterColumn).data(Qt::DecorationRole).value<QColor>(),
                  Palette::noiseColor());
@@ -254,9 +256,11 @@ void ClustermapTest::histogramsOverlayTheCheckedPopulations() {
     ChartsPanel charts;
     charts.setData(groupData());
     const auto first = std::make_shared<const std::vector<std::int64_t>>(std::vector<std::int64_t>{0, 1, 2, 3});
-    const auto second = std::make_shared<const std::vector<std::int64_t>>(std::vector<std::int64_t>{8, 9, 16, 17, 18, 33});
+    const auto second =
+        std::make_shared<const std::vector<std::int64_t>>(std::vector<std::int64_t>{8, 9, 16, 17, 18, 33});
     const auto third = std::make_shared<const std::vector<std::int64_t>>(std::vector<std::int64_t>{24});
-    charts.setPopulations({{QStringLiteral("A"), Qt::red, first}, {QStringLiteral("B"), Qt::blue, second},
+    charts.setPopulations({{QStringLiteral("A"), Qt::red, first},
+                           {QStringLiteral("B"), Qt::blue, second},
                            {QStringLiteral("C"), Qt::green, third}});
     // The first two are checked by default.
     QCOMPARE(charts.histogram().series.size(), std::size_t{2});
@@ -295,7 +299,8 @@ void ClustermapTest::chartFigureExportsThroughTheFigureWriter() {
     for (int g = 0; g < 4; ++g) {
         bool found = false;
         for (int y = 0; y < png.height() && !found; ++y)
-            for (int x = 0; x < png.width() && !found; ++x) found = near(png.pixelColor(x, y), Palette::labelColor(g), 2);
+            for (int x = 0; x < png.width() && !found; ++x)
+                found = near(png.pixelColor(x, y), Palette::labelColor(g), 2);
         QVERIFY2(found, qPrintable(QStringLiteral("bar of group %1").arg(g)));
     }
     QFile svg(m_dir.filePath(QStringLiteral("sizes.svg")));

@@ -143,7 +143,8 @@ int findStripRow(const QImage& image, const std::vector<QRgb>& expected, int fro
 
 std::vector<std::int32_t> moduloLabels(std::size_t n, int k) {
     std::vector<std::int32_t> labels(n);
-    for (std::size_t i = 0; i < n; ++i) labels[i] = static_cast<std::int32_t>((i * 7 / 3) % static_cast<std::size_t>(k));
+    for (std::size_t i = 0; i < n; ++i)
+        labels[i] = static_cast<std::int32_t>((i * 7 / 3) % static_cast<std::size_t>(k));
     return labels;
 }
 
@@ -285,7 +286,8 @@ void ColourByTest::polygonGateClosesWithEnterAndEscapeCancels() {
 
     // A triangle closed with Enter: rows 0, 1, 2 and 10, 11 and 20 lie inside.
     w.beginPolygonGate();
-    for (QPointF p : {QPointF(-0.5, -0.5), QPointF(3.2, -0.5), QPointF(-0.5, 3.2)}) click(&w, w.mapFromData(p.x(), p.y()));
+    for (QPointF p : {QPointF(-0.5, -0.5), QPointF(3.2, -0.5), QPointF(-0.5, 3.2)})
+        click(&w, w.mapFromData(p.x(), p.y()));
     pressKey(&w, Qt::Key_Return);
     QVERIFY(!w.isDrawingPolygonGate());
     QCOMPARE(w.selection(), (QList<qsizetype>{0, 1, 2, 10, 11, 20}));

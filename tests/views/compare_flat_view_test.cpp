@@ -87,8 +87,8 @@ private Q_SLOTS:
 };
 
 void CompareFlatViewTest::matchedPairsLieOnTheDiagonal() {
-    const FlatComparison c = compareLabelings(labelsA(), labelsB(), QStringLiteral("a"), QStringLiteral("b"),
-                                              MatchingMethod::Hungarian);
+    const FlatComparison c =
+        compareLabelings(labelsA(), labelsB(), QStringLiteral("a"), QStringLiteral("b"), MatchingMethod::Hungarian);
     QCOMPARE(c.matchedCount, std::size_t{3});
     QCOMPARE(c.labelOfRow(0), 0);
     QCOMPARE(c.labelOfRow(1), 1);
@@ -103,8 +103,9 @@ void CompareFlatViewTest::matchedPairsLieOnTheDiagonal() {
     QCOMPARE(pointsInBoth(*labelsA(), *labelsB(), 1, 7), (std::vector<std::int64_t>{3}));
 
     // A rectangular table: the unmatched row comes after the matched ones.
-    const FlatComparison r = compareLabelings(labelsA(), std::make_shared<const LabelVector>(LabelVector{5, 5, 5, 5, 9, 9, 9, 9}),
-                                              QStringLiteral("a"), QStringLiteral("b"), MatchingMethod::Greedy);
+    const FlatComparison r =
+        compareLabelings(labelsA(), std::make_shared<const LabelVector>(LabelVector{5, 5, 5, 5, 9, 9, 9, 9}),
+                         QStringLiteral("a"), QStringLiteral("b"), MatchingMethod::Greedy);
     QCOMPARE(r.rows(), std::size_t{3});
     QCOMPARE(r.cols(), std::size_t{2});
     QCOMPARE(r.matchedCount, std::size_t{2});
@@ -116,8 +117,8 @@ void CompareFlatViewTest::pairsModelShowsTheMatchedPairs() {
     MatchedPairsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
-    model.setComparison(std::make_shared<const FlatComparison>(compareLabelings(
-        labelsA(), labelsB(), QStringLiteral("a"), QStringLiteral("b"), MatchingMethod::Hungarian)));
+    model.setComparison(std::make_shared<const FlatComparison>(
+        compareLabelings(labelsA(), labelsB(), QStringLiteral("a"), QStringLiteral("b"), MatchingMethod::Hungarian)));
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.columnCount(), int(MatchedPairsModel::ColumnCount));
     const auto value = [&](int row, int column) {
@@ -275,7 +276,8 @@ void CompareFlatViewTest::exportsParseAsSvgPdfPngAndCsv() {
     f.view.exportHeatmap(pdf, options);
     const QString pdfText = QString::fromLatin1(readAll(pdf).toLatin1());
     const QRegularExpressionMatch box =
-        QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)\\s+([\\d.]+)\\s*\\]")).match(pdfText);
+        QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)\\s+([\\d.]+)\\s*\\]"))
+            .match(pdfText);
     QVERIFY(box.hasMatch());
     QCOMPARE(qRound(box.captured(1).toDouble()), 640);
     QCOMPARE(qRound(box.captured(2).toDouble()), 480);

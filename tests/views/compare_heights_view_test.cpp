@@ -53,7 +53,9 @@ bool isPointColour(QRgb p) {
     return hi - lo > 40 && !diagonalRed;
 }
 
-bool isDiagonalColour(QRgb p) { return qRed(p) > 150 && qGreen(p) < 140 && qBlue(p) < 140; }
+bool isDiagonalColour(QRgb p) {
+    return qRed(p) > 150 && qGreen(p) < 140 && qBlue(p) < 140;
+}
 
 /// Pixels of point colour within `radius` of `centre`.
 int pointPixelsNear(const QImage& image, QPointF centre, int radius) {
@@ -147,7 +149,8 @@ void CompareHeightsViewTest::drawsPointsOnAndOffTheDiagonal() {
     // The three distinct points: (10,10) and (8,8) on the diagonal, (11,15) above it.
     for (const QPointF& h : {QPointF(10, 10), QPointF(8, 8), QPointF(11, 15)}) {
         const QPointF pixel = scatter->mapFromData(h.x(), h.y());
-        QVERIFY2(pointPixelsNear(image, pixel, 3) >= 4, qPrintable(QStringLiteral("no point at (%1, %2)").arg(h.x()).arg(h.y())));
+        QVERIFY2(pointPixelsNear(image, pixel, 3) >= 4,
+                 qPrintable(QStringLiteral("no point at (%1, %2)").arg(h.x()).arg(h.y())));
     }
     // Where the heights were equal for (11, 15) there is nothing but the diagonal and background.
     QCOMPARE(pointPixelsNear(image, scatter->mapFromData(11, 11), 4), 0);
@@ -246,8 +249,8 @@ void CompareHeightsViewTest::exportsParseAsSvgPdfAndPng() {
         }
     }
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-    QVERIFY(paths >= 1);      // the diagonal
-    QCOMPARE(circles, 6);     // one vector mark per point
+    QVERIFY(paths >= 1);   // the diagonal
+    QCOMPARE(circles, 6);  // one vector mark per point
     QVERIFY(texts >= 5);
     const QString joined = allText.join(QLatin1Char(' '));
     QVERIFY2(joined.contains(QStringLiteral("Pearson")) && joined.contains(QStringLiteral("Spearman")),
@@ -258,7 +261,8 @@ void CompareHeightsViewTest::exportsParseAsSvgPdfAndPng() {
     const QString pdfText = readAll(pdf);
     QVERIFY(pdfText.startsWith(QStringLiteral("%PDF-")));
     const QRegularExpressionMatch box =
-        QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)\\s+([\\d.]+)\\s*\\]")).match(pdfText);
+        QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)\\s+([\\d.]+)\\s*\\]"))
+            .match(pdfText);
     QVERIFY(box.hasMatch());
     QCOMPARE(qRound(box.captured(1).toDouble()), 500);
     QCOMPARE(qRound(box.captured(2).toDouble()), 420);

@@ -45,7 +45,6 @@ std::shared_ptr<const Linkage> mhca(const Dataset& data, MhcaVariant variant) {
     return std::make_shared<const Linkage>(clusterHierarchically(data, request, Backend::Cpu).result);
 }
 
-
 }  // namespace
 
 class CompareMainWindowTest : public QObject {
@@ -74,20 +73,21 @@ void CompareMainWindowTest::comparisonDocksShowAndLinkARealDataset() {
     // The clusterings the other docks would compute, done here directly on the same points.
     AnalysisSession* analysis = window.analysis();
     analysis->addLinkage(kAverage,
-                         std::make_shared<const Linkage>(classicLinkageCpu(data->values.data(), data->n, data->d,
-                                                                           LinkageMethod::Average)),
-                         QStringLiteral("average linkage, Euclidean, cpu"));
-    analysis->addLinkage(kWard,
                          std::make_shared<const Linkage>(
-                             classicLinkageCpu(data->values.data(), data->n, data->d, LinkageMethod::Ward)),
-                         QStringLiteral("ward linkage, Euclidean, cpu"));
-    analysis->addLinkage(kMhcaFull, mhca(*data, MhcaVariant::Full), QStringLiteral("MHCA full distance, threshold 0.5, cpu"));
+                             classicLinkageCpu(data->values.data(), data->n, data->d, LinkageMethod::Average)),
+                         QStringLiteral("average linkage, Euclidean, cpu"));
+    analysis->addLinkage(
+        kWard,
+        std::make_shared<const Linkage>(classicLinkageCpu(data->values.data(), data->n, data->d, LinkageMethod::Ward)),
+        QStringLiteral("ward linkage, Euclidean, cpu"));
+    analysis->addLinkage(kMhcaFull, mhca(*data, MhcaVariant::Full),
+                         QStringLiteral("MHCA full distance, threshold 0.5, cpu"));
     analysis->addLinkage(kMhcaCentroid, mhca(*data, MhcaVariant::Centroid),
                          QStringLiteral("MHCA centroid distance, threshold 0.5, cpu"));
     KMeansOptions kmeans;
     kmeans.k = 15;
-    analysis->addLabeling(kKMeans, std::make_shared<const LabelVector>(
-                                       kmeansCpu(data->values.data(), data->n, data->d, kmeans).labels));
+    analysis->addLabeling(
+        kKMeans, std::make_shared<const LabelVector>(kmeansCpu(data->values.data(), data->n, data->d, kmeans).labels));
     const QString truth = analysis->labelingNames().filter(QStringLiteral("ground truth")).value(0);
     QVERIFY(!truth.isEmpty());
     analysis->setColouring(truth);
@@ -96,15 +96,15 @@ void CompareMainWindowTest::comparisonDocksShowAndLinkARealDataset() {
     FlatComparisonView* flat = window.flatComparisonView();
     heights->setLinkages(kAverage, kWard);
     flat->setLabelings(truth, kKMeans);
-    QTRY_VERIFY_WITH_TIMEOUT(heights->comparison() && heights->comparison()->nameA == kAverage &&
-                                 heights->comparison()->nameB == kWard,
-                             kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        heights->comparison() && heights->comparison()->nameA == kAverage && heights->comparison()->nameB == kWard,
+        kTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(flat->comparison() && flat->comparison()->nameB == kKMeans, kTimeoutMs);
     QCOMPARE(heights->comparison()->pointCount(), std::size_t{5000});
     // The view shows the engine's correlation of the two clusterings' heights (on s3 average and
     // ward linkage order the points very differently: Spearman near 0).
-    const double spearman = spearmanCorrelation(pointHeights(*analysis->linkage(kAverage)),
-                                                pointHeights(*analysis->linkage(kWard)));
+    const double spearman =
+        spearmanCorrelation(pointHeights(*analysis->linkage(kAverage)), pointHeights(*analysis->linkage(kWard)));
     QCOMPARE(heights->comparison()->spearman, spearman);
     QVERIFY(heights->statsText().contains(QString::number(spearman, 'f', 3)));
     const auto compared = flat->comparison();
@@ -131,7 +131,8 @@ void CompareMainWindowTest::comparisonDocksShowAndLinkARealDataset() {
     heights->setLinkages(kMhcaFull, kMhcaCentroid);
     heights->setEqualAxes(true);
     QTRY_VERIFY_WITH_TIMEOUT(heights->comparison() && heights->comparison()->nameA == kMhcaFull &&
-                                 heights->scatter()->data() && heights->scatter()->data()->xMin == heights->scatter()->data()->yMin,
+                                 heights->scatter()->data() &&
+                                 heights->scatter()->data()->xMin == heights->scatter()->data()->yMin,
                              kTimeoutMs);
     heightsDock->raise();
     flatDock->raise();

@@ -140,7 +140,8 @@ void DendrogramExportTest::cutBecomesTheColouringLabeling() {
     QCOMPARE(panel.clusterTable()->columnCount(), 6);  // cluster, size, %, height, mean x, mean y
     // A subtree clicked in the tree becomes the session's selection, with the widget as origin.
     std::vector<const QObject*> origins;
-    connect(&analysis, &AnalysisSession::selectionChanged, this, [&origins](const QObject* origin) { origins.push_back(origin); });
+    connect(&analysis, &AnalysisSession::selectionChanged, this,
+            [&origins](const QObject* origin) { origins.push_back(origin); });
     Q_EMIT panel.widget()->subtreeClicked(32 + 13);
     QCOMPARE(origins.size(), std::size_t{1});
     QCOMPARE(origins.front(), static_cast<const QObject*>(panel.widget()));

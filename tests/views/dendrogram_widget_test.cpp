@@ -239,7 +239,8 @@ void DendrogramWidgetTest::hoverDescribesLeavesAndClusters() {
     QVERIFY2(leaf.startsWith(QStringLiteral("Event 25\n")), qPrintable(leaf));
     QVERIFY2(leaf.contains(QStringLiteral("Cluster: cluster %1").arg(cluster)), qPrintable(leaf));
     QVERIFY2(leaf.contains(QStringLiteral("Populations: T cells")), qPrintable(leaf));
-    QVERIFY2(!m_widget->describeNode(24).contains(QStringLiteral("Populations")), qPrintable(m_widget->describeNode(24)));
+    QVERIFY2(!m_widget->describeNode(24).contains(QStringLiteral("Populations")),
+             qPrintable(m_widget->describeNode(24)));
     // Resting the mouse on the cluster's bar shows that text as the tooltip.
     sendMouse(m_widget.get(), QEvent::MouseMove, m_widget->nodePosition(group3), Qt::NoButton, Qt::NoButton);
     QTRY_COMPARE(QToolTip::text(), text);

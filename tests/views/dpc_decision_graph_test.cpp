@@ -266,7 +266,8 @@ void DpcDecisionGraphTest::figureExportsParse() {
     QFile pdf(pdfPath);
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     const QString content = QString::fromLatin1(pdf.readAll());
-    const auto box = QRegularExpression(QStringLiteral("/MediaBox \\[\\s*0\\s+0\\s+([\\d.]+)\\s+([\\d.]+)\\s*\\]")).match(content);
+    const auto box =
+        QRegularExpression(QStringLiteral("/MediaBox \\[\\s*0\\s+0\\s+([\\d.]+)\\s+([\\d.]+)\\s*\\]")).match(content);
     QVERIFY(box.hasMatch());
     QCOMPARE(qRound(box.captured(1).toDouble()), 500);
     QCOMPARE(qRound(box.captured(2).toDouble()), 400);

@@ -98,7 +98,8 @@ std::int64_t DpcLinkedSelectionTest::isolatedPoint(double clearance) const {
         if (std::find(peaks.begin(), peaks.end(), p) != peaks.end() || !plot.contains(at(p))) continue;
         bool alone = true;
         for (std::size_t q = 0; q < m_data->n && alone; ++q)
-            alone = static_cast<std::int64_t>(q) == p || QLineF(at(p), at(static_cast<std::int64_t>(q))).length() > clearance;
+            alone = static_cast<std::int64_t>(q) == p ||
+                    QLineF(at(p), at(static_cast<std::int64_t>(q))).length() > clearance;
         if (alone) return p;
     }
     return -1;
@@ -141,7 +142,8 @@ void DpcLinkedSelectionTest::selectionElsewhereIsHighlighted() {
 void DpcLinkedSelectionTest::shiftRectangleSelectsExactlyThePointsInside() {
     DecisionGraph* graph = m_panel->graph();
     const QRectF plot = graph->plotRect();
-    // A band over the lower left of the plot (where the non-peak points lie), moved until no point lies within a pixel of its edges.
+    // A band over the lower left of the plot (where the non-peak points lie), moved until no point lies within a pixel
+    // of its edges.
     QRectF band(plot.left() + 2, plot.top() + 0.5 * plot.height(), 0.45 * plot.width(), 0.5 * plot.height() - 2);
     std::vector<std::int64_t> expected;
     for (int attempt = 0; attempt < 20; ++attempt, band.translate(1.7, -1.3)) {
@@ -234,8 +236,8 @@ void DpcLinkedSelectionTest::tooltipNamesTheEventItsValuesClusterAndPopulations(
     auto members = std::make_shared<IndexVector>();
     for (std::size_t i = 0; i < m_data->n; ++i)
         if (m_truth[i] == m_truth[p]) members->push_back(static_cast<std::int64_t>(i));
-    m_analysis->setPopulations({{QStringLiteral("its blob"), members},
-                                {QStringLiteral("nothing"), std::make_shared<IndexVector>()}});
+    m_analysis->setPopulations(
+        {{QStringLiteral("its blob"), members}, {QStringLiteral("nothing"), std::make_shared<IndexVector>()}});
     const QString text = graph->tooltipAt(at(peak));
     const QLocale locale;
     QVERIFY2(text.startsWith(QStringLiteral("Event %1\n").arg(peak)), qPrintable(text));
@@ -266,13 +268,15 @@ void DpcLinkedSelectionTest::scatterTooltipShowsTheMarkerValuesOfThePointUnderTh
     scatter.setData(std::make_shared<const ScatterData>(prepareScatter(request)));
     auto* tooltip = new PointTooltip(&scatter, [this](qsizetype row) {
         const auto i = static_cast<std::size_t>(row);
-        return describeEvent(m_analysis, row, {{QStringLiteral("x"), m_data->at(i, 0)}, {QStringLiteral("y"), m_data->at(i, 1)}});
+        return describeEvent(m_analysis, row,
+                             {{QStringLiteral("x"), m_data->at(i, 0)}, {QStringLiteral("y"), m_data->at(i, 1)}});
     });
     // The point drawn nearest a widget position is the one the tooltip names.
     const ScatterData& data = *scatter.data();
     const std::size_t slot = data.pointCount / 2;
     const std::size_t row = data.indices[slot];
-    const QPointF where = scatter.mapFromData(data.toDataX(data.positions[2 * slot]), data.toDataY(data.positions[2 * slot + 1]));
+    const QPointF where =
+        scatter.mapFromData(data.toDataX(data.positions[2 * slot]), data.toDataY(data.positions[2 * slot + 1]));
     QCOMPARE(pointAt(scatter, where), static_cast<qsizetype>(row));
     const QString text = tooltip->textAt(where);
     QVERIFY2(text.startsWith(QStringLiteral("Event %1\nx: %2\ny: %3\nCluster: ")

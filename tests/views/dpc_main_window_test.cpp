@@ -25,7 +25,6 @@ namespace {
 
 constexpr int kTimeoutMs = 90'000;
 
-
 }  // namespace
 
 class DpcMainWindowTest : public QObject {

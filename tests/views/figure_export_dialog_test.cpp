@@ -1,7 +1,7 @@
 // Every view's figure through the one export dialog, driven by its setters as a user would set its
 // fields: data scatter, dendrogram, decision graph, γ-rank plot, VAT/iVAT, point heights, the
-// contingency heatmap and the population statistics, each as PNG, TIFF, SVG and PDF at the single-column preset. Each file exists,
-// has the size asked for (85 mm at 600 dpi = 2008 px; 240.9 pt; width="85mm", the title in the SVG's
+// contingency heatmap and the population statistics, each as PNG, TIFF, SVG and PDF at the single-column preset. Each
+// file exists, has the size asked for (85 mm at 600 dpi = 2008 px; 240.9 pt; width="85mm", the title in the SVG's
 // <title>), and carries the title, the `clusterlens-cli` command and the data file's SHA-256 in its
 // metadata. The dialog's
 // presets, its format/extension coupling, the clipboard copy and the methods text are checked too.
@@ -142,7 +142,8 @@ void FigureExportDialogTest::initTestCase() {
     m_hash = sha256File(m_dataPath.toStdString());
     m_data = std::make_shared<const Dataset>(readDataset(m_dataPath.toStdString()));
     QCOMPARE(m_data->n, std::size_t{32});
-    const QStringList features = {QString::fromStdString(m_data->features[0]), QString::fromStdString(m_data->features[1])};
+    const QStringList features = {QString::fromStdString(m_data->features[0]),
+                                  QString::fromStdString(m_data->features[1])};
     m_runner = std::make_unique<JobRunner>();
     m_analysis = std::make_unique<AnalysisSession>();
 
@@ -152,7 +153,8 @@ void FigureExportDialogTest::initTestCase() {
     request.mode = ColourMode::Labels;
     m_scatter->setData(std::make_shared<const ScatterData>(prepareScatter(request)));
 
-    m_analysis->addLinkage(QStringLiteral("groups"), std::make_shared<const Linkage>(test::fourGroups()), QStringLiteral("average linkage"));
+    m_analysis->addLinkage(QStringLiteral("groups"), std::make_shared<const Linkage>(test::fourGroups()),
+                           QStringLiteral("average linkage"));
     m_analysis->addLinkage(QStringLiteral("chain"), std::make_shared<const Linkage>(test::chainTree(32)));
     m_analysis->addLabeling(QStringLiteral("truth"), labels([](int i) { return i / 8; }));
     m_analysis->addLabeling(QStringLiteral("halves"), labels([](int i) { return i / 16; }));
@@ -187,8 +189,9 @@ void FigureExportDialogTest::initTestCase() {
 
     Session gated;
     gated.data.n = m_data->n;
-    gated.populations = {{"groups 0-1", "", "#aa3311", true, "", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
-                         {"group 1", "groups 0-1", "#1133aa", true, "", {8, 9, 10, 11, 12, 13, 14, 15}}};
+    gated.populations = {
+        {"groups 0-1", "", "#aa3311", true, "", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
+        {"group 1", "groups 0-1", "#1133aa", true, "", {8, 9, 10, 11, 12, 13, 14, 15}}};
     m_statistics = std::make_shared<const PopulationStatistics>(populationStatistics(gated, *m_data, features));
     QCOMPARE(m_statistics->rows.size(), std::size_t{2});
 }
@@ -222,11 +225,13 @@ void FigureExportDialogTest::checkFile(const FigureExportSource& source, const Q
     const QByteArray plot = "clusterlens-cli plot " + source.command.value(2).toUtf8();
     QByteArray metadata;
     if (path.endsWith(QLatin1String(".png")) || path.endsWith(QLatin1String(".tif"))) {
-        const auto [text, width] = path.endsWith(QLatin1String(".png")) ? pngTextAndWidth(bytes) : tiffTextAndWidth(bytes);
+        const auto [text, width] =
+            path.endsWith(QLatin1String(".png")) ? pngTextAndWidth(bytes) : tiffTextAndWidth(bytes);
         QCOMPARE(width, 2008u);  // 85 mm at 600 dpi
         metadata = text;
     } else if (path.endsWith(QLatin1String(".pdf"))) {
-        const auto box = QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)")).match(QString::fromLatin1(bytes));
+        const auto box = QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)"))
+                             .match(QString::fromLatin1(bytes));
         QVERIFY(box.hasMatch());
         QVERIFY(std::abs(box.captured(1).toDouble() - 240.945) < 0.05);
         metadata = bytes.mid(bytes.lastIndexOf("/Title"));
@@ -254,7 +259,8 @@ void FigureExportDialogTest::checkFile(const FigureExportSource& source, const Q
 void FigureExportDialogTest::everyViewExportsEveryFormatWithItsProvenance() {
     for (const FigureExportSource& source : sources()) {
         QVERIFY2(source.isValid(), qPrintable(source.title));
-        for (const QString& suffix : {QStringLiteral("png"), QStringLiteral("tif"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
+        for (const QString& suffix :
+             {QStringLiteral("png"), QStringLiteral("tif"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
             FigureExportDialog dialog(source);
             dialog.setPath(m_dir.filePath(source.suggestedName + QStringLiteral(".png")));
             dialog.setFormat(suffix);
@@ -329,12 +335,14 @@ void FigureExportDialogTest::methodsTextOfAnIvatImageCitesThePapers() {
     QVERIFY2(heights.contains(QStringLiteral("\u0160melko A. Mahalanobis based hierarchical clustering accelerated on "
                                              "GPU. Master thesis, Charles University, Prague (2020).")),
              qPrintable(heights));
-    const QString greedy = flatComparisonMethods(QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("ARI 1"), true);
+    const QString greedy =
+        flatComparisonMethods(QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("ARI 1"), true);
     QVERIFY2(greedy.contains(QStringLiteral("greedy")) && !greedy.contains(QStringLiteral("Kuhn")), qPrintable(greedy));
     const QString mhca = hierarchicalMethods(100, QStringLiteral("MHCA FMD; threshold 0.5; cpu:2 threads"), 3);
     QVERIFY2(mhca.contains(QStringLiteral("Cytometry A 81(1):25\u201334 (2012)")), qPrintable(mhca));
     QVERIFY2(!mhca.contains(QStringLiteral("\u0160melko")), qPrintable(mhca));
-    QVERIFY(hierarchicalMethods(100, QStringLiteral("MHCA CMD; cuda:NVIDIA H100"), 0).contains(QStringLiteral("\u0160melko")));
+    QVERIFY(hierarchicalMethods(100, QStringLiteral("MHCA CMD; cuda:NVIDIA H100"), 0)
+                .contains(QStringLiteral("\u0160melko")));
 }
 
 void FigureExportDialogTest::styleChoicesReachTheCommand() {
@@ -406,17 +414,20 @@ void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
         if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
             texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-    for (const QString& expected : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("groups"),
-                                    QStringLiteral("Decision graph"), QStringLiteral("north")})
-        QVERIFY2(texts.contains(expected), qPrintable(expected + QStringLiteral(" missing from ") + texts.join(QLatin1Char('|'))));
+    for (const QString& expected :
+         {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("groups"),
+          QStringLiteral("Decision graph"), QStringLiteral("north")})
+        QVERIFY2(texts.contains(expected),
+                 qPrintable(expected + QStringLiteral(" missing from ") + texts.join(QLatin1Char('|'))));
     QVERIFY(!texts.contains(QStringLiteral("D")));
     QFile pdfFile(m_dir.filePath(QStringLiteral("composed.pdf")));
     QVERIFY(pdfFile.open(QIODevice::ReadOnly));
     const QByteArray pdf = pdfFile.readAll();
-    const auto box = QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)")).match(QString::fromLatin1(pdf));
+    const auto box =
+        QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([\\d.]+)")).match(QString::fromLatin1(pdf));
     QVERIFY(box.hasMatch());
     QVERIFY(std::abs(box.captured(1).toDouble() - 180.0 / 25.4 * 72.0) < 0.05);  // 510.2 pt, double column
-    QVERIFY(pdf.contains("/Subtype /Image"));  // the VAT panel's image
+    QVERIFY(pdf.contains("/Subtype /Image"));                                    // the VAT panel's image
     QVERIFY(pdf.contains("(A: clusterlens-cli plot scatter"));
     QVERIFY(pdf.contains("B: clusterlens-cli dpc") && pdf.contains("clusterlens-cli plot decision"));
     QVERIFY(pdf.contains("C: clusterlens-cli plot vat"));
@@ -426,10 +437,14 @@ void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
         QProcess process;
         process.start(pdftotext, {m_dir.filePath(QStringLiteral("composed.pdf")), QStringLiteral("-")});
         QVERIFY(process.waitForFinished(30'000));
-        const QStringList words = QString::fromUtf8(process.readAllStandardOutput()).split(QRegularExpression(QStringLiteral("\\s+")));
-        for (const QString& expected : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("north")})
-            QVERIFY2(words.contains(expected), qPrintable(expected + QStringLiteral(" missing from the PDF: ") + words.join(QLatin1Char(' '))));
-        QVERIFY2(words.join(QLatin1Char(' ')).contains(QStringLiteral("Decision graph")), qPrintable(words.join(QLatin1Char(' '))));
+        const QStringList words =
+            QString::fromUtf8(process.readAllStandardOutput()).split(QRegularExpression(QStringLiteral("\\s+")));
+        for (const QString& expected :
+             {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("north")})
+            QVERIFY2(words.contains(expected),
+                     qPrintable(expected + QStringLiteral(" missing from the PDF: ") + words.join(QLatin1Char(' '))));
+        QVERIFY2(words.join(QLatin1Char(' ')).contains(QStringLiteral("Decision graph")),
+                 qPrintable(words.join(QLatin1Char(' '))));
     }
     QVERIFY(pdf.contains(QByteArray::fromStdString("sha256:" + m_hash)));
 }

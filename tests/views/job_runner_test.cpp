@@ -189,14 +189,17 @@ void JobRunnerTest::progressIsReadFromTheJobControl() {
 
 void JobRunnerTest::engineFallbackWarningIsReportedBeforeTheJobFinishes() {
     // The GPU "runs out of memory": the engine runs k-means on the CPU and leaves a warning on the job.
-    const fault_injection::ScopedGpuFault fault(fault_injection::GpuFault::OutOfMemory, std::size_t{3} << 30, std::size_t{1} << 30);
+    const fault_injection::ScopedGpuFault fault(fault_injection::GpuFault::OutOfMemory, std::size_t{3} << 30,
+                                                std::size_t{1} << 30);
     JobRunner runner;
     QStringList order;
     connect(&runner, &JobRunner::jobWarning, this, [&order](JobId, const QString& name, const QString& message) {
         order << QStringLiteral("warning %1: %2").arg(name, message);
     });
     connect(&runner, &JobRunner::jobFinished, this,
-            [&order](JobId, const QString& name, JobState, const QString&, qint64) { order << QStringLiteral("finished %1").arg(name); });
+            [&order](JobId, const QString& name, JobState, const QString&, qint64) {
+                order << QStringLiteral("finished %1").arg(name);
+            });
     std::optional<JobOutcome<Backend>> received;
     runner.start<Backend>(
         this, QStringLiteral("test"), QStringLiteral("k-means"),

@@ -119,10 +119,18 @@ void MainWindowLayoutTest::windowFitsTheScreen() {
     // The message names each dock's minimum: the widths and heights that add up.
     QString docks;
     for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>())
-        docks += QStringLiteral(" %1 %2x%3").arg(dock->objectName()).arg(dock->minimumSizeHint().width()).arg(dock->minimumSizeHint().height());
+        docks += QStringLiteral(" %1 %2x%3")
+                     .arg(dock->objectName())
+                     .arg(dock->minimumSizeHint().width())
+                     .arg(dock->minimumSizeHint().height());
     const QString what = QStringLiteral("window %1x%2, minimum %3x%4 on a %5x%6 screen;%7")
-                             .arg(frame.width()).arg(frame.height()).arg(minimum.width()).arg(minimum.height())
-                             .arg(screen.width()).arg(screen.height()).arg(docks);
+                             .arg(frame.width())
+                             .arg(frame.height())
+                             .arg(minimum.width())
+                             .arg(minimum.height())
+                             .arg(screen.width())
+                             .arg(screen.height())
+                             .arg(docks);
     QVERIFY2(frame.width() <= screen.width() && frame.height() <= screen.height(), qPrintable(what));
     // Nothing forces the window larger than the screen either.
     QVERIFY2(minimum.width() <= screen.width() && minimum.height() <= screen.height(), qPrintable(what));
@@ -138,15 +146,22 @@ void MainWindowLayoutTest::checkDocks() {
         QVERIFY2(dock->height() >= (bottom ? kMinBottomDockHeight : kMinDockSize), qPrintable(what));
     }
     QVERIFY2(m_window->scatter()->width() >= kMinDockSize && m_window->scatter()->height() >= kMinDockSize,
-             qPrintable(QStringLiteral("scatter %1x%2").arg(m_window->scatter()->width()).arg(m_window->scatter()->height())));
+             qPrintable(
+                 QStringLiteral("scatter %1x%2").arg(m_window->scatter()->width()).arg(m_window->scatter()->height())));
     const QRectF plot = m_window->scatter()->plotRect();
     // The message names each visible dock's width and minimum width: what takes the room.
     QString docks;
     for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>())
         if (dock->isVisible())
-            docks += QStringLiteral(" %1 %2 (minimum %3)").arg(dock->objectName()).arg(dock->width()).arg(dock->minimumSizeHint().width());
+            docks += QStringLiteral(" %1 %2 (minimum %3)")
+                         .arg(dock->objectName())
+                         .arg(dock->width())
+                         .arg(dock->minimumSizeHint().width());
     QVERIFY2(plot.width() >= kMinScatterPlotWidth,
-             qPrintable(QStringLiteral("scatter plot %1 px wide in a %2 px widget;%3").arg(plot.width()).arg(m_window->scatter()->width()).arg(docks)));
+             qPrintable(QStringLiteral("scatter plot %1 px wide in a %2 px widget;%3")
+                            .arg(plot.width())
+                            .arg(m_window->scatter()->width())
+                            .arg(docks)));
 }
 
 void MainWindowLayoutTest::checkVatImageInsideItsDock() {
@@ -159,8 +174,14 @@ void MainWindowLayoutTest::checkVatImageInsideItsDock() {
     const QRect shown = dock->widget()->geometry();
     QVERIFY2(!plot.isEmpty() && shown.contains(image) && vat->visibleRegion().boundingRect().contains(plot.toRect()),
              qPrintable(QStringLiteral("VAT image (%1,%2 %3x%4) in a dock showing (%5,%6 %7x%8)")
-                            .arg(image.x()).arg(image.y()).arg(image.width()).arg(image.height())
-                            .arg(shown.x()).arg(shown.y()).arg(shown.width()).arg(shown.height())));
+                            .arg(image.x())
+                            .arg(image.y())
+                            .arg(image.width())
+                            .arg(image.height())
+                            .arg(shown.x())
+                            .arg(shown.y())
+                            .arg(shown.width())
+                            .arg(shown.height())));
 }
 
 void MainWindowLayoutTest::noVisibleDockIsSqueezed() {
@@ -171,15 +192,16 @@ void MainWindowLayoutTest::computeViewsOfTheDemo() {
     const auto data = m_window->session()->current();
     QVERIFY(data);
     AnalysisSession* analysis = m_window->analysis();
-    for (const auto& [name, method] : {std::pair{kAverage, LinkageMethod::Average}, std::pair{kWard, LinkageMethod::Ward}})
-        analysis->addLinkage(name,
-                             std::make_shared<const Linkage>(
-                                 classicLinkageCpu(data->values.data(), data->n, data->d, method)),
-                             QStringLiteral("%1, Euclidean, cpu").arg(name));
+    for (const auto& [name, method] :
+         {std::pair{kAverage, LinkageMethod::Average}, std::pair{kWard, LinkageMethod::Ward}})
+        analysis->addLinkage(
+            name, std::make_shared<const Linkage>(classicLinkageCpu(data->values.data(), data->n, data->d, method)),
+            QStringLiteral("%1, Euclidean, cpu").arg(name));
     DendrogramPanel* dendrogram = m_window->dendrogramPanel();
     QSignalSpy cut(dendrogram, &DendrogramPanel::cutApplied);
-    connect(dendrogram, &DendrogramPanel::treeShown, this, [dendrogram] { dendrogram->setClusterCount(5); },
-            Qt::SingleShotConnection);
+    connect(
+        dendrogram, &DendrogramPanel::treeShown, this, [dendrogram] { dendrogram->setClusterCount(5); },
+        Qt::SingleShotConnection);
     dendrogram->showLinkage(kWard);
     QTRY_VERIFY_WITH_TIMEOUT(cut.count() > 0, kTimeoutMs);
 
@@ -236,7 +258,8 @@ void MainWindowLayoutTest::everyViewIsShownLargeEnoughOnTheDemo() {
     // in focus mode, where each has the window to itself.
     const std::pair<QWidget*, QString> focused[] = {
         {m_window->scatter(), QStringLiteral("scatter")},
-        {m_window->findChild<QDockWidget*>(QStringLiteral("PopulationsDock")), QStringLiteral("population-statistics")}};
+        {m_window->findChild<QDockWidget*>(QStringLiteral("PopulationsDock")),
+         QStringLiteral("population-statistics")}};
     for (const auto& [view, file] : focused) {
         QVERIFY2(view, qPrintable(file));
         m_window->focusMode()->focus(view);

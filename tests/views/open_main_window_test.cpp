@@ -125,7 +125,8 @@ void OpenMainWindowTest::importedLabelsBecomeALabelingWithTheirClassNames() {
     QTemporaryDir dir;
     QString text = QStringLiteral("event,gate\n");
     for (std::size_t i = 0; i < n; ++i)
-        text += QStringLiteral("%1,%2\n").arg(i).arg(i % 3 == 0 ? QStringLiteral("T cells") : QStringLiteral("B cells"));
+        text +=
+            QStringLiteral("%1,%2\n").arg(i).arg(i % 3 == 0 ? QStringLiteral("T cells") : QStringLiteral("B cells"));
     const QString path = writeText(dir, QStringLiteral("manual gates.csv"), text);
     QSignalSpy labelings(window.analysis(), &AnalysisSession::labelingsChanged);
     window.importLabelsFrom(path);
@@ -162,7 +163,8 @@ void OpenMainWindowTest::aBadLabelsFileNamesTheReasonAndKeepsEveryLabeling() {
     const auto leiden = window.analysis()->labeling(QStringLiteral("leiden"));
     const std::size_t storedBefore = window.document()->session().labelings.size();
 
-    const QString shortFile = writeText(dir, QStringLiteral("flowsom.csv"), QStringLiteral("1\n2\n3\n1\n2\n3\n1\n2\n3\n1\n"));
+    const QString shortFile =
+        writeText(dir, QStringLiteral("flowsom.csv"), QStringLiteral("1\n2\n3\n1\n2\n3\n1\n2\n3\n1\n"));
     window.importLabelsFrom(shortFile);
     QTRY_VERIFY_WITH_TIMEOUT(window.lastLabelsErrorBox() && window.lastLabelsErrorBox()->isVisible(), kGuiJobTimeoutMs);
     QMessageBox* box = window.lastLabelsErrorBox();
@@ -172,8 +174,7 @@ void OpenMainWindowTest::aBadLabelsFileNamesTheReasonAndKeepsEveryLabeling() {
     QVERIFY(box->informativeText().contains(QStringLiteral("unchanged")));
     box->accept();
 
-    const QString malformed =
-        writeText(dir, QStringLiteral("gates.tsv"), QStringLiteral("0\tT\n1\tB\textra\n"));
+    const QString malformed = writeText(dir, QStringLiteral("gates.tsv"), QStringLiteral("0\tT\n1\tB\textra\n"));
     window.importLabelsFrom(malformed);
     QTRY_VERIFY_WITH_TIMEOUT(window.lastLabelsErrorBox()->isVisible(), kGuiJobTimeoutMs);
     QVERIFY(window.lastLabelsErrorBox()->text().contains(QStringLiteral("gates.tsv")));

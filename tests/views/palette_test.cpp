@@ -26,7 +26,8 @@ double closestAdded(int named, int count, PaletteKind kind) {
     double closest = 1e9;
     for (int j = named; j < count; ++j)
         for (int i = 0; i < j; ++i)
-            closest = std::min(closest, rgbDistance(Palette::labelColor(i, kind, count), Palette::labelColor(j, kind, count)));
+            closest = std::min(closest,
+                               rgbDistance(Palette::labelColor(i, kind, count), Palette::labelColor(j, kind, count)));
     return closest;
 }
 

@@ -144,9 +144,12 @@ void PopulationsPanelTest::countsAndPercentagesOfTheTree() {
     const QModelIndex child = model->index(0, PopulationModel::NameColumn, parent);
     QCOMPARE(model->data(child).toString(), QStringLiteral("child"));
     QCOMPARE(model->data(child.siblingAtColumn(PopulationModel::CountColumn)).toString(), QStringLiteral("10"));
-    QCOMPARE(model->data(child.siblingAtColumn(PopulationModel::ParentPercentColumn)).toString(), QStringLiteral("25.00 %"));
-    QCOMPARE(model->data(child.siblingAtColumn(PopulationModel::AllPercentColumn)).toString(), QStringLiteral("10.00 %"));
-    QCOMPARE(model->data(parent.siblingAtColumn(PopulationModel::AllPercentColumn)).toString(), QStringLiteral("40.00 %"));
+    QCOMPARE(model->data(child.siblingAtColumn(PopulationModel::ParentPercentColumn)).toString(),
+             QStringLiteral("25.00 %"));
+    QCOMPARE(model->data(child.siblingAtColumn(PopulationModel::AllPercentColumn)).toString(),
+             QStringLiteral("10.00 %"));
+    QCOMPARE(model->data(parent.siblingAtColumn(PopulationModel::AllPercentColumn)).toString(),
+             QStringLiteral("40.00 %"));
     QCOMPARE(model->data(child, Qt::CheckStateRole).toInt(), int(Qt::Checked));
 }
 
@@ -311,7 +314,7 @@ void PopulationsPanelTest::visiblePopulationsColourTheViewsInTheirColours() {
     QCOMPARE(style->colours.size(), std::size_t{2});
     QCOMPARE(style->colours[0], QColor(QStringLiteral("#ff0000")));
     QCOMPARE(style->names, QStringList({QStringLiteral("outer"), QStringLiteral("inner")}));
-    QCOMPARE((*labels)[5], 1);    // the innermost population wins
+    QCOMPARE((*labels)[5], 1);  // the innermost population wins
     QCOMPARE((*labels)[20], 0);
     QCOMPARE((*labels)[70], -1);  // outside every population
     // Hidden populations are not drawn.

@@ -82,7 +82,8 @@ void SessionMainWindowTest::saveCloseOpenRestoresEveryObjectAndTheView() {
         QCOMPARE(saved.dpc.size(), std::size_t{1});
         QCOMPARE(saved.vat.size(), std::size_t{1});
         // Every comparison the view showed, the one asked for among them.
-        const QString asked = comparisonName(window.dendrogramPanel()->cutLabeling(), window.dpcPanel()->labelingName());
+        const QString asked =
+            comparisonName(window.dendrogramPanel()->cutLabeling(), window.dpcPanel()->labelingName());
         QVERIFY(findNamed(saved.comparisons, asked.toStdString()));
         QCOMPARE(saved.populations.size(), std::size_t{3});
         QVERIFY(saved.labelings.size() >= 3);  // the cut, the peaks, the VAT cuts
@@ -133,7 +134,9 @@ namespace {
 QStringList stripsOf(const ColourStripChooser* chooser) {
     QStringList strips;
     for (int slot = 0; slot < maxColourStrips; ++slot)
-        strips << QStringLiteral("%1:%2").arg(static_cast<int>(chooser->combo(slot)->mode())).arg(chooser->combo(slot)->name());
+        strips << QStringLiteral("%1:%2")
+                      .arg(static_cast<int>(chooser->combo(slot)->mode()))
+                      .arg(chooser->combo(slot)->name());
     return strips;
 }
 
@@ -234,7 +237,8 @@ void SessionMainWindowTest::damagedAndNewerFilesAreRefusedAndTheWorkStays() {
     const QByteArray schema = QByteArrayLiteral("\nschema ") + QByteArray::number(kSessionSchemaVersion) + '\n';
     const qsizetype at = raised.indexOf(schema);
     QVERIFY(at > 0);
-    raised.replace(at, schema.size(), QByteArrayLiteral("\nschema ") + QByteArray::number(kSessionSchemaVersion + 1) + '\n');
+    raised.replace(at, schema.size(),
+                   QByteArrayLiteral("\nschema ") + QByteArray::number(kSessionSchemaVersion + 1) + '\n');
     QFile newerFile(newer);
     QVERIFY(newerFile.open(QIODevice::WriteOnly));
     newerFile.write(raised);

@@ -1,7 +1,8 @@
 #pragma once
 // Shared by the GUI session tests: a field-by-field comparison of two sessions (session_fixture.hpp,
 // checked with QVERIFY2: call it, then return when QTest::currentTestFailed()), and the demo window with
-// a little of everything done on it — a linkage cut into clusters, density peaks, a VAT order cut, a comparison, populations.
+// a little of everything done on it — a linkage cut into clusters, density peaks, a VAT order cut, a comparison,
+// populations.
 
 #include <QDockWidget>
 #include <QMessageBox>
@@ -102,7 +103,8 @@ inline void doSomeOfEverything(gui::MainWindow& window) {
     // The view may have compared these two already, as they arrived.
     FlatComparisonView* flat = window.flatComparisonView();
     flat->setLabelings(window.dendrogramPanel()->cutLabeling(), window.dpcPanel()->labelingName());
-    QTRY_VERIFY_WITH_TIMEOUT(flat->comparison() && flat->comparison()->nameA == window.dendrogramPanel()->cutLabeling() &&
+    QTRY_VERIFY_WITH_TIMEOUT(flat->comparison() &&
+                                 flat->comparison()->nameA == window.dendrogramPanel()->cutLabeling() &&
                                  flat->comparison()->nameB == window.dpcPanel()->labelingName(),
                              kGuiJobTimeoutMs);
 

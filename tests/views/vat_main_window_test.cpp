@@ -31,7 +31,6 @@ namespace {
 
 constexpr int kTimeoutMs = 120'000;
 
-
 QAction* menuAction(MainWindow& window, const QString& menuTitle, const QString& text) {
     for (QAction* menu : window.menuBar()->actions())
         if (menu->text() == menuTitle && menu->menu())

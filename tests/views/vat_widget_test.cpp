@@ -269,7 +269,8 @@ void VatWidgetTest::tooltipNamesTheEventOfTheRow() {
     QVERIFY2(text.contains(QStringLiteral("column event: %1\n").arg(columnEvent)), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("Cluster: cluster %1 (groups)").arg(rowEvent % 2)), qPrintable(text));
     QVERIFY2(text.endsWith(QStringLiteral("Populations: gate A")), qPrintable(text));
-    QVERIFY2(m_widget->tooltipAt(m_widget->widgetPoint(17.5, 61.5)).startsWith(QStringLiteral("Event %1\n").arg(columnEvent)),
+    QVERIFY2(m_widget->tooltipAt(m_widget->widgetPoint(17.5, 61.5))
+                 .startsWith(QStringLiteral("Event %1\n").arg(columnEvent)),
              qPrintable(m_widget->tooltipAt(m_widget->widgetPoint(17.5, 61.5))));
     QVERIFY(m_widget->tooltipAt(QPointF(2, 2)).isEmpty());
     // Qt's tooltip request over the row shows that text.

@@ -35,7 +35,10 @@ void ViewStateTest::everyFieldSurvivesJson() {
     state.vatEntry = QStringLiteral("VAT euclidean");
     state.vatClusters = 3;
     state.vatImage = QStringLiteral("ivat");
-    state.dockLayout = QByteArray("\x00\x01\xff" "binary", 9);
+    state.dockLayout = QByteArray(
+        "\x00\x01\xff"
+        "binary",
+        9);
     QCOMPARE(viewStateFromJson(viewStateToJson(state)), state);
 }
 

@@ -54,7 +54,8 @@ HistogramData markerHistograms(const Dataset& data, std::size_t column, const st
     histogram.bins = bins;
     histogram.width = (hi - lo) / bins;
     for (const ChartPopulation& population : populations) {
-        HistogramData::Series series{population.name, population.colour, 0, std::vector<double>(static_cast<std::size_t>(bins), 0.0)};
+        HistogramData::Series series{population.name, population.colour, 0,
+                                     std::vector<double>(static_cast<std::size_t>(bins), 0.0)};
         for (const std::int64_t index : population.members ? *population.members : std::vector<std::int64_t>()) {
             if (index < 0 || static_cast<std::size_t>(index) >= data.n) continue;
             const double v = data.at(static_cast<std::size_t>(index), column);

@@ -21,10 +21,10 @@
 namespace clusterlens::views {
 
 struct BarChartData {
-    QStringList categories;     ///< one per bar, left to right
+    QStringList categories;  ///< one per bar, left to right
     std::vector<double> values;
     std::vector<QColor> colours;
-    std::size_t omitted = 0;    ///< clusters past the bar limit, not shown
+    std::size_t omitted = 0;  ///< clusters past the bar limit, not shown
 };
 
 /// One bar per cluster of `cut` in the tree's left-to-right order, at most `maxBars`: populations
@@ -51,8 +51,8 @@ struct ChartPopulation {
 
 struct HistogramData {
     QString marker;
-    double low = 0.0;   ///< left edge of the first bin
-    double width = 1.0; ///< bin width
+    double low = 0.0;    ///< left edge of the first bin
+    double width = 1.0;  ///< bin width
     int bins = 0;
     struct Series {
         QString name;

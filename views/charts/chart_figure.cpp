@@ -15,11 +15,16 @@ namespace {
 
 std::optional<Qt::Alignment> legendAlignment(LegendPosition position) {
     switch (position) {
-    case LegendPosition::None: return std::nullopt;
-    case LegendPosition::Left: return Qt::AlignLeft;
-    case LegendPosition::Right: return Qt::AlignRight;
-    case LegendPosition::Bottom: return Qt::AlignBottom;
-    default: return Qt::AlignTop;
+        case LegendPosition::None:
+            return std::nullopt;
+        case LegendPosition::Left:
+            return Qt::AlignLeft;
+        case LegendPosition::Right:
+            return Qt::AlignRight;
+        case LegendPosition::Bottom:
+            return Qt::AlignBottom;
+        default:
+            return Qt::AlignTop;
     }
 }
 
@@ -31,7 +36,8 @@ ChartFigure::ChartFigure(QString title, ChartAxisTitles titles, std::function<QC
 void ChartFigure::paint(QPainter& painter, const QRectF& area) const {
     paintBackground(painter, area);
     QGraphicsScene scene;  // owns the chart
-    QChart* chart = m_make({FigureStyle::pick(style().xLabel, m_titles.x), FigureStyle::pick(style().yLabel, m_titles.y)});
+    QChart* chart =
+        m_make({FigureStyle::pick(style().xLabel, m_titles.x), FigureStyle::pick(style().yLabel, m_titles.y)});
     scene.addItem(chart);
     chart->setTitle(title());
     chart->setTitleFont(font(14, true));

@@ -91,8 +91,10 @@ QWidget* ChartsPanel::buildPage(Page page, QWidget* controls) {
     exportButton->setToolTip(tr("Export this chart as a figure (PNG, TIFF, SVG, PDF)"));
     connect(exportButton, &QPushButton::clicked, this, [this, page] { exportPage(page); });
     auto* bottom = new QHBoxLayout;
-    if (controls) bottom->addWidget(controls, 1);
-    else bottom->addStretch(1);
+    if (controls)
+        bottom->addWidget(controls, 1);
+    else
+        bottom->addStretch(1);
     bottom->addWidget(exportButton, 0, Qt::AlignBottom);
     auto* layout = new QVBoxLayout(widget);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -175,16 +177,18 @@ void ChartsPanel::checkPopulations(const QStringList& names) {
 void ChartsPanel::refreshHistogram() {
     std::vector<ChartPopulation> shown;
     for (int row = 0; row < m_populationList->count() && row < static_cast<int>(m_populations.size()); ++row)
-        if (m_populationList->item(row)->checkState() == Qt::Checked) shown.push_back(m_populations[static_cast<std::size_t>(row)]);
+        if (m_populationList->item(row)->checkState() == Qt::Checked)
+            shown.push_back(m_populations[static_cast<std::size_t>(row)]);
     const int column = m_marker->currentIndex();
-    m_histogram = m_data && column >= 0 ? markerHistograms(*m_data, static_cast<std::size_t>(column), shown, kHistogramBins)
-                                        : HistogramData();
+    m_histogram = m_data && column >= 0
+                      ? markerHistograms(*m_data, static_cast<std::size_t>(column), shown, kHistogramBins)
+                      : HistogramData();
     showChart(m_views[HistogramPage], makeHistogramChart(m_histogram, histogramTitles(m_histogram.marker)));
 }
 
 FigureExportSource ChartsPanel::figureExportSource(Page page) const {
     FigureExportSource source;
-    const bool empty = page == SizesPage ? m_bars.values.empty()
+    const bool empty = page == SizesPage     ? m_bars.values.empty()
                        : page == ProfilePage ? m_profile.points.empty()
                                              : m_histogram.series.empty();
     if (empty) return source;
@@ -203,15 +207,15 @@ FigureExportSource ChartsPanel::figureExportSource(Page page) const {
     const QString title = titles[page];
     source.figure = [page, bars, profile, histogram, title](bool) -> std::unique_ptr<Figure> {
         if (page == SizesPage)
-            return std::make_unique<ChartFigure>(title, clusterSizeTitles(),
-                                                 [bars](const ChartAxisTitles& t) { return makeClusterSizeChart(bars, t); });
+            return std::make_unique<ChartFigure>(
+                title, clusterSizeTitles(), [bars](const ChartAxisTitles& t) { return makeClusterSizeChart(bars, t); });
         if (page == ProfilePage)
             return std::make_unique<ChartFigure>(title, mergeProfileTitles(), [profile](const ChartAxisTitles& t) {
                 return makeMergeProfileChart(profile, t);
             });
-        return std::make_unique<ChartFigure>(title, histogramTitles(histogram.marker), [histogram](const ChartAxisTitles& t) {
-            return makeHistogramChart(histogram, t);
-        });
+        return std::make_unique<ChartFigure>(
+            title, histogramTitles(histogram.marker),
+            [histogram](const ChartAxisTitles& t) { return makeHistogramChart(histogram, t); });
     };
     return source;
 }

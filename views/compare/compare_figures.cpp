@@ -35,10 +35,17 @@ FigureExportSource FlatComparisonView::figureExportSource() const {
     source.title = tr("Export contingency heatmap");
     source.name = tr("Contingency heatmap");
     source.suggestedName = QStringLiteral("contingency");
-    source.figure = [comparison](bool) -> std::unique_ptr<Figure> { return std::make_unique<ContingencyFigure>(comparison); };
-    source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("contingency"),
-                      resultFileName(comparison->nameA), resultFileName(comparison->nameB), QStringLiteral("--matching"),
-                      matchingMethod() == MatchingMethod::Greedy ? QStringLiteral("greedy") : QStringLiteral("hungarian")};
+    source.figure = [comparison](bool) -> std::unique_ptr<Figure> {
+        return std::make_unique<ContingencyFigure>(comparison);
+    };
+    source.command = {
+        QStringLiteral("clusterlens-cli"),
+        QStringLiteral("plot"),
+        QStringLiteral("contingency"),
+        resultFileName(comparison->nameA),
+        resultFileName(comparison->nameB),
+        QStringLiteral("--matching"),
+        matchingMethod() == MatchingMethod::Greedy ? QStringLiteral("greedy") : QStringLiteral("hungarian")};
     if (!m_dataFile.isEmpty()) source.dataFiles = {m_dataFile};
     source.methods = flatComparisonMethods(comparison->nameA, comparison->nameB, scoresText(*comparison),
                                            comparison->method == MatchingMethod::Greedy);

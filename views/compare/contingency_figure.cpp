@@ -26,9 +26,13 @@ constexpr double kRightMargin = 96;  // colour bar, its ticks and its title
 // Rows keep a readable height however many columns there are (a 20 x 400 table is not a sliver).
 constexpr double kMinRowHeight = 16;
 
-QString tr(const char* text) { return QCoreApplication::translate("ContingencyFigure", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("ContingencyFigure", text);
+}
 
-QString shortLabel(std::int32_t label) { return label < 0 ? tr("noise") : QString::number(label); }
+QString shortLabel(std::int32_t label) {
+    return label < 0 ? tr("noise") : QString::number(label);
+}
 
 /// Every step-th label is drawn, so labels of `extent` pixels never overlap in cells of `cell`.
 std::size_t labelStep(double extent, double cell) {
@@ -90,7 +94,9 @@ QColor ContingencyFigure::cellColor(double rowShare, std::int64_t count) {
     const double share = std::clamp(rowShare, 0.0, 1.0);
     const QColor hue = Palette::colormap(1.0 - share);
     const double weight = 0.3 + 0.7 * share;
-    const auto mix = [weight](int channel) { return static_cast<int>(std::lround(255.0 + weight * (channel - 255.0))); };
+    const auto mix = [weight](int channel) {
+        return static_cast<int>(std::lround(255.0 + weight * (channel - 255.0)));
+    };
     return QColor(mix(hue.red()), mix(hue.green()), mix(hue.blue()));
 }
 
@@ -130,7 +136,8 @@ HeatmapCell ContingencyFigure::cellAt(const QRectF& area, QPointF pos) const {
     const QRectF grid = gridRect(area);
     if (!grid.contains(pos) || m_comparison->rows() == 0 || shownColumns() == 0) return {};
     const int col = static_cast<int>((pos.x() - grid.left()) / grid.width() * static_cast<double>(shownColumns()));
-    const int row = static_cast<int>((pos.y() - grid.top()) / grid.height() * static_cast<double>(m_comparison->rows()));
+    const int row =
+        static_cast<int>((pos.y() - grid.top()) / grid.height() * static_cast<double>(m_comparison->rows()));
     return {std::min(row, static_cast<int>(m_comparison->rows()) - 1),
             std::min(col, static_cast<int>(shownColumns()) - 1)};
 }
@@ -160,22 +167,24 @@ void ContingencyFigure::paintTitle(QPainter& painter, const QRectF& area) const 
     painter.drawText(line1, Qt::AlignHCenter | Qt::AlignVCenter,
                      title.elidedText(this->title(), Qt::ElideMiddle, line1.width()));
     painter.setFont(textFont);
-    painter.drawText(QRectF(line1.left(), line1.bottom() + 4, line1.width(), text.height()),
-                     Qt::AlignHCenter | Qt::AlignVCenter,
-                     text.elidedText(tr("%1 \u00b7 N = %2")
-                                         .arg(scoresText(*m_comparison),
-                                              QLocale().toString(static_cast<qlonglong>(m_comparison->table.n))),
-                                     Qt::ElideRight, line1.width()));
+    painter.drawText(
+        QRectF(line1.left(), line1.bottom() + 4, line1.width(), text.height()), Qt::AlignHCenter | Qt::AlignVCenter,
+        text.elidedText(
+            tr("%1 \u00b7 N = %2")
+                .arg(scoresText(*m_comparison), QLocale().toString(static_cast<qlonglong>(m_comparison->table.n))),
+            Qt::ElideRight, line1.width()));
 }
 
 void ContingencyFigure::paintCells(QPainter& painter, const QRectF& grid) const {
     const FlatComparison& c = *m_comparison;
-    const double w = grid.width() / static_cast<double>(shownColumns()), h = grid.height() / static_cast<double>(c.rows());
+    const double w = grid.width() / static_cast<double>(shownColumns()),
+                 h = grid.height() / static_cast<double>(c.rows());
     painter.setPen(Qt::NoPen);
     for (std::size_t r = 0; r < c.rows(); ++r)
         for (std::size_t k = 0; k < shownColumns(); ++k)
-            painter.fillRect(QRectF(grid.left() + static_cast<double>(k) * w, grid.top() + static_cast<double>(r) * h, w, h),
-                             cellColor(rowShareAt(r, k), countAt(r, k)));
+            painter.fillRect(
+                QRectF(grid.left() + static_cast<double>(k) * w, grid.top() + static_cast<double>(r) * h, w, h),
+                cellColor(rowShareAt(r, k), countAt(r, k)));
     if (w >= 6 && h >= 6) {
         painter.setPen(QPen(kGridLineColor, 1.0));
         for (std::size_t k = 1; k < shownColumns(); ++k) {
@@ -191,7 +200,8 @@ void ContingencyFigure::paintCells(QPainter& painter, const QRectF& grid) const 
     // The matched pairs' outlines as one path: one element in vector outputs however many pairs.
     QPainterPath matched;
     for (std::size_t i = 0; i < std::min(c.matchedCount, m_shown.size()); ++i)
-        matched.addRect(QRectF(grid.left() + static_cast<double>(i) * w, grid.top() + static_cast<double>(i) * h, w, h));
+        matched.addRect(
+            QRectF(grid.left() + static_cast<double>(i) * w, grid.top() + static_cast<double>(i) * h, w, h));
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(kMatchedColor, std::min(2.0, std::max(0.5, std::min(w, h) / 8))));
     painter.drawPath(matched);
@@ -222,7 +232,8 @@ void ContingencyFigure::paintCounts(QPainter& painter, const QRectF& grid) const
     const FlatComparison& c = *m_comparison;
     const QFont countFont = font(10);
     const QFontMetricsF metrics(countFont);
-    const double w = grid.width() / static_cast<double>(shownColumns()), h = grid.height() / static_cast<double>(c.rows());
+    const double w = grid.width() / static_cast<double>(shownColumns()),
+                 h = grid.height() / static_cast<double>(c.rows());
     if (h < metrics.height() + 2) return;
     painter.setFont(countFont);
     for (std::size_t r = 0; r < c.rows(); ++r)
@@ -233,8 +244,9 @@ void ContingencyFigure::paintCounts(QPainter& painter, const QRectF& grid) const
             if (metrics.horizontalAdvance(text) + 4 > w) continue;
             const QColor fill = cellColor(rowShareAt(r, k), count);
             painter.setPen(fill.lightness() < 128 ? Qt::white : Qt::black);
-            painter.drawText(QRectF(grid.left() + static_cast<double>(k) * w, grid.top() + static_cast<double>(r) * h, w, h),
-                             Qt::AlignCenter, text);
+            painter.drawText(
+                QRectF(grid.left() + static_cast<double>(k) * w, grid.top() + static_cast<double>(r) * h, w, h),
+                Qt::AlignCenter, text);
         }
 }
 
@@ -242,14 +254,15 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
     const FlatComparison& c = *m_comparison;
     const QFont small = font(10), bold = font(11, true);
     const QFontMetricsF metrics(small), boldMetrics(bold);
-    const double w = grid.width() / static_cast<double>(shownColumns()), h = grid.height() / static_cast<double>(c.rows());
+    const double w = grid.width() / static_cast<double>(shownColumns()),
+                 h = grid.height() / static_cast<double>(c.rows());
     painter.setPen(kTextColor);
     painter.setFont(small);
     const std::size_t rowStep = labelStep(metrics.height(), h);
     for (std::size_t r = 0; r < c.rows(); r += rowStep)
-        painter.drawText(QRectF(grid.left() - 6 - rowLabelWidth(), grid.top() + static_cast<double>(r) * h,
-                                rowLabelWidth(), h),
-                         Qt::AlignRight | Qt::AlignVCenter, shortLabel(c.labelOfRow(r)));
+        painter.drawText(
+            QRectF(grid.left() - 6 - rowLabelWidth(), grid.top() + static_cast<double>(r) * h, rowLabelWidth(), h),
+            Qt::AlignRight | Qt::AlignVCenter, shortLabel(c.labelOfRow(r)));
     double widest = metrics.horizontalAdvance(QStringLiteral("00"));
     for (std::size_t k = 0; k < shownColumns(); ++k)
         widest = std::max(widest, metrics.horizontalAdvance(columnLabel(k)));
@@ -259,15 +272,17 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
         // "other" is always labelled; a thinned label too close to it gives way.
         const bool other = !m_other.empty() && k + 1 == shown;
         if (!other && (k % colStep != 0 || (!m_other.empty() && k + colStep >= shown))) continue;
-        painter.drawText(QRectF(grid.left() + static_cast<double>(k) * w - (colStep > 1 ? widest : 0),
-                                grid.top() - metrics.height() - 4, w + (colStep > 1 ? 2 * widest : 0), metrics.height()),
-                         Qt::AlignHCenter | Qt::AlignBottom, columnLabel(k));
+        painter.drawText(
+            QRectF(grid.left() + static_cast<double>(k) * w - (colStep > 1 ? widest : 0),
+                   grid.top() - metrics.height() - 4, w + (colStep > 1 ? 2 * widest : 0), metrics.height()),
+            Qt::AlignHCenter | Qt::AlignBottom, columnLabel(k));
     }
 
     painter.setFont(bold);
     // The column title may reach past a narrow grid (up to three times its width), centred on it.
     const QString columns = FigureStyle::pick(style().xLabel, tr("B: %1 (columns)").arg(c.nameB));
-    const double titleWidth = std::min(3 * grid.width(), std::max(grid.width(), boldMetrics.horizontalAdvance(columns) + 2));
+    const double titleWidth =
+        std::min(3 * grid.width(), std::max(grid.width(), boldMetrics.horizontalAdvance(columns) + 2));
     const QRectF bTitle(grid.center().x() - titleWidth / 2, grid.top() - metrics.height() - 8 - boldMetrics.height(),
                         titleWidth, boldMetrics.height());
     painter.drawText(bTitle, Qt::AlignHCenter | Qt::AlignVCenter,
@@ -282,14 +297,15 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
 
     painter.setFont(small);
     const double noteWidth = std::max(grid.width(), 320.0);
-    painter.drawText(QRectF(grid.left(), grid.bottom() + 6, noteWidth, metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                     QCoreApplication::translate("ContingencyFigure", "Outlined: %n matched pair(s) on the diagonal", nullptr,
-                                                 static_cast<int>(c.matchedCount)));
+    painter.drawText(QRectF(grid.left(), grid.bottom() + 6, noteWidth, metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     QCoreApplication::translate("ContingencyFigure", "Outlined: %n matched pair(s) on the diagonal",
+                                                 nullptr, static_cast<int>(c.matchedCount)));
     if (m_other.empty()) return;
     painter.drawText(QRectF(grid.left(), grid.bottom() + 6 + metrics.height(), noteWidth, metrics.height()),
                      Qt::AlignLeft | Qt::AlignVCenter,
-                     QCoreApplication::translate("ContingencyFigure", "other: the %n smallest clusters of B, summed", nullptr,
-                                                 static_cast<int>(m_other.size())));
+                     QCoreApplication::translate("ContingencyFigure", "other: the %n smallest clusters of B, summed",
+                                                 nullptr, static_cast<int>(m_other.size())));
 }
 
 void ContingencyFigure::paintColourBar(QPainter& painter, const QRectF& area, const QRectF& grid) const {
@@ -312,9 +328,9 @@ void ContingencyFigure::paintColourBar(QPainter& painter, const QRectF& area, co
     painter.drawRect(none);
     painter.drawText(QPointF(x, none.center().y() + metrics.ascent() / 2 - 1), tr("none"));
     painter.save();
-    painter.translate(std::min(area.right() - 4, x + metrics.horizontalAdvance(QStringLiteral("100 %")) + 6 +
-                                                    metrics.height()),
-                      bar.center().y());
+    painter.translate(
+        std::min(area.right() - 4, x + metrics.horizontalAdvance(QStringLiteral("100 %")) + 6 + metrics.height()),
+        bar.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-bar.height() / 2 - 40, -metrics.height(), bar.height() + 80, metrics.height()),
                      Qt::AlignCenter, tr("share of the row's cluster"));

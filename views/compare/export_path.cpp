@@ -17,13 +17,14 @@ QString ask(QWidget* parent, const QString& title, const QString& suggestedName,
     QSettings settings;
     const QString dir = settings.value(kLastDirKey, QDir::homePath()).toString();
     QString selectedFilter;
-    QString path = QFileDialog::getSaveFileName(parent, title, QDir(dir).filePath(suggestedName), filters,
-                                                &selectedFilter);
+    QString path =
+        QFileDialog::getSaveFileName(parent, title, QDir(dir).filePath(suggestedName), filters, &selectedFilter);
     if (path.isEmpty()) return {};
     if (!suffixes.contains(QFileInfo(path).suffix().toLower())) {
         // The filter reads "Name (*.ext)": take its extension.
         const qsizetype star = selectedFilter.indexOf(QLatin1String("*."));
-        const QString suffix = star >= 0 ? selectedFilter.mid(star + 2).section(QLatin1Char(')'), 0, 0) : suffixes.first();
+        const QString suffix =
+            star >= 0 ? selectedFilter.mid(star + 2).section(QLatin1Char(')'), 0, 0) : suffixes.first();
         path += QLatin1Char('.') + suffix;
     }
     settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());

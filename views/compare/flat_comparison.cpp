@@ -11,7 +11,9 @@ namespace clusterlens::views {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("FlatComparison", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("FlatComparison", text);
+}
 
 std::size_t indexOf(const std::vector<std::int32_t>& sortedLabels, std::int32_t label) {
     return static_cast<std::size_t>(std::lower_bound(sortedLabels.begin(), sortedLabels.end(), label) -
@@ -44,8 +46,9 @@ double FlatComparison::rowShareAt(std::size_t row, std::size_t col) const {
     return total > 0 ? static_cast<double>(countAt(row, col)) / static_cast<double>(total) : 0.0;
 }
 
-FlatComparison compareLabelings(std::shared_ptr<const LabelVector> a, std::shared_ptr<const LabelVector> b, const QString& nameA,
-                                const QString& nameB, MatchingMethod method, JobControl* control) {
+FlatComparison compareLabelings(std::shared_ptr<const LabelVector> a, std::shared_ptr<const LabelVector> b,
+                                const QString& nameA, const QString& nameB, MatchingMethod method,
+                                JobControl* control) {
     if (!a || !b) throw InvalidInput("Choose two labelings to compare.");
     if (a->size() != b->size())
         throw InvalidInput(nameB.toStdString() + " labels " + std::to_string(b->size()) + " points but " +
@@ -74,7 +77,8 @@ FlatComparison compareLabelings(std::shared_ptr<const LabelVector> a, std::share
     return out;
 }
 
-std::vector<std::int64_t> pointsInBoth(const LabelVector& a, const LabelVector& b, std::int32_t labelA, std::int32_t labelB) {
+std::vector<std::int64_t> pointsInBoth(const LabelVector& a, const LabelVector& b, std::int32_t labelA,
+                                       std::int32_t labelB) {
     std::vector<std::int64_t> points;
     const std::size_t n = std::min(a.size(), b.size());
     for (std::size_t i = 0; i < n; ++i)

@@ -44,11 +44,13 @@ struct FlatComparison {
 
 /// Compares `a` and `b` (same length; InvalidInput otherwise). Time O(N log N + k^3) with the
 /// Hungarian method, O(N log N + k^2 log k) greedy; memory O(kA kB).
-FlatComparison compareLabelings(std::shared_ptr<const LabelVector> a, std::shared_ptr<const LabelVector> b, const QString& nameA,
-                                const QString& nameB, MatchingMethod method, JobControl* control = nullptr);
+FlatComparison compareLabelings(std::shared_ptr<const LabelVector> a, std::shared_ptr<const LabelVector> b,
+                                const QString& nameA, const QString& nameB, MatchingMethod method,
+                                JobControl* control = nullptr);
 
 /// Points (ascending indices) labelled `labelA` in `a` and `labelB` in `b`. O(N).
-std::vector<std::int64_t> pointsInBoth(const LabelVector& a, const LabelVector& b, std::int32_t labelA, std::int32_t labelB);
+std::vector<std::int64_t> pointsInBoth(const LabelVector& a, const LabelVector& b, std::int32_t labelA,
+                                       std::int32_t labelB);
 
 /// "cluster 3", or "noise" for negative labels.
 QString clusterName(std::int32_t label);

@@ -121,8 +121,12 @@ FlatComparisonView::FlatComparisonView(JobRunner* runner, AnalysisSession* sessi
     refreshChoices();
 }
 
-QString FlatComparisonView::labelingA() const { return m_choiceA->currentText(); }
-QString FlatComparisonView::labelingB() const { return m_choiceB->currentText(); }
+QString FlatComparisonView::labelingA() const {
+    return m_choiceA->currentText();
+}
+QString FlatComparisonView::labelingB() const {
+    return m_choiceB->currentText();
+}
 
 MatchingMethod FlatComparisonView::matchingMethod() const {
     return static_cast<MatchingMethod>(m_method->currentData().toInt());
@@ -162,8 +166,9 @@ void FlatComparisonView::recompute(bool force) {
     const auto a = m_session->labeling(labelingA()), b = m_session->labeling(labelingB());
     const MatchingMethod method = matchingMethod();
     if (!a || !b) {
-        clearComparison(tr("Cut a dendrogram, pick density peaks or run k-means (or open a file with ground-truth "
-                           "labels) to compare two clusterings."));
+        clearComparison(
+            tr("Cut a dendrogram, pick density peaks or run k-means (or open a file with ground-truth "
+               "labels) to compare two clusterings."));
         return;
     }
     if (!force && a == m_labelsA && b == m_labelsB) return;

@@ -15,7 +15,9 @@ namespace clusterlens::views {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("HeightsComparison", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("HeightsComparison", text);
+}
 
 QString coefficient(double value) {
     return std::isfinite(value) ? QString::number(value, 'f', 3) : tr("n/a");

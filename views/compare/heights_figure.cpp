@@ -18,15 +18,19 @@ namespace clusterlens::views {
 namespace {
 
 const QColor kDiagonalColor(0xd0, 0x30, 0x30);
-constexpr double kMargin = 0.03;      // data margin inside the frame, as in the GUI's scatter
-constexpr int kVectorGrid = 48;       // density bins per axis that colour individually drawn points
-constexpr int kMaxImageSide = 2048;   // density image pixels per side at most
+constexpr double kMargin = 0.03;     // data margin inside the frame, as in the GUI's scatter
+constexpr int kVectorGrid = 48;      // density bins per axis that colour individually drawn points
+constexpr int kMaxImageSide = 2048;  // density image pixels per side at most
 constexpr double kImageOversample = 2.0;
 
-QString tr(const char* text) { return QCoreApplication::translate("HeightsFigure", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("HeightsFigure", text);
+}
 
 /// Bin of a value in [0, 1) among `bins`, clamped.
-int binOf(double u, int bins) { return std::clamp(static_cast<int>(u * bins), 0, bins - 1); }
+int binOf(double u, int bins) {
+    return std::clamp(static_cast<int>(u * bins), 0, bins - 1);
+}
 
 }  // namespace
 
@@ -46,17 +50,20 @@ QString HeightsFigure::subtitle() const {
 }
 
 AxisSpec HeightsFigure::xAxis() const {
-    return {m_range.xMin, m_range.xMax, false, FigureStyle::pick(style().xLabel, heightsAxisTitle(m_comparison->nameA, false))};
+    return {m_range.xMin, m_range.xMax, false,
+            FigureStyle::pick(style().xLabel, heightsAxisTitle(m_comparison->nameA, false))};
 }
 
 AxisSpec HeightsFigure::yAxis() const {
-    return {m_range.yMin, m_range.yMax, false, FigureStyle::pick(style().yLabel, heightsAxisTitle(m_comparison->nameB, true))};
+    return {m_range.yMin, m_range.yMax, false,
+            FigureStyle::pick(style().yLabel, heightsAxisTitle(m_comparison->nameB, true))};
 }
 
 FigureLegend HeightsFigure::legend() const {
     const double lo = std::max(m_range.xMin, m_range.yMin), hi = std::min(m_range.xMax, m_range.yMax);
     FigureLegend legend;
-    legend.items.push_back({kDiagonalColor, lo < hi ? tr("y = x (equal heights)") : tr("y = x lies outside the plotted range"),
+    legend.items.push_back({kDiagonalColor,
+                            lo < hi ? tr("y = x (equal heights)") : tr("y = x lies outside the plotted range"),
                             LegendSwatch::DashedLine});
     legend.items.push_back({QColor(), tr("point density, low \u2192 high"), LegendSwatch::Ramp});
     return legend;
@@ -141,7 +148,8 @@ void HeightsFigure::paintDensityImage(QPainter& painter, const QRectF& plot) con
         const int y = h - 1 - binOf((b[i] - m_range.yMin) * sy, h);
         ++counts[static_cast<std::size_t>(y) * w + x];
     }
-    const double peak = std::log1p(static_cast<double>(std::max<std::uint32_t>(1, *std::max_element(counts.begin(), counts.end()))));
+    const double peak =
+        std::log1p(static_cast<double>(std::max<std::uint32_t>(1, *std::max_element(counts.begin(), counts.end()))));
     QImage image(w, h, QImage::Format_ARGB32);
     image.fill(Qt::transparent);
     for (int y = 0; y < h; ++y) {

@@ -56,8 +56,9 @@ HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* p
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stats->setWordWrap(true);
     m_scatter->setDiagonalVisible(true);
-    m_scatter->setPlaceholderText(tr("Compute two hierarchical clusterings (Clustering panel) or import a linkage "
-                                     "CSV to compare the heights of every point in them here."));
+    m_scatter->setPlaceholderText(
+        tr("Compute two hierarchical clusterings (Clustering panel) or import a linkage "
+           "CSV to compare the heights of every point in them here."));
 
     auto* choices = new QHBoxLayout;
     choices->addWidget(new QLabel(tr("A:"), this));
@@ -89,8 +90,12 @@ HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* p
     refreshChoices();
 }
 
-QString HeightsView::linkageA() const { return m_choiceA->currentText(); }
-QString HeightsView::linkageB() const { return m_choiceB->currentText(); }
+QString HeightsView::linkageA() const {
+    return m_choiceA->currentText();
+}
+QString HeightsView::linkageB() const {
+    return m_choiceB->currentText();
+}
 
 void HeightsView::setLinkages(const QString& nameA, const QString& nameB) {
     const QSignalBlocker blockA(m_choiceA), blockB(m_choiceB);
@@ -131,8 +136,9 @@ void HeightsView::refreshChoices() {
 void HeightsView::recompute(bool force) {
     const auto a = m_session->linkage(linkageA()), b = m_session->linkage(linkageB());
     if (!a || !b) {
-        clearPlot(tr("Compute hierarchical clusterings (or import a linkage CSV) to compare the heights of "
-                     "every point in two of them."));
+        clearPlot(
+            tr("Compute hierarchical clusterings (or import a linkage CSV) to compare the heights of "
+               "every point in two of them."));
         return;
     }
     if (!force && a == m_linkageA && b == m_linkageB) return;
@@ -259,8 +265,8 @@ void HeightsView::exportFigure(const QString& path, const FigureExportOptions& o
 }
 
 void HeightsView::chooseImport() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import linkage"), QString(),
-                                                      tr("Linkage CSV (*.csv);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import linkage"), QString(), tr("Linkage CSV (*.csv);;All files (*)"));
     if (!path.isEmpty()) importLinkage(path);
 }
 

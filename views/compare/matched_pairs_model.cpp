@@ -28,16 +28,22 @@ QVariant MatchedPairsModel::value(int row, int column) const {
     const FlatComparison& c = *m_comparison;
     const auto r = static_cast<std::size_t>(row);
     switch (column) {
-    case ClusterA: return c.labelOfRow(r);
-    case ClusterB: return c.labelOfCol(r);
-    case SizeA: return static_cast<qlonglong>(c.table.rowSums[c.rowOrder[r]]);
-    case SizeB: return static_cast<qlonglong>(c.table.colSums[c.colOrder[r]]);
-    case Shared: return static_cast<qlonglong>(c.countAt(r, r));
-    case F1: {
-        const qlonglong sizes = c.table.rowSums[c.rowOrder[r]] + c.table.colSums[c.colOrder[r]];
-        return sizes > 0 ? 2.0 * static_cast<double>(c.countAt(r, r)) / static_cast<double>(sizes) : 0.0;
-    }
-    default: return {};
+        case ClusterA:
+            return c.labelOfRow(r);
+        case ClusterB:
+            return c.labelOfCol(r);
+        case SizeA:
+            return static_cast<qlonglong>(c.table.rowSums[c.rowOrder[r]]);
+        case SizeB:
+            return static_cast<qlonglong>(c.table.colSums[c.colOrder[r]]);
+        case Shared:
+            return static_cast<qlonglong>(c.countAt(r, r));
+        case F1: {
+            const qlonglong sizes = c.table.rowSums[c.rowOrder[r]] + c.table.colSums[c.colOrder[r]];
+            return sizes > 0 ? 2.0 * static_cast<double>(c.countAt(r, r)) / static_cast<double>(sizes) : 0.0;
+        }
+        default:
+            return {};
     }
 }
 
@@ -45,15 +51,17 @@ QVariant MatchedPairsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || !m_comparison || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const QVariant v = value(index.row(), index.column());
     switch (role) {
-    case ValueRole: return v;
-    case Qt::DisplayRole:
-        if (index.column() == ClusterA || index.column() == ClusterB) return clusterName(v.toInt());
-        if (index.column() == F1) return QString::number(v.toDouble(), 'f', 3);
-        return QLocale().toString(v.toLongLong());
-    case Qt::TextAlignmentRole:
-        return QVariant::fromValue(index.column() >= SizeA ? Qt::AlignRight | Qt::AlignVCenter
-                                                           : Qt::AlignLeft | Qt::AlignVCenter);
-    default: return {};
+        case ValueRole:
+            return v;
+        case Qt::DisplayRole:
+            if (index.column() == ClusterA || index.column() == ClusterB) return clusterName(v.toInt());
+            if (index.column() == F1) return QString::number(v.toDouble(), 'f', 3);
+            return QLocale().toString(v.toLongLong());
+        case Qt::TextAlignmentRole:
+            return QVariant::fromValue(index.column() >= SizeA ? Qt::AlignRight | Qt::AlignVCenter
+                                                               : Qt::AlignLeft | Qt::AlignVCenter);
+        default:
+            return {};
     }
 }
 
@@ -61,13 +69,20 @@ QVariant MatchedPairsModel::headerData(int section, Qt::Orientation orientation,
     if (role != Qt::DisplayRole) return {};
     if (orientation == Qt::Vertical) return section + 1;
     switch (section) {
-    case ClusterA: return tr("Cluster in A");
-    case ClusterB: return tr("Cluster in B");
-    case SizeA: return tr("|A|");
-    case SizeB: return tr("|B|");
-    case Shared: return tr("|A \u2229 B|");
-    case F1: return tr("F1");
-    default: return {};
+        case ClusterA:
+            return tr("Cluster in A");
+        case ClusterB:
+            return tr("Cluster in B");
+        case SizeA:
+            return tr("|A|");
+        case SizeB:
+            return tr("|B|");
+        case Shared:
+            return tr("|A \u2229 B|");
+        case F1:
+            return tr("F1");
+        default:
+            return {};
     }
 }
 

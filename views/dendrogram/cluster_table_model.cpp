@@ -49,9 +49,9 @@ QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
     switch (column) {
         case ClusterColumn:
             // Small clusters (outliers) are listed apart, after every population.
-            if (role == Qt::DisplayRole)
-                return cutClusterName(c.id, c.population);
-            return role == Qt::UserRole ? QVariant(c.population >= 0 ? c.population : kSmallSortBase + c.id) : QVariant();
+            if (role == Qt::DisplayRole) return cutClusterName(c.id, c.population);
+            return role == Qt::UserRole ? QVariant(c.population >= 0 ? c.population : kSmallSortBase + c.id)
+                                        : QVariant();
         case SizeColumn:
             value = static_cast<double>(c.size);
             break;
@@ -74,7 +74,8 @@ QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ClusterTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
         case ClusterColumn:
             return tr("Cluster");

@@ -25,8 +25,9 @@ void ClusteringPanel::buildForm() {
     m_linkage->addItem(tr("Mahalanobis (MHCA)"), QStringLiteral("mahalanobis"));
     for (const char* method : {"single", "complete", "average", "weighted", "centroid", "median", "ward"})
         m_linkage->addItem(tr("%1 (Euclidean)").arg(QLatin1String(method)), QLatin1String(method));
-    m_linkage->setToolTip(tr("--linkage. Classic linkages other than single keep an N\u00d7N distance matrix "
-                             "(at most 65,536 points)."));
+    m_linkage->setToolTip(
+        tr("--linkage. Classic linkages other than single keep an N\u00d7N distance matrix "
+           "(at most 65,536 points)."));
 
     m_variant = new QComboBox(this);
     m_variant->addItem(tr("full (FMD)"), QStringLiteral("full"));
@@ -41,7 +42,8 @@ void ClusteringPanel::buildForm() {
     m_threshold->setToolTip(tr("--threshold: relative cluster size from which the pure Mahalanobis distance is used."));
 
     m_subthreshold = new QComboBox(this);
-    for (const char* mode : {"mahal", "mahal0", "euclid", "euclid-mahal"}) m_subthreshold->addItem(QLatin1String(mode), QLatin1String(mode));
+    for (const char* mode : {"mahal", "mahal0", "euclid", "euclid-mahal"})
+        m_subthreshold->addItem(QLatin1String(mode), QLatin1String(mode));
     m_subthreshold->setToolTip(tr("--subthreshold: shape used for clusters below the threshold size."));
 
     m_normalize = new QCheckBox(tr("Normalize covariances to unit determinant"), this);
@@ -52,8 +54,9 @@ void ClusteringPanel::buildForm() {
     m_apriori->addItem(tr("from a file"));
     m_apriori->addItem(tr("from k-means"));
     m_apriori->addItem(tr("from a labeling"));
-    m_apriori->setToolTip(tr("--apriori FILE or --apriori-kmeans K: groups clustered first, then merged as clusters. "
-                             "From a labeling: each cluster is a group, unlabelled events belong to none."));
+    m_apriori->setToolTip(
+        tr("--apriori FILE or --apriori-kmeans K: groups clustered first, then merged as clusters. "
+           "From a labeling: each cluster is a group, unlabelled events belong to none."));
     m_aprioriOptions = new QStackedWidget(this);
     m_aprioriOptions->addWidget(new QWidget(m_aprioriOptions));
     auto* filePage = new QWidget(m_aprioriOptions);

@@ -42,8 +42,8 @@ struct ClusteringResult {
 /// Where the a-priori groups come from, as the job sees it (read off the GUI thread).
 struct AprioriSource {
     AprioriChoice choice = NoApriori;
-    std::string path;                            ///< AprioriFile: one group id per event of the whole dataset
-    std::shared_ptr<const LabelVector> labeling; ///< AprioriLabeling: n whole-dataset labels
+    std::string path;                             ///< AprioriFile: one group id per event of the whole dataset
+    std::shared_ptr<const LabelVector> labeling;  ///< AprioriLabeling: n whole-dataset labels
 };
 
 /// mhclust's group ids (0 = no group) of labels 0..K-1 (-1 = unlabelled).
@@ -61,24 +61,25 @@ std::vector<std::int32_t> aprioriGroups(const AprioriSource& source, HcaRequest&
         return scope.isAll() ? whole : gatherLabels(whole, *scope.members);
     };
     switch (source.choice) {
-    case AprioriFile:
-        return ofScope(readLabels(source.path, n));
-    case AprioriLabeling:
-        if (!source.labeling || source.labeling->size() != n)
-            throw InvalidInput("the a-priori labeling does not label the " + std::to_string(n) + " events");
-        return groupsOfLabels(ofScope(*source.labeling));
-    case AprioriKMeans: {
-        if (request.aprioriKMeans > subset.n)
-            throw InvalidInput("--apriori-kmeans: K = " + std::to_string(request.aprioriKMeans) + " exceeds the " +
-                               std::to_string(subset.n) + " points");
-        KMeansOptions options;
-        options.k = request.aprioriKMeans;
-        options.seed = request.seed;
-        request.aprioriKMeans = 0;
-        return groupsOfLabels(kmeans(subset.values.data(), subset.n, subset.d, options, backend, &control).result.labels);
-    }
-    case NoApriori:
-        break;
+        case AprioriFile:
+            return ofScope(readLabels(source.path, n));
+        case AprioriLabeling:
+            if (!source.labeling || source.labeling->size() != n)
+                throw InvalidInput("the a-priori labeling does not label the " + std::to_string(n) + " events");
+            return groupsOfLabels(ofScope(*source.labeling));
+        case AprioriKMeans: {
+            if (request.aprioriKMeans > subset.n)
+                throw InvalidInput("--apriori-kmeans: K = " + std::to_string(request.aprioriKMeans) + " exceeds the " +
+                                   std::to_string(subset.n) + " points");
+            KMeansOptions options;
+            options.k = request.aprioriKMeans;
+            options.seed = request.seed;
+            request.aprioriKMeans = 0;
+            return groupsOfLabels(
+                kmeans(subset.values.data(), subset.n, subset.d, options, backend, &control).result.labels);
+        }
+        case NoApriori:
+            break;
     }
     return {};
 }
@@ -196,7 +197,8 @@ void ClusteringPanel::run() {
     if (request.mahalanobis) apriori.choice = static_cast<AprioriChoice>(m_apriori->currentIndex());
     if (apriori.choice == AprioriFile) apriori.path = m_aprioriFile->text().toStdString();
     if (apriori.choice == AprioriLabeling) apriori.labeling = m_analysis->labeling(m_aprioriLabeling->currentText());
-    if ((apriori.choice == AprioriFile && apriori.path.empty()) || (apriori.choice == AprioriLabeling && !apriori.labeling)) {
+    if ((apriori.choice == AprioriFile && apriori.path.empty()) ||
+        (apriori.choice == AprioriLabeling && !apriori.labeling)) {
         m_status->setText(apriori.choice == AprioriFile ? tr("Choose the a-priori group file first.")
                                                         : tr("Choose the labeling of the a-priori groups first."));
         return;
@@ -232,7 +234,8 @@ void ClusteringPanel::run() {
                 if (outcome.state == JobState::Failed) Q_EMIT failed(outcome.message);
                 return;
             }
-            if (outcome.result->groups) m_analysis->addLabeling(aprioriLabelingName(name), outcome.result->groups, scope);
+            if (outcome.result->groups)
+                m_analysis->addLabeling(aprioriLabelingName(name), outcome.result->groups, scope);
             m_analysis->addLinkage(name, outcome.result->linkage, describe(request, outcome.result->backend), scope);
             const std::size_t inversions = outcome.result->linkage->inversionCount();
             m_status->setText(inversions > 0 ? tr("Done: %1 (%2).").arg(name, inversionText(inversions))
@@ -267,7 +270,8 @@ void ClusteringPanel::cancel() {
 void ClusteringPanel::pollProgress() {
     if (m_job == 0 || !m_runner->isRunning(m_job)) return;
     m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
-    m_status->setText(tr("Clustering\u2026 %1 s").arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
+    m_status->setText(
+        tr("Clustering\u2026 %1 s").arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
 }
 
 void ClusteringPanel::chooseAprioriFile() {

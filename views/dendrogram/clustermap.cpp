@@ -33,7 +33,8 @@ void leafBlocks(const DendrogramLayout& layout, Clustermap& map, std::vector<std
         map.size.push_back(static_cast<std::int32_t>(end - begin));
         map.small.push_back(0);
         for (std::int64_t rank = begin; rank < end; ++rank)
-            labels[static_cast<std::size_t>(layout.order[static_cast<std::size_t>(rank)])] = static_cast<std::int32_t>(b);
+            labels[static_cast<std::size_t>(layout.order[static_cast<std::size_t>(rank)])] =
+                static_cast<std::int32_t>(b);
     }
 }
 
@@ -95,7 +96,8 @@ void paintClustermap(QPainter& painter, const Clustermap& map, const DendrogramV
     QFont labelFont = font;
     const double lineHeight = QFontMetricsF(font).height();
     if (lineHeight > rowHeight + kRowPadding && labelFont.pixelSize() > 0)
-        labelFont.setPixelSize(std::max(6, static_cast<int>(labelFont.pixelSize() * (rowHeight + kRowPadding) / lineHeight)));
+        labelFont.setPixelSize(
+            std::max(6, static_cast<int>(labelFont.pixelSize() * (rowHeight + kRowPadding) / lineHeight)));
     else if (lineHeight > rowHeight + kRowPadding)
         labelFont.setPointSizeF(std::max(4.5, labelFont.pointSizeF() * (rowHeight + kRowPadding) / lineHeight));
     painter.setFont(labelFont);
@@ -112,8 +114,9 @@ void paintClustermap(QPainter& painter, const Clustermap& map, const DendrogramV
         const double x1 = view.toPixel(map.first[c] + map.size[c], 0.0, plot).x();
         if (x1 < band.left() || x0 > band.right()) continue;
         for (int r = 0; r < rows; ++r) {
-            const QColor colour = map.small[c] ? Palette::noiseColor()
-                                               : clustermapColor(map.scaledAt(c, static_cast<std::size_t>(r)), map.scaling);
+            const QColor colour = map.small[c]
+                                      ? Palette::noiseColor()
+                                      : clustermapColor(map.scaledAt(c, static_cast<std::size_t>(r)), map.scaling);
             painter.fillRect(QRectF(x0, band.top() + r * rowHeight, std::max(x1 - x0, 0.5), rowHeight), colour);
         }
     }
@@ -128,7 +131,8 @@ void paintClustermapScale(QPainter& painter, MarkerScaling scaling, const QRectF
     const bool z = scaling == MarkerScaling::ZScore;
     const QString low = z ? QStringLiteral("\u2212%1").arg(kClustermapZClip) : QStringLiteral("0");
     const QString high = z ? QStringLiteral("+%1").arg(kClustermapZClip) : QStringLiteral("1");
-    const QString title = z ? QObject::tr("median, z-score per marker") : QObject::tr("median, min\u2013max per marker");
+    const QString title =
+        z ? QObject::tr("median, z-score per marker") : QObject::tr("median, min\u2013max per marker");
     painter.setPen(QColor(0x10, 0x10, 0x10));
     painter.drawText(QRectF(box.left(), box.top(), box.width(), metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(title, Qt::ElideRight, box.width()));
@@ -141,13 +145,15 @@ void paintClustermapScale(QPainter& painter, MarkerScaling scaling, const QRectF
     for (int s = 0; s < kSteps; ++s) {
         const double t = (s + 0.5) / kSteps;
         const double value = z ? (2 * t - 1) * kClustermapZClip : t;
-        painter.fillRect(QRectF(bar.left() + bar.width() * s / kSteps, bar.top(), bar.width() / kSteps + 0.3, bar.height()),
-                         clustermapColor(value, scaling));
+        painter.fillRect(
+            QRectF(bar.left() + bar.width() * s / kSteps, bar.top(), bar.width() / kSteps + 0.3, bar.height()),
+            clustermapColor(value, scaling));
     }
     painter.setPen(QColor(0x10, 0x10, 0x10));
-    painter.drawText(QRectF(box.left(), bar.top() - 3, lowWidth, bar.height() + 6), Qt::AlignLeft | Qt::AlignVCenter, low);
-    painter.drawText(QRectF(bar.right() + 3, bar.top() - 3, highWidth, bar.height() + 6), Qt::AlignLeft | Qt::AlignVCenter,
-                     high);
+    painter.drawText(QRectF(box.left(), bar.top() - 3, lowWidth, bar.height() + 6), Qt::AlignLeft | Qt::AlignVCenter,
+                     low);
+    painter.drawText(QRectF(bar.right() + 3, bar.top() - 3, highWidth, bar.height() + 6),
+                     Qt::AlignLeft | Qt::AlignVCenter, high);
     painter.restore();
 }
 

@@ -27,14 +27,14 @@ class QPainter;
 namespace clusterlens::views {
 
 struct Clustermap {
-    QStringList markers;               ///< rows, top to bottom
-    std::vector<std::int32_t> first;   ///< per column: rank of its leftmost leaf
-    std::vector<std::int32_t> size;    ///< per column: leaves
-    std::vector<std::uint8_t> small;   ///< per column: 1 for a small cluster (drawn grey)
-    ClusterMedians medians;            ///< columns x markers
-    std::vector<double> scaled;        ///< columns x markers, as medians, scaled per marker
+    QStringList markers;              ///< rows, top to bottom
+    std::vector<std::int32_t> first;  ///< per column: rank of its leftmost leaf
+    std::vector<std::int32_t> size;   ///< per column: leaves
+    std::vector<std::uint8_t> small;  ///< per column: 1 for a small cluster (drawn grey)
+    ClusterMedians medians;           ///< columns x markers
+    std::vector<double> scaled;       ///< columns x markers, as medians, scaled per marker
     MarkerScaling scaling = MarkerScaling::ZScore;
-    bool perCluster = false;           ///< columns are the cut's clusters (else leaf blocks)
+    bool perCluster = false;  ///< columns are the cut's clusters (else leaf blocks)
 
     std::size_t columnCount() const { return first.size(); }
     double scaledAt(std::size_t column, std::size_t marker) const { return scaled[column * markers.size() + marker]; }

@@ -19,8 +19,9 @@ constexpr double kGap = 3.0;  // between the dendrogram's leaf axis and the cell
 ClustermapWidget::ClustermapWidget(DendrogramWidget* dendrogram, QWidget* parent)
     : QWidget(parent), m_dendrogram(dendrogram) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    setToolTip(tr("Median of each active marker per cluster of the cut (per block of leaves without a cut), "
-                  "scaled per marker; grey columns are small clusters"));
+    setToolTip(
+        tr("Median of each active marker per cluster of the cut (per block of leaves without a cut), "
+           "scaled per marker; grey columns are small clusters"));
     // Every repaint of the tree (pan, zoom, resize, new cut) repaints the band under it.
     m_dendrogram->installEventFilter(this);
     hide();
@@ -64,7 +65,8 @@ void ClustermapWidget::paintEvent(QPaintEvent*) {
     if (!m_map || !m_dendrogram->tree()) return;
     QPainter painter(this);
     const QRectF band = bandRect();
-    paintClustermap(painter, *m_map, m_dendrogram->view(), band, QRectF(0, band.top(), band.left(), band.height()), font());
+    paintClustermap(painter, *m_map, m_dendrogram->view(), band, QRectF(0, band.top(), band.left(), band.height()),
+                    font());
     const QFontMetricsF metrics(font());
     paintClustermapScale(painter, m_map->scaling,
                          QRectF(band.left(), band.bottom() + 2, std::min(260.0, band.width()), 2 * metrics.height()),

@@ -79,8 +79,8 @@ void paintHeightAxis(QPainter& painter, const QRectF& plot, const DendrogramView
                                       plot.left() - kTickLength - 8 - widest - metrics.height());
     painter.translate(titleLeft, plot.center().y());
     painter.rotate(-90);
-    painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), metrics.height() + 2), Qt::AlignHCenter | Qt::AlignTop,
-                     title);
+    painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), metrics.height() + 2),
+                     Qt::AlignHCenter | Qt::AlignTop, title);
     painter.restore();
 }
 
@@ -93,7 +93,8 @@ void paintLeafAxis(QPainter& painter, const QRectF& plot, const DendrogramView& 
     const double pxPerLeaf = plot.width() / (view.x1() - view.x0());
     const auto nameOf = [&](std::int32_t leaf) {
         const auto id = static_cast<std::size_t>(leaf);
-        return pointNames && id < pointNames->size() ? QString::fromStdString((*pointNames)[id]) : QString::number(leaf);
+        return pointNames && id < pointNames->size() ? QString::fromStdString((*pointNames)[id])
+                                                     : QString::number(leaf);
     };
     painter.save();
     painter.setPen(QPen(kAxisColor, 0));

@@ -34,11 +34,11 @@ FeatureSelection selectFeatures(std::shared_ptr<const Dataset> dataset, const QS
 
 struct ClusterSummary {
     int id = 0;
-    int population = 0;        ///< population number; -1 for a small cluster (DendrogramCut::colourOf)
-    std::int32_t root = 0;     ///< node of the cluster
-    std::int64_t size = 0;     ///< points
-    double height = 0.0;       ///< merge height of the root (0 for a single point)
-    std::vector<double> means; ///< one per selected feature; empty when the features do not fit
+    int population = 0;         ///< population number; -1 for a small cluster (DendrogramCut::colourOf)
+    std::int32_t root = 0;      ///< node of the cluster
+    std::int64_t size = 0;      ///< points
+    double height = 0.0;        ///< merge height of the root (0 for a single point)
+    std::vector<double> means;  ///< one per selected feature; empty when the features do not fit
 };
 
 struct ClusterTable {

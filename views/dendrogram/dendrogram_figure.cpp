@@ -67,11 +67,11 @@ FigureLegend DendrogramFigure::legend() const {
     }
     // Small clusters share one grey entry after the populations.
     if (cut.k > cut.populations)
-        legend.items.push_back({labelColor(-1, cut.populations),
-                                QObject::tr("%1 small < %2 (%3)")
-                                    .arg(cut.k - cut.populations)
-                                    .arg(cut.minSize)
-                                    .arg(locale.toString(static_cast<qlonglong>(smallEvents)))});
+        legend.items.push_back(
+            {labelColor(-1, cut.populations), QObject::tr("%1 small < %2 (%3)")
+                                                  .arg(cut.k - cut.populations)
+                                                  .arg(cut.minSize)
+                                                  .arg(locale.toString(static_cast<qlonglong>(smallEvents)))});
     return legend;
 }
 

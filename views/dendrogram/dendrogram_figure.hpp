@@ -25,11 +25,11 @@ struct DendrogramFigureOptions {
     /// Leaf range shown, in leaf units; x0 >= x1 shows every leaf.
     double x0 = 0.0;
     double x1 = 0.0;
-    std::shared_ptr<const DendrogramCut> cut;         ///< null: no clusters coloured
-    std::vector<std::uint8_t> collapsed;              ///< empty, or per merge row
+    std::shared_ptr<const DendrogramCut> cut;                    ///< null: no clusters coloured
+    std::vector<std::uint8_t> collapsed;                         ///< empty, or per merge row
     std::shared_ptr<const std::vector<std::string>> pointNames;  ///< leaf names when zoomed in
-    std::vector<QString> clusterNames;                ///< optional names of the cut's clusters
-    std::shared_ptr<const Clustermap> clustermap;     ///< optional: marker medians under the leaves
+    std::vector<QString> clusterNames;                           ///< optional names of the cut's clusters
+    std::shared_ptr<const Clustermap> clustermap;                ///< optional: marker medians under the leaves
     /// Colour strips under the leaves, titled on their left (a colour per leaf id); null: none.
     std::shared_ptr<const ColourStrips> strips;
 };

@@ -9,24 +9,25 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr double kSelectedWidth = 2.5;   // times the line width
+constexpr double kSelectedWidth = 2.5;  // times the line width
 constexpr double kInvertedWidth = 1.6;
-constexpr double kMinStripAlpha = 0.2;   // a column holding a single small subtree
-constexpr double kMaxStripAlpha = 0.7;   // the densest column: links drawn over it stay visible
-constexpr double kInversionFlag = 4.0;   // output units above a strip holding an inversion
+constexpr double kMinStripAlpha = 0.2;  // a column holding a single small subtree
+constexpr double kMaxStripAlpha = 0.7;  // the densest column: links drawn over it stay visible
+constexpr double kInversionFlag = 4.0;  // output units above a strip holding an inversion
 
 QRgb withAlpha(QRgb rgb, double alpha) {
-    return qRgba(qRed(rgb), qGreen(rgb), qBlue(rgb), static_cast<int>(std::lround(255.0 * std::clamp(alpha, 0.0, 1.0))));
+    return qRgba(qRed(rgb), qGreen(rgb), qBlue(rgb),
+                 static_cast<int>(std::lround(255.0 * std::clamp(alpha, 0.0, 1.0))));
 }
 
 // Per output column: what the strips and the rug of that column gather.
 struct Column {
-    double leaves = 0.0;      // leaves of narrow subtrees
-    double top = 0.0;         // smallest y (highest point) of those subtrees
-    double heaviest = 0.0;    // leaves of the largest subtree, whose colour the strip takes
+    double leaves = 0.0;    // leaves of narrow subtrees
+    double top = 0.0;       // smallest y (highest point) of those subtrees
+    double heaviest = 0.0;  // leaves of the largest subtree, whose colour the strip takes
     QRgb rgb = 0;
     bool inversion = false;
-    double rugLeaves = 0.0;   // every leaf in the column
+    double rugLeaves = 0.0;  // every leaf in the column
     double rugSelected = 0.0;
 };
 
@@ -103,8 +104,8 @@ DendrogramGeometry Builder::run() {
         if (m_r.collapsed && (*m_r.collapsed)[m_l.row(node)]) {
             const double left = std::max(xLeaf(first), m_r.area.left() - 1.0);
             const double right = std::min(xLeaf(first + size), m_r.area.right() + 1.0);
-            m_out.collapsed.push_back({node, QPointF(xLeaf(m_l.x[n]), yNode(node)), left, right, m_out.baseline,
-                                       barRgb(node)});
+            m_out.collapsed.push_back(
+                {node, QPointF(xLeaf(m_l.x[n]), yNode(node)), left, right, m_out.baseline, barRgb(node)});
             gather(node, false);
             continue;
         }
@@ -141,7 +142,8 @@ void Builder::visitWide(std::int32_t node) {
 void Builder::link(std::int32_t child, std::int32_t parent, double yParent) {
     const double x = xLeaf(m_l.x[static_cast<std::size_t>(child)]);
     const double yChild = yNode(child);
-    if (selected(child)) return vertical(x, yChild, yParent, Palette::selectionColor().rgba(), kSelectedWidth * m_r.lineWidth);
+    if (selected(child))
+        return vertical(x, yChild, yParent, Palette::selectionColor().rgba(), kSelectedWidth * m_r.lineWidth);
     if (m_l.isInverted(parent))
         return vertical(x, yChild, yParent, Palette::inversionColor().rgba(), kInvertedWidth * m_r.lineWidth);
     const QRgb own = clusterRgb(child);
@@ -159,7 +161,8 @@ void Builder::vertical(double x, double y0, double y1, QRgb rgb, double width) {
     double top = std::max(std::min(y0, y1), area.top() - width);
     double bottom = std::min(std::max(y0, y1), area.bottom() + width);
     if (bottom < top) return;
-    const auto column = static_cast<std::size_t>(std::clamp(x - area.left(), 0.0, static_cast<double>(m_columns.size() - 1)));
+    const auto column =
+        static_cast<std::size_t>(std::clamp(x - area.left(), 0.0, static_cast<double>(m_columns.size() - 1)));
     const std::ptrdiff_t last = m_lastVertical[column];
     if (last >= 0) {
         GeometrySegment& s = m_out.links[static_cast<std::size_t>(last)];

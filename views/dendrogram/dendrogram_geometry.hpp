@@ -49,11 +49,11 @@ struct GeometryRequest {
     const std::vector<std::uint8_t>* collapsed = nullptr;  ///< optional: per merge row, drawn as triangles
     DendrogramView view;                                   ///< the window mapped onto `area`
     HeightScale scale;
-    QRectF area;                                           ///< output rectangle (pixels or points)
+    QRectF area;  ///< output rectangle (pixels or points)
     double lineWidth = 1.0;
-    double minSubtreeWidth = 1.0;                          ///< narrower subtrees become strips
-    double rugHeight = 5.0;                                ///< selection marks under the leaves
-    PaletteKind palette = PaletteKind::Tableau;            ///< the clusters' colours (figures choose)
+    double minSubtreeWidth = 1.0;                ///< narrower subtrees become strips
+    double rugHeight = 5.0;                      ///< selection marks under the leaves
+    PaletteKind palette = PaletteKind::Tableau;  ///< the clusters' colours (figures choose)
 };
 
 struct GeometrySegment {
@@ -69,20 +69,20 @@ struct GeometryRect {
 
 struct CollapsedSubtree {
     std::int32_t node = 0;
-    QPointF apex;        ///< the merge
-    double left = 0.0;   ///< base: the subtree's leaf range at the leaves' level
+    QPointF apex;       ///< the merge
+    double left = 0.0;  ///< base: the subtree's leaf range at the leaves' level
     double right = 0.0;
     double base = 0.0;
     QRgb rgb = 0;
 };
 
 struct DendrogramGeometry {
-    std::vector<GeometryRect> strips;   ///< density strips (drawn first)
+    std::vector<GeometryRect> strips;  ///< density strips (drawn first)
     std::vector<GeometrySegment> links;
-    std::vector<GeometryRect> marks;    ///< inversion flags above strips, selection rug under leaves
+    std::vector<GeometryRect> marks;  ///< inversion flags above strips, selection rug under leaves
     std::vector<CollapsedSubtree> collapsed;
-    double baseline = 0.0;              ///< output y of the leaves
-    double cutY = -1.0;                 ///< output y of the cut line; < 0 when there is no cut or k = 1
+    double baseline = 0.0;  ///< output y of the leaves
+    double cutY = -1.0;     ///< output y of the cut line; < 0 when there is no cut or k = 1
     std::size_t visitedNodes = 0;
 };
 

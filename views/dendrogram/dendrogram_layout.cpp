@@ -102,9 +102,7 @@ DendrogramLayout buildDendrogramLayout(const Linkage& linkage, JobControl* contr
         const double h = layout.height[n + i];
         layout.subtreeMax[i] = std::max({h, layout.subtreeTop(layout.left[i]), layout.subtreeTop(layout.right[i])});
         const bool inverted = layout.isInverted(node);
-        const auto below = [&](std::size_t child) {
-            return child < n ? 0 : layout.inversionsBelow[child - n];
-        };
+        const auto below = [&](std::size_t child) { return child < n ? 0 : layout.inversionsBelow[child - n]; };
         layout.inversionsBelow[i] = below(a) + below(b) + (inverted ? 1 : 0);
         layout.inversionCount += inverted ? 1 : 0;
         if (h > 0.0) positive.push_back(h);

@@ -19,14 +19,14 @@ namespace clusterlens::views {
 
 struct DendrogramLayout {
     std::size_t leafCount = 0;
-    std::vector<std::int32_t> left;       ///< n-1: first child of node n+i (drawn on the left)
-    std::vector<std::int32_t> right;      ///< n-1: second child of node n+i
-    std::vector<std::int32_t> order;      ///< n: leaf id at each rank, left to right
-    std::vector<double> height;           ///< 2n-1: merge height, 0 for leaves
-    std::vector<double> x;                ///< 2n-1: horizontal position in leaf units
-    std::vector<std::int32_t> first;      ///< 2n-1: rank of the subtree's leftmost leaf
-    std::vector<std::int32_t> size;       ///< 2n-1: leaves in the subtree
-    std::vector<std::int32_t> parent;     ///< 2n-1: parent node, -1 for the root
+    std::vector<std::int32_t> left;    ///< n-1: first child of node n+i (drawn on the left)
+    std::vector<std::int32_t> right;   ///< n-1: second child of node n+i
+    std::vector<std::int32_t> order;   ///< n: leaf id at each rank, left to right
+    std::vector<double> height;        ///< 2n-1: merge height, 0 for leaves
+    std::vector<double> x;             ///< 2n-1: horizontal position in leaf units
+    std::vector<std::int32_t> first;   ///< 2n-1: rank of the subtree's leftmost leaf
+    std::vector<std::int32_t> size;    ///< 2n-1: leaves in the subtree
+    std::vector<std::int32_t> parent;  ///< 2n-1: parent node, -1 for the root
     /// n-1: highest merge in the subtree of node n+i (scipy's "maxdists"): with non-monotonic
     /// heights the subtree may hold merges above its own root.
     std::vector<double> subtreeMax;
@@ -35,7 +35,7 @@ struct DendrogramLayout {
     /// n-1 merge rows in the order cuts undo them: descending subtreeMax, ties by descending row.
     /// Every prefix is closed under taking parents, so a cut into k clusters undoes cutOrder[0..k-2].
     std::vector<std::int32_t> cutOrder;
-    std::vector<std::int32_t> cutRank;    ///< n-1: position of each merge row in cutOrder
+    std::vector<std::int32_t> cutRank;  ///< n-1: position of each merge row in cutOrder
     /// Merges drawn below one of their children (the link goes down): MHCA, centroid and median
     /// linkages produce them.
     std::size_t inversionCount = 0;

@@ -16,7 +16,8 @@ void writeLength(std::ostream& out, const DendrogramLayout& layout, std::int32_t
     const std::int32_t parent = layout.parent[static_cast<std::size_t>(node)];
     if (parent < 0) return;
     char text[32];
-    const double length = layout.height[static_cast<std::size_t>(parent)] - layout.height[static_cast<std::size_t>(node)];
+    const double length =
+        layout.height[static_cast<std::size_t>(parent)] - layout.height[static_cast<std::size_t>(node)];
     std::snprintf(text, sizeof text, ":%.17g", length);
     out << text;
 }

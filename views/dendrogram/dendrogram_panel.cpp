@@ -99,7 +99,8 @@ DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, Q
     connect(m_widget, &DendrogramWidget::cutHeightChosen, this, [this](double height) {
         if (!m_layout) return;
         // The populations (clusters of at least the minimum size) of the cut at that height.
-        const DendrogramCut plain = cutIntoClusters(*m_layout, std::min(clustersAtHeight(*m_layout, height), kMaxClusters));
+        const DendrogramCut plain =
+            cutIntoClusters(*m_layout, std::min(clustersAtHeight(*m_layout, height), kMaxClusters));
         int populations = 0;
         for (const std::int32_t root : plain.roots)
             populations += m_layout->size[static_cast<std::size_t>(root)] >= minClusterSize() ? 1 : 0;
@@ -166,7 +167,8 @@ void DendrogramPanel::showLinkage(const QString& name) {
             return;
         }
     }
-    m_info->setText(tr("Laying out %1 leaves\u2026").arg(QLocale().toString(static_cast<qulonglong>(linkage->leafCount))));
+    m_info->setText(
+        tr("Laying out %1 leaves\u2026").arg(QLocale().toString(static_cast<qulonglong>(linkage->leafCount))));
     m_runner->start<DendrogramLayout>(
         this, QStringLiteral("dendrogram-layout"), tr("Dendrogram layout: %1").arg(name),
         [linkage](JobControl& control) { return buildDendrogramLayout(*linkage, &control); },
@@ -235,7 +237,8 @@ void DendrogramPanel::applyCut(int k) {
             return computeCut(*linkage, *layout, k, minSize, features, &control);
         },
         [this, layout](const JobOutcome<CutResult>& outcome) {
-            if (outcome.state == JobState::Finished && layout == m_layout) showCut(outcome.result->cut, outcome.result->table);
+            if (outcome.state == JobState::Finished && layout == m_layout)
+                showCut(outcome.result->cut, outcome.result->table);
         });
 }
 
@@ -245,15 +248,16 @@ void DendrogramPanel::showCut(std::shared_ptr<const DendrogramCut> cut, std::sha
     m_tableModel->setTable(std::move(table));
     m_cutLabeling.clear();
     if (m_cut && linkedToData()) {
-        m_cutLabeling = m_cut->population.empty()
-                            ? tr("cut of %1 (k=%2)").arg(m_linkageName).arg(m_cut->k)
-                            : tr("cut of %1 (k=%2, min %3)").arg(m_linkageName).arg(m_cut->populations).arg(m_cut->minSize);
+        m_cutLabeling =
+            m_cut->population.empty()
+                ? tr("cut of %1 (k=%2)").arg(m_linkageName).arg(m_cut->k)
+                : tr("cut of %1 (k=%2, min %3)").arg(m_linkageName).arg(m_cut->populations).arg(m_cut->minSize);
         // The labels stay inside the shared cut: the session holds them without a copy. Events of
         // small clusters are -1 there (grey, as noise); a tree of a population labels its members only.
-        m_analysis->addLabeling(m_cutLabeling,
-                                wholeLabels(std::shared_ptr<const LabelVector>(m_cut, &m_cut->sharedLabels()), m_scope,
-                                            m_dataset->n),
-                                m_scope);
+        m_analysis->addLabeling(
+            m_cutLabeling,
+            wholeLabels(std::shared_ptr<const LabelVector>(m_cut, &m_cut->sharedLabels()), m_scope, m_dataset->n),
+            m_scope);
         m_analysis->setColouring(m_cutLabeling);
     }
     refreshClustermap();
@@ -299,10 +303,10 @@ void DendrogramPanel::fixHeights() {
     if (!m_linkage) return;
     const QString name = tr("%1 (monotonic)").arg(m_linkageName);
     auto fixed = std::make_shared<const Linkage>(fixNonMonotonic(*m_linkage, MonotonicFix::Eps));
-    m_analysis->addLinkage(name, std::move(fixed),
-                           tr("%1 with decreasing heights raised as mhca's fixNonMonotHca (eps); for display only")
-                               .arg(m_linkageName),
-                           m_scope);
+    m_analysis->addLinkage(
+        name, std::move(fixed),
+        tr("%1 with decreasing heights raised as mhca's fixNonMonotHca (eps); for display only").arg(m_linkageName),
+        m_scope);
     showLinkage(name);
 }
 
@@ -314,7 +318,8 @@ void DendrogramPanel::updateInfo() {
     }
     // Inversions are flagged on the plot itself; here only what the plot cannot say.
     if (m_dataset && !linkedToData())
-        m_info->setText(tr("%1 leaves \u2260 %2 points: not linked to the data").arg(m_layout->leafCount).arg(m_dataset->n));
+        m_info->setText(
+            tr("%1 leaves \u2260 %2 points: not linked to the data").arg(m_layout->leafCount).arg(m_dataset->n));
     else if (m_cut && !m_cut->population.empty())
         m_info->setText(tr("+ %n small cluster(s) (grey)", nullptr, m_cut->k - m_cut->populations));
     else

@@ -119,7 +119,8 @@ private:
     void followScope();
     void updateInfo();
     void chooseFigureExport();
-    void chooseFileExport(const QString& title, const QString& filter, void (DendrogramPanel::*exporter)(const QString&));
+    void chooseFileExport(const QString& title, const QString& filter,
+                          void (DendrogramPanel::*exporter)(const QString&));
 
     JobRunner* m_runner;
     AnalysisSession* m_analysis;
@@ -144,7 +145,8 @@ private:
     QString m_cutLabeling;
     ResultScope m_scope;  ///< the events the shown tree clustered
     // Layouts already built, by linkage: switching trees back and forth costs nothing.
-    std::map<const Linkage*, std::pair<std::weak_ptr<const Linkage>, std::shared_ptr<const DendrogramLayout>>> m_layouts;
+    std::map<const Linkage*, std::pair<std::weak_ptr<const Linkage>, std::shared_ptr<const DendrogramLayout>>>
+        m_layouts;
     bool m_updating = false;
 };
 

@@ -63,8 +63,9 @@ QWidget* DendrogramPanel::buildToolbar() {
     m_info = new QLabel(bar);
     m_info->setTextFormat(Qt::PlainText);
     m_fix = new QPushButton(tr("Fix heights"), bar);
-    m_fix->setToolTip(tr("Add a copy whose decreasing heights are raised as mhca's fixNonMonotHca does "
-                         "(for display; the heights then no longer describe the data)"));
+    m_fix->setToolTip(
+        tr("Add a copy whose decreasing heights are raised as mhca's fixNonMonotHca does "
+           "(for display; the heights then no longer describe the data)"));
     connect(m_fix, &QPushButton::clicked, this, &DendrogramPanel::fixHeights);
 
     // Two rows: which tree and what to do with it; how it is cut and drawn.
@@ -216,7 +217,8 @@ FigureExportSource DendrogramPanel::figureExportSource() const {
                        << QStringLiteral("--min-cluster-size") << QString::number(m_cut->minSize);
     if (const auto& map = m_clustermap->clustermap(); map && m_dataset) {
         source.command << QStringLiteral("--heatmap") << datasetInputWords(*m_dataset, map->markers);
-        if (map->scaling == MarkerScaling::MinMax) source.command << QStringLiteral("--heatmap-scale") << QStringLiteral("minmax");
+        if (map->scaling == MarkerScaling::MinMax)
+            source.command << QStringLiteral("--heatmap-scale") << QStringLiteral("minmax");
     }
     if (m_widget->logHeights()) source.command << QStringLiteral("--log");
     if (m_dataset && treeFitsData()) source.dataFiles = {QString::fromStdString(m_dataset->provenance.path)};

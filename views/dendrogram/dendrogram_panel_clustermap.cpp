@@ -22,15 +22,17 @@ QWidget* DendrogramPanel::buildCutControls(QWidget* parent) {
     m_minSize->setRange(1, 1);
     m_minSize->setPrefix(tr("min "));
     m_minSize->setKeyboardTracking(false);
-    m_minSize->setToolTip(tr("Minimum cluster size: smaller clusters are drawn grey as small/outliers, listed apart, "
-                             "and k counts only the clusters of at least this many events"));
+    m_minSize->setToolTip(
+        tr("Minimum cluster size: smaller clusters are drawn grey as small/outliers, listed apart, "
+           "and k counts only the clusters of at least this many events"));
     connect(m_minSize, &QSpinBox::valueChanged, this, [this] {
         if (!m_updating && m_cut) applyCut(clusterCount());
     });
     m_heatmapMode = new QComboBox(box);
     m_heatmapMode->addItems({tr("no clustermap"), tr("medians, z-score"), tr("medians, min\u2013max")});
     m_heatmapMode->setCurrentIndex(ClustermapZScore);
-    m_heatmapMode->setToolTip(tr("Heatmap of the active markers' medians per cluster under the tree, scaled per marker"));
+    m_heatmapMode->setToolTip(
+        tr("Heatmap of the active markers' medians per cluster under the tree, scaled per marker"));
     connect(m_heatmapMode, &QComboBox::currentIndexChanged, this, [this] { refreshClustermap(); });
     auto* row = new QHBoxLayout(box);
     row->setContentsMargins(0, 0, 0, 0);

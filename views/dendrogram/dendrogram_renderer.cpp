@@ -33,21 +33,28 @@ public:
     // pixel grid, at least one pixel across.
     void segment(const GeometrySegment& s) {
         const double half = 0.5 * s.width;
-        double left = std::round(std::min(s.a.x(), s.b.x()) - half), right = std::round(std::max(s.a.x(), s.b.x()) + half);
-        double top = std::round(std::min(s.a.y(), s.b.y()) - half), bottom = std::round(std::max(s.a.y(), s.b.y()) + half);
+        double left = std::round(std::min(s.a.x(), s.b.x()) - half),
+               right = std::round(std::max(s.a.x(), s.b.x()) + half);
+        double top = std::round(std::min(s.a.y(), s.b.y()) - half),
+               bottom = std::round(std::max(s.a.y(), s.b.y()) + half);
         right = std::max(right, left + 1.0);
         bottom = std::max(bottom, top + 1.0);
         rect(left, top, right, bottom, s.rgb);
     }
     void triangle(QPointF p, QPointF q, QPointF r, QRgb rgb) {
-        for (QPointF v : {p, q, r}) m_vertices.push_back(vertex(static_cast<float>(v.x()), static_cast<float>(v.y()), rgb));
+        for (QPointF v : {p, q, r})
+            m_vertices.push_back(vertex(static_cast<float>(v.x()), static_cast<float>(v.y()), rgb));
     }
     const std::vector<Vertex>& vertices() const { return m_vertices; }
 
 private:
     static Vertex vertex(float x, float y, QRgb rgb) {
-        return {x, y, static_cast<std::uint8_t>(qRed(rgb)), static_cast<std::uint8_t>(qGreen(rgb)),
-                static_cast<std::uint8_t>(qBlue(rgb)), static_cast<std::uint8_t>(qAlpha(rgb))};
+        return {x,
+                y,
+                static_cast<std::uint8_t>(qRed(rgb)),
+                static_cast<std::uint8_t>(qGreen(rgb)),
+                static_cast<std::uint8_t>(qBlue(rgb)),
+                static_cast<std::uint8_t>(qAlpha(rgb))};
     }
     std::vector<Vertex> m_vertices;
 };

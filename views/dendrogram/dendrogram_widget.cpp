@@ -56,8 +56,7 @@ DendrogramWidget::~DendrogramWidget() {
 }
 
 void DendrogramWidget::initializeGL() {
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &DendrogramWidget::releaseGL,
-            Qt::UniqueConnection);
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &DendrogramWidget::releaseGL, Qt::UniqueConnection);
     m_glError.clear();
     if (!m_renderer->initialize(&m_glError)) {
         qWarning("clusterlens: %s", qPrintable(m_glError));
@@ -214,7 +213,8 @@ DendrogramWidget::Region DendrogramWidget::regionFor(QSize plot) const {
 bool DendrogramWidget::regionServes(const Region& region, QSize plot, bool exactScale) const {
     if (!region.valid) return false;
     const DendrogramView& w = region.window;
-    const bool covers = m_view.x0() >= w.x0() && m_view.x1() <= w.x1() && m_view.y0() >= w.y0() && m_view.y1() <= w.y1();
+    const bool covers =
+        m_view.x0() >= w.x0() && m_view.x1() <= w.x1() && m_view.y0() >= w.y0() && m_view.y1() <= w.y1();
     if (!covers || !exactScale) return covers;
     return sameScale((w.x1() - w.x0()) / region.pixels.width(), (m_view.x1() - m_view.x0()) / plot.width()) &&
            sameScale((w.y1() - w.y0()) / region.pixels.height(), (m_view.y1() - m_view.y0()) / plot.height());

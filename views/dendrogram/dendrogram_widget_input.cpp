@@ -46,7 +46,8 @@ std::int32_t DendrogramWidget::nodeAt(QPointF widgetPos) const {
         if (std::abs(axisOf(node) - at.y()) <= tolerance) return node;
         const std::size_t row = m_layout->row(node);
         const std::int32_t left = m_layout->left[row];
-        const auto leftEnd = m_layout->first[static_cast<std::size_t>(left)] + m_layout->size[static_cast<std::size_t>(left)];
+        const auto leftEnd =
+            m_layout->first[static_cast<std::size_t>(left)] + m_layout->size[static_cast<std::size_t>(left)];
         const std::int32_t child = rank < leftEnd ? left : m_layout->right[row];
         if (axisOf(child) < at.y() - tolerance) return child;
         node = child;
@@ -69,11 +70,11 @@ QString DendrogramWidget::describeNode(std::int32_t node) const {
     std::vector<EventValue> values;
     if (m_layout->isLeaf(node)) {
         // A leaf is an event: the builder every view uses, with the leaf's marker values.
-        for (std::size_t j = 0; j < means.size(); ++j) values.push_back({m_features.names[static_cast<qsizetype>(j)], means[j]});
+        for (std::size_t j = 0; j < means.size(); ++j)
+            values.push_back({m_features.names[static_cast<qsizetype>(j)], means[j]});
         const std::int64_t event = m_eventMembers && n < m_eventMembers->size() ? (*m_eventMembers)[n] : node;
-        const QString clusterText =
-            inCluster ? cutClusterName(cluster, m_cut->colourOf(cluster))
-                      : (m_events ? colouringClusterOf(*m_events, event) : QString());
+        const QString clusterText = inCluster ? cutClusterName(cluster, m_cut->colourOf(cluster))
+                                              : (m_events ? colouringClusterOf(*m_events, event) : QString());
         QString text = eventTooltipText(event, values, clusterText,
                                         m_events ? populationsContaining(*m_events, event) : QStringList());
         if (m_pointNames && n < m_pointNames->size())
@@ -85,9 +86,10 @@ QString DendrogramWidget::describeNode(std::int32_t node) const {
     const std::size_t row = m_layout->row(node);
     EventGroup group;
     const bool clusterRoot = inCluster && m_cut->roots[static_cast<std::size_t>(cluster)] == node;
-    group.name = clusterRoot ? cutClusterName(cluster, m_cut->colourOf(cluster))
-                             : inCluster ? tr("subtree of %1 (merge %2)").arg(cutClusterName(cluster, m_cut->colourOf(cluster))).arg(row + 1)
-                                         : tr("subtree (merge %1)").arg(row + 1);
+    group.name =
+        clusterRoot ? cutClusterName(cluster, m_cut->colourOf(cluster))
+        : inCluster ? tr("subtree of %1 (merge %2)").arg(cutClusterName(cluster, m_cut->colourOf(cluster))).arg(row + 1)
+                    : tr("subtree (merge %1)").arg(row + 1);
     group.size = m_layout->size[n];
     group.height = m_layout->height[n];
     group.firstPosition = m_layout->first[n];
@@ -96,7 +98,8 @@ QString DendrogramWidget::describeNode(std::int32_t node) const {
     if (m_layout->isInverted(node)) {
         const double child = std::max(m_layout->height[static_cast<std::size_t>(m_layout->left[row])],
                                       m_layout->height[static_cast<std::size_t>(m_layout->right[row])]);
-        text += QLatin1Char('\n') + tr("Inversion: merged below its child at %1").arg(QLocale().toString(child, 'g', 6));
+        text +=
+            QLatin1Char('\n') + tr("Inversion: merged below its child at %1").arg(QLocale().toString(child, 'g', 6));
     }
     return text;
 }

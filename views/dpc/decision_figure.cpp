@@ -21,12 +21,15 @@ constexpr int kMaxImageSide = 2048;
 constexpr double kImageOversample = 2.0;
 constexpr std::size_t kMaxLegend = 12;
 
-QString tr(const char* text) { return QCoreApplication::translate("DecisionFigure", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("DecisionFigure", text);
+}
 
 }  // namespace
 
 DecisionFigure::DecisionFigure(std::shared_ptr<const DensityPeaksResult> result, DecisionFigureOptions options)
-    : m_result(std::move(result)), m_options(std::move(options)),
+    : m_result(std::move(result)),
+      m_options(std::move(options)),
       m_scale(DecisionScale::of(*m_result, m_options.logRho, m_options.logDelta)) {
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (std::size_t i = 0; i < m_result->rho.size(); ++i) {

@@ -20,14 +20,14 @@
 namespace clusterlens::views {
 
 struct DecisionFigureOptions {
-    QString title;                       ///< first line; empty: "Decision graph"
-    QString subtitle;                    ///< second line (dc, kernel); N and K are added
+    QString title;                              ///< first line; empty: "Decision graph"
+    QString subtitle;                           ///< second line (dc, kernel); N and K are added
     std::shared_ptr<const LabelVector> labels;  ///< colours; null: grey points
-    std::vector<std::int64_t> peaks;     ///< in label order (peaks[c] founded cluster c)
-    std::optional<QPointF> thresholds;   ///< (rhoMin, deltaMin) lines
+    std::vector<std::int64_t> peaks;            ///< in label order (peaks[c] founded cluster c)
+    std::optional<QPointF> thresholds;          ///< (rhoMin, deltaMin) lines
     bool logRho = false;
     bool logDelta = false;
-    std::vector<QString> clusterNames;   ///< optional names by label; else "cluster c"
+    std::vector<QString> clusterNames;  ///< optional names by label; else "cluster c"
 };
 
 class DecisionFigure : public Figure {

@@ -57,7 +57,9 @@ void DecisionGraph::setHighlighted(const QList<qsizetype>& rows) {
     setSelection(rows);
 }
 
-QString DecisionGraph::tooltipAt(QPointF pos) const { return m_tooltip->textAt(pos); }
+QString DecisionGraph::tooltipAt(QPointF pos) const {
+    return m_tooltip->textAt(pos);
+}
 
 QString DecisionGraph::tooltipFor(qsizetype row) const {
     if (!m_result || row < 0 || static_cast<std::size_t>(row) >= m_result->rho.size()) return {};
@@ -121,9 +123,9 @@ void DecisionGraph::paintPeaks(QPainter& painter) const {
         // Up right, down right, up left, down left of the circle: the first that is free.
         const QSizeF size(metrics.horizontalAdvance(QString::number(c)) + 2, metrics.height());
         const double gap = kPeakRadius + 1;
-        for (const QPointF& corner : {at[c] + QPointF(gap, -gap - size.height()), at[c] + QPointF(gap, gap),
-                                      at[c] + QPointF(-gap - size.width(), -gap - size.height()),
-                                      at[c] + QPointF(-gap - size.width(), gap)})
+        for (const QPointF& corner :
+             {at[c] + QPointF(gap, -gap - size.height()), at[c] + QPointF(gap, gap),
+              at[c] + QPointF(-gap - size.width(), -gap - size.height()), at[c] + QPointF(-gap - size.width(), gap)})
             candidates[c].emplace_back(corner, size);
     }
     const std::vector<QRectF> labels = placeLabels(candidates, circles, plotRect());
@@ -181,8 +183,8 @@ void DecisionGraph::mousePressEvent(QMouseEvent* event) {
         event->accept();
         return;
     }
-    const Line line = left && !(mods & (Qt::ShiftModifier | Qt::ControlModifier)) ? lineNear(event->position())
-                                                                                    : Line::None;
+    const Line line =
+        left && !(mods & (Qt::ShiftModifier | Qt::ControlModifier)) ? lineNear(event->position()) : Line::None;
     if (line == Line::None) {
         startBaseGesture(event);
         return;

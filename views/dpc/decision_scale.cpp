@@ -26,10 +26,18 @@ DecisionScale DecisionScale::of(const DensityPeaksResult& result, bool logRho, b
     return scale;
 }
 
-double DecisionScale::x(double rho) const { return logRho ? std::log10(std::max(rho, rhoFloor)) : rho; }
-double DecisionScale::y(double delta) const { return logDelta ? std::log10(std::max(delta, deltaFloor)) : delta; }
-double DecisionScale::rhoAt(double px) const { return logRho ? std::pow(10.0, px) : px; }
-double DecisionScale::deltaAt(double py) const { return logDelta ? std::pow(10.0, py) : py; }
+double DecisionScale::x(double rho) const {
+    return logRho ? std::log10(std::max(rho, rhoFloor)) : rho;
+}
+double DecisionScale::y(double delta) const {
+    return logDelta ? std::log10(std::max(delta, deltaFloor)) : delta;
+}
+double DecisionScale::rhoAt(double px) const {
+    return logRho ? std::pow(10.0, px) : px;
+}
+double DecisionScale::deltaAt(double py) const {
+    return logDelta ? std::pow(10.0, py) : py;
+}
 
 std::shared_ptr<const Dataset> decisionCoordinates(const DensityPeaksResult& result, const DecisionScale& scale) {
     auto data = std::make_shared<Dataset>();

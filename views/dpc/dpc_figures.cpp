@@ -25,20 +25,19 @@ QString dpcCommand(const DpcRun& run) {
     QStringList columns;
     for (std::size_t c : run.request.columns) columns << QString::fromStdString(data.features[c]);
     const DensityPeaksResult& r = *run.result;
-    return shellCommand(QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("dpc")} +
-                        datasetInputWords(data, columns) +
-                        QStringList{QStringLiteral("--dc"), QString::number(r.dc.value, 'g', 17), QStringLiteral("--kernel"),
-                                    kernelName(r.kernel), QStringLiteral("--out"), QStringLiteral("DPC.csv")});
+    return shellCommand(
+        QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("dpc")} + datasetInputWords(data, columns) +
+        QStringList{QStringLiteral("--dc"), QString::number(r.dc.value, 'g', 17), QStringLiteral("--kernel"),
+                    kernelName(r.kernel), QStringLiteral("--out"), QStringLiteral("DPC.csv")});
 }
 
 FigureExportSource dpcSource(const DpcRun& run, std::size_t peaks) {
     FigureExportSource source;
     source.prelude = dpcCommand(run);
     source.dataFiles = {QString::fromStdString(run.request.dataset->provenance.path)};
-    source.methods = densityPeaksMethods(run.result->rho.size(), describeDc(run.result->dc),
-                                         run.result->kernel == DensityKernel::Gaussian ? QObject::tr("Gaussian")
-                                                                                       : QObject::tr("cutoff"),
-                                         peaks);
+    source.methods = densityPeaksMethods(
+        run.result->rho.size(), describeDc(run.result->dc),
+        run.result->kernel == DensityKernel::Gaussian ? QObject::tr("Gaussian") : QObject::tr("cutoff"), peaks);
     return source;
 }
 

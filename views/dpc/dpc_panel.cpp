@@ -42,7 +42,10 @@ QString labelingNameOf(std::size_t k, bool halo, const ResultScope& scope) {
 }  // namespace
 
 DpcPanel::DpcPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent)
-    : QWidget(parent), m_runner(runner), m_analysis(analysis), m_choice(new PeakChoice(this)),
+    : QWidget(parent),
+      m_runner(runner),
+      m_analysis(analysis),
+      m_choice(new PeakChoice(this)),
       m_table(new PeakTableModel(this)) {
     buildForm();
     connectForm();
@@ -119,8 +122,9 @@ void DpcPanel::run() {
     const std::size_t points = scope.isAll() ? m_dataset->n : scope.members->size();
     m_status->setText(tr("Computing \u03c1 and \u03b4 for %1 points\u2026").arg(points));
     m_progress->setValue(0);
-    m_job = startOnScope<DpcRun>(m_runner, this, kJobSlot, tr("Density peaks: %1 points%2").arg(points).arg(scopeSuffix(scope)),
-                                 request, scope, runDpc, [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
+    m_job = startOnScope<DpcRun>(m_runner, this, kJobSlot,
+                                 tr("Density peaks: %1 points%2").arg(points).arg(scopeSuffix(scope)), request, scope,
+                                 runDpc, [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }
 
@@ -209,7 +213,9 @@ void DpcPanel::setLogAxes(bool logRho, bool logDelta) {
     showGraph();
 }
 
-void DpcPanel::setHaloEnabled(bool enabled) { m_halo->setChecked(enabled); }
+void DpcPanel::setHaloEnabled(bool enabled) {
+    m_halo->setChecked(enabled);
+}
 
 void DpcPanel::showGraph() {
     if (!m_run) {
@@ -257,9 +263,8 @@ void DpcPanel::startHalo() {
             if (outcome.state == JobState::Failed) Q_EMIT message(tr("Halo failed: %1").arg(outcome.message), true);
             if (outcome.state != JobState::Finished) return;
             const auto noise = std::count(outcome.result->begin(), outcome.result->end(), -1);
-            m_pickStatus->setText(tr("%1 clusters; %2 border points marked as noise.")
-                                      .arg(m_choice->peaks().size())
-                                      .arg(noise));
+            m_pickStatus->setText(
+                tr("%1 clusters; %2 border points marked as noise.").arg(m_choice->peaks().size()).arg(noise));
             publish(outcome.result, name);
         });
 }
@@ -325,8 +330,10 @@ void DpcPanel::chooseExport(int kind) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), names[kind], filters[kind]);
     if (path.isEmpty()) return;
     try {
-        if (kind == 1) exportLabels(path);
-        else exportTable(path);
+        if (kind == 1)
+            exportLabels(path);
+        else
+            exportTable(path);
         Q_EMIT message(tr("Wrote %1").arg(path), false);
     } catch (const Error& e) {
         Q_EMIT message(QString::fromStdString(e.what()), true);
@@ -336,7 +343,8 @@ void DpcPanel::chooseExport(int kind) {
 void DpcPanel::pollProgress() {
     if (m_job == 0 || !m_runner->isRunning(m_job)) return;
     m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
-    m_status->setText(tr("Computing \u03c1 and \u03b4\u2026 %1 s").arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
+    m_status->setText(tr("Computing \u03c1 and \u03b4\u2026 %1 s")
+                          .arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
 }
 
 void DpcPanel::updateEnabled() {

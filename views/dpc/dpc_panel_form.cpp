@@ -152,9 +152,10 @@ QWidget* DpcPanel::buildExportRow() {
     auto* row = new QWidget(this);
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
-    const std::pair<QString, int> buttons[] = {
-        {tr("Export graph\u2026"), ExportFigure}, {tr("Export \u03b3 plot\u2026"), ExportGamma},
-        {tr("Export labels\u2026"), ExportLabels}, {tr("Export DPC.csv\u2026"), ExportTable}};
+    const std::pair<QString, int> buttons[] = {{tr("Export graph\u2026"), ExportFigure},
+                                               {tr("Export \u03b3 plot\u2026"), ExportGamma},
+                                               {tr("Export labels\u2026"), ExportLabels},
+                                               {tr("Export DPC.csv\u2026"), ExportTable}};
     for (const auto& [text, kind] : buttons) {
         auto* button = new QPushButton(text, row);
         connect(button, &QPushButton::clicked, this, [this, k = kind] { chooseExport(k); });
@@ -165,8 +166,9 @@ QWidget* DpcPanel::buildExportRow() {
 
 void DpcPanel::buildForm() {
     m_graph = new DecisionGraph(this);
-    m_graph->setPlaceholderText(tr("Run density peaks (Run, above) to see the decision graph: \u03c1 against \u03b4 "
-                                   "of every point."));
+    m_graph->setPlaceholderText(
+        tr("Run density peaks (Run, above) to see the decision graph: \u03c1 against \u03b4 "
+           "of every point."));
     m_gamma = new GammaPlot(this);
     m_tableView = new QTableView(this);
     m_tableView->setModel(m_table);
@@ -215,7 +217,8 @@ void DpcPanel::connectForm() {
     connect(m_dcMode, &QComboBox::currentIndexChanged, this, &DpcPanel::updateEnabled);
     connect(m_graph, &DecisionGraph::regionPicked, this, [this](const QList<qsizetype>& rows) {
         m_useThresholds->setChecked(false);
-        m_choice->choose(std::vector<std::int64_t>(rows.begin(), rows.end()), tr("Region (%1 points)").arg(rows.size()));
+        m_choice->choose(std::vector<std::int64_t>(rows.begin(), rows.end()),
+                         tr("Region (%1 points)").arg(rows.size()));
     });
     connect(m_graph, &DecisionGraph::thresholdsDragged, this, &DpcPanel::applyThresholds);
     connectLinking();

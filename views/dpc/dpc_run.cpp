@@ -30,8 +30,7 @@ DpcRun runDpc(const DpcRequest& request, JobControl& control) {
 std::vector<std::int32_t> runHalo(const DpcRun& run, const std::vector<std::int32_t>& labels, JobControl& control) {
     const std::vector<float> x = featureMatrix(*run.request.dataset, run.request.columns);
     const std::size_t n = run.request.dataset->n, d = run.request.columns.size();
-    return applyHalo(x.data(), n, d, *run.result, labels, run.result->dc.value, run.request.backend,
-                     &control).result;
+    return applyHalo(x.data(), n, d, *run.result, labels, run.result->dc.value, run.request.backend, &control).result;
 }
 
 QString describeDc(const DcChoice& dc) {

@@ -18,7 +18,9 @@ const QColor kChosenColor(0x20, 0x60, 0xc0);
 const QColor kTailColor(0x70, 0x70, 0x70);
 constexpr std::size_t kMinRanks = 30;
 
-QString tr(const char* text) { return QCoreApplication::translate("GammaFigure", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("GammaFigure", text);
+}
 
 }  // namespace
 
@@ -26,7 +28,8 @@ std::vector<double> rankedGammas(const DensityPeaksResult& result, std::size_t s
     if (result.gamma.empty()) return {};
     const std::size_t shown = std::min(result.gamma.size(), std::max(kMinRanks, 3 * suggested));
     std::vector<double> sorted(result.gamma.begin(), result.gamma.end());
-    std::partial_sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(shown), sorted.end(), std::greater<>());
+    std::partial_sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(shown), sorted.end(),
+                      std::greater<>());
     sorted.resize(shown);
     double positive = sorted.front();
     for (double g : sorted)

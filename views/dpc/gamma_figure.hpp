@@ -18,8 +18,8 @@ namespace clusterlens::views {
 std::vector<double> rankedGammas(const DensityPeaksResult& result, std::size_t suggested);
 
 struct GammaFigureOptions {
-    QString title;                 ///< empty: "γ = ρ·δ by rank"
-    std::size_t chosen = 0;        ///< the top `chosen` gammas are the peaks (0: none)
+    QString title;           ///< empty: "γ = ρ·δ by rank"
+    std::size_t chosen = 0;  ///< the top `chosen` gammas are the peaks (0: none)
 };
 
 class GammaFigure : public Figure {

@@ -25,7 +25,8 @@ constexpr double kHoverPixels = 6.0;  // how near a point the mouse must be for 
 }  // namespace
 
 GammaPlot::GammaPlot(QWidget* parent) : QWidget(parent) {
-    setToolTip(tr("\u03b3 = \u03c1\u00b7\u03b4 in decreasing order. Click at rank k to take the top k points as peaks."));
+    setToolTip(
+        tr("\u03b3 = \u03c1\u00b7\u03b4 in decreasing order. Click at rank k to take the top k points as peaks."));
 }
 
 void GammaPlot::setResult(const std::shared_ptr<const DensityPeaksResult>& result) {
@@ -68,7 +69,8 @@ QPointF GammaPlot::pointOfRank(std::size_t k) const {
 }
 
 QString GammaPlot::tooltipAt(QPointF pos) const {
-    if (m_sorted.empty() || !plotRect().adjusted(-kHoverPixels, -kHoverPixels, kHoverPixels, kHoverPixels).contains(pos))
+    if (m_sorted.empty() ||
+        !plotRect().adjusted(-kHoverPixels, -kHoverPixels, kHoverPixels, kHoverPixels).contains(pos))
         return {};
     std::size_t best = 0;
     double bestDistance = kHoverPixels;

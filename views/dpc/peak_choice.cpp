@@ -16,7 +16,10 @@ public:
 
     SetPeaksCommand(PeakChoice* choice, std::vector<std::int64_t> before, std::vector<std::int64_t> after,
                     const QString& text, bool mergeable)
-        : QUndoCommand(text), m_choice(choice), m_before(std::move(before)), m_after(std::move(after)),
+        : QUndoCommand(text),
+          m_choice(choice),
+          m_before(std::move(before)),
+          m_after(std::move(after)),
           m_mergeable(mergeable) {}
 
     void redo() override { m_choice->apply(m_after); }

@@ -1,7 +1,8 @@
 #pragma once
 // The peaks chosen on a decision graph and the labels they give. Every choice (rectangle or lasso,
 // top-K, thresholds, one peak added or removed) is an undoable command on one QUndoStack; applying a
-// choice re-labels all points at once with assignFromPeaks (O(n): the nearest-higher links are followed in density order).
+// choice re-labels all points at once with assignFromPeaks (O(n): the nearest-higher links are followed in density
+// order).
 
 #include <QObject>
 #include <QString>

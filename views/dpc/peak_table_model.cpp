@@ -10,7 +10,8 @@ namespace clusterlens::views {
 
 PeakTableModel::PeakTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void PeakTableModel::setPeaks(const PeakChoice& choice, std::shared_ptr<const LabelVector> labels, const IndexVector* events) {
+void PeakTableModel::setPeaks(const PeakChoice& choice, std::shared_ptr<const LabelVector> labels,
+                              const IndexVector* events) {
     beginResetModel();
     m_rows.clear();
     m_total = labels ? labels->size() : 0;
@@ -39,7 +40,9 @@ int PeakTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int PeakTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int PeakTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant PeakTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
@@ -50,27 +53,41 @@ QVariant PeakTableModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) return {};
     const QLocale locale;
     switch (index.column()) {
-    case ClusterColumn: return row.label < 0 ? tr("halo (noise)") : tr("cluster %1").arg(row.label);
-    case SizeColumn: return locale.toString(static_cast<qulonglong>(row.size));
-    case ShareColumn:
-        return QStringLiteral("%1 %").arg(m_total ? 100.0 * static_cast<double>(row.size) / static_cast<double>(m_total) : 0.0, 0, 'f', 1);
-    case PeakColumn: return row.peak < 0 ? QString() : QString::number(row.peak);
-    case RhoColumn: return row.peak < 0 ? QString() : QString::number(row.rho, 'g', 4);
-    case DeltaColumn: return row.peak < 0 ? QString() : QString::number(row.delta, 'g', 4);
-    default: return {};
+        case ClusterColumn:
+            return row.label < 0 ? tr("halo (noise)") : tr("cluster %1").arg(row.label);
+        case SizeColumn:
+            return locale.toString(static_cast<qulonglong>(row.size));
+        case ShareColumn:
+            return QStringLiteral("%1 %").arg(
+                m_total ? 100.0 * static_cast<double>(row.size) / static_cast<double>(m_total) : 0.0, 0, 'f', 1);
+        case PeakColumn:
+            return row.peak < 0 ? QString() : QString::number(row.peak);
+        case RhoColumn:
+            return row.peak < 0 ? QString() : QString::number(row.rho, 'g', 4);
+        case DeltaColumn:
+            return row.peak < 0 ? QString() : QString::number(row.delta, 'g', 4);
+        default:
+            return {};
     }
 }
 
 QVariant PeakTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case ClusterColumn: return tr("Cluster");
-    case SizeColumn: return tr("Points");
-    case ShareColumn: return tr("Share");
-    case PeakColumn: return tr("Peak");
-    case RhoColumn: return tr("\u03c1");
-    case DeltaColumn: return tr("\u03b4");
-    default: return {};
+        case ClusterColumn:
+            return tr("Cluster");
+        case SizeColumn:
+            return tr("Points");
+        case ShareColumn:
+            return tr("Share");
+        case PeakColumn:
+            return tr("Peak");
+        case RhoColumn:
+            return tr("\u03c1");
+        case DeltaColumn:
+            return tr("\u03b4");
+        default:
+            return {};
     }
 }
 

@@ -23,7 +23,8 @@ public:
     /// Shows the peaks of `choice` with the sizes of `labels` (the halo may have made some noise). A run
     /// on a population names its peaks by their whole-dataset index in `events` (null: a point's position
     /// is its index).
-    void setPeaks(const PeakChoice& choice, std::shared_ptr<const LabelVector> labels, const IndexVector* events = nullptr);
+    void setPeaks(const PeakChoice& choice, std::shared_ptr<const LabelVector> labels,
+                  const IndexVector* events = nullptr);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -21,7 +21,8 @@ ComposedFigure::ComposedFigure(std::vector<std::unique_ptr<Figure>> panels, int 
 }
 
 int ComposedFigure::rows() const {
-    return std::max(1, static_cast<int>((m_panels.size() + static_cast<std::size_t>(m_columns) - 1) / static_cast<std::size_t>(m_columns)));
+    return std::max(1, static_cast<int>((m_panels.size() + static_cast<std::size_t>(m_columns) - 1) /
+                                        static_cast<std::size_t>(m_columns)));
 }
 
 QSize ComposedFigure::defaultSize() const {
@@ -36,7 +37,8 @@ QSize ComposedFigure::defaultSize() const {
 
 QString ComposedFigure::panelLetter(std::size_t index) {
     QString letters;
-    for (std::size_t i = index + 1; i > 0; i = (i - 1) / 26) letters.prepend(QChar(u'A' + static_cast<char16_t>((i - 1) % 26)));
+    for (std::size_t i = index + 1; i > 0; i = (i - 1) / 26)
+        letters.prepend(QChar(u'A' + static_cast<char16_t>((i - 1) % 26)));
     return letters;
 }
 
@@ -59,7 +61,8 @@ void ComposedFigure::paint(QPainter& painter, const QRectF& area) const {
     if (!title().isEmpty()) {
         painter.setFont(font(16, true));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(area.left(), area.top() + kGap, area.width(), titleHeight() - kGap), Qt::AlignHCenter | Qt::AlignTop,
+        painter.drawText(QRectF(area.left(), area.top() + kGap, area.width(), titleHeight() - kGap),
+                         Qt::AlignHCenter | Qt::AlignTop,
                          QFontMetricsF(painter.font()).elidedText(title(), Qt::ElideRight, area.width()));
     }
     FigureStyle panelStyle = style();

@@ -132,7 +132,8 @@ QByteArray pdfBytes(const Figure& figure, const FigureGeometry& g, const FigureP
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    const QSize written(static_cast<int>(std::lround(g.points.width())), static_cast<int>(std::lround(g.points.height())));
+    const QSize written(static_cast<int>(std::lround(g.points.width())),
+                        static_cast<int>(std::lround(g.points.height())));
     {
         QPdfWriter pdf(&buffer);
         pdf.setResolution(72);  // 1 unit = 1 point: the page is exactly the requested size
@@ -156,8 +157,9 @@ QByteArray pdfBytes(const Figure& figure, const FigureGeometry& g, const FigureP
 void writeBytes(const QString& path, const std::string& temp, const QByteArray& bytes) {
     QFile file(QString::fromStdString(temp));
     if (!file.open(QIODevice::WriteOnly))
-        fail(path, QStringLiteral("cannot create a file in '%1': %2")
-                       .arg(QFileInfo(path).absolutePath(), file.errorString()));
+        fail(
+            path,
+            QStringLiteral("cannot create a file in '%1': %2").arg(QFileInfo(path).absolutePath(), file.errorString()));
     if (file.write(bytes) != bytes.size() || !file.flush())
         fail(path, QStringLiteral("cannot write the file: %1").arg(file.errorString()));
 }
@@ -190,14 +192,16 @@ bool isFigureFormat(const QString& suffix) {
 
 QImage renderFigureImage(const Figure& figure, const FigureExportOptions& options) {
     QImage image = renderImage(figure, geometryFor(figure, options, true), options.dpi);
-    for (const auto& [key, value] : provenanceFields(provenanceFor(figure, QString(), options))) image.setText(key, value);
+    for (const auto& [key, value] : provenanceFields(provenanceFor(figure, QString(), options)))
+        image.setText(key, value);
     return image;
 }
 
 void exportFigure(const Figure& figure, const QString& path, const FigureExportOptions& options) {
     const QString suffix = suffixOf(path);
     if (!isFigureFormat(suffix))
-        fail(path, QStringLiteral("unknown figure format '.%1' (expected .png, .tif, .tiff, .svg or .pdf)").arg(suffix));
+        fail(path,
+             QStringLiteral("unknown figure format '.%1' (expected .png, .tif, .tiff, .svg or .pdf)").arg(suffix));
     const bool raster = isRaster(suffix);
     FigureGeometry g;
     try {

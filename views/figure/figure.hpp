@@ -66,10 +66,10 @@ struct FigureExportOptions {
     FigureExportOptions(QSizeF requested, int resolution = 96, FigureUnit sizeUnit = FigureUnit::Pixels)
         : size(requested), dpi(resolution), unit(sizeUnit) {}
 
-    QSizeF size;                          ///< in `unit`; empty: figure.defaultSize() pixels
-    int dpi = 96;                         ///< pixels per inch of PNG/TIFF (and of a millimetre size)
+    QSizeF size;   ///< in `unit`; empty: figure.defaultSize() pixels
+    int dpi = 96;  ///< pixels per inch of PNG/TIFF (and of a millimetre size)
     FigureUnit unit = FigureUnit::Pixels;
-    FigureProvenance provenance;          ///< title, command, data hashes for the metadata
+    FigureProvenance provenance;  ///< title, command, data hashes for the metadata
 };
 
 /// What an export produces for `options`: the logical area the figure paints into, the page in

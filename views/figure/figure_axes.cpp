@@ -14,9 +14,9 @@ namespace {
 
 const QColor kAxisColor(0x30, 0x30, 0x30);
 const QColor kGridColor(0x00, 0x00, 0x00, 26);
-constexpr double kMargin = 8.0;      // around the whole figure
+constexpr double kMargin = 8.0;  // around the whole figure
 constexpr double kTickLength = 5.0;
-constexpr double kTickGap = 3.0;     // between a tick and its label
+constexpr double kTickGap = 3.0;  // between a tick and its label
 
 QString tickText(double t, double step, bool log) {
     if (!log) return formatTick(t, step);
@@ -47,7 +47,8 @@ int maxYTicks(const QFontMetricsF& metrics, double height) {
 double widestTick(const AxisSpec& axis, const QFontMetricsF& metrics, int maxTicks) {
     const std::vector<double> ticks = axisTicks(axis.lo, axis.hi, maxTicks, axis.log);
     double widest = metrics.horizontalAdvance(QStringLiteral("0"));
-    for (double t : ticks) widest = std::max(widest, metrics.horizontalAdvance(tickText(t, stepOf(ticks, axis), axis.log)));
+    for (double t : ticks)
+        widest = std::max(widest, metrics.horizontalAdvance(tickText(t, stepOf(ticks, axis), axis.log)));
     return widest;
 }
 
@@ -68,15 +69,15 @@ XYLayout layoutXY(const QRectF& area, const AxesFonts& fonts, const QString& tit
     const QFontMetricsF titleMetrics(fonts.title), text(fonts.text), label(fonts.label);
     XYLayout layout;
     double top = area.top() + kMargin;
-    const double titleHeight = (title.isEmpty() ? 0.0 : titleMetrics.height() + 2) +
-                               (subtitle.isEmpty() ? 0.0 : text.height() + 2);
+    const double titleHeight =
+        (title.isEmpty() ? 0.0 : titleMetrics.height() + 2) + (subtitle.isEmpty() ? 0.0 : text.height() + 2);
     layout.title = QRectF(area.left() + kMargin, top, area.width() - 2 * kMargin, titleHeight);
     if (titleHeight > 0) top += titleHeight + text.height() * 0.5;
     QRectF rest(area.left() + kMargin, top, area.width() - 2 * kMargin, area.bottom() - kMargin - top);
     rest = reserveLegend(rest, legend, fonts.text, position, &layout.legend);
     // Room for the tick labels and axis titles; the last x label may reach half its width past the frame.
-    const double left = (y.title.isEmpty() ? 0.0 : label.height() + 4) + widestTick(y, text, maxYTicks(text, rest.height())) +
-                        kTickLength + kTickGap;
+    const double left = (y.title.isEmpty() ? 0.0 : label.height() + 4) +
+                        widestTick(y, text, maxYTicks(text, rest.height())) + kTickLength + kTickGap;
     const double right = 0.5 * widestTick(x, text, maxXTicks(x, text, rest.width()));
     const double bottom = kTickLength + kTickGap + text.height() + (x.title.isEmpty() ? 0.0 : label.height() + 4);
     const double topRoom = text.height() / 2;  // the top y label is centred on the frame's edge
@@ -122,7 +123,8 @@ void paintAxes(QPainter& painter, const QRectF& plot, const AxisSpec& x, const A
         painter.setPen(QPen(kAxisColor, 1.0));
         painter.drawLine(QPointF(at, plot.bottom()), QPointF(at, plot.bottom() + kTickLength));
         const QString text = tickText(t, stepOf(xTicks, x), x.log);
-        painter.drawText(QPointF(at - metrics.horizontalAdvance(text) / 2, plot.bottom() + kTickLength + kTickGap + metrics.ascent()),
+        painter.drawText(QPointF(at - metrics.horizontalAdvance(text) / 2,
+                                 plot.bottom() + kTickLength + kTickGap + metrics.ascent()),
                          text);
     }
     for (double t : yTicks) {
@@ -139,7 +141,8 @@ void paintAxes(QPainter& painter, const QRectF& plot, const AxisSpec& x, const A
     }
     painter.setFont(fonts.label);
     if (!x.title.isEmpty()) {
-        const QRectF box(plot.left(), plot.bottom() + kTickLength + kTickGap + metrics.height() + 2, plot.width(), label.height());
+        const QRectF box(plot.left(), plot.bottom() + kTickLength + kTickGap + metrics.height() + 2, plot.width(),
+                         label.height());
         painter.drawText(box, Qt::AlignCenter, label.elidedText(x.title, Qt::ElideMiddle, plot.width()));
     }
     if (!y.title.isEmpty()) {

@@ -41,7 +41,8 @@ FigureComposerDialog::FigureComposerDialog(std::vector<FigureExportSource> sourc
 void FigureComposerDialog::setChosen(const std::vector<std::size_t>& indices) {
     for (int row = 0; row < m_list->count(); ++row) m_list->item(row)->setCheckState(Qt::Unchecked);
     for (std::size_t i : indices)
-        if (i < m_sources.size() && m_sources[i].isValid()) m_list->item(static_cast<int>(i))->setCheckState(Qt::Checked);
+        if (i < m_sources.size() && m_sources[i].isValid())
+            m_list->item(static_cast<int>(i))->setCheckState(Qt::Checked);
 }
 
 std::vector<std::size_t> FigureComposerDialog::chosen() const {
@@ -51,8 +52,12 @@ std::vector<std::size_t> FigureComposerDialog::chosen() const {
     return indices;
 }
 
-void FigureComposerDialog::setColumns(int columns) { m_columns->setValue(columns); }
-int FigureComposerDialog::columns() const { return m_columns->value(); }
+void FigureComposerDialog::setColumns(int columns) {
+    m_columns->setValue(columns);
+}
+int FigureComposerDialog::columns() const {
+    return m_columns->value();
+}
 
 FigureExportSource FigureComposerDialog::composedSource() const {
     std::vector<FigureExportSource> panels;

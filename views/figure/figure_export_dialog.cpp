@@ -29,7 +29,8 @@ namespace clusterlens::views {
 namespace {
 
 const QString kLastDirKey = QStringLiteral("export/lastDirectory");
-const QStringList kSuffixes = {QStringLiteral("png"), QStringLiteral("tif"), QStringLiteral("svg"), QStringLiteral("pdf")};
+const QStringList kSuffixes = {QStringLiteral("png"), QStringLiteral("tif"), QStringLiteral("svg"),
+                               QStringLiteral("pdf")};
 constexpr double kPresetsMm[] = {0.0, FigureExportDialog::singleColumnMm, FigureExportDialog::oneAndHalfColumnMm,
                                  FigureExportDialog::doubleColumnMm};
 
@@ -235,11 +236,21 @@ void FigureExportDialog::setSizePixels(int width, int height) {
     m_preset->setCurrentIndex(0);
 }
 
-void FigureExportDialog::setDpi(int dpi) { m_dpi->setValue(dpi); }
-void FigureExportDialog::setTitleText(const QString& title) { m_title->setText(title); }
-void FigureExportDialog::setFontScale(double scale) { m_fontScale->setValue(scale); }
-void FigureExportDialog::setTransparent(bool transparent) { m_background->setCurrentIndex(transparent ? 1 : 0); }
-void FigureExportDialog::setViewOnly(bool viewOnly) { m_viewOnly->setChecked(viewOnly); }
+void FigureExportDialog::setDpi(int dpi) {
+    m_dpi->setValue(dpi);
+}
+void FigureExportDialog::setTitleText(const QString& title) {
+    m_title->setText(title);
+}
+void FigureExportDialog::setFontScale(double scale) {
+    m_fontScale->setValue(scale);
+}
+void FigureExportDialog::setTransparent(bool transparent) {
+    m_background->setCurrentIndex(transparent ? 1 : 0);
+}
+void FigureExportDialog::setViewOnly(bool viewOnly) {
+    m_viewOnly->setChecked(viewOnly);
+}
 
 void FigureExportDialog::setAxisLabels(const QString& x, const QString& y) {
     m_xLabel->setText(x);
@@ -286,8 +297,10 @@ void FigureExportDialog::copyMethods() {
 }
 
 void FigureExportDialog::browse() {
-    const QString filters = tr("PNG image (*.png);;TIFF image (*.tif *.tiff);;SVG vector figure (*.svg);;PDF vector figure (*.pdf)");
-    QString selected = m_format->currentIndex() >= 0 ? filters.split(QStringLiteral(";;")).value(m_format->currentIndex()) : QString();
+    const QString filters =
+        tr("PNG image (*.png);;TIFF image (*.tif *.tiff);;SVG vector figure (*.svg);;PDF vector figure (*.pdf)");
+    QString selected =
+        m_format->currentIndex() >= 0 ? filters.split(QStringLiteral(";;")).value(m_format->currentIndex()) : QString();
     const QString chosen = QFileDialog::getSaveFileName(this, windowTitle(), path(), filters, &selected);
     if (chosen.isEmpty()) return;
     setPath(chosen);
@@ -320,7 +333,8 @@ void FigureExportDialog::unitChosen() {
     // Keep the physical size when switching units: pixels at the chosen resolution.
     const double perMm = m_dpi->value() / 25.4;
     const bool toMm = m_unit->currentIndex() == 0;
-    for (QDoubleSpinBox* side : {m_width, m_height}) side->setValue(toMm ? side->value() / perMm : std::round(side->value() * perMm));
+    for (QDoubleSpinBox* side : {m_width, m_height})
+        side->setValue(toMm ? side->value() / perMm : std::round(side->value() * perMm));
     for (QDoubleSpinBox* side : {m_width, m_height}) side->setDecimals(toMm ? 1 : 0);
     updateEnabled();
 }

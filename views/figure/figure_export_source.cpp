@@ -38,8 +38,10 @@ QStringList datasetInputWords(const Dataset& dataset, const QStringList& columns
 QString resultFileName(const QString& name, const QString& suffix) {
     QString file;
     for (QChar c : name) {
-        if (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.')) file += c;
-        else if (!file.endsWith(QLatin1Char('_'))) file += QLatin1Char('_');
+        if (c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.'))
+            file += c;
+        else if (!file.endsWith(QLatin1Char('_')))
+            file += QLatin1Char('_');
     }
     while (file.endsWith(QLatin1Char('_'))) file.chop(1);
     return (file.isEmpty() ? QStringLiteral("result") : file) + QLatin1Char('.') + suffix;
@@ -56,7 +58,8 @@ QStringList plotOptionWords(const QString& path, const FigureExportOptions& opti
     if (!style.title.isEmpty()) words << QStringLiteral("--title") << style.title;
     if (!style.xLabel.isEmpty()) words << QStringLiteral("--x-label") << style.xLabel;
     if (!style.yLabel.isEmpty()) words << QStringLiteral("--y-label") << style.yLabel;
-    if (style.palette != PaletteKind::Tableau) words << QStringLiteral("--palette") << Palette::paletteName(style.palette);
+    if (style.palette != PaletteKind::Tableau)
+        words << QStringLiteral("--palette") << Palette::paletteName(style.palette);
     if (style.fontScale != 1.0) words << QStringLiteral("--font-scale") << number(style.fontScale);
     if (style.legend != LegendPosition::Auto) words << QStringLiteral("--legend") << legendPositionName(style.legend);
     if (style.transparent) words << QStringLiteral("--background") << QStringLiteral("transparent");
@@ -70,7 +73,8 @@ FigureProvenance provenanceOf(const FigureExportSource& source, const QString& p
         provenance.command = source.fixedCommand;
     } else if (!source.command.isEmpty()) {
         provenance.command = shellCommand(source.command + plotOptionWords(path, options, style));
-        if (!source.prelude.isEmpty()) provenance.command = source.prelude + QStringLiteral(" && ") + provenance.command;
+        if (!source.prelude.isEmpty())
+            provenance.command = source.prelude + QStringLiteral(" && ") + provenance.command;
     }
     for (const QString& file : source.dataFiles) {
         try {

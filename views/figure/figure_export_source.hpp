@@ -24,7 +24,7 @@ struct FigureExportSource {
     /// Commands that make the plot's input files, run before it (already quoted), e.g.
     /// "clusterlens-cli dpc data.fcs --dc-percent 2 --out DPC.csv"; empty when the plot reads the data.
     QString prelude;
-    QStringList command;    ///< `clusterlens-cli plot KIND INPUT ...` without the output and style options
+    QStringList command;  ///< `clusterlens-cli plot KIND INPUT ...` without the output and style options
     /// The provenance's command as it stands, when set (a composed figure lists its panels' commands).
     QString fixedCommand;
     QStringList dataFiles;  ///< hashed into every file's provenance

@@ -28,15 +28,17 @@ struct Placement {
 };
 
 struct Metrics {
-    explicit Metrics(const QFont& font) : text(font), line(text.height() * 1.15), swatch(text.height() * 0.72),
-                                           gap(text.height() * 0.4) {}
+    explicit Metrics(const QFont& font)
+        : text(font), line(text.height() * 1.15), swatch(text.height() * 0.72), gap(text.height() * 0.4) {}
     QFontMetricsF text;
     double line, swatch, gap;
     /// Lines and ramps need a longer sample than a patch of colour.
     double swatchWidth(const LegendItem& item) const {
         return item.swatch == LegendSwatch::DashedLine || item.swatch == LegendSwatch::Ramp ? 2.2 * swatch : swatch;
     }
-    double itemWidth(const LegendItem& item) const { return swatchWidth(item) + gap + text.horizontalAdvance(item.text); }
+    double itemWidth(const LegendItem& item) const {
+        return swatchWidth(item) + gap + text.horizontalAdvance(item.text);
+    }
 };
 
 }  // namespace
@@ -97,18 +99,22 @@ void paintSwatch(QPainter& painter, const LegendItem& item, const QRectF& box) {
     painter.setPen(Qt::NoPen);
     painter.setBrush(item.colour);
     switch (item.swatch) {
-    case LegendSwatch::Square: painter.drawRect(box); break;
-    case LegendSwatch::Dot: painter.drawEllipse(box.adjusted(1, 1, -1, -1)); break;
-    case LegendSwatch::DashedLine:
-        painter.setPen(QPen(item.colour, 1.5, Qt::DashLine));
-        painter.drawLine(QPointF(box.left(), box.center().y()), QPointF(box.right(), box.center().y()));
-        break;
-    case LegendSwatch::Ramp: {
-        QLinearGradient gradient(box.topLeft(), box.topRight());
-        for (int i = 0; i <= 4; ++i) gradient.setColorAt(i / 4.0, Palette::colormap(i / 4.0));
-        painter.fillRect(box, gradient);
-        break;
-    }
+        case LegendSwatch::Square:
+            painter.drawRect(box);
+            break;
+        case LegendSwatch::Dot:
+            painter.drawEllipse(box.adjusted(1, 1, -1, -1));
+            break;
+        case LegendSwatch::DashedLine:
+            painter.setPen(QPen(item.colour, 1.5, Qt::DashLine));
+            painter.drawLine(QPointF(box.left(), box.center().y()), QPointF(box.right(), box.center().y()));
+            break;
+        case LegendSwatch::Ramp: {
+            QLinearGradient gradient(box.topLeft(), box.topRight());
+            for (int i = 0; i <= 4; ++i) gradient.setColorAt(i / 4.0, Palette::colormap(i / 4.0));
+            painter.fillRect(box, gradient);
+            break;
+        }
     }
 }
 
@@ -120,8 +126,10 @@ QSizeF FigureLegend::size(const QFont& font, LegendPosition position, double acr
     if (colourBar) {
         const double labels = std::max(m.text.horizontalAdvance(barLow), m.text.horizontalAdvance(barHigh));
         const double head = heading.isEmpty() ? 0.0 : m.text.horizontalAdvance(heading);
-        if (isColumn(position)) return {std::max(head, m.swatch + m.gap + labels), (heading.isEmpty() ? 0 : m.line) + 8 * m.line};
-        return {std::min(across, std::max(head, 12 * m.swatch + 2 * labels)), (heading.isEmpty() ? 0 : m.line) + 2 * m.line};
+        if (isColumn(position))
+            return {std::max(head, m.swatch + m.gap + labels), (heading.isEmpty() ? 0 : m.line) + 8 * m.line};
+        return {std::min(across, std::max(head, 12 * m.swatch + 2 * labels)),
+                (heading.isEmpty() ? 0 : m.line) + 2 * m.line};
     }
     return place(*this, shownItems(), moreText(shownItems()), m, position, across).size;
 }
@@ -139,10 +147,12 @@ void FigureLegend::paint(QPainter& painter, const QRectF& box, const QFont& font
     }
     if (colourBar) {
         const bool column = isColumn(position);
-        const QRectF bar = column ? QRectF(box.left(), top + m.text.height() / 2, m.swatch, box.bottom() - top - m.text.height())
-                                  : QRectF(box.left() + m.text.horizontalAdvance(barLow) + m.gap, top + 0.2 * m.line,
-                                           box.width() - m.text.horizontalAdvance(barLow) - m.text.horizontalAdvance(barHigh) - 2 * m.gap,
-                                           m.swatch);
+        const QRectF bar =
+            column
+                ? QRectF(box.left(), top + m.text.height() / 2, m.swatch, box.bottom() - top - m.text.height())
+                : QRectF(box.left() + m.text.horizontalAdvance(barLow) + m.gap, top + 0.2 * m.line,
+                         box.width() - m.text.horizontalAdvance(barLow) - m.text.horizontalAdvance(barHigh) - 2 * m.gap,
+                         m.swatch);
         QLinearGradient gradient(column ? bar.bottomLeft() : bar.topLeft(), column ? bar.topLeft() : bar.topRight());
         for (int i = 0; i <= 16; ++i) gradient.setColorAt(i / 16.0, colourBar(i / 16.0));
         painter.fillRect(bar, gradient);
@@ -188,25 +198,26 @@ QRectF reserveLegend(const QRectF& area, const FigureLegend& legend, const QFont
     const double gap = QFontMetricsF(font).height() * 0.6;
     QRectF rest = area;
     switch (position) {
-    case LegendPosition::Auto:  // resolved by the figure; a column on the right if not
-    case LegendPosition::Right:
-        *box = QRectF(area.right() - size.width(), area.top(), size.width(), area.height());
-        rest.setRight(box->left() - gap);
-        break;
-    case LegendPosition::Left:
-        *box = QRectF(area.left(), area.top(), size.width(), area.height());
-        rest.setLeft(box->right() + gap);
-        break;
-    case LegendPosition::Top:
-        *box = QRectF(area.left() + (area.width() - size.width()) / 2, area.top(), size.width(), size.height());
-        rest.setTop(box->bottom() + gap);
-        break;
-    case LegendPosition::Bottom:
-        *box = QRectF(area.left() + (area.width() - size.width()) / 2, area.bottom() - size.height(), size.width(),
-                      size.height());
-        rest.setBottom(box->top() - gap);
-        break;
-    case LegendPosition::None: break;
+        case LegendPosition::Auto:  // resolved by the figure; a column on the right if not
+        case LegendPosition::Right:
+            *box = QRectF(area.right() - size.width(), area.top(), size.width(), area.height());
+            rest.setRight(box->left() - gap);
+            break;
+        case LegendPosition::Left:
+            *box = QRectF(area.left(), area.top(), size.width(), area.height());
+            rest.setLeft(box->right() + gap);
+            break;
+        case LegendPosition::Top:
+            *box = QRectF(area.left() + (area.width() - size.width()) / 2, area.top(), size.width(), size.height());
+            rest.setTop(box->bottom() + gap);
+            break;
+        case LegendPosition::Bottom:
+            *box = QRectF(area.left() + (area.width() - size.width()) / 2, area.bottom() - size.height(), size.width(),
+                          size.height());
+            rest.setBottom(box->top() - gap);
+            break;
+        case LegendPosition::None:
+            break;
     }
     return rest;
 }

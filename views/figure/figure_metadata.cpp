@@ -137,7 +137,8 @@ QByteArray withPdfInfo(const QByteArray& pdf, const FigureProvenance& provenance
     const auto size = QRegularExpression(QStringLiteral("/Size\\s+(\\d+)")).match(trailer);
     const auto rootRef = QRegularExpression(QStringLiteral("/Root\\s+(\\d+\\s+\\d+\\s+R)")).match(trailer);
     const auto id = QRegularExpression(QStringLiteral("/ID\\s*(\\[[^\\]]*\\])")).match(trailer);
-    const auto prev = QRegularExpression(QStringLiteral("startxref\\s+(\\d+)")).match(QString::fromLatin1(pdf.mid(startAt)));
+    const auto prev =
+        QRegularExpression(QStringLiteral("startxref\\s+(\\d+)")).match(QString::fromLatin1(pdf.mid(startAt)));
     if (!size.hasMatch() || !rootRef.hasMatch() || !prev.hasMatch())
         throw InvalidInput("figure: the PDF trailer has no /Size, /Root or startxref");
 
@@ -148,8 +149,8 @@ QByteArray withPdfInfo(const QByteArray& pdf, const FigureProvenance& provenance
     if (!out.endsWith('\n')) out.append('\n');
     const qsizetype objectAt = out.size();
     out += object + " 0 obj\n<<\n/Title " + pdfString(provenance.title) + "\n/Subject " +
-           pdfString(provenance.command) + "\n/Keywords " + pdfString(hashes.join(QLatin1Char(' '))) +
-           "\n/Creator " + pdfString(applicationSignature()) + "\n/Producer " +
+           pdfString(provenance.command) + "\n/Keywords " + pdfString(hashes.join(QLatin1Char(' '))) + "\n/Creator " +
+           pdfString(applicationSignature()) + "\n/Producer " +
            pdfString(applicationSignature() + QStringLiteral(" (Qt " QT_VERSION_STR ")")) + "\n/CreationDate " +
            pdfString(QDateTime::currentDateTimeUtc().toString(QStringLiteral("'D:'yyyyMMddHHmmss'Z'"))) +
            "\n>>\nendobj\n";

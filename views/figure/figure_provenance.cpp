@@ -18,8 +18,11 @@ QString shellCommand(const QStringList& words) {
     static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
     QStringList quoted;
     for (const QString& word : words) {
-        if (plain.match(word).hasMatch()) quoted << word;
-        else quoted << QLatin1Char('\'') + QString(word).replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QLatin1Char('\'');
+        if (plain.match(word).hasMatch())
+            quoted << word;
+        else
+            quoted << QLatin1Char('\'') + QString(word).replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
+                          QLatin1Char('\'');
     }
     return quoted.join(QLatin1Char(' '));
 }

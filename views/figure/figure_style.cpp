@@ -4,19 +4,25 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr LegendPosition kPositions[] = {LegendPosition::Auto, LegendPosition::None, LegendPosition::Right, LegendPosition::Top,
-                                         LegendPosition::Bottom, LegendPosition::Left};
+constexpr LegendPosition kPositions[] = {LegendPosition::Auto, LegendPosition::None,   LegendPosition::Right,
+                                         LegendPosition::Top,  LegendPosition::Bottom, LegendPosition::Left};
 
 }  // namespace
 
 QString legendPositionName(LegendPosition position) {
     switch (position) {
-    case LegendPosition::Auto: return QStringLiteral("auto");
-    case LegendPosition::None: return QStringLiteral("none");
-    case LegendPosition::Right: return QStringLiteral("right");
-    case LegendPosition::Top: return QStringLiteral("top");
-    case LegendPosition::Bottom: return QStringLiteral("bottom");
-    case LegendPosition::Left: return QStringLiteral("left");
+        case LegendPosition::Auto:
+            return QStringLiteral("auto");
+        case LegendPosition::None:
+            return QStringLiteral("none");
+        case LegendPosition::Right:
+            return QStringLiteral("right");
+        case LegendPosition::Top:
+            return QStringLiteral("top");
+        case LegendPosition::Bottom:
+            return QStringLiteral("bottom");
+        case LegendPosition::Left:
+            return QStringLiteral("left");
     }
     return {};
 }

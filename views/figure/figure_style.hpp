@@ -16,9 +16,9 @@ namespace clusterlens::views {
 enum class LegendPosition { Auto, None, Right, Top, Bottom, Left };
 
 struct FigureStyle {
-    QString title;   ///< empty: the figure's own title
-    QString xLabel;  ///< empty: the figure's own horizontal axis title
-    QString yLabel;  ///< empty: the figure's own vertical axis title
+    QString title;           ///< empty: the figure's own title
+    QString xLabel;          ///< empty: the figure's own horizontal axis title
+    QString yLabel;          ///< empty: the figure's own vertical axis title
     double fontScale = 1.0;  ///< multiplies every text size (0.5 .. 3)
     PaletteKind palette = PaletteKind::Tableau;
     LegendPosition legend = LegendPosition::Auto;

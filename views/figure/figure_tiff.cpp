@@ -57,7 +57,8 @@ QByteArray encodeTiff(const QImage& source, int dpi, const QString& description,
     const QImage image = source.convertToFormat(QImage::Format_RGBA8888);  // straight (unassociated) alpha
     const auto width = static_cast<std::uint32_t>(image.width()), height = static_cast<std::uint32_t>(image.height());
     const std::uint32_t rowBytes = 4 * width;
-    const std::uint32_t rowsPerStrip = std::max<std::uint32_t>(1, (256u * 1024u) / std::max<std::uint32_t>(rowBytes, 1));
+    const std::uint32_t rowsPerStrip =
+        std::max<std::uint32_t>(1, (256u * 1024u) / std::max<std::uint32_t>(rowBytes, 1));
     std::vector<QByteArray> strips;
     for (std::uint32_t y = 0; y < height; y += rowsPerStrip) {
         const std::uint32_t rows = std::min(rowsPerStrip, height - y);
@@ -71,10 +72,21 @@ QByteArray encodeTiff(const QImage& source, int dpi, const QString& description,
     std::vector<std::uint32_t> counts;
     for (const QByteArray& s : strips) counts.push_back(static_cast<std::uint32_t>(s.size()));
     std::vector<Entry> entries = {
-        longs(256, {width}), longs(257, {height}), shorts(258, {8, 8, 8, 8}), shorts(259, {8}), shorts(262, {2}),
-        ascii(270, description), longs(273, std::vector<std::uint32_t>(strips.size(), 0)), shorts(277, {4}),
-        longs(278, {rowsPerStrip}), longs(279, counts), rational(282, static_cast<std::uint32_t>(dpi)),
-        rational(283, static_cast<std::uint32_t>(dpi)), shorts(284, {1}), shorts(296, {2}), ascii(305, software),
+        longs(256, {width}),
+        longs(257, {height}),
+        shorts(258, {8, 8, 8, 8}),
+        shorts(259, {8}),
+        shorts(262, {2}),
+        ascii(270, description),
+        longs(273, std::vector<std::uint32_t>(strips.size(), 0)),
+        shorts(277, {4}),
+        longs(278, {rowsPerStrip}),
+        longs(279, counts),
+        rational(282, static_cast<std::uint32_t>(dpi)),
+        rational(283, static_cast<std::uint32_t>(dpi)),
+        shorts(284, {1}),
+        shorts(296, {2}),
+        ascii(305, software),
         shorts(338, {2}),
     };
     // Layout: header, the directory, the values too long for their entries, then the strips.

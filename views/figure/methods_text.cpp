@@ -16,36 +16,45 @@ QString count(std::size_t n) {
 
 QString referenceText(Reference reference) {
     switch (reference) {
-    case Reference::DensityPeaks:
-        return QStringLiteral("Rodriguez A, Laio A. Clustering by fast search and find of density peaks. Science "
-                              "344(6191):1492\u20131496 (2014).");
-    case Reference::Mhca:
-        return QStringLiteral("Fi\u0161er K, Sieger T, Schumich A, Wood B, Irving J, Mejst\u0159\u00edkov\u00e1 E, "
-                              "Dworzak MN. Detection and monitoring of normal and leukemic cell populations with "
-                              "hierarchical clustering of flow cytometry data. Cytometry A 81(1):25\u201334 (2012).");
-    case Reference::MhcaGpu:
-        return QStringLiteral("\u0160melko A. Mahalanobis based hierarchical clustering accelerated on GPU. Master "
-                              "thesis, Charles University, Prague (2020).");
-    case Reference::Fastcluster:
-        return QStringLiteral("M\u00fcllner D. fastcluster: Fast hierarchical, agglomerative clustering routines for R "
-                              "and Python. J Stat Softw 53(9):1\u201318 (2013).");
-    case Reference::Vat:
-        return QStringLiteral("Bezdek JC, Hathaway RJ. VAT: a tool for visual assessment of (cluster) tendency. Proc. "
-                              "IJCNN 3:2225\u20132230 (2002).");
-    case Reference::IvatOriginal:
-        return QStringLiteral("Wang L, Nguyen UTV, Bezdek JC, Leckie CA, Ramamohanarao K. iVAT and aVAT: enhanced visual "
-                              "analysis for cluster tendency assessment. Proc. PAKDD, LNCS 6118:16\u201327 (2010).");
-    case Reference::Ivat:
-        return QStringLiteral("Havens TC, Bezdek JC. An efficient formulation of the improved visual assessment of "
-                              "cluster tendency (iVAT) algorithm. IEEE Trans Knowl Data Eng 24(5):813\u2013822 (2012).");
-    case Reference::Ari:
-        return QStringLiteral("Hubert L, Arabie P. Comparing partitions. J Classif 2:193\u2013218 (1985).");
-    case Reference::Nmi:
-        return QStringLiteral("Vinh NX, Epps J, Bailey J. Information theoretic measures for clusterings comparison. "
-                              "J Mach Learn Res 11:2837\u20132854 (2010).");
-    case Reference::Hungarian:
-        return QStringLiteral("Kuhn HW. The Hungarian method for the assignment problem. Nav Res Logist Q "
-                              "2:83\u201397 (1955).");
+        case Reference::DensityPeaks:
+            return QStringLiteral(
+                "Rodriguez A, Laio A. Clustering by fast search and find of density peaks. Science "
+                "344(6191):1492\u20131496 (2014).");
+        case Reference::Mhca:
+            return QStringLiteral(
+                "Fi\u0161er K, Sieger T, Schumich A, Wood B, Irving J, Mejst\u0159\u00edkov\u00e1 E, "
+                "Dworzak MN. Detection and monitoring of normal and leukemic cell populations with "
+                "hierarchical clustering of flow cytometry data. Cytometry A 81(1):25\u201334 (2012).");
+        case Reference::MhcaGpu:
+            return QStringLiteral(
+                "\u0160melko A. Mahalanobis based hierarchical clustering accelerated on GPU. Master "
+                "thesis, Charles University, Prague (2020).");
+        case Reference::Fastcluster:
+            return QStringLiteral(
+                "M\u00fcllner D. fastcluster: Fast hierarchical, agglomerative clustering routines for R "
+                "and Python. J Stat Softw 53(9):1\u201318 (2013).");
+        case Reference::Vat:
+            return QStringLiteral(
+                "Bezdek JC, Hathaway RJ. VAT: a tool for visual assessment of (cluster) tendency. Proc. "
+                "IJCNN 3:2225\u20132230 (2002).");
+        case Reference::IvatOriginal:
+            return QStringLiteral(
+                "Wang L, Nguyen UTV, Bezdek JC, Leckie CA, Ramamohanarao K. iVAT and aVAT: enhanced visual "
+                "analysis for cluster tendency assessment. Proc. PAKDD, LNCS 6118:16\u201327 (2010).");
+        case Reference::Ivat:
+            return QStringLiteral(
+                "Havens TC, Bezdek JC. An efficient formulation of the improved visual assessment of "
+                "cluster tendency (iVAT) algorithm. IEEE Trans Knowl Data Eng 24(5):813\u2013822 (2012).");
+        case Reference::Ari:
+            return QStringLiteral("Hubert L, Arabie P. Comparing partitions. J Classif 2:193\u2013218 (1985).");
+        case Reference::Nmi:
+            return QStringLiteral(
+                "Vinh NX, Epps J, Bailey J. Information theoretic measures for clusterings comparison. "
+                "J Mach Learn Res 11:2837\u20132854 (2010).");
+        case Reference::Hungarian:
+            return QStringLiteral(
+                "Kuhn HW. The Hungarian method for the assignment problem. Nav Res Logist Q "
+                "2:83\u201397 (1955).");
     }
     return {};
 }
@@ -89,13 +98,15 @@ QString hierarchicalMethods(std::size_t n, const QString& description, int clust
 }
 
 QString vatMethods(std::size_t n, const QString& metric, bool ivat) {
-    const QString text = ivat ? QStringLiteral("The cluster tendency of %1 points was shown as an iVAT image [2]: the "
-                                               "%2 dissimilarities reordered by VAT [1], each replaced by the largest "
-                                               "edge on the minimum-spanning-tree path between its two points, computed "
-                                               "from the VAT order as in [3].")
-                              : QStringLiteral("The cluster tendency of %1 points was shown as a VAT image [1]: the %2 "
-                                               "dissimilarity matrix reordered along a minimum spanning tree (Prim's "
-                                               "order).");
+    const QString text = ivat ? QStringLiteral(
+                                    "The cluster tendency of %1 points was shown as an iVAT image [2]: the "
+                                    "%2 dissimilarities reordered by VAT [1], each replaced by the largest "
+                                    "edge on the minimum-spanning-tree path between its two points, computed "
+                                    "from the VAT order as in [3].")
+                              : QStringLiteral(
+                                    "The cluster tendency of %1 points was shown as a VAT image [1]: the %2 "
+                                    "dissimilarity matrix reordered along a minimum spanning tree (Prim's "
+                                    "order).");
     return ivat ? methodsText(text.arg(count(n), metric), {Reference::Vat, Reference::IvatOriginal, Reference::Ivat})
                 : methodsText(text.arg(count(n), metric), {Reference::Vat});
 }
@@ -103,10 +114,11 @@ QString vatMethods(std::size_t n, const QString& metric, bool ivat) {
 QString flatComparisonMethods(const QString& a, const QString& b, const QString& scores, bool greedy) {
     const QString matching = greedy ? QStringLiteral("by a greedy approximation of the assignment problem")
                                     : QStringLiteral("by the Hungarian method [3]");
-    const QString text = QStringLiteral("The clusterings %1 and %2 were compared by their contingency table, the adjusted "
-                                        "Rand index [1] and the normalised mutual information (arithmetic normalisation) "
-                                        "[2]; clusters were matched one to one %3, maximising the sum of the matched "
-                                        "pairs' F1 scores (%4).")
+    const QString text = QStringLiteral(
+                             "The clusterings %1 and %2 were compared by their contingency table, the adjusted "
+                             "Rand index [1] and the normalised mutual information (arithmetic normalisation) "
+                             "[2]; clusters were matched one to one %3, maximising the sum of the matched "
+                             "pairs' F1 scores (%4).")
                              .arg(a, b, matching, scores);
     if (greedy) return methodsText(text, {Reference::Ari, Reference::Nmi});
     return methodsText(text, {Reference::Ari, Reference::Nmi, Reference::Hungarian});

@@ -64,7 +64,8 @@ JobId JobRunner::launch(QObject* receiver, const QString& slot, const QString& n
         // Qt 6.4 runs the continuation at once when the work finished before then() attached it,
         // i.e. inside start(); queue the delivery so results always arrive from the event loop.
         auto shared = std::make_shared<RawOutcome>(std::move(outcome));
-        QMetaObject::invokeMethod(this, [this, id, shared] { complete(id, std::move(*shared)); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id, shared] { complete(id, std::move(*shared)); }, Qt::QueuedConnection);
     });
     return id;
 }

@@ -109,7 +109,8 @@ void KMeansPanel::setOptions(const KMeansOptions& o, Backend backend) {
 
 QString KMeansPanel::resultName() const {
     // The CLI's name (cmd_kmeans.cpp), so the GUI and `kmeans --session` agree.
-    return QStringLiteral("k-means k=%1 seed %2").arg(m_k->value()).arg(m_seed->value()) + scopeSuffix(m_runOn->scope());
+    return QStringLiteral("k-means k=%1 seed %2").arg(m_k->value()).arg(m_seed->value()) +
+           scopeSuffix(m_runOn->scope());
 }
 
 void KMeansPanel::run() {
@@ -170,8 +171,9 @@ void KMeansPanel::pollProgress() {
 void KMeansPanel::updateEnabled() {
     m_runButton->setEnabled(m_dataset && !m_features.isEmpty() && !isRunning());
     m_cancelButton->setEnabled(isRunning());
-    m_featuresLabel->setText(m_dataset ? tr("%1 points \u00d7 %2 active features").arg(m_dataset->n).arg(m_features.size())
-                                       : tr("No dataset loaded."));
+    m_featuresLabel->setText(m_dataset
+                                 ? tr("%1 points \u00d7 %2 active features").arg(m_dataset->n).arg(m_features.size())
+                                 : tr("No dataset loaded."));
 }
 
 }  // namespace clusterlens::views

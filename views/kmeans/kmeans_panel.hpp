@@ -31,7 +31,8 @@ class KMeansPanel : public QWidget {
 public:
     /// How a finished run's labeling reaches the analysis session: by default added and made the
     /// colouring; the application puts it on its undo stack instead (labeling_step.hpp).
-    using Publisher = std::function<void(const QString& name, std::shared_ptr<const LabelVector> labels, ResultScope scope)>;
+    using Publisher =
+        std::function<void(const QString& name, std::shared_ptr<const LabelVector> labels, ResultScope scope)>;
 
     KMeansPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent = nullptr);
 

@@ -40,10 +40,10 @@ QVariantMap toMap(const OpenChoice& choice) {
             {QStringLiteral("labelColumn"), QString::fromStdString(s.labelColumn)},
             {QStringLiteral("subsample"), QVariant::fromValue<qulonglong>(s.subsample)},
             {QStringLiteral("seed"), QVariant::fromValue<qulonglong>(s.seed)},
-            {QStringLiteral("scatter"), QStringList{QString::fromStdString(choice.scatter.embedding),
-                                                    QString::number(choice.scatter.x), QString::number(choice.scatter.y),
-                                                    QString::fromStdString(choice.scatter.xName),
-                                                    QString::fromStdString(choice.scatter.yName)}}};
+            {QStringLiteral("scatter"),
+             QStringList{QString::fromStdString(choice.scatter.embedding), QString::number(choice.scatter.x),
+                         QString::number(choice.scatter.y), QString::fromStdString(choice.scatter.xName),
+                         QString::fromStdString(choice.scatter.yName)}}};
 }
 
 OpenChoice fromMap(const QVariantMap& map) {

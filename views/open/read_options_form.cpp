@@ -13,8 +13,12 @@ namespace clusterlens::views {
 
 namespace {
 
-bool isTable(const std::string& format) { return format == "csv" || format == "tsv" || format == "txt"; }
-bool isHdf5(const std::string& format) { return format == "h5" || format == "h5ad" || format == "10x-h5"; }
+bool isTable(const std::string& format) {
+    return format == "csv" || format == "tsv" || format == "txt";
+}
+bool isHdf5(const std::string& format) {
+    return format == "h5" || format == "h5ad" || format == "10x-h5";
+}
 
 }  // namespace
 
@@ -53,9 +57,9 @@ void ReadOptionsForm::setInspected(const Dataset& raw, const DatasetReadSpec& sp
                               raw.provenance.detail.find("compensated with") != std::string::npos;
     m_compensate->setEnabled(format == "fcs" && hasSpillover);
     m_compensate->setChecked(spec.compensate && m_compensate->isEnabled());
-    m_compensate->setToolTip(format != "fcs"      ? tr("Only FCS files hold a spillover matrix")
-                             : hasSpillover       ? tr("The file holds a $SPILLOVER/SPILL matrix")
-                                                  : tr("This file holds no spillover matrix"));
+    m_compensate->setToolTip(format != "fcs" ? tr("Only FCS files hold a spillover matrix")
+                             : hasSpillover  ? tr("The file holds a $SPILLOVER/SPILL matrix")
+                                             : tr("This file holds no spillover matrix"));
 
     m_labelColumn->clear();
     m_labelColumn->addItem(tr("(none)"), QString());
@@ -93,9 +97,10 @@ DatasetReadSpec ReadOptionsForm::apply(DatasetReadSpec spec) const {
     spec.compensate = m_compensate->isEnabled() && m_compensate->isChecked();
     const int label = m_labelColumn->currentIndex();
     const QString typed = m_labelColumn->currentText();
-    spec.labelColumn = (label >= 0 && m_labelColumn->itemText(label) == typed ? m_labelColumn->itemData(label).toString()
-                                                                                : typed.trimmed())
-                           .toStdString();
+    spec.labelColumn =
+        (label >= 0 && m_labelColumn->itemText(label) == typed ? m_labelColumn->itemData(label).toString()
+                                                               : typed.trimmed())
+            .toStdString();
     if (!m_labelColumn->isEnabled()) spec.labelColumn.clear();
     spec.h5Dataset = m_dataset->isEnabled() ? m_dataset->text().trimmed().toStdString() : std::string();
     spec.embedding = m_embedding->isEnabled() ? m_embedding->currentData().toString().toStdString() : std::string();

@@ -23,9 +23,9 @@ QString TransformChoice::key() const {
     if (cofactors.empty()) return steps;
     QStringList channels;
     for (const ChannelCofactor& c : cofactors)
-        channels << QStringLiteral("%1:%2").arg(QString::fromStdString(c.channel),
-                                               c.cofactor > 0.0 ? QString::number(c.cofactor, 'g', 10)
-                                                                : QStringLiteral("off"));
+        channels << QStringLiteral("%1:%2").arg(
+            QString::fromStdString(c.channel),
+            c.cofactor > 0.0 ? QString::number(c.cofactor, 'g', 10) : QStringLiteral("off"));
     return QStringLiteral("%1 [%2]").arg(steps, channels.join(QStringLiteral(", ")));
 }
 

@@ -151,7 +151,8 @@ QWidget* TransformTable::buildCountsPage() {
     form->addRow(m_normalize);
     form->addRow(m_log1p);
     form->addRow(tr("PCA:"), m_pca);
-    for (QCheckBox* box : {m_normalize, m_log1p}) connect(box, &QCheckBox::toggled, this, [this] {
+    for (QCheckBox* box : {m_normalize, m_log1p})
+        connect(box, &QCheckBox::toggled, this, [this] {
             if (!m_updating) Q_EMIT changed();
         });
     connect(m_pca, &QSpinBox::valueChanged, this, [this] {

@@ -36,9 +36,11 @@ RemovePopulationCommand::RemovePopulationCommand(SessionDocument* document, cons
     for (const QString& member : populationSubtree(document->session(), name))
         for (std::size_t i = 0; i < all.size(); ++i)
             if (all[i].name == member.toStdString()) m_removed.push_back({static_cast<int>(i), all[i]});
-    std::sort(m_removed.begin(), m_removed.end(), [](const Removed& a, const Removed& b) { return a.position < b.position; });
-    setText(m_removed.size() > 1 ? tr("Delete population \u201c%1\u201d and %2 inside it").arg(name).arg(m_removed.size() - 1)
-                                 : tr("Delete population \u201c%1\u201d").arg(name));
+    std::sort(m_removed.begin(), m_removed.end(),
+              [](const Removed& a, const Removed& b) { return a.position < b.position; });
+    setText(m_removed.size() > 1
+                ? tr("Delete population \u201c%1\u201d and %2 inside it").arg(name).arg(m_removed.size() - 1)
+                : tr("Delete population \u201c%1\u201d").arg(name));
 }
 
 void RemovePopulationCommand::redo() {
@@ -64,7 +66,8 @@ void RenamePopulationCommand::undo() {
     m_document->renamePopulation(m_to, m_from);
 }
 
-RecolourPopulationCommand::RecolourPopulationCommand(SessionDocument* document, const QString& name, const QString& colour)
+RecolourPopulationCommand::RecolourPopulationCommand(SessionDocument* document, const QString& name,
+                                                     const QString& colour)
     : m_document(document), m_name(name), m_to(colour) {
     const Population* population = document->population(name);
     m_from = population ? QString::fromStdString(population->colour) : colour;

@@ -32,7 +32,8 @@ void PopulationModel::rebuild() {
     }
     for (std::size_t i = 0; i < session.populations.size(); ++i) {
         const auto parent = byName.find(session.populations[i].parent);
-        std::vector<int>& siblings = parent == byName.end() ? m_roots : m_nodes[static_cast<std::size_t>(parent->second)].children;
+        std::vector<int>& siblings =
+            parent == byName.end() ? m_roots : m_nodes[static_cast<std::size_t>(parent->second)].children;
         m_nodes[i].parent = parent == byName.end() ? -1 : parent->second;
         m_nodes[i].row = static_cast<int>(siblings.size());
         siblings.push_back(static_cast<int>(i));

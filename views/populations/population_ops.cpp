@@ -48,15 +48,16 @@ Population gatePopulation(const Session& session, const QString& name, const QSt
     population.parent = parent.toStdString();
     population.definition = definition.toStdString();
     population.colour = defaultPopulationColour(session.populations.size());
-    population.members = parent.isEmpty() ? selection
-                                          : intersectMembers(selection, requirePopulation(session, parent).members);
+    population.members =
+        parent.isEmpty() ? selection : intersectMembers(selection, requirePopulation(session, parent).members);
     return population;
 }
 
 Population combinePopulations(const Session& session, PopulationOp op, const QStringList& names, const QString& name) {
     const bool single = op == PopulationOp::Not;
     if (single ? names.size() != 1 : names.size() < 2)
-        throw InvalidInput(populationOpName(op).toStdString() + (single ? " takes one population" : " takes two or more populations"));
+        throw InvalidInput(populationOpName(op).toStdString() +
+                           (single ? " takes one population" : " takes two or more populations"));
     std::vector<const Population*> operands;
     for (const QString& operand : names) operands.push_back(&requirePopulation(session, operand));
     const Population& first = *operands.front();

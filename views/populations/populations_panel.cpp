@@ -69,13 +69,15 @@ PopulationsPanel::PopulationsPanel(SessionDocument* document, AnalysisSession* a
     toolbar->setWidgetResizable(true);
     toolbar->setFrameShape(QFrame::NoFrame);
     toolbar->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    toolbar->setFixedHeight(toolbar->widget()->sizeHint().height() + toolbar->horizontalScrollBar()->sizeHint().height());
+    toolbar->setFixedHeight(toolbar->widget()->sizeHint().height() +
+                            toolbar->horizontalScrollBar()->sizeHint().height());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(toolbar);
     layout->addWidget(split);
 
-    connect(m_model, &PopulationModel::renameRequested, this, [this](const QString& from, const QString& to) { rename(from, to); });
+    connect(m_model, &PopulationModel::renameRequested, this,
+            [this](const QString& from, const QString& to) { rename(from, to); });
     connect(m_model, &PopulationModel::visibilityRequested, this, &PopulationsPanel::setPopulationVisible);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_tree->expandAll();
@@ -125,9 +127,12 @@ QWidget* PopulationsPanel::buildToolbar() {
     m_gate = addButton(bar, tr("Gate"),
                        tr("A population of the selected points (in any view), inside the current population"),
                        [this] { gateSelection(); });
-    addButton(bar, tr("Clusters\u2026"), tr("A population of chosen clusters of a labeling"), [this] { chooseClusters(); });
-    m_and = addButton(bar, tr("AND"), tr("Events in every selected population"), [this] { combineSelected(PopulationOp::And); });
-    m_or = addButton(bar, tr("OR"), tr("Events in any selected population"), [this] { combineSelected(PopulationOp::Or); });
+    addButton(bar, tr("Clusters\u2026"), tr("A population of chosen clusters of a labeling"),
+              [this] { chooseClusters(); });
+    m_and = addButton(bar, tr("AND"), tr("Events in every selected population"),
+                      [this] { combineSelected(PopulationOp::And); });
+    m_or = addButton(bar, tr("OR"), tr("Events in any selected population"),
+                     [this] { combineSelected(PopulationOp::Or); });
     m_andNot = addButton(bar, tr("AND NOT"), tr("Events of the first selected population in none of the others"),
                          [this] { combineSelected(PopulationOp::AndNot); });
     m_not = addButton(bar, tr("NOT"), tr("The events of the parent outside the selected population"),
@@ -143,9 +148,10 @@ QWidget* PopulationsPanel::buildToolbar() {
               [this] { chooseStatisticsFigure(); });
     m_events = addButton(bar, tr("Events\u2026"), tr("Export the current population's events as FCS or CSV"),
                          [this] { chooseEventsExport(); });
-    m_analyse = addButton(bar, tr("Analyse"),
-                          tr("Run the next analyses (clustering, density peaks, VAT, k-means) on the current population"),
-                          [this] { analyseCurrent(); });
+    m_analyse =
+        addButton(bar, tr("Analyse"),
+                  tr("Run the next analyses (clustering, density peaks, VAT, k-means) on the current population"),
+                  [this] { analyseCurrent(); });
     return bar;
 }
 
@@ -194,7 +200,8 @@ QString PopulationsPanel::fromClusters(const QString& labeling, const std::vecto
     QStringList ids;
     for (std::int32_t c : clusters) ids << QString::number(c);
     const Session& session = m_document->session();
-    const QString base = clusters.size() == 1 ? tr("%1 cluster %2").arg(labeling, ids.first()) : tr("%1 clusters").arg(labeling);
+    const QString base =
+        clusters.size() == 1 ? tr("%1 cluster %2").arg(labeling, ids.first()) : tr("%1 clusters").arg(labeling);
     const QString chosen = name.isEmpty() ? uniquePopulationName(session, base) : name;
     return push(gatePopulation(session, chosen, currentPopulation(), membersOfClusters(*labels, clusters),
                                tr("clusters %1 of %2").arg(ids.join(QStringLiteral(", ")), labeling)));
@@ -202,10 +209,12 @@ QString PopulationsPanel::fromClusters(const QString& labeling, const std::vecto
 
 QString PopulationsPanel::combine(PopulationOp op, const QStringList& names, const QString& name) {
     const Session& session = m_document->session();
-    const QString base = op == PopulationOp::Not ? tr("NOT %1").arg(names.value(0))
-                                                 : names.join(QLatin1Char(' ') + populationOpName(op) + QLatin1Char(' '));
+    const QString base = op == PopulationOp::Not
+                             ? tr("NOT %1").arg(names.value(0))
+                             : names.join(QLatin1Char(' ') + populationOpName(op) + QLatin1Char(' '));
     try {
-        return push(combinePopulations(session, op, names, name.isEmpty() ? uniquePopulationName(session, base) : name));
+        return push(
+            combinePopulations(session, op, names, name.isEmpty() ? uniquePopulationName(session, base) : name));
     } catch (const std::exception& error) {
         Q_EMIT message(QString::fromUtf8(error.what()), true);
         return {};

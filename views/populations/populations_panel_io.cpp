@@ -75,7 +75,8 @@ void PopulationsPanel::updateDetails() {
             for (int row = 0; row < statistics.markers.size(); ++row) {
                 const double median = statistics.rows.front().medians[static_cast<std::size_t>(row)];
                 m_details->setItem(row, 0, new QTableWidgetItem(statistics.markers[row]));
-                auto* value = new QTableWidgetItem(std::isnan(median) ? QStringLiteral("\u2013") : QLocale().toString(median, 'g', 6));
+                auto* value = new QTableWidgetItem(std::isnan(median) ? QStringLiteral("\u2013")
+                                                                      : QLocale().toString(median, 'g', 6));
                 value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                 m_details->setItem(row, 1, value);
             }
@@ -106,7 +107,8 @@ void PopulationsPanel::exportStatisticsTo(const QString& path) {
             return true;
         },
         [this, path](const JobOutcome<bool>& outcome) {
-            if (outcome.state == JobState::Failed) Q_EMIT message(tr("Statistics not exported: %1").arg(outcome.message), true);
+            if (outcome.state == JobState::Failed)
+                Q_EMIT message(tr("Statistics not exported: %1").arg(outcome.message), true);
             if (outcome.state != JobState::Finished) return;
             Q_EMIT message(tr("Population statistics written to %1").arg(path), false);
             Q_EMIT exported(path);
@@ -127,7 +129,8 @@ void PopulationsPanel::exportEventsTo(const QString& population, const QString& 
             return true;
         },
         [this, path, population, count = members.size()](const JobOutcome<bool>& outcome) {
-            if (outcome.state == JobState::Failed) Q_EMIT message(tr("Events not exported: %1").arg(outcome.message), true);
+            if (outcome.state == JobState::Failed)
+                Q_EMIT message(tr("Events not exported: %1").arg(outcome.message), true);
             if (outcome.state != JobState::Finished) return;
             Q_EMIT message(tr("%1 events of \u201c%2\u201d written to %3").arg(count).arg(population, path), false);
             Q_EMIT exported(path);
@@ -135,7 +138,8 @@ void PopulationsPanel::exportEventsTo(const QString& population, const QString& 
 }
 
 void PopulationsPanel::chooseStatisticsFigure() {
-    if (!m_raw || m_document->populations().empty()) return Q_EMIT message(tr("There are no populations to draw."), true);
+    if (!m_raw || m_document->populations().empty())
+        return Q_EMIT message(tr("There are no populations to draw."), true);
     m_runner->start<PopulationStatistics>(
         this, QStringLiteral("population-statistics"), tr("Population statistics figure"),
         [session = m_document->session(), raw = m_raw, markers = m_markers](JobControl& control) {
@@ -150,16 +154,16 @@ void PopulationsPanel::chooseStatisticsFigure() {
 }
 
 void PopulationsPanel::chooseStatisticsExport() {
-    const QString path = chooseSaveFile(this, tr("Export population statistics"), QStringLiteral("populations.csv"),
-                                        tr("CSV (*.csv)"));
+    const QString path =
+        chooseSaveFile(this, tr("Export population statistics"), QStringLiteral("populations.csv"), tr("CSV (*.csv)"));
     if (!path.isEmpty()) exportStatisticsTo(path);
 }
 
 void PopulationsPanel::chooseEventsExport() {
     const QString name = currentPopulation();
     if (name.isEmpty()) return;
-    const QString path = chooseSaveFile(this, tr("Export events of \u201c%1\u201d").arg(name), fileStem(name) + QStringLiteral(".fcs"),
-                                        tr("FCS 3.1 (*.fcs);;CSV (*.csv)"));
+    const QString path = chooseSaveFile(this, tr("Export events of \u201c%1\u201d").arg(name),
+                                        fileStem(name) + QStringLiteral(".fcs"), tr("FCS 3.1 (*.fcs);;CSV (*.csv)"));
     if (!path.isEmpty()) exportEventsTo(name, path);
 }
 

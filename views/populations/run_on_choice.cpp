@@ -5,8 +5,9 @@
 namespace clusterlens::views {
 
 RunOnChoice::RunOnChoice(AnalysisSession* analysis, QWidget* parent) : QComboBox(parent), m_analysis(analysis) {
-    setToolTip(tr("--population: the events the analysis runs on. Results keep the indices of the whole "
-                  "dataset; events outside the population are unlabelled."));
+    setToolTip(
+        tr("--population: the events the analysis runs on. Results keep the indices of the whole "
+           "dataset; events outside the population are unlabelled."));
     connect(m_analysis, &AnalysisSession::populationsChanged, this, &RunOnChoice::refresh);
     refresh();
 }

@@ -62,8 +62,8 @@ struct ScatterData {
     double yMin = 0.0, yMax = 1.0;
     QString xName, yName;
     ColourMode mode = ColourMode::Density;
-    int densityBins = 0;           ///< histogram bins per axis (density mode)
-    std::vector<int> labelValues;  ///< distinct labels present, ascending (labels mode)
+    int densityBins = 0;                           ///< histogram bins per axis (density mode)
+    std::vector<int> labelValues;                  ///< distinct labels present, ascending (labels mode)
     std::shared_ptr<const LabelStyle> labelStyle;  ///< labels mode: colours and names, null = palette
     /// Marker mode: the marker with its transform ("CD3 (arcsinh/5)") and the expression at the colour
     /// bar's ends (values = 0 and 1; the 1st and 99th percentiles).

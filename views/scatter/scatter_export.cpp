@@ -17,8 +17,8 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
     const QString xTitle = markerAxisTitle(*dataset, axes, false), yTitle = markerAxisTitle(*dataset, axes, true);
     const bool labels = widget->data()->mode == ColourMode::Labels;
     const std::ptrdiff_t marker = widget->data()->mode == ColourMode::Marker ? widget->data()->markerColumn : -1;
-    const QString colourName = marker >= 0  ? widget->data()->markerTitle
-                               : !labels    ? QString()
+    const QString colourName = marker >= 0            ? widget->data()->markerTitle
+                               : !labels              ? QString()
                                : !colouring.isEmpty() ? colouring
                                                       : datasetLabelingName(*dataset);
     source.title = QObject::tr("Export scatter figure");
@@ -41,14 +41,16 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
     };
     source.dataFiles = {QString::fromStdString(dataset->provenance.path)};
     if (axes.embedding < 0) {
-        source.command = QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("scatter")} +
-                         datasetInputWords(*dataset) +
-                         QStringList{QStringLiteral("--x"), QString::fromStdString(dataset->features[axes.x]),
-                                     QStringLiteral("--y"), QString::fromStdString(dataset->features[axes.y])};
+        source.command =
+            QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("scatter")} +
+            datasetInputWords(*dataset) +
+            QStringList{QStringLiteral("--x"), QString::fromStdString(dataset->features[axes.x]), QStringLiteral("--y"),
+                        QString::fromStdString(dataset->features[axes.y])};
         if (labels && !colouring.isEmpty()) source.command << QStringLiteral("--labels") << resultFileName(colouring);
         if (marker >= 0 && static_cast<std::size_t>(marker) < dataset->d)
             source.command << QStringLiteral("--colour-by")
-                           << QStringLiteral("marker:") + QString::fromStdString(dataset->features[static_cast<std::size_t>(marker)]);
+                           << QStringLiteral("marker:") +
+                                  QString::fromStdString(dataset->features[static_cast<std::size_t>(marker)]);
     }
     source.methods = scatterMethods(widget->data()->pointCount, xTitle, yTitle, colourName);
     return source;

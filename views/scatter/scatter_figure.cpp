@@ -21,9 +21,11 @@ namespace {
 
 constexpr double kVectorImageScale = 3.0;  // image pixels per point in PDF and SVG
 constexpr int kMaxImageSide = 6000;
-constexpr int kDensityLevels = 64;         // colour groups of vector points in density mode
+constexpr int kDensityLevels = 64;  // colour groups of vector points in density mode
 
-QString tr(const char* text) { return QCoreApplication::translate("ScatterFigure", text); }
+QString tr(const char* text) {
+    return QCoreApplication::translate("ScatterFigure", text);
+}
 
 /// Offsets of the pixels of a disc of `radius` pixels (at least the centre pixel).
 std::vector<std::pair<int, int>> discOffsets(double radius) {
@@ -102,7 +104,8 @@ QString ScatterFigure::labelName(int label) const {
 QColor ScatterFigure::labelColour(int label) const {
     // Colours the user gave a labeling's labels (populations) stay; the others follow the palette.
     const LabelStyle* own = m_data->labelStyle.get();
-    if (own && label >= 0 && static_cast<std::size_t>(label) < own->colours.size() && own->colours[static_cast<std::size_t>(label)].isValid())
+    if (own && label >= 0 && static_cast<std::size_t>(label) < own->colours.size() &&
+        own->colours[static_cast<std::size_t>(label)].isValid())
         return own->colours[static_cast<std::size_t>(label)];
     return labelColor(label, m_labelCount);
 }
@@ -151,7 +154,9 @@ FigureLegend ScatterFigure::legend() const {
     return legend;
 }
 
-bool ScatterFigure::continuous() const { return m_data->mode != ColourMode::Labels; }
+bool ScatterFigure::continuous() const {
+    return m_data->mode != ColourMode::Labels;
+}
 
 QRectF ScatterFigure::plotRect(const QRectF& area) const {
     return layoutXY(area, axesFonts(), title(), subtitle(), xAxis(), yAxis(), legend(), legendPosition()).plot;
@@ -201,9 +206,8 @@ void ScatterFigure::paintVectorPoints(QPainter& painter, const QRectF& plot) con
     for (std::size_t k = 0; k < m_data->pointCount; ++k) {
         const double u = m_data->positions[2 * k], v = m_data->positions[2 * k + 1];
         if (!m_window.contains(u, v)) continue;
-        const int key = continuous()
-                            ? static_cast<int>(std::lround(m_data->values[k] * (kDensityLevels - 1)))
-                            : static_cast<int>(m_data->values[k]);
+        const int key = continuous() ? static_cast<int>(std::lround(m_data->values[k] * (kDensityLevels - 1)))
+                                     : static_cast<int>(m_data->values[k]);
         Group& g = groups[key];
         if (g.path.isEmpty()) {
             g.path.setFillRule(Qt::WindingFill);
@@ -245,9 +249,8 @@ void ScatterFigure::paintPointImage(QPainter& painter, const QRectF& plot) const
         const int px = static_cast<int>((u - m_window.left()) / m_window.width() * w);
         const int py = static_cast<int>((m_window.bottom() - v) / m_window.height() * h);
         const float value = m_data->values[k];
-        const QRgb colour = continuous()
-                                ? ramp[static_cast<std::size_t>(std::clamp(value, 0.0f, 1.0f) * 255.0f)]
-                                : labels[static_cast<int>(value)];
+        const QRgb colour = continuous() ? ramp[static_cast<std::size_t>(std::clamp(value, 0.0f, 1.0f) * 255.0f)]
+                                         : labels[static_cast<int>(value)];
         for (const auto& [dx, dy] : disc) {
             const int x = px + dx, y = py + dy;
             if (x >= 0 && x < w && y >= 0 && y < h) reinterpret_cast<QRgb*>(image.scanLine(y))[x] = colour;

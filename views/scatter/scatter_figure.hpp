@@ -24,10 +24,10 @@ class QImage;
 namespace clusterlens::views {
 
 struct ScatterFigureOptions {
-    QString title;                      ///< empty: "Y vs X"
-    QString xTitle, yTitle;             ///< empty: the data's axis names
-    std::vector<QString> labelNames;    ///< name of label value l at index l; missing: "cluster l"
-    QString colouring;                  ///< what colours the points ("class", "DPC (k=3)"), for the subtitle
+    QString title;                    ///< empty: "Y vs X"
+    QString xTitle, yTitle;           ///< empty: the data's axis names
+    std::vector<QString> labelNames;  ///< name of label value l at index l; missing: "cluster l"
+    QString colouring;                ///< what colours the points ("class", "DPC (k=3)"), for the subtitle
     /// The part shown, in the data's normalised coordinates ([0,1]^2 = its range); none: all of it
     /// with a small margin.
     std::optional<QRectF> window;

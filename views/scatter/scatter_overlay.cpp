@@ -156,8 +156,8 @@ QRectF ScatterWidget::colourBarRect() const {
     if (!m_data || m_data->mode == ColourMode::Labels || !m_legend) return {};
     const int line = QFontMetrics(font()).height();
     const bool marker = m_data->mode == ColourMode::Marker;
-    const double width = marker ? std::clamp(QFontMetrics(font()).horizontalAdvance(m_data->markerTitle) + 16.0, 160.0, 260.0)
-                                : 140.0;
+    const double width =
+        marker ? std::clamp(QFontMetrics(font()).horizontalAdvance(m_data->markerTitle) + 16.0, 160.0, 260.0) : 140.0;
     QRectF box(0, 0, width, (marker ? 2 : 1) * line + 22);
     box.moveBottomRight(plotRect().topRight() + QPointF(0, -4));
     const double top = box.top() + 6 + (marker ? line : 0);
@@ -169,7 +169,8 @@ void ScatterWidget::paintColourBar(QPainter& painter, const QRectF& plot, const 
     const int line = metrics.height();
     const bool marker = m_data->mode == ColourMode::Marker;
     const QRectF bar = colourBarRect();
-    const QRectF box(bar.left() - 8, bar.top() - 6 - (marker ? line : 0), bar.width() + 16, (marker ? 2 : 1) * line + 22);
+    const QRectF box(bar.left() - 8, bar.top() - 6 - (marker ? line : 0), bar.width() + 16,
+                     (marker ? 2 : 1) * line + 22);
     painter.setPen(QColor(0xc0, 0xc0, 0xc0));
     painter.setBrush(QColor(255, 255, 255, 220));
     painter.drawRect(box);

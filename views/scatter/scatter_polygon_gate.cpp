@@ -56,21 +56,21 @@ bool ScatterWidget::polygonGateMouse(QMouseEvent* event) {
     const bool plain = event->button() == Qt::LeftButton && !(event->modifiers() & Qt::ControlModifier) &&
                        !(event->modifiers() & Qt::ShiftModifier);
     switch (event->type()) {
-    case QEvent::MouseButtonPress:
-        if (!plain) return false;  // the right button still pans, selects a rectangle, ...
-        m_gateVertices << mapToData(event->position());
-        break;
-    case QEvent::MouseButtonDblClick:
-        // The double-click's first press already placed the last vertex.
-        if (!plain) return false;
-        finishPolygonGate();
-        break;
-    case QEvent::MouseMove:
-        if (m_drag != Drag::None) return false;
-        m_gateHover = event->position();
-        break;
-    default:
-        return false;
+        case QEvent::MouseButtonPress:
+            if (!plain) return false;  // the right button still pans, selects a rectangle, ...
+            m_gateVertices << mapToData(event->position());
+            break;
+        case QEvent::MouseButtonDblClick:
+            // The double-click's first press already placed the last vertex.
+            if (!plain) return false;
+            finishPolygonGate();
+            break;
+        case QEvent::MouseMove:
+            if (m_drag != Drag::None) return false;
+            m_gateHover = event->position();
+            break;
+        default:
+            return false;
     }
     update();
     event->accept();

@@ -113,7 +113,8 @@ void ScatterRenderer::upload(const ScatterData& data) {
     const bool styled = style && !style->colours.empty();
     if (styled || m_styled) {
         m_labelColors = paletteTexture(styled ? styleImage(*style) : Palette::categoricalImage(), false);
-        m_labelCount = styled ? static_cast<int>(style->colours.size()) : static_cast<int>(Palette::categoricalColors().size());
+        m_labelCount =
+            styled ? static_cast<int>(style->colours.size()) : static_cast<int>(Palette::categoricalColors().size());
         m_styled = styled;
     }
 }

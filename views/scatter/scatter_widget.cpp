@@ -175,8 +175,7 @@ void ScatterWidget::selectInPolygon(const QPolygonF& widgetPolygon) {
         bool inside = false;
         for (std::size_t a = 0, b = poly.size() - 1; a < poly.size(); b = a++) {
             const double ya = poly[a].y(), yb = poly[b].y();
-            if ((ya > v) != (yb > v) &&
-                u < poly[a].x() + (v - ya) * (poly[b].x() - poly[a].x()) / (yb - ya))
+            if ((ya > v) != (yb > v) && u < poly[a].x() + (v - ya) * (poly[b].x() - poly[a].x()) / (yb - ya))
                 inside = !inside;
         }
         if (inside) rows.push_back(static_cast<qsizetype>(m_data->indices[slot]));
@@ -353,7 +352,7 @@ void ScatterWidget::paintGL() {
     else if (!m_data)
         paintMessage(painter, m_placeholder.isEmpty() ? tr("Open a dataset: File \u2192 Open, drop a file here, or "
                                                            "File \u2192 Open demo dataset.")
-                                                        : m_placeholder);
+                                                      : m_placeholder);
     else {
         paintAxes(painter);
         if (m_diagonal) paintDiagonal(painter);
@@ -402,8 +401,7 @@ void ScatterWidget::mouseMoveEvent(QMouseEvent* event) {
         // Vertices closer than a pixel add nothing but test cost.
         if (QLineF(m_lasso.back(), event->position()).length() >= 1.0) m_lasso.append(event->position());
         update();
-    }
-    else
+    } else
         return QOpenGLWidget::mouseMoveEvent(event);
     m_dragLast = event->position();
     event->accept();

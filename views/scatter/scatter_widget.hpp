@@ -169,10 +169,10 @@ private:
     Drag m_drag = Drag::None;
     QPointF m_dragStart;
     QPointF m_dragLast;
-    QPolygonF m_lasso;  // widget coordinates of the lasso being drawn
-    bool m_polygonGate = false;   // a click-by-click polygon gate is being drawn
-    QPolygonF m_gateVertices;     // its vertices in data coordinates (they follow pan and zoom)
-    QPointF m_gateHover;          // the cursor, for the edge that would come next
+    QPolygonF m_lasso;           // widget coordinates of the lasso being drawn
+    bool m_polygonGate = false;  // a click-by-click polygon gate is being drawn
+    QPolygonF m_gateVertices;    // its vertices in data coordinates (they follow pan and zoom)
+    QPointF m_gateHover;         // the cursor, for the edge that would come next
     QString m_placeholder;
     QString m_glRenderer;
     QString m_glError;

@@ -15,9 +15,14 @@ class LabelingStep : public QUndoCommand {
 public:
     LabelingStep(AnalysisSession* analysis, SessionDocument* document, QString name,
                  std::shared_ptr<const LabelVector> labels, ResultScope scope, const QString& text)
-        : QUndoCommand(text), m_analysis(analysis), m_document(document), m_name(std::move(name)),
-          m_labels(std::move(labels)), m_scope(std::move(scope)),
-          m_previousLabels(analysis->labeling(m_name)), m_previousScope(analysis->labelingScope(m_name)),
+        : QUndoCommand(text),
+          m_analysis(analysis),
+          m_document(document),
+          m_name(std::move(name)),
+          m_labels(std::move(labels)),
+          m_scope(std::move(scope)),
+          m_previousLabels(analysis->labeling(m_name)),
+          m_previousScope(analysis->labelingScope(m_name)),
           m_previousColouring(analysis->colouring()) {
         if (const LabelingResult* stored = findNamed(document->session().labelings, m_name.toStdString()))
             m_previousStored = *stored;

@@ -21,10 +21,14 @@ constexpr int kStaleRole = Qt::AccessibleDescriptionRole;
 /// StaleResult::kind of a marker's kind.
 QString kindName(StaleMarker::Kind kind) {
     switch (kind) {
-    case StaleMarker::Kind::Linkage: return QStringLiteral("linkage");
-    case StaleMarker::Kind::Labeling: return QStringLiteral("labeling");
-    case StaleMarker::Kind::Dpc: return QStringLiteral("DPC");
-    case StaleMarker::Kind::Vat: return QStringLiteral("VAT");
+        case StaleMarker::Kind::Linkage:
+            return QStringLiteral("linkage");
+        case StaleMarker::Kind::Labeling:
+            return QStringLiteral("labeling");
+        case StaleMarker::Kind::Dpc:
+            return QStringLiteral("DPC");
+        case StaleMarker::Kind::Vat:
+            return QStringLiteral("VAT");
     }
     return {};
 }
@@ -151,8 +155,9 @@ void StaleBanner::refresh() {
 
 void StaleBanner::setReason(const QString& reason) {
     m_reason = reason;
-    m_text->setText(reason.isEmpty() ? QString()
-                                     : tr("Stale: %1. Compute again to use the current channels and transform.").arg(reason));
+    m_text->setText(reason.isEmpty()
+                        ? QString()
+                        : tr("Stale: %1. Compute again to use the current channels and transform.").arg(reason));
     setAccessibleDescription(m_text->text());
     setVisible(!reason.isEmpty());
 }

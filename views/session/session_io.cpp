@@ -215,8 +215,7 @@ void SessionIo::save(const QString& path, bool embed, std::shared_ptr<const Data
             const bool ok = outcome.state == JobState::Finished;
             if (ok) {
                 // Work done while the file was written is still unsaved.
-                if (m_document->revision() == revision)
-                    m_document->markSaved(path);
+                if (m_document->revision() == revision) m_document->markSaved(path);
                 Q_EMIT saved(path);
             } else if (outcome.state == JobState::Failed) {
                 Q_EMIT failed(tr("Could not save session"), outcome.message);
@@ -229,10 +228,11 @@ QString SessionIo::defaultChooser(const DatasetReference& reference, const QStri
     auto* parentWidget = qobject_cast<QWidget*>(parent());
     const QString name = QFileInfo(QString::fromStdString(reference.path)).fileName();
     QMessageBox box(QMessageBox::Question, tr("Locate the data file"),
-                    tr("The data file of this session, \u201c%1\u201d, cannot be used.").arg(name),
-                    QMessageBox::Cancel, parentWidget);
-    box.setInformativeText(reason + tr("\n\nChoose the file: its contents must be the same (SHA-256 %1).")
-                                        .arg(QString::fromStdString(reference.sha256).left(16) + QStringLiteral("\u2026")));
+                    tr("The data file of this session, \u201c%1\u201d, cannot be used.").arg(name), QMessageBox::Cancel,
+                    parentWidget);
+    box.setInformativeText(reason +
+                           tr("\n\nChoose the file: its contents must be the same (SHA-256 %1).")
+                               .arg(QString::fromStdString(reference.sha256).left(16) + QStringLiteral("\u2026")));
     QPushButton* locate = box.addButton(tr("Locate\u2026"), QMessageBox::AcceptRole);
     box.setDefaultButton(locate);
     box.exec();

@@ -11,11 +11,11 @@ namespace clusterlens::views {
 namespace {
 
 bool sameLinkage(const Linkage& a, const Linkage& b) {
-    return a.leafCount == b.leafCount &&
-           std::equal(a.merges.begin(), a.merges.end(), b.merges.begin(), b.merges.end(), [](const Merge& x, const Merge& y) {
-               return x.a == y.a && x.b == y.b && x.size == y.size &&
-                      std::memcmp(&x.height, &y.height, sizeof(double)) == 0;
-           });
+    return a.leafCount == b.leafCount && std::equal(a.merges.begin(), a.merges.end(), b.merges.begin(), b.merges.end(),
+                                                    [](const Merge& x, const Merge& y) {
+                                                        return x.a == y.a && x.b == y.b && x.size == y.size &&
+                                                               std::memcmp(&x.height, &y.height, sizeof(double)) == 0;
+                                                    });
 }
 
 }  // namespace

@@ -72,10 +72,10 @@ LabelingResult labelingResult(const QString& name, const LabelVector& labels, co
 
 QString dpcResultName(const DpcRun& run) {
     const DcChoice& dc = run.result->dc;
-    const QString kernel = run.result->kernel == DensityKernel::Gaussian ? QStringLiteral("gaussian")
-                                                                          : QStringLiteral("cutoff");
-    const QString value = dc.percent > 0.0 ? QStringLiteral("%1 %").arg(dc.percent, 0, 'g', 6)
-                                           : QString::number(dc.value, 'g', 6);
+    const QString kernel =
+        run.result->kernel == DensityKernel::Gaussian ? QStringLiteral("gaussian") : QStringLiteral("cutoff");
+    const QString value =
+        dc.percent > 0.0 ? QStringLiteral("%1 %").arg(dc.percent, 0, 'g', 6) : QString::number(dc.value, 'g', 6);
     return QStringLiteral("DPC %1, dc %2").arg(kernel, value) + scopeSuffix(run.scope);
 }
 
@@ -94,7 +94,8 @@ DpcResult dpcResult(const QString& name, const DpcRun& run, const std::vector<st
     result.gamma = r.gamma;
     // The session holds whole-dataset indices (session.hpp); the run counts positions among its events.
     setScope(result.info, run.scope);
-    result.nearestHigher = run.scope.isAll() ? r.nearestHigher : positionsToIndices(r.nearestHigher, *run.scope.members);
+    result.nearestHigher =
+        run.scope.isAll() ? r.nearestHigher : positionsToIndices(r.nearestHigher, *run.scope.members);
     result.peaks = run.scope.isAll() ? peaks : positionsToIndices(peaks, *run.scope.members);
     const bool halo = shownLabels && shownLabels->size() == r.rho.size() &&
                       std::any_of(shownLabels->begin(), shownLabels->end(), [](std::int32_t l) { return l < 0; });

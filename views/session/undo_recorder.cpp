@@ -61,14 +61,17 @@ void UndoRecorder::recordCut(int& last, int& expected, int k, const QString& tex
         set(clusters);
         m_applying = false;
     };
-    m_undo->push(new TakenStep(text, [apply, from] { apply(from); }, [apply, k] { apply(k); }));
+    m_undo->push(new TakenStep(
+        text, [apply, from] { apply(from); }, [apply, k] { apply(k); }));
 }
 
 void UndoRecorder::onTreeCut(int k) {
     const QString tree = m_tree;
-    recordCut(m_treeCut, m_expectedTreeCut, k, tr("Cut the dendrogram into %1 clusters").arg(k), [this, tree](int clusters) {
-        if (m_dendrogram->currentLinkage() == tree) m_dendrogram->setClusterCount(clusters);  // else another tree is shown
-    });
+    recordCut(m_treeCut, m_expectedTreeCut, k, tr("Cut the dendrogram into %1 clusters").arg(k),
+              [this, tree](int clusters) {
+                  if (m_dendrogram->currentLinkage() == tree)
+                      m_dendrogram->setClusterCount(clusters);  // else another tree is shown
+              });
 }
 
 void UndoRecorder::onVatCut() {
@@ -99,7 +102,8 @@ void UndoRecorder::onPeaksIndexChanged(int index) {
         m_peaksIndex = peaks->index();
         m_applying = false;
     };
-    m_undo->push(new TakenStep(peaks->text(index - 1), [step] { step(false); }, [step] { step(true); }));
+    m_undo->push(new TakenStep(
+        peaks->text(index - 1), [step] { step(false); }, [step] { step(true); }));
 }
 
 }  // namespace clusterlens::views

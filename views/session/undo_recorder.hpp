@@ -21,7 +21,8 @@ class VatPanel;
 class UndoRecorder : public QObject {
     Q_OBJECT
 public:
-    UndoRecorder(QUndoStack* undo, DendrogramPanel* dendrogram, VatPanel* vat, DpcPanel* dpc, QObject* parent = nullptr);
+    UndoRecorder(QUndoStack* undo, DendrogramPanel* dendrogram, VatPanel* vat, DpcPanel* dpc,
+                 QObject* parent = nullptr);
 
     /// The next dendrogram / VAT cut into `k` clusters is the application's, not the user's.
     void expectDendrogramCut(int k) { m_expectedTreeCut = k; }
@@ -43,9 +44,9 @@ private:
     int m_expectedTreeCut = 0;
     int m_vatCut = 0;
     int m_expectedVatCut = 0;
-    int m_peaksIndex = 0;         // index of the decision graph's own history
-    int m_peaksGeneration = 0;    // grows when that history starts again (a new run)
-    bool m_applying = false;      // an undo or redo of this recorder is being applied
+    int m_peaksIndex = 0;       // index of the decision graph's own history
+    int m_peaksGeneration = 0;  // grows when that history starts again (a new run)
+    bool m_applying = false;    // an undo or redo of this recorder is being applied
 };
 
 }  // namespace clusterlens::views

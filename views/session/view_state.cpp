@@ -32,7 +32,8 @@ std::vector<StripChoice> toStrips(const QJsonValue& value) {
     std::vector<StripChoice> strips;
     for (const QJsonValue& item : value.toArray()) {
         const QJsonObject strip = item.toObject();
-        strips.push_back({strip.value(QStringLiteral("mode")).toString(), strip.value(QStringLiteral("name")).toString()});
+        strips.push_back(
+            {strip.value(QStringLiteral("mode")).toString(), strip.value(QStringLiteral("name")).toString()});
     }
     return strips;
 }
@@ -40,9 +41,8 @@ std::vector<StripChoice> toStrips(const QJsonValue& value) {
 }  // namespace
 
 std::string viewStateToJson(const ViewState& s) {
-    QJsonObject scatter{{QStringLiteral("x"), s.xAxis},
-                        {QStringLiteral("y"), s.yAxis},
-                        {QStringLiteral("embedding"), s.embedding}};
+    QJsonObject scatter{
+        {QStringLiteral("x"), s.xAxis}, {QStringLiteral("y"), s.yAxis}, {QStringLiteral("embedding"), s.embedding}};
     if (s.scatterWindow) {
         const auto& w = *s.scatterWindow;
         scatter.insert(QStringLiteral("window"), QJsonArray{w[0], w[1], w[2], w[3]});
@@ -53,18 +53,16 @@ std::string viewStateToJson(const ViewState& s) {
         {QStringLiteral("activeFeatures"), toArray(s.activeFeatures)},
         {QStringLiteral("colouring"), s.colouring},
         {QStringLiteral("colourMarker"), s.colourMarker},
-        {QStringLiteral("dendrogram"),
-         QJsonObject{{QStringLiteral("linkage"), s.dendrogramLinkage},
-                     {QStringLiteral("clusters"), s.dendrogramClusters},
-                     {QStringLiteral("minSize"), s.dendrogramMinSize},
-                     {QStringLiteral("heatmap"), s.dendrogramHeatmap},
-                     {QStringLiteral("strips"), toArray(s.dendrogramStrips)}}},
+        {QStringLiteral("dendrogram"), QJsonObject{{QStringLiteral("linkage"), s.dendrogramLinkage},
+                                                   {QStringLiteral("clusters"), s.dendrogramClusters},
+                                                   {QStringLiteral("minSize"), s.dendrogramMinSize},
+                                                   {QStringLiteral("heatmap"), s.dendrogramHeatmap},
+                                                   {QStringLiteral("strips"), toArray(s.dendrogramStrips)}}},
         {QStringLiteral("dpc"), QJsonObject{{QStringLiteral("result"), s.dpcResult}}},
-        {QStringLiteral("vat"),
-         QJsonObject{{QStringLiteral("entry"), s.vatEntry},
-                     {QStringLiteral("clusters"), s.vatClusters},
-                     {QStringLiteral("image"), s.vatImage},
-                     {QStringLiteral("strips"), toArray(s.vatStrips)}}},
+        {QStringLiteral("vat"), QJsonObject{{QStringLiteral("entry"), s.vatEntry},
+                                            {QStringLiteral("clusters"), s.vatClusters},
+                                            {QStringLiteral("image"), s.vatImage},
+                                            {QStringLiteral("strips"), toArray(s.vatStrips)}}},
         {QStringLiteral("dockLayout"), QString::fromLatin1(s.dockLayout.toBase64())},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Compact).toStdString();

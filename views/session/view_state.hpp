@@ -29,19 +29,19 @@ struct ViewState {
     /// The scatter's zoom window in normalised coordinates (x0, x1, y0, y1); none = the whole data.
     std::optional<std::array<double, 4>> scatterWindow;
     QStringList activeFeatures;
-    QString colouring;  ///< labeling that colours the views; empty = density
+    QString colouring;     ///< labeling that colours the views; empty = density
     QString colourMarker;  ///< marker that colours the scatter instead (short feature name); empty = none
     QString dendrogramLinkage;
     int dendrogramClusters = 0;  ///< cut k; 0 = no cut
     int dendrogramMinSize = 0;   ///< minimum cluster size of the cut; 0 = the tree's default
     QString dendrogramHeatmap;   ///< clustermap under the tree: "off", "zscore", "minmax"; empty = default
     std::vector<StripChoice> dendrogramStrips;  ///< colour strips under the leaves, by slot (at most 3)
-    QString dpcResult;           ///< DPC result on the decision graph
-    QString vatEntry;            ///< VAT order on the VAT page
+    QString dpcResult;                          ///< DPC result on the decision graph
+    QString vatEntry;                           ///< VAT order on the VAT page
     int vatClusters = 0;
-    QString vatImage;         ///< "vat" or "ivat"
+    QString vatImage;                    ///< "vat" or "ivat"
     std::vector<StripChoice> vatStrips;  ///< colour strips along the VAT axes, by slot (at most 3)
-    QByteArray dockLayout;    ///< QMainWindow::saveState()
+    QByteArray dockLayout;               ///< QMainWindow::saveState()
 
     bool operator==(const ViewState&) const = default;
 };

@@ -80,8 +80,9 @@ void VatFigure::paint(QPainter& painter, const QRectF& area) const {
         const VatWindow& w = m_options.window;
         painter.save();
         painter.setFont(font(11));
-        paintColourStrips(painter, {QRectF(plot.left(), plot.bottom() + 2, plot.width(), strips), w.col0(), w.col1(),
-                                    false, plot.left() - area.left() - 4},
+        paintColourStrips(painter,
+                          {QRectF(plot.left(), plot.bottom() + 2, plot.width(), strips), w.col0(), w.col1(), false,
+                           plot.left() - area.left() - 4},
                           *m_options.strips, order.size(), order.size(), idAt);
         paintColourStrips(painter,
                           {QRectF(plot.right() + 2, plot.top(), strips, plot.height()), w.row0(), w.row1(), true, 0.0},
@@ -96,7 +97,9 @@ std::size_t VatFigure::stripCount() const {
     return m_options.order ? fittingStripCount(m_options.strips.get(), m_options.order->size()) : 0;
 }
 
-double VatFigure::stripsExtent() const { return colourStripsExtent(font(11), stripCount()); }
+double VatFigure::stripsExtent() const {
+    return colourStripsExtent(font(11), stripCount());
+}
 
 void VatFigure::paintColourBar(QPainter& painter, const QRectF& bar, const VatImage& image) const {
     const std::vector<std::uint8_t> table = vatColourTable(m_options.display);

@@ -69,7 +69,8 @@ VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
     controlsScroll->setWidgetResizable(true);
     controlsScroll->setFrameShape(QFrame::NoFrame);
     controlsScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    controlsScroll->setFixedHeight(controls->sizeHint().height() + controlsScroll->horizontalScrollBar()->sizeHint().height());
+    controlsScroll->setFixedHeight(controls->sizeHint().height() +
+                                   controlsScroll->horizontalScrollBar()->sizeHint().height());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(controlsScroll);
@@ -148,8 +149,8 @@ void VatPanel::run() {
                                          .arg(QLocale().toString(estimate / 60.0, 'f', 0));
     m_status->setText(status);
     m_progress->setValue(0);
-    const QString name =
-        tr("VAT order: %1 points (%2)%3").arg(points, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope));
+    const QString name = tr("VAT order: %1 points (%2)%3")
+                             .arg(points, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope));
     m_job = startOnScope<VatRun>(m_runner, this, kJobSlot, name, request, scope, runVat,
                                  [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
     updateEnabled();
@@ -235,7 +236,8 @@ void VatPanel::showCut(std::shared_ptr<const LabelVector> labels, std::vector<st
 
 void VatPanel::onBlockSelected(qint64 first, qint64 last) {
     if (!runFitsData()) return;
-    IndexVector points = indicesAtPositions(*m_run->vat, static_cast<std::size_t>(first), static_cast<std::size_t>(last));
+    IndexVector points =
+        indicesAtPositions(*m_run->vat, static_cast<std::size_t>(first), static_cast<std::size_t>(last));
     auto indices = std::make_shared<const IndexVector>(indicesOfPositions(m_run->scope, std::move(points)));
     m_analysis->setSelection(std::move(indices), m_widget);
 }
@@ -249,7 +251,8 @@ void VatPanel::onSessionSelection(const QObject* origin) {
     if (!selection || selection->empty()) return;
     // Selected events outside the population are not marked.
     const IndexVector points = positionsInScope(m_run->scope, *selection);
-    m_widget->setMarkedPositions(std::make_shared<const std::vector<std::int64_t>>(positionsOfIndices(m_run->rank, points)));
+    m_widget->setMarkedPositions(
+        std::make_shared<const std::vector<std::int64_t>>(positionsOfIndices(m_run->rank, points)));
 }
 
 void VatPanel::onColouring() {

@@ -234,8 +234,8 @@ FigureExportSource VatPanel::figureExportSource() const {
     for (std::size_t c : m_run->request.columns) columns << QString::fromStdString(dataset.features[c]);
     source.command = QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("vat")} +
                      datasetInputWords(dataset, columns) +
-                     QStringList{QStringLiteral("--image"), ivat ? QStringLiteral("ivat") : QStringLiteral("vat"),
-                                 QStringLiteral("--metric"), QString::fromLatin1(metricName(m_run->vat->metric)),
+                     QStringList{QStringLiteral("--image"),    ivat ? QStringLiteral("ivat") : QStringLiteral("vat"),
+                                 QStringLiteral("--metric"),   QString::fromLatin1(metricName(m_run->vat->metric)),
                                  QStringLiteral("--colormap"), QString::fromLatin1(colormapName(display().colormap))};
     if (const auto cuts = m_widget->cutBoundaries(); !cuts.empty())
         source.command << QStringLiteral("--cut-k") << QString::number(cuts.size() + 1);

@@ -114,8 +114,7 @@ void VatWidget::paintStripBands(QPainter& painter) const {
     painter.setFont(font());
     paintColourStrips(painter, {bottom, m_window.col0(), m_window.col1(), false, bottom.left() - 4}, *m_strips, n, n,
                       idAt);
-    paintColourStrips(painter, {rightStripsRect(), m_window.row0(), m_window.row1(), true, 0.0}, *m_strips, n, n,
-                      idAt);
+    paintColourStrips(painter, {rightStripsRect(), m_window.row0(), m_window.row1(), true, 0.0}, *m_strips, n, n, idAt);
 }
 
 void VatWidget::paintCutBoxes(QPainter& painter) const {

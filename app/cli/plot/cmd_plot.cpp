@@ -55,4 +55,4 @@ int runPlot(const Arguments& argv) {
     throw UsageError("unknown figure kind '" + argv[0] + "'");
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -32,7 +32,8 @@ int runPlotContingency(const std::vector<std::string>& argv) {
     args.expectPositional({"LABELS_A.csv", "LABELS_B.csv"});
     const std::string& pathA = args.positional()[0];
     const std::string& pathB = args.positional()[1];
-    const MatchingMethod matching = parseMatchingMethod(args.choice("--matching", {"hungarian", "greedy"}, "hungarian"));
+    const MatchingMethod matching =
+        parseMatchingMethod(args.choice("--matching", {"hungarian", "greedy"}, "hungarian"));
     const PlotOutput output = plotOutput(args, "contingency", argv, {pathA, pathB});
     auto a = std::make_shared<const views::LabelVector>(readLabels(pathA));
     auto b = std::make_shared<const views::LabelVector>(readLabels(pathB, a->size()));

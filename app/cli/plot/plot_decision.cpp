@@ -43,7 +43,8 @@ int runPlotDecision(const std::vector<std::string>& argv) {
         char* end = nullptr;
         const long long p = std::strtoll(text.c_str(), &end, 10);
         if (text.empty() || *end != '\0' || p < 0 || static_cast<std::size_t>(p) >= result->rho.size())
-            throw UsageError("--peaks: '" + text + "' is not a point index 0.." + std::to_string(result->rho.size() - 1));
+            throw UsageError("--peaks: '" + text + "' is not a point index 0.." +
+                             std::to_string(result->rho.size() - 1));
         peaks.push_back(p);
     }
     if (!peaks.empty()) {

@@ -29,7 +29,7 @@ namespace clusterlens::cli {
 namespace {
 
 std::shared_ptr<const views::DendrogramCut> cutFrom(const Args& args, const Linkage& linkage,
-                                                   const views::DendrogramLayout& layout) {
+                                                    const views::DendrogramLayout& layout) {
     const std::uint64_t minSize = args.count("--min-cluster-size", 1);
     if (!args.has("--cut-k")) {
         if (args.has("--min-cluster-size")) throw UsageError("--min-cluster-size needs --cut-k");
@@ -37,7 +37,8 @@ std::shared_ptr<const views::DendrogramCut> cutFrom(const Args& args, const Link
     }
     const std::uint64_t k = args.count("--cut-k", 1);
     if (k < 1 || k > linkage.leafCount)
-        throw UsageError("--cut-k must lie in 1.." + std::to_string(linkage.leafCount) + ", got " + args.value("--cut-k"));
+        throw UsageError("--cut-k must lie in 1.." + std::to_string(linkage.leafCount) + ", got " +
+                         args.value("--cut-k"));
     if (minSize < 1 || minSize > linkage.leafCount)
         throw UsageError("--min-cluster-size must lie in 1.." + std::to_string(linkage.leafCount) + ", got " +
                          args.value("--min-cluster-size"));

@@ -25,7 +25,8 @@ int runPlotGamma(const std::vector<std::string>& argv) {
     const PlotOutput output = plotOutput(args, "gamma", argv, {path});
     auto result = std::make_shared<const DensityPeaksResult>(readDpcCsv(path));
     views::GammaFigureOptions options;
-    options.title = QStringLiteral("\u03b3 by rank: %1").arg(QFileInfo(QString::fromStdString(path)).completeBaseName());
+    options.title =
+        QStringLiteral("\u03b3 by rank: %1").arg(QFileInfo(QString::fromStdString(path)).completeBaseName());
     if (args.has("--peaks-top")) {
         options.chosen = args.count("--peaks-top", 0);
         if (options.chosen < 1 || options.chosen > result->rho.size())

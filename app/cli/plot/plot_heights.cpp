@@ -38,8 +38,9 @@ int runPlotHeights(const std::vector<std::string>& argv) {
         views::compareHeights(a, b, QFileInfo(QString::fromStdString(pathA)).completeBaseName(),
                               QFileInfo(QString::fromStdString(pathB)).completeBaseName()));
     views::HeightsFigure drawn(comparison, args.flag("--equal-axes"));
-    writePlot(drawn, output,
-              std::to_string(comparison->pointCount()) + " points, " + views::correlationText(*comparison).toStdString());
+    writePlot(
+        drawn, output,
+        std::to_string(comparison->pointCount()) + " points, " + views::correlationText(*comparison).toStdString());
     return 0;
 }
 

@@ -18,14 +18,17 @@ constexpr double kDefaultMillimetreDpi = 300.0;
 double positive(const Args& args, const char* name, double limit) {
     if (!args.has(name)) return 0.0;
     const double v = args.number(name, 0.0);
-    if (!(v > 0.0) || v > limit) throw UsageError(std::string(name) + " must lie in (0, " + std::to_string(static_cast<int>(limit)) + "]");
+    if (!(v > 0.0) || v > limit)
+        throw UsageError(std::string(name) + " must lie in (0, " + std::to_string(static_cast<int>(limit)) + "]");
     return v;
 }
 
 void readSize(const Args& args, views::FigureExportOptions& options) {
     const bool pixels = args.has("--width") || args.has("--height");
     const bool mm = args.has("--width-mm") || args.has("--height-mm");
-    if (pixels && mm) throw UsageError("give the size in pixels (--width/--height) or in millimetres (--width-mm/--height-mm), not both");
+    if (pixels && mm)
+        throw UsageError(
+            "give the size in pixels (--width/--height) or in millimetres (--width-mm/--height-mm), not both");
     if (args.has("--dpi")) {
         const auto dpi = args.count("--dpi", 96);
         if (dpi < 10 || dpi > 2400) throw UsageError("--dpi must lie in 10..2400");
@@ -81,4 +84,4 @@ void writePlot(views::Figure& figure, const PlotOutput& output, const std::strin
     std::printf("%s: %s\n", output.path.c_str(), summary.c_str());
 }
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

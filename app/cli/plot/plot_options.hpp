@@ -13,8 +13,8 @@
 namespace clusterlens::cli {
 
 inline const std::set<std::string> kPlotValued = {
-    "--out",   "--width",   "--height",     "--width-mm", "--height-mm",  "--dpi",        "--title",
-    "--x-label", "--y-label", "--palette", "--font-scale", "--legend", "--background"};
+    "--out",     "--width",   "--height",  "--width-mm",   "--height-mm", "--dpi",       "--title",
+    "--x-label", "--y-label", "--palette", "--font-scale", "--legend",    "--background"};
 
 /// What a plot kind needs to write its figure.
 struct PlotOutput {
@@ -33,4 +33,4 @@ PlotOutput plotOutput(const Args& args, const char* kind, const std::vector<std:
 /// Applies the style and writes the figure; prints "OUT: summary" on stdout.
 void writePlot(views::Figure& figure, const PlotOutput& output, const std::string& summary);
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

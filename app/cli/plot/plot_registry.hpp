@@ -19,4 +19,4 @@ struct PlotRegistrar {
     explicit PlotRegistrar(PlotKind kind) { plotKinds().push_back(kind); }
 };
 
-} // namespace clusterlens::cli
+}  // namespace clusterlens::cli

@@ -30,7 +30,8 @@ namespace {
 /// A feature by exact name, then by name ignoring case, then as a 0-based column number.
 std::size_t featureColumn(const Dataset& data, const std::string& text, const char* option) {
     const auto lower = [](std::string s) {
-        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        std::transform(s.begin(), s.end(), s.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         return s;
     };
     for (std::size_t j = 0; j < data.features.size(); ++j)
@@ -74,8 +75,7 @@ std::string summaryOf(const views::ScatterData& scatter) {
 }
 
 int runPlotScatter(const std::vector<std::string>& argv) {
-    Args args(argv, kCommonFlags,
-              with(with(kCommonValued, kPlotValued), {"--x", "--y", "--labels", "--colour-by"}));
+    Args args(argv, kCommonFlags, with(with(kCommonValued, kPlotValued), {"--x", "--y", "--labels", "--colour-by"}));
     args.expectPositional({"INPUT"});
     const std::string& path = args.positional()[0];
     std::vector<std::string> files = {path};
@@ -106,8 +106,8 @@ int runPlotScatter(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{{"scatter", "INPUT --x F1 --y F2 [--labels LABELS.csv | --colour-by density|labels|marker:NAME]",
-                                runPlotScatter}};
+const PlotRegistrar registrar{
+    {"scatter", "INPUT --x F1 --y F2 [--labels LABELS.csv | --colour-by density|labels|marker:NAME]", runPlotScatter}};
 
 }  // namespace
 

@@ -32,7 +32,8 @@ int runPlotVat(const std::vector<std::string>& argv) {
     const PlotOutput output = plotOutput(args, "vat", argv, {path});
     const bool ivat = args.choice("--image", {"ivat", "vat"}, "ivat") == "ivat";
     views::VatRequest request;
-    request.metric = parseMetric(args.choice("--metric", {"euclidean", "sqeuclidean", "manhattan", "cosine"}, "euclidean"));
+    request.metric =
+        parseMetric(args.choice("--metric", {"euclidean", "sqeuclidean", "manhattan", "cosine"}, "euclidean"));
     request.backend = backendFrom(args);
     auto data = std::make_shared<const Dataset>(loadInput(path, args));
     request.dataset = data;

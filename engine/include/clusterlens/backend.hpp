@@ -43,4 +43,4 @@ Backend resolveBackend(Backend requested);
 /// "cuda:NVIDIA H100 80GB HBM3" or "cpu:16 threads".
 std::string backendDescription(Backend resolved);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -60,7 +60,6 @@ public:
 };
 
 /// Throws InvalidInput "FILE: POSITION: REASON" (position may be empty).
-[[noreturn]] void throwFileError(const std::string& file, const std::string& position,
-                                 const std::string& reason);
+[[noreturn]] void throwFileError(const std::string& file, const std::string& position, const std::string& reason);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -42,4 +42,4 @@ private:
     std::vector<std::string> m_warnings;
 };
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -49,4 +49,4 @@ Dataset subsample(const Dataset& in, std::size_t m, std::uint64_t seed);
 /// anything else.
 Dataset applyTransformSpec(const Dataset& in, const std::string& spec);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -19,7 +19,9 @@ std::size_t indexOf(const std::vector<std::int32_t>& sorted, std::int32_t label)
     return static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), label) - sorted.begin());
 }
 
-double choose2(double x) { return x * (x - 1.0) / 2.0; }
+double choose2(double x) {
+    return x * (x - 1.0) / 2.0;
+}
 
 double entropy(const std::vector<std::int64_t>& sums, double n) {
     double h = 0.0;
@@ -28,7 +30,7 @@ double entropy(const std::vector<std::int64_t>& sums, double n) {
     return h;
 }
 
-} // namespace
+}  // namespace
 
 ContingencyTable contingencyTable(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b) {
     if (a.size() != b.size())
@@ -72,7 +74,8 @@ double normalizedMutualInformation(const ContingencyTable& t) {
         for (std::size_t j = 0; j < t.labelsB.size(); ++j) {
             const double nij = static_cast<double>(t.at(i, j));
             if (nij == 0) continue;
-            mi += (nij / n) * std::log(n * nij / (static_cast<double>(t.rowSums[i]) * static_cast<double>(t.colSums[j])));
+            mi +=
+                (nij / n) * std::log(n * nij / (static_cast<double>(t.rowSums[i]) * static_cast<double>(t.colSums[j])));
         }
     }
     const double mean = 0.5 * (ha + hb);
@@ -94,7 +97,8 @@ ClusterMatching matchClusters(const ContingencyTable& t, MatchingMethod method) 
             f1[i * kb + j] = 2.0 * static_cast<double>(t.at(i, j)) / static_cast<double>(t.rowSums[i] + t.colSums[j]);
             cost[i * kb + j] = 1.0 - f1[i * kb + j];
         }
-    const auto assignment = method == MatchingMethod::Hungarian ? hungarianAssignment(cost, ka, kb) : greedyAssignment(cost, ka, kb);
+    const auto assignment =
+        method == MatchingMethod::Hungarian ? hungarianAssignment(cost, ka, kb) : greedyAssignment(cost, ka, kb);
     ClusterMatching result;
     for (std::size_t i = 0; i < ka; ++i) {
         if (assignment[i] < 0) continue;
@@ -107,4 +111,4 @@ ClusterMatching matchClusters(const ContingencyTable& t, MatchingMethod method) 
     return result;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -21,19 +21,22 @@ void checkCost(const std::vector<double>& cost, std::size_t rows, std::size_t co
 std::vector<double> padToSquare(const std::vector<double>& cost, std::size_t rows, std::size_t cols, std::size_t k) {
     const double largest = cost.empty() ? 0.0 : *std::max_element(cost.begin(), cost.end());
     std::vector<double> square(k * k, largest + 1.0);
-    for (std::size_t i = 0; i < rows; ++i) std::copy_n(cost.begin() + static_cast<std::ptrdiff_t>(i * cols), cols,
-                                                       square.begin() + static_cast<std::ptrdiff_t>(i * k));
+    for (std::size_t i = 0; i < rows; ++i)
+        std::copy_n(cost.begin() + static_cast<std::ptrdiff_t>(i * cols), cols,
+                    square.begin() + static_cast<std::ptrdiff_t>(i * k));
     return square;
 }
 
-std::vector<std::int64_t> dropDummies(const std::vector<std::int64_t>& squareAssignment, std::size_t rows, std::size_t cols) {
+std::vector<std::int64_t> dropDummies(const std::vector<std::int64_t>& squareAssignment, std::size_t rows,
+                                      std::size_t cols) {
     std::vector<std::int64_t> result(rows, -1);
     for (std::size_t i = 0; i < rows; ++i)
-        if (squareAssignment[i] >= 0 && static_cast<std::size_t>(squareAssignment[i]) < cols) result[i] = squareAssignment[i];
+        if (squareAssignment[i] >= 0 && static_cast<std::size_t>(squareAssignment[i]) < cols)
+            result[i] = squareAssignment[i];
     return result;
 }
 
-} // namespace
+}  // namespace
 
 // Hungarian method (Kuhn 1955; Munkres 1957) as successive shortest augmenting paths with row and
 // column potentials u, v (reduced costs c - u - v >= 0). Each of the k rows is inserted by a
@@ -122,4 +125,4 @@ double assignmentCost(const std::vector<double>& cost, std::size_t cols, const s
     return total;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -18,7 +18,7 @@ void checkPair(const std::vector<double>& x, const std::vector<double>& y) {
     if (x.size() < 2) throw InvalidInput("correlation: at least 2 values are needed");
 }
 
-} // namespace
+}  // namespace
 
 double pearsonCorrelation(const std::vector<double>& x, const std::vector<double>& y) {
     checkPair(x, y);
@@ -54,4 +54,4 @@ double spearmanCorrelation(const std::vector<double>& x, const std::vector<doubl
     return pearsonCorrelation(averageRanks(x), averageRanks(y));
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

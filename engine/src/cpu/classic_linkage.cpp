@@ -59,7 +59,7 @@ Linkage classicLinkageImpl(const T* x, std::size_t n, std::size_t d, LinkageMeth
     return linkage;
 }
 
-} // namespace
+}  // namespace
 
 LinkageMethod parseLinkageMethod(const std::string& name) {
     for (const MethodName& entry : kMethodNames)
@@ -262,6 +262,6 @@ Linkage labelMergesSortedByHeight(std::vector<RawMerge> merges, std::size_t n) {
     return linkage;
 }
 
-} // namespace cpu
+}  // namespace cpu
 
-} // namespace clusterlens
+}  // namespace clusterlens

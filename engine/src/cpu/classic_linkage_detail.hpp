@@ -203,4 +203,4 @@ inline void reportQuadraticProgress(JobControl* control, std::size_t done, std::
     control->setProgress(1.0 - left * left);
 }
 
-} // namespace clusterlens::cpu
+}  // namespace clusterlens::cpu

@@ -33,8 +33,8 @@ ClusterMedians clusterMedians(const Dataset& data, std::span<const std::size_t> 
                            std::to_string(data.n) + " points");
     for (const std::size_t column : columns)
         if (column >= data.d)
-            throw InvalidInput("cluster medians: feature " + std::to_string(column) + " is out of range (the data has " +
-                               std::to_string(data.d) + ")");
+            throw InvalidInput("cluster medians: feature " + std::to_string(column) +
+                               " is out of range (the data has " + std::to_string(data.d) + ")");
     ClusterMedians result;
     result.clusters = clusterCount;
     result.columns = columns.size();
@@ -43,7 +43,8 @@ ClusterMedians clusterMedians(const Dataset& data, std::span<const std::size_t> 
 
     // Points grouped by cluster (a counting sort): cluster c owns members[start[c]..start[c+1]).
     for (const std::int32_t label : labels)
-        if (label >= 0 && static_cast<std::size_t>(label) < clusterCount) ++result.sizes[static_cast<std::size_t>(label)];
+        if (label >= 0 && static_cast<std::size_t>(label) < clusterCount)
+            ++result.sizes[static_cast<std::size_t>(label)];
     std::vector<std::size_t> start(clusterCount + 1, 0);
     for (std::size_t c = 0; c < clusterCount; ++c) start[c + 1] = start[c] + static_cast<std::size_t>(result.sizes[c]);
     std::vector<std::size_t> members(start.back());

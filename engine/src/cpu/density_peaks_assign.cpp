@@ -124,7 +124,7 @@ std::vector<std::int32_t> haloLabels(const DensityPeaksResult& result, const std
 }  // namespace dpc
 
 std::vector<std::int32_t> applyHaloCpu(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
-                                    const std::vector<std::int32_t>& labels, double dc, JobControl* control) {
+                                       const std::vector<std::int32_t>& labels, double dc, JobControl* control) {
     const std::size_t k = dpc::haloClusterCount(x, n, d, result, labels, dc);
     if (k == 0) return labels;
     const double threshold = dpc::cutoffSquaredThreshold(dc);

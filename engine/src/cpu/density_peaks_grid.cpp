@@ -90,7 +90,8 @@ public:
             }
             if (onRing && inside) {
                 const std::size_t cell = cellIndex(c);
-                for (std::size_t m = m_start[cell]; m < m_start[cell + 1]; ++m) visit(static_cast<std::size_t>(m_members[m]));
+                for (std::size_t m = m_start[cell]; m < m_start[cell + 1]; ++m)
+                    visit(static_cast<std::size_t>(m_members[m]));
             }
             std::size_t k = 0;
             // Along a row of the ring's interior only its two ends lie on the ring: jump between them.
@@ -116,7 +117,8 @@ public:
 private:
     std::size_t cellIndex(const std::array<std::int64_t, kGridMaxDimension>& c) const {
         std::size_t index = 0;
-        for (std::size_t k = m_d; k-- > 0;) index = index * static_cast<std::size_t>(m_extent[k]) + static_cast<std::size_t>(c[k]);
+        for (std::size_t k = m_d; k-- > 0;)
+            index = index * static_cast<std::size_t>(m_extent[k]) + static_cast<std::size_t>(c[k]);
         return index;
     }
 

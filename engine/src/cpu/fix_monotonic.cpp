@@ -51,7 +51,7 @@ void fixHalfway(std::vector<double>& h) {
     }
 }
 
-} // namespace
+}  // namespace
 
 std::vector<double> fixNonMonotonicHeights(const std::vector<double>& heights, MonotonicFix method,
                                            std::optional<double> eps) {
@@ -80,4 +80,4 @@ MonotonicFix parseMonotonicFix(const std::string& text, const std::string& optio
     throw InvalidInput(option + ": unknown value \"" + text + "\" (expected eps or halfway)");
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

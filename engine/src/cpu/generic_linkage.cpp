@@ -190,7 +190,7 @@ Linkage generic(CondensedMatrix& distances, ThreadPool& pool, JobControl* contro
     return linkage;
 }
 
-} // namespace
+}  // namespace
 
 Linkage genericLinkage(CondensedMatrix& distances, LinkageMethod method, ThreadPool& pool, JobControl* control) {
     switch (method) {
@@ -203,4 +203,4 @@ Linkage genericLinkage(CondensedMatrix& distances, LinkageMethod method, ThreadP
     }
 }
 
-} // namespace clusterlens::cpu
+}  // namespace clusterlens::cpu

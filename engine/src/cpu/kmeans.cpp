@@ -272,7 +272,7 @@ KMeansResult kmeansImpl(const T* x, std::size_t n, std::size_t d, const KMeansOp
     return result;
 }
 
-} // namespace
+}  // namespace
 
 KMeansResult kmeansCpu(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
                        JobControl* control) {
@@ -284,4 +284,4 @@ KMeansResult kmeansCpu(const double* x, std::size_t n, std::size_t d, const KMea
     return kmeansImpl(x, n, d, options, control);
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -71,7 +71,9 @@ PopulationCutPlan planPopulationCut(const Linkage& linkage, std::span<const std:
                            std::to_string(n == 0 ? 0 : n - 1));
     k = std::clamp<std::size_t>(k, 1, n);
     if (minSize <= 1) return {k - 1, k};
-    const auto big = [&](std::int64_t node) { return nodeSize(linkage, node) >= static_cast<std::int64_t>(minSize) ? 1 : 0; };
+    const auto big = [&](std::int64_t node) {
+        return nodeSize(linkage, node) >= static_cast<std::int64_t>(minSize) ? 1 : 0;
+    };
     std::size_t populations = n >= minSize ? 1 : 0;
     PopulationCutPlan best{0, populations};
     for (std::size_t r = 0; r < cutOrder.size() && populations < k; ++r) {

@@ -29,8 +29,8 @@ void validateMhcaInput(const double* x, std::size_t n, std::size_t d, const Mhca
                                std::to_string(options.apriori.size()));
         for (std::size_t i = 0; i < n; ++i)
             if (options.apriori[i] < 0)
-                throw InvalidInput("--apriori: group ids must be 0 (no group) or positive; point " + std::to_string(i + 1) +
-                                   " has " + std::to_string(options.apriori[i]));
+                throw InvalidInput("--apriori: group ids must be 0 (no group) or positive; point " +
+                                   std::to_string(i + 1) + " has " + std::to_string(options.apriori[i]));
     }
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < d; ++j)
@@ -66,7 +66,8 @@ SubthresholdMode parseSubthresholdMode(const std::string& text) {
     if (text == "mahal0") return SubthresholdMode::Mahal0;
     if (text == "euclid") return SubthresholdMode::Euclid;
     if (text == "euclid-mahal" || text == "euclidMahal") return SubthresholdMode::EuclidMahal;
-    throw InvalidInput("--subthreshold: unknown value \"" + text + "\" (expected mahal, mahal0, euclid or euclid-mahal)");
+    throw InvalidInput("--subthreshold: unknown value \"" + text +
+                       "\" (expected mahal, mahal0, euclid or euclid-mahal)");
 }
 
 const char* mhcaVariantName(MhcaVariant variant) {
@@ -75,12 +76,16 @@ const char* mhcaVariantName(MhcaVariant variant) {
 
 const char* subthresholdModeName(SubthresholdMode mode) {
     switch (mode) {
-    case SubthresholdMode::Mahal: return "mahal";
-    case SubthresholdMode::Mahal0: return "mahal0";
-    case SubthresholdMode::Euclid: return "euclid";
-    case SubthresholdMode::EuclidMahal: return "euclid-mahal";
+        case SubthresholdMode::Mahal:
+            return "mahal";
+        case SubthresholdMode::Mahal0:
+            return "mahal0";
+        case SubthresholdMode::Euclid:
+            return "euclid";
+        case SubthresholdMode::EuclidMahal:
+            return "euclid-mahal";
     }
     return "mahal";
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

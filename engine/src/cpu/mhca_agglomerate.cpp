@@ -49,9 +49,16 @@ class Agglomerator {
 public:
     Agglomerator(ClusterSet& clusters, std::vector<std::int32_t> live, const AgglomerationParams& params,
                  WorkerPool& pool, ProgressTracker& progress)
-        : m_clusters(clusters), m_live(std::move(live)), m_params(params), m_pool(pool), m_progress(progress),
-          m_nn(clusters.slotCount(), -1), m_nnKey(clusters.slotCount(), kNoKey),
-          m_nnBefore(clusters.slotCount(), kNoKey), m_runners(clusters.slotCount()), m_alive(clusters.slotCount(), 0) {
+        : m_clusters(clusters),
+          m_live(std::move(live)),
+          m_params(params),
+          m_pool(pool),
+          m_progress(progress),
+          m_nn(clusters.slotCount(), -1),
+          m_nnKey(clusters.slotCount(), kNoKey),
+          m_nnBefore(clusters.slotCount(), kNoKey),
+          m_runners(clusters.slotCount()),
+          m_alive(clusters.slotCount(), 0) {
         for (std::int32_t slot : m_live) m_alive[static_cast<std::size_t>(slot)] = 1;
         const std::size_t d = clusters.dim();
         m_cov.resize(d * d);
@@ -124,7 +131,8 @@ private:
         // A row costs up to k pairs: batches of about kPairsPerBatch pairs keep a cancel within tens
         // of milliseconds at 1M points; chunks of a quarter of a batch per thread keep every thread
         // busy however small the batch.
-        const std::size_t batch = std::clamp<std::size_t>(kPairsPerBatch / std::max<std::size_t>(k, 1), kRowBatchMin, kRowBatch);
+        const std::size_t batch =
+            std::clamp<std::size_t>(kPairsPerBatch / std::max<std::size_t>(k, 1), kRowBatchMin, kRowBatch);
         const std::size_t grain = std::clamp<std::size_t>(batch / (4 * m_pool.threadCount()), 1, 4);
         for (std::size_t start = 0; start < k; start += batch) {
             m_progress.checkCancelled();
@@ -271,8 +279,7 @@ private:
                 RowBest best;
                 for (std::size_t k = 0; k < task.length(); ++k) {
                     const std::int32_t other = m_live[task.position(k)];
-                    best.offer(other,
-                               keyOf(m_flat[task.offset + k], std::max(stampOf(task.slot), stampOf(other))),
+                    best.offer(other, keyOf(m_flat[task.offset + k], std::max(stampOf(task.slot), stampOf(other))),
                                stampOf(other));
                 }
                 store(task.slot, best);
@@ -401,8 +408,8 @@ private:
                 ++m_fullCount;
             }
         }
-        return clusterShape(m_cov.data(), d, weight, m_params.subthreshold, DeterminantRule::Cholesky,
-                            m_invcov.data(), m_work.data());
+        return clusterShape(m_cov.data(), d, weight, m_params.subthreshold, DeterminantRule::Cholesky, m_invcov.data(),
+                            m_work.data());
     }
 
     void mergeStep(std::int64_t step, std::vector<Merge>& merges) {
@@ -422,9 +429,9 @@ private:
         // mhclust.c normalises (and, for euclid, uses I) while fewer than count-1 clusters reached
         // the threshold, count being the number of clusters before this merge.
         const bool subthreshold = m_fullCount < count - 1;
-        m_clusters.setStamp(c1, step,
-                            {m_params.normalize || subthreshold,
-                             subthreshold && m_params.subthreshold == SubthresholdMode::Euclid});
+        m_clusters.setStamp(
+            c1, step,
+            {m_params.normalize || subthreshold, subthreshold && m_params.subthreshold == SubthresholdMode::Euclid});
         m_live.erase(m_live.begin() + static_cast<std::ptrdiff_t>(positionOf(c2)));
         m_nn[c2] = -1;
         m_alive[static_cast<std::size_t>(c2)] = 0;
@@ -450,26 +457,26 @@ private:
     ProgressTracker& m_progress;
     std::vector<std::int32_t> m_nn;
     std::vector<double> m_nnKey;
-    std::vector<double> m_nnBefore;       ///< bound of the keys of partners before the best one
+    std::vector<double> m_nnBefore;  ///< bound of the keys of partners before the best one
     RunnerLists m_runners;
     std::vector<char> m_alive;
     std::size_t m_resolved = 0;   ///< stale rows answered by their runners-up
     std::size_t m_rescanned = 0;  ///< stale rows rescanned
     std::vector<double> m_flat;
-    double m_max = 0.0;                   ///< mhca's maxDistX
+    double m_max = 0.0;  ///< mhca's maxDistX
     std::vector<std::int64_t> m_shiftTimes;
-    std::vector<double> m_shiftAmounts;   ///< the (negative) smallest new key of each shift
-    std::vector<double> m_maxBefore;      ///< maxDistX before each shift
+    std::vector<double> m_shiftAmounts;  ///< the (negative) smallest new key of each shift
+    std::vector<double> m_maxBefore;     ///< maxDistX before each shift
     std::int64_t m_fullCount = 0;
     bool m_switched = false;
     std::vector<double> m_rows, m_cov, m_means, m_invcov, m_work;
 };
 
-} // namespace
+}  // namespace
 
 void agglomerate(ClusterSet& clusters, std::vector<std::int32_t> liveSlots, const AgglomerationParams& params,
                  WorkerPool& pool, ProgressTracker& progress, std::vector<Merge>& merges) {
     Agglomerator(clusters, std::move(liveSlots), params, pool, progress).run(merges);
 }
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

@@ -19,8 +19,8 @@ struct AgglomerationParams {
     SubthresholdMode subthreshold = SubthresholdMode::Mahal;
     bool normalize = false;
     double threshold = 0.5;
-    std::size_t nFull = 0;         ///< size of the whole dataset (the threshold is threshold·nFull)
-    std::int64_t firstNewId = 0;   ///< id of the cluster made by the first merge of this run
+    std::size_t nFull = 0;        ///< size of the whole dataset (the threshold is threshold·nFull)
+    std::int64_t firstNewId = 0;  ///< id of the cluster made by the first merge of this run
 };
 
 /// Progress over all merges of one mhcaCpu call, and its cancellation point.
@@ -59,4 +59,4 @@ private:
 void agglomerate(ClusterSet& clusters, std::vector<std::int32_t> liveSlots, const AgglomerationParams& params,
                  WorkerPool& pool, ProgressTracker& progress, std::vector<Merge>& merges);
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

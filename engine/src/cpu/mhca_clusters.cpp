@@ -9,10 +9,21 @@
 namespace clusterlens::mhca {
 
 ClusterSet::ClusterSet(const double* x, std::size_t d, std::vector<std::int32_t> rows, std::size_t slotCount)
-    : m_x(x), m_d(d), m_rows(std::move(rows)), m_next(m_rows.size(), -1), m_head(slotCount, -1),
-      m_tail(slotCount, -1), m_size(slotCount, 0), m_id(slotCount, -1), m_stamp(slotCount, -1),
-      m_weight(slotCount, 0.0), m_nmf(slotCount, 1.0), m_centroid(new double[slotCount * d]),
-      m_invcov(new double[slotCount * d * d]), m_scaled(new double[slotCount * d * d]), m_identity(slotCount, 1),
+    : m_x(x),
+      m_d(d),
+      m_rows(std::move(rows)),
+      m_next(m_rows.size(), -1),
+      m_head(slotCount, -1),
+      m_tail(slotCount, -1),
+      m_size(slotCount, 0),
+      m_id(slotCount, -1),
+      m_stamp(slotCount, -1),
+      m_weight(slotCount, 0.0),
+      m_nmf(slotCount, 1.0),
+      m_centroid(new double[slotCount * d]),
+      m_invcov(new double[slotCount * d * d]),
+      m_scaled(new double[slotCount * d * d]),
+      m_identity(slotCount, 1),
       m_mode(slotCount) {}
 
 void ClusterSet::setShape(std::size_t slot, const double* invcov, double nmf) {
@@ -57,8 +68,8 @@ void ClusterSet::makeCluster(std::size_t slot, const std::vector<std::int32_t>& 
     setShape(slot, invcov, nmf);
 }
 
-void ClusterSet::mergeInto(std::size_t first, std::size_t second, std::int64_t id, const double* invcov,
-                           double nmf, double weight) {
+void ClusterSet::mergeInto(std::size_t first, std::size_t second, std::int64_t id, const double* invcov, double nmf,
+                           double weight) {
     const auto s1 = static_cast<double>(m_size[first]);
     const auto s2 = static_cast<double>(m_size[second]);
     double* c1 = &m_centroid[first * m_d];
@@ -124,7 +135,7 @@ const double* metricOf(const ClusterSet& clusters, std::size_t slot, DistanceMod
     return mode.normalized ? clusters.invcovScaled(slot) : clusters.invcov(slot);
 }
 
-} // namespace
+}  // namespace
 
 double clusterDistance(const ClusterSet& clusters, MhcaVariant variant, std::size_t a, std::size_t b,
                        DistanceMode mode) {
@@ -149,4 +160,4 @@ double clusterDistance(const ClusterSet& clusters, MhcaVariant variant, std::siz
     return (toA + toB) / 2.0;
 }
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

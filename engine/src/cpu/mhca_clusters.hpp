@@ -34,7 +34,9 @@ public:
 
     std::size_t dim() const { return m_d; }
     std::size_t slotCount() const { return m_size.size(); }
-    const double* row(std::int32_t localPoint) const { return m_x + static_cast<std::size_t>(m_rows[localPoint]) * m_d; }
+    const double* row(std::int32_t localPoint) const {
+        return m_x + static_cast<std::size_t>(m_rows[localPoint]) * m_d;
+    }
 
     /// A cluster of one local point: centroid = the point, Σ'^-1 = I, nmf = 1, weight 0.
     void makeSingleton(std::size_t slot, std::int32_t localPoint, std::int64_t id);
@@ -99,4 +101,4 @@ inline DistanceMode pairMode(const ClusterSet& clusters, std::size_t a, std::siz
     return clusters.stamp(a) >= clusters.stamp(b) ? clusters.mode(a) : clusters.mode(b);
 }
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

@@ -120,7 +120,7 @@ void lowerTransposeTimesLower(double* a, std::size_t p) {
     }
 }
 
-} // namespace
+}  // namespace
 
 void inverseFromCholesky(double* a, std::size_t p) {
     invertLowerTriangular(a, p);
@@ -158,8 +158,8 @@ void setIdentity(double* a, std::size_t p) {
     for (std::size_t i = 0; i < p; ++i) a[i * p + i] = 1.0;
 }
 
-double clusterShape(double* cov, std::size_t p, double wf, SubthresholdMode mode, DeterminantRule rule,
-                    double* invcov, double* work) {
+double clusterShape(double* cov, std::size_t p, double wf, SubthresholdMode mode, DeterminantRule rule, double* invcov,
+                    double* work) {
     const bool shaped = mode == SubthresholdMode::Mahal || mode == SubthresholdMode::Mahal0 || wf == 1.0;
     if (!shaped) {
         setIdentity(invcov, p);
@@ -187,11 +187,11 @@ double clusterShape(double* cov, std::size_t p, double wf, SubthresholdMode mode
         return 1.0;
     }
     const double product = diagonalProduct(cov, p);
-    const double nmf = rule == DeterminantRule::Cholesky ? std::pow(product, -2.0 / pd)
-                                                         : std::pow(1.0 / product, 2.0 / pd);
+    const double nmf =
+        rule == DeterminantRule::Cholesky ? std::pow(product, -2.0 / pd) : std::pow(1.0 / product, 2.0 / pd);
     inverseFromCholesky(cov, p);
     std::copy(cov, cov + p * p, invcov);
     return nmf;
 }
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

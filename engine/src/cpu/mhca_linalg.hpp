@@ -53,7 +53,7 @@ void setIdentity(double* a, std::size_t p);
 /// mahal/mahal0, or a cluster at the threshold (wf = 1): Σ' = wf·Σ + (1-wf)·mf·I, mf = det(Σ)^(1/d)
 /// (mahal) or 1 (mahal0); euclid/euclidMahal below the threshold: Σ' = I. A failing Cholesky of Σ'
 /// gives I and nmf = 1. work: p*p scratch.
-double clusterShape(double* cov, std::size_t p, double wf, SubthresholdMode mode, DeterminantRule rule,
-                    double* invcov, double* work);
+double clusterShape(double* cov, std::size_t p, double wf, SubthresholdMode mode, DeterminantRule rule, double* invcov,
+                    double* work);
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

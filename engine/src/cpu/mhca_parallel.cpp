@@ -87,4 +87,4 @@ void WorkerPool::parallelFor(std::size_t count, std::size_t grain,
     if (error) std::rethrow_exception(error);
 }
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

@@ -41,4 +41,4 @@ private:
     std::exception_ptr m_error;
 };
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

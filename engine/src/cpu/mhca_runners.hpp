@@ -76,7 +76,8 @@ public:
     /// slots initialising them took a tenth of a second that no cancel could interrupt.
     explicit RunnerLists(std::size_t slots)
         : m_entries(static_cast<Runner*>(std::malloc(std::max<std::size_t>(1, slots * kRunners) * sizeof(Runner)))),
-          m_count(slots, 0), m_bound(slots, kNone) {
+          m_count(slots, 0),
+          m_bound(slots, kNone) {
         if (!m_entries) throw std::bad_alloc();
     }
 

@@ -26,7 +26,7 @@ AgglomerationParams paramsFor(const MhcaOptions& options, std::size_t nFull, std
     return params;
 }
 
-} // namespace
+}  // namespace
 
 std::vector<Merge> clusterPoints(const double* x, std::size_t d, std::vector<std::int32_t> rows,
                                  const MhcaOptions& options, std::size_t nFull, WorkerPool& pool,
@@ -93,7 +93,7 @@ void makeGroupCluster(ClusterSet& clusters, std::size_t slot, const Group& group
     clusters.makeCluster(slot, group.rows, id, centroid.data(), invcov.data(), nmf, weight);
 }
 
-} // namespace
+}  // namespace
 
 std::vector<std::size_t> orderStrata(const std::vector<double>& values, const std::vector<std::size_t>& starts) {
     std::vector<std::vector<std::size_t>> lists;
@@ -138,9 +138,9 @@ std::optional<std::vector<Group>> aprioriGroups(const std::vector<std::int32_t>&
 /// Clusters every group alone and places its merges in the rows given by orderStrata over all groups'
 /// heights, translating local ids (points, then the group's own merges) to global ones. Returns, per
 /// group, the global id of its whole cluster.
-std::vector<std::int64_t> clusterInsideGroups(std::vector<Group>& groups, const double* x, std::size_t n,
-                                              std::size_t d, const MhcaOptions& options, WorkerPool& pool,
-                                              ProgressTracker& progress, Linkage& linkage) {
+std::vector<std::int64_t> clusterInsideGroups(std::vector<Group>& groups, const double* x, std::size_t n, std::size_t d,
+                                              const MhcaOptions& options, WorkerPool& pool, ProgressTracker& progress,
+                                              Linkage& linkage) {
     // Large groups one after another, each merge's distances spread over the pool; the others side by
     // side, one per thread (a few hundred points give a merge too little work to split). A group's
     // merges do not depend on how its distances were spread.
@@ -193,7 +193,7 @@ std::vector<std::int64_t> clusterInsideGroups(std::vector<Group>& groups, const 
     return groupIds;
 }
 
-} // namespace
+}  // namespace
 
 /// mhclust.R with g and gIntra = TRUE: (1) every group of >= 2 points is clustered alone (weights
 /// still relative to the whole dataset), (2) the groups' merges are interleaved by orderStrata and get
@@ -222,7 +222,8 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     std::iota(identityRows.begin(), identityRows.end(), 0);
     const std::size_t slots = groups.size() + singletons.size();
     ClusterSet clusters(x, d, std::move(identityRows), slots);
-    for (std::size_t s = 0; s < groups.size(); ++s) makeGroupCluster(clusters, s, groups[s], groupIds[s], x, d, options, n);
+    for (std::size_t s = 0; s < groups.size(); ++s)
+        makeGroupCluster(clusters, s, groups[s], groupIds[s], x, d, options, n);
     for (std::size_t k = 0; k < singletons.size(); ++k)
         clusters.makeSingleton(groups.size() + k, singletons[k], singletons[k]);
 
@@ -243,4 +244,4 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     return linkage;
 }
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

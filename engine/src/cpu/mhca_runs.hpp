@@ -32,4 +32,4 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
 /// left; on ties the earlier stratum comes first.
 std::vector<std::size_t> orderStrata(const std::vector<double>& values, const std::vector<std::size_t>& starts);
 
-} // namespace clusterlens::mhca
+}  // namespace clusterlens::mhca

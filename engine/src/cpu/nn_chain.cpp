@@ -92,7 +92,7 @@ std::vector<RawMerge> nnChain(CondensedMatrix& distances, ThreadPool& pool, JobC
     return merges;
 }
 
-} // namespace
+}  // namespace
 
 Linkage nnChainLinkage(CondensedMatrix& distances, LinkageMethod method, ThreadPool& pool, JobControl* control) {
     std::vector<RawMerge> merges;
@@ -115,4 +115,4 @@ Linkage nnChainLinkage(CondensedMatrix& distances, LinkageMethod method, ThreadP
     return labelMergesSortedByHeight(std::move(merges), distances.size());
 }
 
-} // namespace clusterlens::cpu
+}  // namespace clusterlens::cpu

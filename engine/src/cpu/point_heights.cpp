@@ -25,4 +25,4 @@ std::vector<double> pointHeights(const Linkage& linkage) {
     return above;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

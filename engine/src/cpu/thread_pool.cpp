@@ -5,7 +5,7 @@ namespace clusterlens::cpu {
 namespace {
 // Yields a worker makes while waiting for the next job before it sleeps on the condition variable.
 constexpr int kSpinYields = 256;
-} // namespace
+}  // namespace
 
 std::size_t defaultThreadCount() {
     const unsigned hardware = std::thread::hardware_concurrency();
@@ -89,4 +89,4 @@ void ThreadPool::workerLoop() {
     }
 }
 
-} // namespace clusterlens::cpu
+}  // namespace clusterlens::cpu

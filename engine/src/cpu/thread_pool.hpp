@@ -74,4 +74,4 @@ void parallelFor(ThreadPool& pool, std::size_t count, std::size_t minChunk, Body
     pool.run(chunks, [&](std::size_t c) { body(c * chunk, std::min(count, (c + 1) * chunk)); });
 }
 
-} // namespace clusterlens::cpu
+}  // namespace clusterlens::cpu

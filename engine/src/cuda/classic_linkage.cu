@@ -117,8 +117,8 @@ public:
             LinkageDeviceData data = deviceData(maxMerges);
             void* args[] = {&data};
             const auto started = std::chrono::steady_clock::now();
-            CL_CUDA_TRY(cudaLaunchCooperativeKernel(kernel(), dim3(static_cast<unsigned>(m_grid)),
-                                                    dim3(kThreads), args, m_shared, stream));
+            CL_CUDA_TRY(cudaLaunchCooperativeKernel(kernel(), dim3(static_cast<unsigned>(m_grid)), dim3(kThreads), args,
+                                                    m_shared, stream));
             CL_CUDA_CHECK_LAUNCH();
             LinkageState state{};
             d_state.copyToHost(&state, 1);
@@ -127,11 +127,13 @@ public:
             merges = state.merges;
             if (control) {
                 control->checkCancelled();
-                cpu::reportQuadraticProgress(control, static_cast<std::size_t>(merges), static_cast<std::size_t>(m_n - 1));
+                cpu::reportQuadraticProgress(control, static_cast<std::size_t>(merges),
+                                             static_cast<std::size_t>(m_n - 1));
             }
             const double perMerge = seconds / std::max(done, 1);
             maxMerges = static_cast<int>(std::clamp(kLaunchSeconds / std::max(perMerge, 1e-9), 64.0, double(m_n)));
-            const int scanned = static_cast<int>(m_list.size()) + (m_method == LinkageMethod::Ward ? m_n + merges - m_firstNew : 0);
+            const int scanned =
+                static_cast<int>(m_list.size()) + (m_method == LinkageMethod::Ward ? m_n + merges - m_firstNew : 0);
             if (m_n - merges < scanned / 2) compact(merges);
         }
         return collect();
@@ -162,7 +164,8 @@ private:
     }
 
     void initialNearest() {
-        const int tileRows = static_cast<int>(std::clamp<std::size_t>(kSharedBudget / (static_cast<std::size_t>(m_d) * 8), 1, 128));
+        const int tileRows =
+            static_cast<int>(std::clamp<std::size_t>(kSharedBudget / (static_cast<std::size_t>(m_d) * 8), 1, 128));
         const std::size_t shared = static_cast<std::size_t>(tileRows) * static_cast<std::size_t>(m_d) * sizeof(double);
         const unsigned blocks = static_cast<unsigned>((m_n + 127) / 128);
         cuda::initialNearestKernel<<<blocks, 128, shared, cudaStreamPerThread>>>(d_centroid.data(), m_n, m_d, tileRows,
@@ -191,8 +194,8 @@ private:
     /// Drops dead slots from the scanned list (ascending slot order); ward also takes in the ids
     /// created since the last compaction.
     void compact(int merges) {
-        const std::size_t used = m_method == LinkageMethod::Ward ? static_cast<std::size_t>(m_n + merges)
-                                                                 : static_cast<std::size_t>(m_n);
+        const std::size_t used =
+            m_method == LinkageMethod::Ward ? static_cast<std::size_t>(m_n + merges) : static_cast<std::size_t>(m_n);
         std::vector<int> size(used);
         CL_CUDA_TRY(cudaMemcpyAsync(size.data(), d_size.data(), used * sizeof(int), cudaMemcpyDeviceToHost,
                                     cudaStreamPerThread));
@@ -204,7 +207,8 @@ private:
         m_firstNew = m_n + merges;
         if (m_method == LinkageMethod::Centroid) {
             std::vector<int> position(static_cast<std::size_t>(m_n), -1);
-            for (std::size_t p = 0; p < m_list.size(); ++p) position[static_cast<std::size_t>(m_list[p])] = static_cast<int>(p);
+            for (std::size_t p = 0; p < m_list.size(); ++p)
+                position[static_cast<std::size_t>(m_list[p])] = static_cast<int>(p);
             d_position.copyFromHost(position.data(), position.size());
         }
     }
@@ -250,7 +254,7 @@ private:
     DeviceBuffer<LinkageState> d_state;
 };
 
-} // namespace
+}  // namespace
 
 Linkage classicLinkageCuda(const float* x, std::size_t n, std::size_t d, LinkageMethod method, JobControl* control) {
     if (method != LinkageMethod::Single && method != LinkageMethod::Ward && method != LinkageMethod::Centroid)
@@ -276,4 +280,4 @@ Linkage classicLinkageCuda(const float* x, std::size_t n, std::size_t d, Linkage
     return linkage;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

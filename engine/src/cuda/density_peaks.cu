@@ -373,9 +373,10 @@ public:
         DeviceBuffer<unsigned long long> d_border(k, stream);
         CL_CUDA_TRY(cudaMemsetAsync(d_border.data(), 0, d_border.bytes(), stream));
         const double threshold = dpc::cutoffSquaredThreshold(dc);
-        const cuda::DpcHaloParams params{centred(),          d_points.data(),      guard(d_norms.data()),
-                                         d_labels.data(),    d_haloRho.data(),     floatBelow(threshold),
-                                         floatAbove(threshold), threshold,         d_border.data()};
+        const cuda::DpcHaloParams params{
+            centred(),        d_points.data(),       guard(d_norms.data()), d_labels.data(),
+            d_haloRho.data(), floatBelow(threshold), floatAbove(threshold), threshold,
+            d_border.data()};
         const std::size_t shared = sharedBytes(0);
         const TileSchedule schedule = makeSchedule(cuda::dpcHaloKernel, shared, false, m_dPad + 2.0);
         m_runner.run(schedule, 0.0, 1.0, [&](const cuda::DpcUnit* d_units, int offset, int count) {

@@ -28,7 +28,7 @@ void cudaMemoryInfo(std::size_t& freeBytes, std::size_t& totalBytes) noexcept {
     if (cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess) freeBytes = totalBytes = 0;
 }
 
-} // namespace clusterlens::detail
+}  // namespace clusterlens::detail
 
 namespace clusterlens::detail {
 
@@ -41,4 +41,4 @@ void clearCudaError() noexcept {
     if (!cudaContextLost()) cudaGetLastError();
 }
 
-} // namespace clusterlens::detail
+}  // namespace clusterlens::detail

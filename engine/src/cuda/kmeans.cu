@@ -28,7 +28,9 @@ constexpr std::size_t kSharedBudget = 40 * 1024;
 constexpr std::size_t kPartialBudget = std::size_t{8} << 20;  // partial-sum doubles at most
 constexpr std::size_t kMaxFeatures = 8192;  // one point of the update tile still fits in shared memory
 
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+double uniform01(std::mt19937_64& rng) {
+    return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
 
 /// Mean over features of the per-feature variance (divided by n), as kmeansCpu scales the tolerance.
 double meanVariance(const float* x, std::size_t n, std::size_t d) {
@@ -50,7 +52,9 @@ double meanVariance(const float* x, std::size_t n, std::size_t d) {
 class KMeansDevice {
 public:
     KMeansDevice(const float* x, std::size_t n, std::size_t d, std::size_t k)
-        : m_n(static_cast<int>(n)), m_d(static_cast<int>(d)), m_k(static_cast<int>(k)),
+        : m_n(static_cast<int>(n)),
+          m_d(static_cast<int>(d)),
+          m_k(static_cast<int>(k)),
           m_blocks(static_cast<int>((n + kKMeansThreads - 1) / kKMeansThreads)) {
         const cudaStream_t stream = cudaStreamPerThread;
         d_x = DeviceBuffer<float>(n * d, stream);
@@ -68,7 +72,8 @@ public:
         const std::size_t maxBlocks = std::max<std::size_t>(1, kPartialBudget / (k * d));
         const std::size_t wanted = (n + static_cast<std::size_t>(m_tile) - 1) / static_cast<std::size_t>(m_tile);
         m_partialBlocks = static_cast<int>(std::min<std::size_t>({wanted, maxBlocks, 1024}));
-        m_perBlock = static_cast<int>((n + static_cast<std::size_t>(m_partialBlocks) - 1) / static_cast<std::size_t>(m_partialBlocks));
+        m_perBlock = static_cast<int>((n + static_cast<std::size_t>(m_partialBlocks) - 1) /
+                                      static_cast<std::size_t>(m_partialBlocks));
         d_partialSums = DeviceBuffer<double>(static_cast<std::size_t>(m_partialBlocks) * k * d, stream);
         d_partialCounts = DeviceBuffer<int>(static_cast<std::size_t>(m_partialBlocks) * k, stream);
         d_sums = DeviceBuffer<double>(k * d, stream);
@@ -113,7 +118,8 @@ public:
         const cudaStream_t stream = cudaStreamPerThread;
         const std::size_t shared = static_cast<std::size_t>(m_tile) * (static_cast<std::size_t>(m_d) * 4 + 4);
         cuda::kmeansPartialSumsKernel<<<static_cast<unsigned>(m_partialBlocks), kKMeansThreads, shared, stream>>>(
-            d_x.data(), d_labels.data(), m_n, m_d, m_k, m_perBlock, m_tile, d_partialSums.data(), d_partialCounts.data());
+            d_x.data(), d_labels.data(), m_n, m_d, m_k, m_perBlock, m_tile, d_partialSums.data(),
+            d_partialCounts.data());
         CL_CUDA_CHECK_LAUNCH();
         const int entries = m_k * m_d;
         cuda::kmeansReduceSumsKernel<<<static_cast<unsigned>((entries + 255) / 256), 256, 0, stream>>>(
@@ -129,7 +135,9 @@ public:
     void uploadLabels(const std::vector<std::int32_t>& h_labels) {
         d_labels.copyFromHost(reinterpret_cast<const int*>(h_labels.data()), h_labels.size());
     }
-    void copyDistance(std::vector<double>& h_distance) const { d_distance.copyToHost(h_distance.data(), h_distance.size()); }
+    void copyDistance(std::vector<double>& h_distance) const {
+        d_distance.copyToHost(h_distance.data(), h_distance.size());
+    }
 
 private:
     double sumBlocks() {
@@ -245,7 +253,7 @@ double updateCentroids(KMeansDevice& device, const float* x, std::size_t n, std:
     return shift;
 }
 
-} // namespace
+}  // namespace
 
 KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
                         JobControl* control) {
@@ -293,4 +301,4 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
     return result;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -28,9 +28,9 @@ namespace {
 
 using cuda::mhca::InitialCluster;
 using cuda::mhca::MergeProgress;
-using cuda::mhca::PhaseTimes;
 using cuda::mhca::MergeRecord;
 using cuda::mhca::MhcaEngine;
+using cuda::mhca::PhaseTimes;
 
 struct Group {
     std::vector<std::int32_t> rows;  ///< data rows, ascending
@@ -137,7 +137,8 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     } else {
         std::iota(pointOfSlot.begin(), pointOfSlot.end(), 0);
     }
-    for (std::size_t slot = 0; slot < n; ++slot) slotOf[static_cast<std::size_t>(pointOfSlot[slot])] = static_cast<int>(slot);
+    for (std::size_t slot = 0; slot < n; ++slot)
+        slotOf[static_cast<std::size_t>(pointOfSlot[slot])] = static_cast<int>(slot);
     std::vector<double> permutedX;
     if (permuted) {
         permutedX.resize(n * d);

@@ -174,8 +174,7 @@ void MhcaEngine::allocate() {
         shapeWork +
         (m_persistent.maxBlocks > 0
              ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop)) +
-                   2 * (sizeof(SpecShape) + (d * d + p) * 8) +
-                   (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4
+                   2 * (sizeof(SpecShape) + (d * d + p) * 8) + (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4
              : 0) +
         n * (kRunners * 20 + 12);
     std::size_t freeBytes = 0, totalBytes = 0;
@@ -184,7 +183,7 @@ void MhcaEngine::allocate() {
                              " features needs " + gib(needed) + " of GPU memory";
     if (needed > freeBytes)
         throw OutOfDeviceMemory(what + ", but only " + gib(freeBytes) + " of " + gib(totalBytes) +
-                                " are free; use the CPU backend, fewer points or apriori groups",
+                                    " are free; use the CPU backend, fewer points or apriori groups",
                                 needed, freeBytes);
     try {
         d_x = DeviceBuffer<double>(n * d, s);
@@ -286,7 +285,7 @@ void MhcaEngine::allocate() {
     CL_CUDA_TRY(cudaMemsetAsync(d_counters.data(), 0, d_counters.bytes(), s));
     if (m_persistent.maxBlocks > 0) {
         CL_CUDA_TRY(cudaMemsetAsync(d_rowCounter.data(), 0, d_rowCounter.bytes(), s));
-        CL_CUDA_TRY(cudaMemsetAsync(d_cmdSpec.data(), 0xff, d_cmdSpec.bytes(), s));  // merge -1: none
+        CL_CUDA_TRY(cudaMemsetAsync(d_cmdSpec.data(), 0xff, d_cmdSpec.bytes(), s));              // merge -1: none
         CL_CUDA_TRY(cudaMemsetAsync(d_growthNearest.data(), 0xff, d_growthNearest.bytes(), s));  // any value
         CL_CUDA_TRY(cudaMemsetAsync(d_arrive.data(), 0, d_arrive.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_shiftSeen.data(), 0, d_shiftSeen.bytes(), s));

@@ -223,11 +223,11 @@ private:
         MhcaProbe& m_probe;
     };
 
-    OwnedStream m_stream;  // declared first: destroyed after every buffer freed on it
-    StreamFork m_fork{true};    // FMD: the merged cluster's shape beside the member move and sums
-    StreamFork m_spec{false};   // FMD: the next merge's speculated shape beside the step's later kernels
+    OwnedStream m_stream;            // declared first: destroyed after every buffer freed on it
+    StreamFork m_fork{true};         // FMD: the merged cluster's shape beside the member move and sums
+    StreamFork m_spec{false};        // FMD: the next merge's speculated shape beside the step's later kernels
     StreamFork m_growthSide{false};  // CMD: the growth kernel beside the persistent one
-    OwnedGraph m_stepGraph;  // launchStepBatch's graph and what it was captured for
+    OwnedGraph m_stepGraph;          // launchStepBatch's graph and what it was captured for
     std::size_t m_stepGraphBatch = 0;
     bool m_stepGraphFull = false;
     const int* m_stepGraphList = nullptr;
@@ -236,8 +236,8 @@ private:
     const double* m_hostX;
     int m_n, m_d, m_packed;
     MhcaOptions m_options;
-    MhcaCudaPolicy m_policy;         // options.cudaPolicy, or the production choice for this device
-    MhcaProbe* m_probe = nullptr;    // options.probe
+    MhcaCudaPolicy m_policy;       // options.cudaPolicy, or the production choice for this device
+    MhcaProbe* m_probe = nullptr;  // options.probe
     MhcaConfig m_cfg{};
     int m_sms = 1;
     std::size_t m_l2Bytes = 0;      // the device's L2 cache
@@ -291,8 +291,8 @@ private:
     DeviceBuffer<double> d_rowJournal;
     DeviceBuffer<unsigned int> d_rowCounter;
     DeviceBuffer<Candidate> d_rowFinal;
-    DeviceBuffer<SpecShape> d_cmdSpec;     // the persistent kernel's two speculation records
-    DeviceBuffer<double> d_cmdSpecPayload;  // and their shapes
+    DeviceBuffer<SpecShape> d_cmdSpec;                 // the persistent kernel's two speculation records
+    DeviceBuffer<double> d_cmdSpecPayload;             // and their shapes
     DeviceBuffer<PlanRecord> d_growthPlans;            // GrowthShared (mhca_growth_kernel.cuh): [2]
     DeviceBuffer<unsigned long long> d_growthNearest;  // [2][growthStride()]
     DeviceBuffer<SpecShape> d_growthIntents;           // [2]

@@ -65,7 +65,8 @@ void MhcaEngine::moveLiveSlots() {
     if (d_spec.size() > 0)  // a speculated shape names slots by their old numbers
         CL_CUDA_TRY(cudaMemsetAsync(d_spec.data(), 0xff, d_spec.bytes(), s));
     moveSlots(d_mu.data(), 1, un, d, from, live, scratch, values, s);
-    for (DeviceBuffer<double>* b : {&d_metric, &d_scaled, &d_scatter}) moveSlots(b->data(), 1, un, p, from, live, scratch, values, s);
+    for (DeviceBuffer<double>* b : {&d_metric, &d_scaled, &d_scatter})
+        moveSlots(b->data(), 1, un, p, from, live, scratch, values, s);
     moveSlots(d_runKey.data(), kRunners, 1, kRunners, from, live, scratch, values, s);
     for (DeviceBuffer<int>* b : {&d_runSlot, &d_runPos, &d_runBirth})
         moveSlots(b->data(), kRunners, 1, kRunners, from, live, scratch, values, s);
@@ -76,7 +77,7 @@ void MhcaEngine::moveLiveSlots() {
     slotMapLiveKernel<<<gridFor(live), 256, 0, s>>>(from, live, d_slotMap.data());
     CL_CUDA_CHECK_LAUNCH();
     renameSlotsKernel<<<gridFor(live), 256, 0, s>>>(live, d_slotMap.data(), d_nn.data(), d_runSlot.data(),
-                                                     d_runCount.data(), kRunners, d_list.data());
+                                                    d_runCount.data(), kRunners, d_list.data());
     CL_CUDA_CHECK_LAUNCH();
     CL_CUDA_TRY(cudaMemsetAsync(d_alive.data(), 0, un, s));
     CL_CUDA_TRY(cudaMemsetAsync(d_alive.data(), 1, static_cast<std::size_t>(live), s));

@@ -28,7 +28,9 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
     const int groups = static_cast<int>(listStart.size()) - 1;
     if (groups <= 0) return {};
     const std::size_t merges = static_cast<std::size_t>(listStart.back() - groups);
-    auto sizeOf = [&](int g) { return listStart[static_cast<std::size_t>(g) + 1] - listStart[static_cast<std::size_t>(g)]; };
+    auto sizeOf = [&](int g) {
+        return listStart[static_cast<std::size_t>(g) + 1] - listStart[static_cast<std::size_t>(g)];
+    };
     // Largest groups first: the last wave of blocks then holds the short ones.
     std::vector<int> order(static_cast<std::size_t>(groups));
     std::iota(order.begin(), order.end(), 0);
@@ -70,7 +72,8 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
         CL_CUDA_TRY(cudaStreamSynchronize(s));
         progress.check();
         std::size_t done = 0;
-        for (int k = first; k < end; ++k) done += static_cast<std::size_t>(sizeOf(order[static_cast<std::size_t>(k)]) - 1);
+        for (int k = first; k < end; ++k)
+            done += static_cast<std::size_t>(sizeOf(order[static_cast<std::size_t>(k)]) - 1);
         progress.advance(done);
     }
     if (m_profile) {  // the longest group bounds the phase from below, the sum over blocks from above

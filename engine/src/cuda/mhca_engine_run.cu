@@ -158,8 +158,8 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         m_probe->persistentLaunches += static_cast<std::size_t>(launches);
         appendReport(*m_probe, "[mhca stats] %zu merges in %d launches\n", done, launches);
         for (const Span& span : spans)
-            appendReport(*m_probe, "[mhca stats] list %d, %d blocks: %zu merges in %.4f s (%.1f us each)\n", span.listLen,
-                         span.blocks, span.merges, span.seconds,
+            appendReport(*m_probe, "[mhca stats] list %d, %d blocks: %zu merges in %.4f s (%.1f us each)\n",
+                         span.listLen, span.blocks, span.merges, span.seconds,
                          span.merges > 0 ? 1e6 * span.seconds / static_cast<double>(span.merges) : 0.0);
     }
     if (m_profile) {
@@ -187,7 +187,8 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     args.areaDoubles = m_persistent.areaDoubles;
     // The shape phase streams one packed metric per live cluster each merge: once they no longer fit
     // in L2 they would only evict what the other phases reuse.
-    const std::size_t streamed = static_cast<std::size_t>(m_listLen) * static_cast<std::size_t>(m_packed) * sizeof(double);
+    const std::size_t streamed =
+        static_cast<std::size_t>(m_listLen) * static_cast<std::size_t>(m_packed) * sizeof(double);
     const bool evictFirst = m_policy.streamedLoads == MhcaStreamedLoads::ByCacheSize
                                 ? streamed > m_l2Bytes
                                 : m_policy.streamedLoads == MhcaStreamedLoads::EvictFirst;
@@ -217,13 +218,13 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     // two workers.
     const int besideBlocks = std::min(blocks, m_persistent.maxBlocks - 1);
     const bool growth = m_policy.growthKernel && m_persistent.growthBytes > 0 && m_policy.speculate &&
-                        m_policy.elideBarrierS3 && m_listIdentity && m_groupCount == 1 &&
-                        besideBlocks >= 3 && m_n <= kNearestSlots;
+                        m_policy.elideBarrierS3 && m_listIdentity && m_groupCount == 1 && besideBlocks >= 3 &&
+                        m_n <= kNearestSlots;
     if (growth) {
         blocks = besideBlocks;
-        args.growth = GrowthShared{d_growthPlans.data(),   d_growthNearest.data(),  growthStride(),
-                                   d_growthIntents.data(), d_growthRecords.data(), d_growthPayload.data(),
-                                   d_growthStop.data()};
+        args.growth =
+            GrowthShared{d_growthPlans.data(),   d_growthNearest.data(), growthStride(),     d_growthIntents.data(),
+                         d_growthRecords.data(), d_growthPayload.data(), d_growthStop.data()};
         CL_CUDA_TRY(cudaMemsetAsync(d_growthPlans.data(), 0xff, d_growthPlans.bytes(), s));  // merge -1
         CL_CUDA_TRY(cudaMemsetAsync(d_growthIntents.data(), 0xff, d_growthIntents.bytes(), s));
         CL_CUDA_TRY(cudaMemsetAsync(d_growthRecords.data(), 0xff, d_growthRecords.bytes(), s));
@@ -265,10 +266,11 @@ void MhcaEngine::reportPersistentProfile() {
     auto atLeastOne = [&](int k) { return static_cast<double>(std::max<unsigned long long>(1, sums[k])); };
     auto us = [&](int k, double count) { return 1e-3 * static_cast<double>(sums[k]) / count; };
     const double merges = atLeastOne(kMerges);
-    static const char* const names[kPhaseSlots - 1] = {"closest pair + plan", "merge shape", "new distances",
-                                                       "barrier S3", "row update", "barrier S4", "rescans",
-                                                       "rescan barriers"};
-    appendReport(*m_probe, "[mhca profile] persistent kernel, %llu merges, device time per merge (block 0):", sums[kMerges]);
+    static const char* const names[kPhaseSlots - 1] = {
+        "closest pair + plan", "merge shape", "new distances", "barrier S3",
+        "row update",          "barrier S4",  "rescans",       "rescan barriers"};
+    appendReport(*m_probe,
+                 "[mhca profile] persistent kernel, %llu merges, device time per merge (block 0):", sums[kMerges]);
     double total = 0.0;
     for (int k = 0; k + 1 < kPhaseSlots; ++k) total += static_cast<double>(sums[k]);
     for (int k = 0; k + 1 < kPhaseSlots; ++k)
@@ -278,50 +280,64 @@ void MhcaEngine::reportPersistentProfile() {
                  " sum %.1f us; rescanned rows per merge %.2f; bare grid barrier %.2f us; key shifts %d; shape: "
                  "member sums %.1f us, factorisations %.1f us, rest %.1f us\n",
                  1e-3 * total / merges, static_cast<double>(sums[kRescannedRows]) / merges,
-                 1e-3 * static_cast<double>(sums[kBareBarrier]) / static_cast<double>(std::max<unsigned long long>(1, sums[kBareBarriers])),
-                 shifts, 1e-3 * static_cast<double>(sums[kShapeMemberSums]) / merges, 1e-3 * static_cast<double>(sums[kShapeFactorisations]) / merges,
+                 1e-3 * static_cast<double>(sums[kBareBarrier]) /
+                     static_cast<double>(std::max<unsigned long long>(1, sums[kBareBarriers])),
+                 shifts, 1e-3 * static_cast<double>(sums[kShapeMemberSums]) / merges,
+                 1e-3 * static_cast<double>(sums[kShapeFactorisations]) / merges,
                  1e-3 * static_cast<double>(sums[kShapeRest]) / merges);
     const double passes = static_cast<double>(std::max<unsigned long long>(1, sums[kRescanPasses]));
     appendReport(*m_probe,
                  "[mhca profile] rescan passes per merge %.2f; per pass: row loops (block 0) %.1f us; final "
                  "selection + store %.1f us (%llu rows)\n",
-                 static_cast<double>(sums[kRescanPasses]) / merges, 1e-3 * static_cast<double>(sums[kRescanRowLoops]) / passes,
-                 1e-3 * static_cast<double>(sums[kRescanSelection]) / static_cast<double>(std::max<unsigned long long>(1, sums[kRescanSelectedRows])),
+                 static_cast<double>(sums[kRescanPasses]) / merges,
+                 1e-3 * static_cast<double>(sums[kRescanRowLoops]) / passes,
+                 1e-3 * static_cast<double>(sums[kRescanSelection]) /
+                     static_cast<double>(std::max<unsigned long long>(1, sums[kRescanSelectedRows])),
                  sums[kRescanSelectedRows]);
-    appendReport(*m_probe,
-                 "[mhca profile] row update of block 0 per merge: grid minimum %.1f us, commit %.1f us, thread 0's rows "
-                 "%.1f us, the block's other rows %.1f us; arrival spread at S4 %.1f us, block 0 last in %.0f%% of "
-                 "merges\n",
-                 us(kRowGridMinimum, merges), us(kRowCommit, merges), us(kRowThreadZero, merges), us(kRowOtherRows, merges), us(kArrivalSpreadS4, merges),
-                 100.0 * static_cast<double>(sums[kBlockZeroLastAtS4]) / merges);
+    appendReport(
+        *m_probe,
+        "[mhca profile] row update of block 0 per merge: grid minimum %.1f us, commit %.1f us, thread 0's rows "
+        "%.1f us, the block's other rows %.1f us; arrival spread at S4 %.1f us, block 0 last in %.0f%% of "
+        "merges\n",
+        us(kRowGridMinimum, merges), us(kRowCommit, merges), us(kRowThreadZero, merges), us(kRowOtherRows, merges),
+        us(kArrivalSpreadS4, merges), 100.0 * static_cast<double>(sums[kBlockZeroLastAtS4]) / merges);
     appendReport(*m_probe,
                  "[mhca profile] per merge: %.2f blocks with rows whose partner was a or b, %.1f lazy rows; the last "
                  "block to arrive had such rows in %.0f%% of merges, lazy rows in %.0f%%\n",
-                 static_cast<double>(sums[kBlocksWithPartnerRows]) / merges, static_cast<double>(sums[kLazyRows]) / merges,
-                 100.0 * static_cast<double>(sums[kLastBlockHadPartnerRows]) / merges, 100.0 * static_cast<double>(sums[kLastBlockHadLazyRows]) / merges);
+                 static_cast<double>(sums[kBlocksWithPartnerRows]) / merges,
+                 static_cast<double>(sums[kLazyRows]) / merges,
+                 100.0 * static_cast<double>(sums[kLastBlockHadPartnerRows]) / merges,
+                 100.0 * static_cast<double>(sums[kLastBlockHadLazyRows]) / merges);
     appendReport(*m_probe,
                  "[mhca profile] speculated shapes: %llu written, block 0 took %llu (%.0f%% of merges, %llu from the "
                  "growth kernel); the speculating block last at S4 in %.0f%% of merges, arriving %.1f us after the "
                  "first\n",
-                 sums[kSpeculatedWritten], sums[kSpeculatedTaken], 100.0 * static_cast<double>(sums[kSpeculatedTaken]) / merges, sums[kGrowthTaken],
-                 100.0 * static_cast<double>(sums[kSpeculatorLastAtS4]) / merges, us(kSpeculatorArrivalAfterFirst, merges));
+                 sums[kSpeculatedWritten], sums[kSpeculatedTaken],
+                 100.0 * static_cast<double>(sums[kSpeculatedTaken]) / merges, sums[kGrowthTaken],
+                 100.0 * static_cast<double>(sums[kSpeculatorLastAtS4]) / merges,
+                 us(kSpeculatorArrivalAfterFirst, merges));
     appendReport(*m_probe,
                  "[mhca profile] the count past the shape phase: block 0 waited in %.0f%% of merges, %.1f us each; "
                  "block 1 in %.0f%%, %.1f us each; block 0's commit %.1f us per merge\n",
-                 100.0 * static_cast<double>(sums[kBlockZeroCountWaits]) / merges, us(kBlockZeroCountWait, atLeastOne(kBlockZeroCountWaits)),
-                 100.0 * static_cast<double>(sums[kBlockOneCountWaits]) / merges, us(kBlockOneCountWait, atLeastOne(kBlockOneCountWaits)), us(kBlockZeroCommit, merges));
+                 100.0 * static_cast<double>(sums[kBlockZeroCountWaits]) / merges,
+                 us(kBlockZeroCountWait, atLeastOne(kBlockZeroCountWaits)),
+                 100.0 * static_cast<double>(sums[kBlockOneCountWaits]) / merges,
+                 us(kBlockOneCountWait, atLeastOne(kBlockOneCountWaits)), us(kBlockZeroCommit, merges));
     const double hits = atLeastOne(kSpeculatedTaken);
     appendReport(*m_probe,
                  "[mhca profile] shape phase of block 0: %.1f us when speculated (record loaded after %.1f us); "
                  "streaming done after %.1f us; merged mean %.1f us; selections in %.0f%% of merges, done after %.1f "
                  "us; block 1's shape phase when speculated %.1f us\n",
-                 us(kShapeWhenSpeculated, hits), us(kRecordLoaded, hits), us(kStreamingDone, hits), us(kMergedMean, merges), 100.0 * static_cast<double>(sums[kSelections]) / merges,
-                 us(kSelectionDone, atLeastOne(kSelections)), us(kBlockOneShapeSpeculated, atLeastOne(kBlockOneSpeculatedMerges)));
+                 us(kShapeWhenSpeculated, hits), us(kRecordLoaded, hits), us(kStreamingDone, hits),
+                 us(kMergedMean, merges), 100.0 * static_cast<double>(sums[kSelections]) / merges,
+                 us(kSelectionDone, atLeastOne(kSelections)),
+                 us(kBlockOneShapeSpeculated, atLeastOne(kBlockOneSpeculatedMerges)));
     const double specMerges = atLeastOne(kSpeculatorPhases + kPhaseSlots - 1);
     appendReport(*m_probe, "[mhca profile] the speculating block per merge:");
-    for (int k = 0; k + 1 < kPhaseSlots; ++k) appendReport(*m_probe, " %s %.1f us;", names[k], us(kSpeculatorPhases + k, specMerges));
-    appendReport(*m_probe, " its S4 arrival to its record %.1f us; block 0's wait for the records %.1f us\n", us(kSpeculatorRecordRelease, specMerges),
-                 us(kBlockZeroRecordWait, merges));
+    for (int k = 0; k + 1 < kPhaseSlots; ++k)
+        appendReport(*m_probe, " %s %.1f us;", names[k], us(kSpeculatorPhases + k, specMerges));
+    appendReport(*m_probe, " its S4 arrival to its record %.1f us; block 0's wait for the records %.1f us\n",
+                 us(kSpeculatorRecordRelease, specMerges), us(kBlockZeroRecordWait, merges));
     // Every block's phases per merge it took part in (later launches run fewer blocks).
     const std::size_t blocks = d_blockProfile.size() / kPhaseSlots;
     std::vector<unsigned long long> perBlock(d_blockProfile.size());
@@ -339,7 +355,8 @@ void MhcaEngine::reportPersistentProfile() {
             sum += t;
             ++counted;
         }
-        appendReport(*m_probe, " %s %.1f / %.1f / %.1f us;", names[k], lo, sum / static_cast<double>(std::max<std::size_t>(1, counted)), hi);
+        appendReport(*m_probe, " %s %.1f / %.1f / %.1f us;", names[k], lo,
+                     sum / static_cast<double>(std::max<std::size_t>(1, counted)), hi);
     }
     appendReport(*m_probe, "\n");
     CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), m_stream.get()));
@@ -411,7 +428,7 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
     launchForgetRunners(view(), s);  // the rows' neighbours came from the start's nearest-point pass
     if (tiled) {
         launchSingletonRows(view(), true, s);  // as runPersistent: single points, one tiled pass
-    } else if (m_groupCount == 1) {  // every row rescanned once for its runners-up (as runPersistent)
+    } else if (m_groupCount == 1) {            // every row rescanned once for its runners-up (as runPersistent)
         CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
         launchListLiveRows(view(), s);
         int rows = 0;

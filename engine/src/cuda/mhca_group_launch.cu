@@ -18,8 +18,8 @@ template <int MAXD>
 void setGroupLimits(std::size_t sharedBytes, int& perSm) {
     CL_CUDA_TRY(cudaFuncSetAttribute(cmdGroupKernel<MAXD>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(sharedBytes)));
-    CL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, cmdGroupKernel<MAXD>, kGroupThreads,
-                                                              sharedBytes));
+    CL_CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, cmdGroupKernel<MAXD>, kGroupThreads, sharedBytes));
 }
 
 }  // namespace
@@ -43,8 +43,7 @@ GroupPhaseShape planGroupPhase(int d, int memberCap, int sms) {
     return shape;
 }
 
-void launchCmdGroups(const MhcaView& v, const GroupPhaseArgs& args, const GroupPhaseShape& shape,
-                     cudaStream_t stream) {
+void launchCmdGroups(const MhcaView& v, const GroupPhaseArgs& args, const GroupPhaseShape& shape, cudaStream_t stream) {
     const unsigned blocks = static_cast<unsigned>(std::clamp(args.groups, 1, std::max(1, shape.maxBlocks)));
     byWideDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;

@@ -159,8 +159,7 @@ GroupPhaseShape planGroupPhase(int d, int memberCap, int sms);
 /// Warps of a group block (its threads are kGroupWarps * 32).
 constexpr int kGroupWarps = 8;
 /// CMD apriori groups below the threshold, a block per group (mhca_group_kernels.cuh).
-void launchCmdGroups(const MhcaView& v, const GroupPhaseArgs& args, const GroupPhaseShape& shape,
-                     cudaStream_t stream);
+void launchCmdGroups(const MhcaView& v, const GroupPhaseArgs& args, const GroupPhaseShape& shape, cudaStream_t stream);
 
 /// Keeps the live slots of `in` (ascending) in `out`; `temp` from compactTempBytes.
 std::size_t compactTempBytes(int n);

@@ -18,7 +18,6 @@ constexpr std::size_t kPersistentSharedBudget = 96 * 1024;
 /// Its static shared memory (reduction scratch, plan, results), kept out of the budget.
 constexpr std::size_t kPersistentStaticReserve = 16 * 1024;
 
-
 /// Runners unknown for every slot (bound +inf): rows computed without lists rescan when stale.
 __global__ void forgetRunnersKernel(MhcaView v) {
     for (int s = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); s < v.cfg.n;

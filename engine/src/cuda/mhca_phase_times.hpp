@@ -15,7 +15,8 @@ namespace clusterlens::cuda::mhca {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-inline void appendReport(MhcaProbe& probe, const char* format, ...) {
+inline void
+appendReport(MhcaProbe& probe, const char* format, ...) {
     va_list args;
     va_start(args, format);
     va_list copy;

@@ -15,7 +15,8 @@ void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream) {
     byDimension(v.cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         if constexpr (kMaxD > 0) {
-            const unsigned blocks = std::max(1u, static_cast<unsigned>((v.listLen + kPrologueTile - 1) / kPrologueTile));
+            const unsigned blocks =
+                std::max(1u, static_cast<unsigned>((v.listLen + kPrologueTile - 1) / kPrologueTile));
             if (fused) {
                 singletonRowsKernel<kMaxD, true><<<blocks, kPrologueTile, 0, stream>>>(v, 0);
             } else {

@@ -61,8 +61,8 @@ struct Step {
     int valid;      ///< 0 when no finite pair was left (never in a correct run)
     int startA;     ///< FMD: first member position of a and b in perm before the merge
     int startB;
-    int shifted;  ///< this step's new distances shifted every key (mhclust.c: minNewDistX < 0)
-    int bMoved;   ///< FMD: b's members lie in w.moved after the step's rotation, not at startB in perm
+    int shifted;         ///< this step's new distances shifted every key (mhclust.c: minNewDistX < 0)
+    int bMoved;          ///< FMD: b's members lie in w.moved after the step's rotation, not at startB in perm
     double weight;       ///< wf of the merged cluster
     double shiftAmount;  ///< the (negative) smallest new key
     double maxBefore;    ///< maxDistX before the shift
@@ -104,7 +104,7 @@ struct MhcaSlots {
     double* runKey;    ///< kRunners x n, slot-major: the row's runners-up, best first
     int* runSlot;
     int* runPos;
-    int* runBirth;     ///< birth of the partner when offered (a reused slot invalidates the entry)
+    int* runBirth;  ///< birth of the partner when offered (a reused slot invalidates the entry)
     int* runCount;
     double* runBound;  ///< upper bound of the keys of the partners neither best nor listed; +inf: unknown
     int* members;      ///< memberCap x n, slot-major: members of slot s at [s * memberCap]
@@ -231,27 +231,65 @@ constexpr int kPhaseSlots = 9;
 namespace persistent_profile {
 enum Slot : int {
     // block 0's phases (kPhaseSlots - 1 of them, also summed per block); rescanned rows and merges timed
-    kClosestPairAndPlan, kMergeShape, kNewDistances, kBarrierS3, kRowUpdate, kBarrierS4, kRescans, kRescanBarriers,
-    kRescannedRows, kMerges,
+    kClosestPairAndPlan,
+    kMergeShape,
+    kNewDistances,
+    kBarrierS3,
+    kRowUpdate,
+    kBarrierS4,
+    kRescans,
+    kRescanBarriers,
+    kRescannedRows,
+    kMerges,
     // bare grid barriers (time, count); the shape's parts (mergedShapeBlock's profile[0 .. 2])
-    kBareBarrier, kBareBarriers, kShapeMemberSums, kShapeFactorisations, kShapeRest,
+    kBareBarrier,
+    kBareBarriers,
+    kShapeMemberSums,
+    kShapeFactorisations,
+    kShapeRest,
     // rescan passes (count), their final selections (time, rows) and block 0's row loops
-    kRescanPasses, kRescanSelection, kRescanSelectedRows, kRescanRowLoops,
+    kRescanPasses,
+    kRescanSelection,
+    kRescanSelectedRows,
+    kRescanRowLoops,
     // block 0's row update and the arrivals at barrier S4
-    kRowGridMinimum, kRowCommit, kRowThreadZero, kRowOtherRows, kArrivalSpreadS4, kBlockZeroLastAtS4,
+    kRowGridMinimum,
+    kRowCommit,
+    kRowThreadZero,
+    kRowOtherRows,
+    kArrivalSpreadS4,
+    kBlockZeroLastAtS4,
     // stale rows: blocks with rows whose partner was a or b, lazy rows, and the last block's
-    kBlocksWithPartnerRows, kLazyRows, kLastBlockHadPartnerRows, kLastBlockHadLazyRows,
+    kBlocksWithPartnerRows,
+    kLazyRows,
+    kLastBlockHadPartnerRows,
+    kLastBlockHadLazyRows,
     // speculation records taken by block 0 and written; block 0's shape phase when it took one
-    kSpeculatedTaken, kSpeculatedWritten, kShapeWhenSpeculated, kRecordLoaded, kSelectionDone, kMergedMean,
-    kSelections, kStreamingDone, kBlockOneShapeSpeculated, kBlockOneSpeculatedMerges,
+    kSpeculatedTaken,
+    kSpeculatedWritten,
+    kShapeWhenSpeculated,
+    kRecordLoaded,
+    kSelectionDone,
+    kMergedMean,
+    kSelections,
+    kStreamingDone,
+    kBlockOneShapeSpeculated,
+    kBlockOneSpeculatedMerges,
     // the speculating block at S4; growth records taken by block 0
-    kSpeculatorLastAtS4, kSpeculatorArrivalAfterFirst, kGrowthTaken,
+    kSpeculatorLastAtS4,
+    kSpeculatorArrivalAfterFirst,
+    kGrowthTaken,
     // the count past the shape phase: waits of blocks 0 and 1 (time, merges) and block 0's commit
-    kBlockZeroCountWait, kBlockZeroCountWaits, kBlockZeroCommit, kBlockOneCountWait, kBlockOneCountWaits,
+    kBlockZeroCountWait,
+    kBlockZeroCountWaits,
+    kBlockZeroCommit,
+    kBlockOneCountWait,
+    kBlockOneCountWaits,
     // the speculating block's phases (kPhaseSlots entries, its merge count last)
     kSpeculatorPhases,
     // block 0's wait for the records; the speculating block's S4 arrival to its record's release
-    kBlockZeroRecordWait = kSpeculatorPhases + kPhaseSlots, kSpeculatorRecordRelease,
+    kBlockZeroRecordWait = kSpeculatorPhases + kPhaseSlots,
+    kSpeculatorRecordRelease,
     kSlotCount
 };
 static_assert(kMerges == 9 && kSpeculatedTaken == 29 && kGrowthTaken == 41, "the kernel's entries");
@@ -279,14 +317,14 @@ constexpr int kNearestSlots = 1 << 20;
 /// null `plans` when there is no growth kernel. The host resets plans, intents, records and stop before
 /// each pair of launches; the nearest keys carry their merge's tag instead.
 struct GrowthShared {
-    PlanRecord* plans;                 ///< [2] the speculating block's plan of each merge, by parity
-    unsigned long long* nearest;       ///< [2][stride] each worker warp's nearest partner of the merged cluster
-                                       ///< (nearestKey, tagged with the merge), by parity; any value at first
-    int stride;                        ///< warps of the most blocks a launch has
-    SpecShape* intents;                ///< [2] the pair of merge m the growth kernel shapes (fields a, b), by parity
-    SpecShape* records;                ///< [2] its finished shapes, as speculation records
-    double* payload;                   ///< [2][specPayloadDoubles(d)]
-    int* stop;                         ///< set when the persistent kernel ends its launch
+    PlanRecord* plans;            ///< [2] the speculating block's plan of each merge, by parity
+    unsigned long long* nearest;  ///< [2][stride] each worker warp's nearest partner of the merged cluster
+                                  ///< (nearestKey, tagged with the merge), by parity; any value at first
+    int stride;                   ///< warps of the most blocks a launch has
+    SpecShape* intents;           ///< [2] the pair of merge m the growth kernel shapes (fields a, b), by parity
+    SpecShape* records;           ///< [2] its finished shapes, as speculation records
+    double* payload;              ///< [2][specPayloadDoubles(d)]
+    int* stop;                    ///< set when the persistent kernel ends its launch
 };
 
 /// Scratch and outcome of one launch of the persistent CMD kernel.
@@ -325,17 +363,17 @@ struct PersistentArgs {
 /// list[listStart[g] .. listStart[g + 1]), ascending; it makes listStart[g + 1] - listStart[g] - 1
 /// merges, recorded from index listStart[g] - g on.
 struct GroupPhaseArgs {
-    int groups;             ///< groups of this launch (order[0 .. groups))
-    const int* order;       ///< the groups in the order blocks take them
-    const int* listStart;   ///< [all groups + 1]
-    Step* steps;            ///< [all groups]
-    int* mergeCounts;       ///< [all groups] merges made
-    int* shiftCounts;       ///< [all groups] key shifts logged
-    int* rescanCounts;      ///< [all groups]
-    int* next;              ///< next entry of order to take (zero at launch)
-    int* failed;            ///< set when a group met a step the kernel does not take (never when admitted)
-    int stageRows;          ///< member rows the shape area stages
-    int areaDoubles;        ///< dynamic shared memory in doubles
+    int groups;                       ///< groups of this launch (order[0 .. groups))
+    const int* order;                 ///< the groups in the order blocks take them
+    const int* listStart;             ///< [all groups + 1]
+    Step* steps;                      ///< [all groups]
+    int* mergeCounts;                 ///< [all groups] merges made
+    int* shiftCounts;                 ///< [all groups] key shifts logged
+    int* rescanCounts;                ///< [all groups]
+    int* next;                        ///< next entry of order to take (zero at launch)
+    int* failed;                      ///< set when a group met a step the kernel does not take (never when admitted)
+    int stageRows;                    ///< member rows the shape area stages
+    int areaDoubles;                  ///< dynamic shared memory in doubles
     unsigned long long* nanoseconds;  ///< [all groups] time each group took, or null (profile)
     RowTop* rowParts;                 ///< [all groups][warps of a block] a row's best per warp
 };

@@ -38,7 +38,7 @@ int syncPath(const std::string& path, int flags) {
     return result;
 }
 
-} // namespace
+}  // namespace
 
 void writeFileAtomically(const std::string& path, const std::function<void(const std::string& tempPath)>& write) {
     const fs::path target(path);
@@ -49,7 +49,8 @@ void writeFileAtomically(const std::string& path, const std::function<void(const
     const std::string temp = temporaryNameFor(target.has_parent_path() ? target : fs::path(".") / target);
     try {
         write(temp);
-        if (!fs::exists(temp, ec)) throwFileError(path, "", "the file could not be created in '" + folder.string() + "'");
+        if (!fs::exists(temp, ec))
+            throwFileError(path, "", "the file could not be created in '" + folder.string() + "'");
         if (const int error = syncPath(temp, O_RDONLY)) fail(path, "cannot flush the file to disk", error);
         if (std::rename(temp.c_str(), path.c_str()) != 0) fail(path, "cannot replace the file", errno);
     } catch (...) {
@@ -59,4 +60,4 @@ void writeFileAtomically(const std::string& path, const std::function<void(const
     syncPath(folder.string(), O_RDONLY | O_DIRECTORY);
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -43,4 +43,4 @@ Dataset readThesisBinary(const std::string& path, const ReadOptions& /*options*/
     return data;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -26,7 +26,9 @@ constexpr std::array<std::uint32_t, 64> kRound = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+std::uint32_t rotr(std::uint32_t x, int n) {
+    return (x >> n) | (x << (32 - n));
+}
 
 /// Incremental hasher: feed bytes in any pieces, then finish once.
 class Sha256 {
@@ -86,7 +88,7 @@ private:
     std::uint64_t m_length = 0;
 };
 
-} // namespace
+}  // namespace
 
 std::string sha256Hex(const void* data, std::size_t size) {
     Sha256 hash;
@@ -96,7 +98,8 @@ std::string sha256Hex(const void* data, std::size_t size) {
 
 std::string sha256File(const std::string& path) {
     const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!file) throwFileError(path, "", std::string("cannot open the file to compute its SHA-256: ") + std::strerror(errno));
+    if (!file)
+        throwFileError(path, "", std::string("cannot open the file to compute its SHA-256: ") + std::strerror(errno));
     Sha256 hash;
     std::vector<unsigned char> buffer(std::size_t{1} << 20);
     std::size_t got = 0;
@@ -105,4 +108,4 @@ std::string sha256File(const std::string& path) {
     return hash.finish();
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

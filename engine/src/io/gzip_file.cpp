@@ -39,8 +39,9 @@ std::string gunzip(const std::string& path, const std::string& compressed, const
             continue;
         }
         if (status != Z_OK) {
-            throwFileError(path, "byte " + std::to_string(stream.total_in),
-                           std::string("corrupt or truncated gzip data (") + (stream.msg ? stream.msg : "zlib error") + ")");
+            throwFileError(
+                path, "byte " + std::to_string(stream.total_in),
+                std::string("corrupt or truncated gzip data (") + (stream.msg ? stream.msg : "zlib error") + ")");
         }
         if (stream.avail_in == 0 && stream.avail_out != 0)
             throwFileError(path, "byte " + std::to_string(stream.total_in), "gzip data ends early (truncated file)");
@@ -48,7 +49,7 @@ std::string gunzip(const std::string& path, const std::string& compressed, const
     return out;
 }
 
-} // namespace
+}  // namespace
 
 std::string readFileMaybeGzip(const std::string& path, JobControl* control) {
     std::string raw = readRaw(path);
@@ -58,4 +59,4 @@ std::string readFileMaybeGzip(const std::string& path, JobControl* control) {
     return raw;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

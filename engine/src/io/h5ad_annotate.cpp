@@ -162,7 +162,8 @@ hid_t codeType(std::size_t categories) {
 
 /// A group named as h5py names it: an ASCII link name, or a UTF-8 one when the name is not ASCII.
 Handle namedGroup(hid_t parent, const std::string& name, const std::string& out, const std::string& object) {
-    const bool ascii = std::all_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    const bool ascii =
+        std::all_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
     Handle links(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
     H5Pset_char_encoding(links.get(), ascii ? H5T_CSET_ASCII : H5T_CSET_UTF8);
     Handle group(H5Gcreate2(parent, name.c_str(), links.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose);

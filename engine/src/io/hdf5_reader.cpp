@@ -159,7 +159,8 @@ void checkDenseSize(const File& file, const std::string& object, std::uint64_t n
     const std::string size = gib < 1e15 ? std::to_string(static_cast<long long>(gib + 0.5)) : "more than 10^15";
     file.fail(object, "a dense float32 copy of " + std::to_string(n) + " x " + std::to_string(d) + " = " + product +
                           " values would need " + size + " GiB; at most " + std::to_string(limit) + " values (" +
-                          std::to_string(limit >> 18) + " MiB) are loaded: select features or "
+                          std::to_string(limit >> 18) +
+                          " MiB) are loaded: select features or "
                           "subsample the points first");
 }
 

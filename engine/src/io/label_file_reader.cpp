@@ -19,7 +19,9 @@ struct Row {
     std::vector<std::string> fields;
 };
 
-std::string lineText(std::size_t line) { return "line " + std::to_string(line); }
+std::string lineText(std::size_t line) {
+    return "line " + std::to_string(line);
+}
 
 bool parseInteger(const std::string& text, long long& value) {
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -58,9 +60,10 @@ std::vector<Row> splitRows(const std::string& path, const std::string& content) 
         Row row{lineNo, sep ? detail::splitFields(line, sep) : std::vector<std::string>{line}};
         for (std::string& field : row.fields) field = detail::trim(field);
         if (row.fields.size() > 2)
-            throwFileError(path, lineText(lineNo),
-                           std::to_string(row.fields.size()) +
-                               " fields; a labels file has one label per line, or two columns (event index or name, label)");
+            throwFileError(
+                path, lineText(lineNo),
+                std::to_string(row.fields.size()) +
+                    " fields; a labels file has one label per line, or two columns (event index or name, label)");
         if (!rows.empty() && row.fields.size() != rows.front().fields.size())
             throwFileError(path, lineText(lineNo),
                            std::to_string(row.fields.size()) + " fields where the lines before have " +
@@ -111,7 +114,8 @@ void assignLabels(const std::string& path, const std::vector<Row>& rows, std::si
 
 /// Places the labels at the events their keys name: 0-based indices, or names of `pointNames`.
 std::vector<std::int32_t> placeByKey(const std::string& path, const std::vector<Row>& rows, std::size_t first,
-                                     const std::vector<std::int32_t>& values, const std::vector<std::string>& pointNames) {
+                                     const std::vector<std::int32_t>& values,
+                                     const std::vector<std::string>& pointNames) {
     const std::size_t count = rows.size() - first;
     bool indices = true;
     for (std::size_t r = first; r < rows.size() && indices; ++r) indices = isInteger(rows[r].fields[0]);
@@ -157,10 +161,12 @@ LabelFile readLabelFile(const std::string& path, std::size_t expectedN, const st
     if (first == 1) out.column = rows.front().fields.back();
     std::vector<std::int32_t> values;
     assignLabels(path, rows, first, out, values);
-    out.labels = rows.front().fields.size() == 2 ? placeByKey(path, rows, first, values, pointNames) : std::move(values);
+    out.labels =
+        rows.front().fields.size() == 2 ? placeByKey(path, rows, first, values, pointNames) : std::move(values);
     if (expectedN != 0 && out.labels.size() != expectedN)
-        throwFileError(path, "", "has " + std::to_string(out.labels.size()) + " labels but the data has " +
-                                     std::to_string(expectedN) + " events");
+        throwFileError(path, "",
+                       "has " + std::to_string(out.labels.size()) + " labels but the data has " +
+                           std::to_string(expectedN) + " events");
     return out;
 }
 

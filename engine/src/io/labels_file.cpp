@@ -43,8 +43,9 @@ std::vector<std::int32_t> readLabels(const std::string& path, std::size_t expect
     }
     if (groups.empty()) throwFileError(path, "", "the file holds no group ids");
     if (expectedN != 0 && groups.size() != expectedN)
-        throwFileError(path, "", "has " + std::to_string(groups.size()) + " group ids but the data has " +
-                                     std::to_string(expectedN) + " points");
+        throwFileError(path, "",
+                       "has " + std::to_string(groups.size()) + " group ids but the data has " +
+                           std::to_string(expectedN) + " points");
     return groups;
 }
 
@@ -54,4 +55,4 @@ void writeLabelsCsv(const std::string& path, const std::vector<std::int32_t>& la
     writeTextFile(path, text);
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -29,8 +29,9 @@ void Linkage::validate(const std::string& source) const {
     const auto n = static_cast<std::int64_t>(leafCount);
     if (leafCount < 2) throwFileError(source, "", "a linkage needs at least 2 leaves");
     if (merges.size() != leafCount - 1)
-        throwFileError(source, "", "expected " + std::to_string(leafCount - 1) + " merges for " +
-                                       std::to_string(leafCount) + " leaves, found " + std::to_string(merges.size()));
+        throwFileError(source, "",
+                       "expected " + std::to_string(leafCount - 1) + " merges for " + std::to_string(leafCount) +
+                           " leaves, found " + std::to_string(merges.size()));
     std::vector<std::int64_t> sizeOf(2 * leafCount - 1, 1);
     std::vector<char> used(2 * leafCount - 1, 0);
     for (std::size_t i = 0; i < merges.size(); ++i) {
@@ -44,8 +45,9 @@ void Linkage::validate(const std::string& source) const {
         used[m.a] = used[m.b] = 1;
         sizeOf[created] = sizeOf[m.a] + sizeOf[m.b];
         if (m.size != sizeOf[created])
-            throwFileError(source, row, "size " + std::to_string(m.size) + " differs from the sum of the merged sizes (" +
-                                            std::to_string(sizeOf[created]) + ")");
+            throwFileError(source, row,
+                           "size " + std::to_string(m.size) + " differs from the sum of the merged sizes (" +
+                               std::to_string(sizeOf[created]) + ")");
         if (!std::isfinite(m.height)) throwFileError(source, row, "height is NaN or infinite");
     }
 }
@@ -55,12 +57,13 @@ namespace {
 /// A cluster id or size field: a whole number that an int64 holds (scipy writes them as floats, "26.0").
 bool parseCount(const std::string& field, std::int64_t& value) {
     double number = 0;
-    if (!detail::parseDouble(field, number) || !(std::abs(number) < 0x1p62) || number != std::trunc(number)) return false;
+    if (!detail::parseDouble(field, number) || !(std::abs(number) < 0x1p62) || number != std::trunc(number))
+        return false;
     value = static_cast<std::int64_t>(number);
     return true;
 }
 
-} // namespace
+}  // namespace
 
 Linkage readLinkageCsv(const std::string& path) {
     std::ifstream in(path);
@@ -100,4 +103,4 @@ void writeLinkageCsv(const std::string& path, const Linkage& linkage) {
     writeTextFile(path, text);
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -34,7 +34,7 @@ void checkFinite(Dataset& data, const ReadOptions& options) {
     }
 }
 
-} // namespace
+}  // namespace
 
 Dataset readDataset(const std::string& path, const ReadOptions& options) {
     std::error_code ec;
@@ -52,8 +52,9 @@ Dataset readDataset(const std::string& path, const ReadOptions& options) {
     } else if (ext == ".bin") {
         data = readThesisBinary(path, options);
     } else {
-        throwFileError(path, "", "unknown file type '" + ext +
-                                     "' (expected .csv .tsv .txt .data [.gz], .fcs, .h5 .hdf5 .h5ad or .bin)");
+        throwFileError(
+            path, "",
+            "unknown file type '" + ext + "' (expected .csv .tsv .txt .data [.gz], .fcs, .h5 .hdf5 .h5ad or .bin)");
     }
     if (data.provenance.path.empty()) data.provenance.path = path;
     data.validateShape();
@@ -63,4 +64,4 @@ Dataset readDataset(const std::string& path, const ReadOptions& options) {
     return data;
 }
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -86,4 +86,4 @@ bool parseDouble(std::string_view field, double& value) {
     return true;
 }
 
-} // namespace clusterlens::detail
+}  // namespace clusterlens::detail

@@ -16,4 +16,4 @@ std::vector<std::string> splitFields(std::string_view line, char sep);
 /// as non-finite). Returns false when the field is not a number.
 bool parseDouble(std::string_view field, double& value);
 
-} // namespace clusterlens::detail
+}  // namespace clusterlens::detail

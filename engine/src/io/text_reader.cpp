@@ -107,10 +107,13 @@ long findLabelColumn(const std::string& path, const std::vector<std::string>& he
     long long number = 0;
     if (isNonNegativeInteger(wanted, number) && number >= 1 && static_cast<std::size_t>(number) <= columns)
         return static_cast<long>(number - 1);
-    throwFileError(path, "header", "label column '" + wanted + "' not found (give a column name, a 1-based number or 'last')");
+    throwFileError(path, "header",
+                   "label column '" + wanted + "' not found (give a column name, a 1-based number or 'last')");
 }
 
-std::string defaultName(std::size_t j) { return "V" + std::to_string(j + 1); }
+std::string defaultName(std::size_t j) {
+    return "V" + std::to_string(j + 1);
+}
 
 void attachBenchmarkLabels(const std::string& path, Dataset& data);
 
@@ -173,9 +176,9 @@ std::vector<ColumnCells> readColumns(const std::string& path, const Lines& lines
                                      const JobControl* control) {
     std::vector<ColumnCells> columns(t.columns);
     for (std::size_t j = 0; j < t.columns; ++j) {
-        columns[j].name = !t.header.empty()                               ? detail::trim(t.header[j])
+        columns[j].name = !t.header.empty()                                 ? detail::trim(t.header[j])
                           : t.sklearn && static_cast<long>(j) == t.labelCol ? std::string("class")
-                                                                             : "column " + std::to_string(j + 1);
+                                                                            : "column " + std::to_string(j + 1);
         columns[j].text = static_cast<long>(j) == t.labelCol;
     }
     for (std::size_t r = t.firstRow; r < lines.text.size(); ++r) {
@@ -183,8 +186,8 @@ std::vector<ColumnCells> readColumns(const std::string& path, const Lines& lines
         const std::string where = "line " + std::to_string(lines.number[r]);
         std::vector<std::string> fields = detail::splitFields(lines.text[r], t.sep);
         if (fields.size() != t.columns)
-            throwFileError(path, where, "expected " + std::to_string(t.columns) + " fields, found " +
-                                            std::to_string(fields.size()));
+            throwFileError(path, where,
+                           "expected " + std::to_string(t.columns) + " fields, found " + std::to_string(fields.size()));
         for (std::size_t j = 0; j < t.columns; ++j) {
             ColumnCells& c = columns[j];
             double v = 0;
@@ -203,7 +206,8 @@ std::vector<ColumnCells> readColumns(const std::string& path, const Lines& lines
                 // Only missing cells so far: the column is text; take the earlier rows' cells as written.
                 c.text = true;
                 c.numbers.clear();
-                for (std::size_t e = t.firstRow; e < r; ++e) c.cells.push_back(detail::splitFields(lines.text[e], t.sep)[j]);
+                for (std::size_t e = t.firstRow; e < r; ++e)
+                    c.cells.push_back(detail::splitFields(lines.text[e], t.sep)[j]);
                 c.cells.push_back(std::move(fields[j]));
             }
         }
@@ -224,8 +228,8 @@ bool allDistinct(const std::vector<std::string>& cells) {
 
 /// Text columns become annotations: the label column labels; the first column of distinct values the
 /// point names; without a label column, the first other column the labels (its values class names).
-void keepTextColumns(const std::string& path, const Lines& lines, const TableLayout& t, std::vector<ColumnCells>& columns,
-                     Dataset& data) {
+void keepTextColumns(const std::string& path, const Lines& lines, const TableLayout& t,
+                     std::vector<ColumnCells>& columns, Dataset& data) {
     const std::vector<std::size_t> lineNumbers(lines.number.begin() + static_cast<std::ptrdiff_t>(t.firstRow),
                                                lines.number.end());
     for (std::size_t j = 0; j < columns.size(); ++j) {
@@ -249,7 +253,7 @@ void keepTextColumns(const std::string& path, const Lines& lines, const TableLay
     }
 }
 
-} // namespace
+}  // namespace
 
 Dataset readText(const std::string& path, const ReadOptions& options) {
     const std::string content = readFileMaybeGzip(path, options.control);
@@ -274,7 +278,10 @@ Dataset readText(const std::string& path, const ReadOptions& options) {
         for (std::size_t i = 0; i < data.n; ++i) data.exact[i * data.d + f] = numeric[f]->numbers[i];
     data.values.assign(data.exact.begin(), data.exact.end());
     keepTextColumns(path, lines, t, columns, data);
-    data.provenance.detail = std::string(t.sep == ',' ? "comma" : t.sep == '\t' ? "tab" : t.sep == ';' ? "semicolon" : "whitespace") +
+    data.provenance.detail = std::string(t.sep == ','    ? "comma"
+                                         : t.sep == '\t' ? "tab"
+                                         : t.sep == ';'  ? "semicolon"
+                                                         : "whitespace") +
                              "-separated" + (t.header.empty() && !t.sklearn ? ", no header" : ", header") +
                              (t.sklearn ? " (scikit-learn layout)" : "");
     if (data.labels.empty()) attachBenchmarkLabels(path, data);
@@ -307,5 +314,5 @@ void attachBenchmarkLabels(const std::string& path, Dataset& data) {
     }
 }
 
-} // namespace
-} // namespace clusterlens
+}  // namespace
+}  // namespace clusterlens

@@ -52,7 +52,8 @@ Writer::Writer(const std::string& path, const std::string& displayPath, hsize_t 
     H5Pset_libver_bounds(access.get(), H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST);
     // Built in memory and written by close(): HDF5 itself never meets a full disk. A write error
     // inside HDF5 leaves a file id that the library's shutdown later crashes on (HDF5 1.10).
-    if (H5Pset_fapl_core(access.get(), std::size_t{1} << 20, false) < 0) fail("", "the file could not be set up in memory");
+    if (H5Pset_fapl_core(access.get(), std::size_t{1} << 20, false) < 0)
+        fail("", "the file could not be set up in memory");
     m_file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, creation.get(), access.get());
     if (m_file < 0) fail("", "the file could not be created");
 }
@@ -65,15 +66,18 @@ Writer::Writer(Existing, const std::string& path, const std::string& displayPath
 #endif
     // Read into memory and changed there, then written back by close(), as new files are: HDF5 never
     // writes to the disk itself (see the other constructor).
-    if (H5Pset_fapl_core(access.get(), std::size_t{1} << 20, false) < 0) fail("", "the file could not be set up in memory");
+    if (H5Pset_fapl_core(access.get(), std::size_t{1} << 20, false) < 0)
+        fail("", "the file could not be set up in memory");
     m_file = H5Fopen(path.c_str(), H5F_ACC_RDWR, access.get());
     if (m_file < 0) fail("", "the file could not be opened for writing");
     Handle creation(H5Fget_create_plist(m_file), H5Pclose);
-    if (!creation.valid() || H5Pget_userblock(creation.get(), &m_userBlock) < 0) fail("", "the file's user block could not be read");
+    if (!creation.valid() || H5Pget_userblock(creation.get(), &m_userBlock) < 0)
+        fail("", "the file's user block could not be read");
     if (m_userBlock > 0) {
         m_userBlockBytes.resize(static_cast<std::size_t>(m_userBlock));
         std::FILE* in = std::fopen(path.c_str(), "rb");
-        const bool read = in && std::fread(m_userBlockBytes.data(), 1, m_userBlockBytes.size(), in) == m_userBlockBytes.size();
+        const bool read =
+            in && std::fread(m_userBlockBytes.data(), 1, m_userBlockBytes.size(), in) == m_userBlockBytes.size();
         if (in) std::fclose(in);
         if (!read) throwFileError(m_path, "", "the file's user block could not be read");
     }
@@ -100,7 +104,8 @@ void Writer::close() {
     const bool written = std::fwrite(image.data(), 1, image.size(), out) == image.size();
     const int error = errno;
     if (std::fclose(out) != 0 || !written)
-        throwFileError(m_path, "", std::string("the file could not be written: ") + std::strerror(written ? errno : error));
+        throwFileError(m_path, "",
+                       std::string("the file could not be written: ") + std::strerror(written ? errno : error));
 }
 
 void Writer::fail(const std::string& object, const std::string& what) const {
@@ -158,12 +163,12 @@ void Writer::numeric(hid_t group, const std::string& object, const char* name, h
     Handle dataset(H5Dcreate2(group, name, fileType, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT), H5Dclose);
     hsize_t count = 1;
     for (int i = 0; i < rank; ++i) count *= dims[i];
-    if (!dataset.valid() ||
-        (count > 0 && H5Dwrite(dataset.get(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0))
+    if (!dataset.valid() || (count > 0 && H5Dwrite(dataset.get(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0))
         fail(object + "/" + name, "could not be written");
 }
 
-void Writer::array(hid_t group, const std::string& object, const char* name, const std::vector<std::int32_t>& values) const {
+void Writer::array(hid_t group, const std::string& object, const char* name,
+                   const std::vector<std::int32_t>& values) const {
     const hsize_t dims = values.size();
     numeric(group, object, name, H5T_STD_I32LE, H5T_NATIVE_INT32, values.data(), 1, &dims);
 }
@@ -174,7 +179,8 @@ void Writer::array(hid_t group, const std::string& object, const char* name, con
     numeric(group, object, name, fileType, H5T_NATIVE_INT32, values.data(), 1, &dims);
 }
 
-void Writer::array(hid_t group, const std::string& object, const char* name, const std::vector<std::int64_t>& values) const {
+void Writer::array(hid_t group, const std::string& object, const char* name,
+                   const std::vector<std::int64_t>& values) const {
     const hsize_t dims = values.size();
     numeric(group, object, name, H5T_STD_I64LE, H5T_NATIVE_INT64, values.data(), 1, &dims);
 }
@@ -184,7 +190,8 @@ void Writer::array(hid_t group, const std::string& object, const char* name, con
     numeric(group, object, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(), 1, &dims);
 }
 
-void Writer::array(hid_t group, const std::string& object, const char* name, const std::vector<std::uint8_t>& values) const {
+void Writer::array(hid_t group, const std::string& object, const char* name,
+                   const std::vector<std::uint8_t>& values) const {
     const hsize_t dims = values.size();
     numeric(group, object, name, H5T_STD_U8LE, H5T_NATIVE_UINT8, values.data(), 1, &dims);
 }

@@ -41,7 +41,8 @@ public:
     void attribute(hid_t owner, const std::string& object, const char* name, double value) const;
 
     /// A 1-D dataset of variable-length UTF-8 strings.
-    void strings(hid_t group, const std::string& object, const char* name, const std::vector<std::string>& values) const;
+    void strings(hid_t group, const std::string& object, const char* name,
+                 const std::vector<std::string>& values) const;
     /// A 1-D numeric dataset (little-endian file types; compressed when large and deflate exists).
     void array(hid_t group, const std::string& object, const char* name, const std::vector<std::int32_t>& values) const;
     void array(hid_t group, const std::string& object, const char* name, const std::vector<std::int64_t>& values) const;
@@ -63,7 +64,7 @@ private:
     std::string m_imagePath;  ///< where close() writes the file built in memory
     hsize_t m_userBlock = 0;
     std::vector<char> m_userBlockBytes;  ///< an existing file's user block, written back before the image
-    hid_t m_file = H5I_INVALID_HID;  ///< closed by close() (checked) or the destructor
+    hid_t m_file = H5I_INVALID_HID;      ///< closed by close() (checked) or the destructor
 };
 
 }  // namespace clusterlens::h5

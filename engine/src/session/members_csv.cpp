@@ -34,8 +34,9 @@ std::vector<std::int64_t> readMembersCsv(const std::string& path, std::size_t n)
         if (index < 0 || static_cast<std::uint64_t>(index) >= n)
             throwFileError(path, where, "event " + line + " lies outside the " + std::to_string(n) + " events");
         if (!members.empty() && index <= members.back())
-            throwFileError(path, where, "indices must be ascending and unique (" + line + " after " +
-                                            std::to_string(members.back()) + ")");
+            throwFileError(
+                path, where,
+                "indices must be ascending and unique (" + line + " after " + std::to_string(members.back()) + ")");
         members.push_back(index);
     }
     return members;

@@ -30,9 +30,13 @@ Members subtractMembers(const Members& a, const Members& b) {
     return out;
 }
 
-Members complementMembers(const Members& a, const Members& universe) { return subtractMembers(universe, a); }
+Members complementMembers(const Members& a, const Members& universe) {
+    return subtractMembers(universe, a);
+}
 
-Members complementMembers(const Members& a, std::size_t n) { return subtractMembers(allMembers(n), a); }
+Members complementMembers(const Members& a, std::size_t n) {
+    return subtractMembers(allMembers(n), a);
+}
 
 Members allMembers(std::size_t n) {
     Members out(n);
@@ -87,7 +91,9 @@ PopulationCounts populationCounts(const Session& session, const Population& popu
     PopulationCounts counts;
     counts.count = population.members.size();
     counts.parentCount = population.parent.empty() ? session.data.n : requireParent(session, population).members.size();
-    const auto percent = [&](std::size_t of) { return of == 0 ? 0.0 : 100.0 * static_cast<double>(counts.count) / static_cast<double>(of); };
+    const auto percent = [&](std::size_t of) {
+        return of == 0 ? 0.0 : 100.0 * static_cast<double>(counts.count) / static_cast<double>(of);
+    };
     counts.percentOfParent = percent(counts.parentCount);
     counts.percentOfAll = percent(session.data.n);
     return counts;
@@ -122,7 +128,8 @@ std::vector<float> gatherRows(const float* values, std::size_t n, std::size_t d,
     validateMembers(members, n, "population rows");
     std::vector<float> out(members.size() * d);
     for (std::size_t k = 0; k < members.size(); ++k)
-        std::copy_n(values + static_cast<std::size_t>(members[k]) * d, d, out.begin() + static_cast<std::ptrdiff_t>(k * d));
+        std::copy_n(values + static_cast<std::size_t>(members[k]) * d, d,
+                    out.begin() + static_cast<std::ptrdiff_t>(k * d));
     return out;
 }
 

@@ -22,7 +22,8 @@ double asinhCofactor(const std::string& spec) {
     const char* last = spec.data() + spec.size();
     const auto [ptr, ec] = std::from_chars(first, last, cofactor);
     if (spec.rfind("asinh:", 0) != 0 || ec != std::errc() || ptr != last || !(cofactor > 0.0))
-        throw InvalidInput("--transform: per-channel cofactors need an asinh transform (asinh:COFACTOR), got '" + spec + "'");
+        throw InvalidInput("--transform: per-channel cofactors need an asinh transform (asinh:COFACTOR), got '" + spec +
+                           "'");
     return cofactor;
 }
 
@@ -53,8 +54,10 @@ Dataset asinhPerChannel(const Dataset& in, const DatasetReadSpec& spec) {
 
 Dataset prepareData(Dataset raw, const DatasetReadSpec& spec) {
     if (!spec.columns.empty()) raw = selectColumns(raw, resolveColumns(raw, spec.columns));
-    if (!spec.cofactors.empty()) raw = asinhPerChannel(raw, spec);
-    else if (!spec.transform.empty()) raw = applyTransformSpec(raw, spec.transform);
+    if (!spec.cofactors.empty())
+        raw = asinhPerChannel(raw, spec);
+    else if (!spec.transform.empty())
+        raw = applyTransformSpec(raw, spec.transform);
     if (spec.subsample != 0) raw = subsample(raw, spec.subsample, spec.seed);
     return raw;
 }
@@ -76,8 +79,9 @@ DatasetReference describeDataFile(const std::string& path, const DatasetReadSpec
 
 void embedData(DatasetReference& reference, const Dataset& prepared) {
     if (prepared.n != reference.n || prepared.d != reference.d || prepared.values.size() != prepared.n * prepared.d)
-        throw InvalidInput("embedding the data: it has " + std::to_string(prepared.n) + " x " + std::to_string(prepared.d) +
-                           " values, the session's data " + std::to_string(reference.n) + " x " + std::to_string(reference.d));
+        throw InvalidInput("embedding the data: it has " + std::to_string(prepared.n) + " x " +
+                           std::to_string(prepared.d) + " values, the session's data " + std::to_string(reference.n) +
+                           " x " + std::to_string(reference.d));
     reference.embedded = EmbeddedData{prepared.values, prepared.features};
 }
 
@@ -97,9 +101,10 @@ Dataset loadReferencedData(const DatasetReference& reference, const std::string&
     requireSameDataFile(reference, file);
     data = prepareData(readDataset(file, readOptionsOf(reference.read)), reference.read);
     if (data.n != reference.n || data.d != reference.d)
-        throwFileError(file, "", "read as " + std::to_string(data.n) + " x " + std::to_string(data.d) +
-                                     " values, but the session recorded " + std::to_string(reference.n) + " x " +
-                                     std::to_string(reference.d));
+        throwFileError(file, "",
+                       "read as " + std::to_string(data.n) + " x " + std::to_string(data.d) +
+                           " values, but the session recorded " + std::to_string(reference.n) + " x " +
+                           std::to_string(reference.d));
     return data;
 }
 

@@ -18,7 +18,9 @@ namespace {
 constexpr char kHdf5Signature[] = "\x89HDF\r\n\x1a\n";
 constexpr std::size_t kSignatureBytes = 8;
 
-std::string magicLine() { return std::string(kSessionFormatId) + "\n"; }
+std::string magicLine() {
+    return std::string(kSessionFormatId) + "\n";
+}
 
 bool hasSignatureAt(const std::string& bytes, std::size_t offset) {
     return bytes.size() >= offset + kSignatureBytes && bytes.compare(offset, kSignatureBytes, kHdf5Signature) == 0;
@@ -78,7 +80,8 @@ void sealFile(const std::string& path, const std::string& displayPath, const std
     std::FILE* file = std::fopen(path.c_str(), "r+b");
     if (file == nullptr) throwFileError(displayPath, "", "cannot reopen the session file to seal it");
     const bool written = std::fwrite(header.data(), 1, header.size(), file) == header.size();
-    if (std::fclose(file) != 0 || !written) throwFileError(displayPath, "", "the header could not be written (disk full?)");
+    if (std::fclose(file) != 0 || !written)
+        throwFileError(displayPath, "", "the header could not be written (disk full?)");
 }
 
 std::string readVerifiedFile(const std::string& path, std::string& appVersion) {
@@ -92,16 +95,19 @@ std::string readVerifiedFile(const std::string& path, std::string& appVersion) {
     if (bytes.size() < kHeaderBytes || !parseHeader(bytes.substr(0, kHeaderBytes), header))
         throwFileError(path, "", "the session header is damaged");
     if (header.schema > static_cast<std::uint64_t>(kSessionSchemaVersion))
-        throwFileError(path, "", "was written by a newer ClusterLens (" + header.app + ", session schema " +
-                                     std::to_string(header.schema) + "); this version reads schema " +
-                                     std::to_string(kSessionSchemaVersion) + " and older: please update ClusterLens");
+        throwFileError(path, "",
+                       "was written by a newer ClusterLens (" + header.app + ", session schema " +
+                           std::to_string(header.schema) + "); this version reads schema " +
+                           std::to_string(kSessionSchemaVersion) + " and older: please update ClusterLens");
     if (header.schema < 1) throwFileError(path, "", "the session header is damaged (schema version 0)");
     if (header.bytes != bytes.size())
-        throwFileError(path, "", "the session file is damaged: it has " + std::to_string(bytes.size()) + " bytes, " +
-                                     std::to_string(header.bytes) + " were written" +
-                                     (bytes.size() < header.bytes ? " (truncated)" : ""));
+        throwFileError(path, "",
+                       "the session file is damaged: it has " + std::to_string(bytes.size()) + " bytes, " +
+                           std::to_string(header.bytes) + " were written" +
+                           (bytes.size() < header.bytes ? " (truncated)" : ""));
     if (sha256Hex(bytes.data() + kHeaderBytes, bytes.size() - kHeaderBytes) != header.sha256)
-        throwFileError(path, "", "the session file is damaged: its content differs from what was written (checksum mismatch)");
+        throwFileError(path, "",
+                       "the session file is damaged: its content differs from what was written (checksum mismatch)");
     appVersion = header.app;
     return bytes;
 }

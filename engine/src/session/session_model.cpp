@@ -26,8 +26,7 @@ struct Checker {
     static std::string count(std::size_t value) { return std::to_string(value); }
 
     void lengthIs(std::size_t actual, std::size_t expected, const std::string& object, const std::string& what) const {
-        require(actual == expected, object,
-                what + " has " + count(actual) + " entries, expected " + count(expected));
+        require(actual == expected, object, what + " has " + count(actual) + " entries, expected " + count(expected));
     }
 
     /// Members valid; returns m (the number of points the result covers).
@@ -47,7 +46,8 @@ struct Checker {
         std::set<std::string> seen;
         for (const T& entry : entries) {
             require(!entryName(entry).empty(), kind, "an entry has an empty name");
-            require(seen.insert(entryName(entry)).second, kind + " '" + entryName(entry) + "'", "the name is used twice");
+            require(seen.insert(entryName(entry)).second, kind + " '" + entryName(entry) + "'",
+                    "the name is used twice");
         }
     }
 
@@ -61,13 +61,15 @@ struct Checker {
     }
 
     static bool isSha256(const std::string& text) {
-        return text.size() == 64 &&
-               std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) && !std::isupper(static_cast<unsigned char>(c)); });
+        return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char c) {
+                   return std::isxdigit(static_cast<unsigned char>(c)) && !std::isupper(static_cast<unsigned char>(c));
+               });
     }
 
     void colour(const std::string& text, const std::string& object) const {
-        const bool ok = text.size() == 7 && text[0] == '#' &&
-                        std::all_of(text.begin() + 1, text.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+        const bool ok = text.size() == 7 && text[0] == '#' && std::all_of(text.begin() + 1, text.end(), [](char c) {
+                            return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+                        });
         require(ok, object, "colour '" + text + "' is not #rrggbb");
     }
 
@@ -109,9 +111,12 @@ struct Checker {
         if (!r.halo.empty()) lengthIs(r.halo.size(), m, object, "halo");
         for (std::uint8_t flag : r.halo) require(flag <= 1, object, "a halo flag is neither 0 nor 1");
         for (std::int64_t j : r.nearestHigher)
-            require(j == -1 || covers(r.info, j), object, "nearest_higher " + std::to_string(j) + " is not one of its points");
-        for (std::int64_t p : r.peaks) require(covers(r.info, p), object, "peak " + std::to_string(p) + " is not one of its points");
-        require(r.kernel == "cutoff" || r.kernel == "gaussian", object, "kernel '" + r.kernel + "' is not cutoff or gaussian");
+            require(j == -1 || covers(r.info, j), object,
+                    "nearest_higher " + std::to_string(j) + " is not one of its points");
+        for (std::int64_t p : r.peaks)
+            require(covers(r.info, p), object, "peak " + std::to_string(p) + " is not one of its points");
+        require(r.kernel == "cutoff" || r.kernel == "gaussian", object,
+                "kernel '" + r.kernel + "' is not cutoff or gaussian");
         require(r.dcMethod == "user" || r.dcMethod == "exact" || r.dcMethod == "sampled", object,
                 "dc method '" + r.dcMethod + "' is not user, exact or sampled");
     }
@@ -133,7 +138,8 @@ struct Checker {
         const std::string object = "comparison '" + r.info.name + "'";
         points(r.info, object);
         for (const std::string* name : {&r.labelingA, &r.labelingB})
-            require(findNamed(session.labelings, *name) != nullptr, object, "labeling '" + *name + "' is not in the session");
+            require(findNamed(session.labelings, *name) != nullptr, object,
+                    "labeling '" + *name + "' is not in the session");
         require(r.matching == "hungarian" || r.matching == "greedy", object,
                 "matching '" + r.matching + "' is not hungarian or greedy");
     }
@@ -147,7 +153,8 @@ struct Checker {
         const Population* parent = findNamed(session.populations, p.parent);
         require(parent != nullptr, object, "parent '" + p.parent + "' is not in the session");
         std::size_t steps = 0;
-        for (const Population* up = parent; up != nullptr && !up->parent.empty(); up = findNamed(session.populations, up->parent))
+        for (const Population* up = parent; up != nullptr && !up->parent.empty();
+             up = findNamed(session.populations, up->parent))
             require(++steps <= session.populations.size(), object, "its parents form a cycle");
         require(isSubset(p.members, parent->members), object, "has events outside its parent '" + p.parent + "'");
     }
@@ -185,9 +192,11 @@ void requireSameDataFile(const DatasetReference& data, const std::string& path) 
     const std::string actual = sha256File(path);
     if (actual != data.sha256)
         throwFileError(path, "",
-                       "is not the data file of this session (SHA-256 " + actual.substr(0, 12) + "... differs from the "
-                       "session's " + (data.sha256.empty() ? std::string("(none)") : data.sha256.substr(0, 12) + "...") +
-                       ", recorded for " + data.path + ")");
+                       "is not the data file of this session (SHA-256 " + actual.substr(0, 12) +
+                           "... differs from the "
+                           "session's " +
+                           (data.sha256.empty() ? std::string("(none)") : data.sha256.substr(0, 12) + "...") +
+                           ", recorded for " + data.path + ")");
 }
 
 }  // namespace clusterlens

@@ -80,10 +80,16 @@ public:
         m_file.readBlock(object, dataset.get(), memoryType, 0, shape[0], values.data());
         return values;
     }
-    std::vector<std::int64_t> int64s(const std::string& o) const { return numbers<std::int64_t>(o, H5T_INTEGER, H5T_NATIVE_INT64); }
-    std::vector<std::int32_t> int32s(const std::string& o) const { return numbers<std::int32_t>(o, H5T_INTEGER, H5T_NATIVE_INT32); }
+    std::vector<std::int64_t> int64s(const std::string& o) const {
+        return numbers<std::int64_t>(o, H5T_INTEGER, H5T_NATIVE_INT64);
+    }
+    std::vector<std::int32_t> int32s(const std::string& o) const {
+        return numbers<std::int32_t>(o, H5T_INTEGER, H5T_NATIVE_INT32);
+    }
     std::vector<double> doubles(const std::string& o) const { return numbers<double>(o, H5T_FLOAT, H5T_NATIVE_DOUBLE); }
-    std::vector<std::uint8_t> bytes(const std::string& o) const { return numbers<std::uint8_t>(o, H5T_INTEGER, H5T_NATIVE_UINT8); }
+    std::vector<std::uint8_t> bytes(const std::string& o) const {
+        return numbers<std::uint8_t>(o, H5T_INTEGER, H5T_NATIVE_UINT8);
+    }
 
     std::vector<float> matrix(const std::string& object, std::uint64_t rows, std::uint64_t cols) const {
         require(object);
@@ -129,9 +135,11 @@ public:
         std::tuple<std::vector<Members>...> values;
         std::apply([&](auto&... v) { (array(columns.name, v), ...); }, values);
         const std::size_t size = std::get<0>(values).size();
-        std::apply([&](const auto&... v) {
-            if (((v.size() != size) || ...)) m_r.fail(m_object, std::string(what) + " differ in length");
-        }, values);
+        std::apply(
+            [&](const auto&... v) {
+                if (((v.size() != size) || ...)) m_r.fail(m_object, std::string(what) + " differ in length");
+            },
+            values);
         rows.assign(size, Row{});
         for (std::size_t i = 0; i < size; ++i)
             std::apply([&](const auto&... v) { ((rows[i].*columns.member = v[i]), ...); }, values);
@@ -169,7 +177,8 @@ DatasetReference readData(const Reader& r, const h5::File& file) {
 
 Session readContent(const h5::File& file) {
     const Reader r(file);
-    if (r.text("/", "format") != kSessionFormatId) r.fail("/", "the format attribute is not " + std::string(kSessionFormatId));
+    if (r.text("/", "format") != kSessionFormatId)
+        r.fail("/", "the format attribute is not " + std::string(kSessionFormatId));
     if (r.integer("/", "schema_version") != kSessionSchemaVersion)
         r.fail("/", "the schema_version attribute differs from the header's");
     Session s;
@@ -198,14 +207,17 @@ Session readSession(const std::string& path) {
     // With an image, the core driver refuses a name that exists on disk: a child of the file cannot.
     const std::string imageName = path + "/session-image";
     Handle handle(H5Fopen(imageName.c_str(), H5F_ACC_RDONLY, access.get()), H5Fclose);
-    if (!handle.valid()) throwFileError(path, "", "the session is damaged: HDF5 cannot open it (" + h5::innermostError() + ")");
+    if (!handle.valid())
+        throwFileError(path, "", "the session is damaged: HDF5 cannot open it (" + h5::innermostError() + ")");
     const h5::File file(path, std::move(handle));
     Session session = readContent(file);
     validateSession(session, path + ": the session is damaged");
     return session;
 }
 
-bool looksLikeSession(const std::string& path) { return session_detail::hasSessionMagic(path); }
+bool looksLikeSession(const std::string& path) {
+    return session_detail::hasSessionMagic(path);
+}
 
 }  // namespace clusterlens
 
@@ -217,7 +229,9 @@ Session readSession(const std::string& path) {
     throw InvalidInput(path + ": this build has no HDF5 support, so sessions cannot be opened");
 }
 
-bool looksLikeSession(const std::string& path) { return session_detail::hasSessionMagic(path); }
+bool looksLikeSession(const std::string& path) {
+    return session_detail::hasSessionMagic(path);
+}
 
 }  // namespace clusterlens
 

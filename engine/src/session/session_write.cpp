@@ -22,7 +22,8 @@ using h5::Writer;
 class FieldWriter {
 public:
     /// The fields of `group`, which the caller keeps open.
-    FieldWriter(const Writer& w, hid_t group, std::string object) : m_w(w), m_group(group), m_object(std::move(object)) {}
+    FieldWriter(const Writer& w, hid_t group, std::string object)
+        : m_w(w), m_group(group), m_object(std::move(object)) {}
     /// The fields of a group this writer closes.
     FieldWriter(const Writer& w, Handle group, std::string object)
         : m_w(w), m_owned(std::move(group)), m_group(m_owned.get()), m_object(std::move(object)) {}
@@ -33,7 +34,7 @@ public:
     void attribute(const char* name, double value) const { m_w.attribute(m_group, m_object, name, value); }
     /// Counts and flags are stored as 64-bit integers (a flag as 0 or 1).
     template <typename T>
-        requires std::is_integral_v<T>
+    requires std::is_integral_v<T>
     void attribute(const char* name, T value) const {
         m_w.attribute(m_group, m_object, name, static_cast<std::int64_t>(value));
     }
@@ -45,7 +46,8 @@ public:
         m_w.array(m_group, m_object, name, values);
     }
     template <typename Row, typename... Members>
-    void columns(const std::vector<Row>& rows, const char* /*what*/, session_detail::Column<Row, Members>... columns) const {
+    void columns(const std::vector<Row>& rows, const char* /*what*/,
+                 session_detail::Column<Row, Members>... columns) const {
         (writeColumn(rows, columns), ...);
     }
 
@@ -97,8 +99,7 @@ void writeHdf5(const std::string& tempPath, const std::string& path, const Sessi
         if (session.data.embedded) {
             const EmbeddedData& embedded = *session.data.embedded;
             const FieldWriter group = data.child("embedded");
-            w.matrix(group.group(), "/data/embedded", "values", embedded.values.data(), session.data.n,
-                     session.data.d);
+            w.matrix(group.group(), "/data/embedded", "values", embedded.values.data(), session.data.n, session.data.d);
             group.array("features", embedded.features);
         }
     }

@@ -45,11 +45,15 @@ __global__ void teamThenReduce(int* out, int rounds) {
     for (int r = 0; r < rounds; ++r) {
         if (kTeam != Team::None && threadIdx.x < 128) {
             s_team[threadIdx.x] = r + static_cast<int>(threadIdx.x);
-            if (kTeam == Team::Named) asm volatile("bar.sync 1, 128;" ::: "memory");
-            else s_bar.arrive_and_wait();
+            if (kTeam == Team::Named)
+                asm volatile("bar.sync 1, 128;" ::: "memory");
+            else
+                s_bar.arrive_and_wait();
             acc += s_team[127 - threadIdx.x];
-            if (kTeam == Team::Named) asm volatile("bar.sync 1, 128;" ::: "memory");
-            else s_bar.arrive_and_wait();
+            if (kTeam == Team::Named)
+                asm volatile("bar.sync 1, 128;" ::: "memory");
+            else
+                s_bar.arrive_and_wait();
         }
         __syncthreads();
         const int a = blockMax(acc + static_cast<int>(threadIdx.x), s_warp);
@@ -65,9 +69,12 @@ int main(int argc, char** argv) {
     int* out = nullptr;
     if (cudaMalloc(&out, 4 * sizeof(int)) != cudaSuccess) return 2;
     cudaMemset(out, 0, 4 * sizeof(int));
-    if (std::strcmp(variant, "named") == 0) teamThenReduce<Team::Named><<<4, 512>>>(out, 3);
-    else if (std::strcmp(variant, "mbarrier") == 0) teamThenReduce<Team::Mbarrier><<<4, 512>>>(out, 3);
-    else if (std::strcmp(variant, "none") == 0) teamThenReduce<Team::None><<<4, 512>>>(out, 3);
+    if (std::strcmp(variant, "named") == 0)
+        teamThenReduce<Team::Named><<<4, 512>>>(out, 3);
+    else if (std::strcmp(variant, "mbarrier") == 0)
+        teamThenReduce<Team::Mbarrier><<<4, 512>>>(out, 3);
+    else if (std::strcmp(variant, "none") == 0)
+        teamThenReduce<Team::None><<<4, 512>>>(out, 3);
     else {
         std::fprintf(stderr, "usage: %s named|mbarrier|none\n", argv[0]);
         return 2;

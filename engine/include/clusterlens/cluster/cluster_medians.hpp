@@ -44,4 +44,4 @@ enum class MarkerScaling {
 std::vector<double> scalePerColumn(std::span<const double> matrix, std::size_t rows, std::size_t columns,
                                    MarkerScaling scaling);
 
-} // namespace clusterlens
+}  // namespace clusterlens

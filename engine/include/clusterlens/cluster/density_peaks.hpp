@@ -123,7 +123,8 @@ std::vector<std::int32_t> assignFromPeaks(const DensityPeaksResult& result, cons
 /// pass over the n(n-1)/2 pairs, O(n²·d) time, O(n + K·threads) memory.
 /// Throws InvalidInput for mismatched sizes, d = 0 or dc <= 0 (naming --dc), Cancelled.
 std::vector<std::int32_t> applyHaloCpu(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
-                                       const std::vector<std::int32_t>& labels, double dc, JobControl* control = nullptr);
+                                       const std::vector<std::int32_t>& labels, double dc,
+                                       JobControl* control = nullptr);
 
 /// densityPeaksCpu or densityPeaksCuda by `backend` (Auto: CUDA when usable). The grid index exists on
 /// the CPU only: SpatialIndex::Grid runs on the CPU under Auto and throws InvalidInput under Cuda.

@@ -45,4 +45,4 @@ KMeansResult kmeansCpu(const double* x, std::size_t n, std::size_t d, const KMea
 Computed<KMeansResult> kmeans(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
                               Backend backend, JobControl* control = nullptr);
 
-} // namespace clusterlens
+}  // namespace clusterlens

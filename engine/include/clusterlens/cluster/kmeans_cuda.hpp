@@ -21,4 +21,4 @@ namespace clusterlens {
 KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
                         JobControl* control = nullptr);
 
-} // namespace clusterlens
+}  // namespace clusterlens

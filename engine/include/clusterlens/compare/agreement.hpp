@@ -11,11 +11,11 @@ namespace clusterlens {
 /// Counts of points per (cluster of A, cluster of B). Labels are arbitrary integers (-1 = noise is a
 /// cluster of its own, as in scikit-learn). Memory O(kA * kB), time O(N log N).
 struct ContingencyTable {
-    std::vector<std::int32_t> labelsA;   ///< distinct labels of A, ascending (rows)
-    std::vector<std::int32_t> labelsB;   ///< distinct labels of B, ascending (columns)
-    std::vector<std::int64_t> counts;    ///< labelsA.size() x labelsB.size(), row-major
-    std::vector<std::int64_t> rowSums;   ///< |A_i|
-    std::vector<std::int64_t> colSums;   ///< |B_j|
+    std::vector<std::int32_t> labelsA;  ///< distinct labels of A, ascending (rows)
+    std::vector<std::int32_t> labelsB;  ///< distinct labels of B, ascending (columns)
+    std::vector<std::int64_t> counts;   ///< labelsA.size() x labelsB.size(), row-major
+    std::vector<std::int64_t> rowSums;  ///< |A_i|
+    std::vector<std::int64_t> colSums;  ///< |B_j|
     std::int64_t n = 0;
 
     std::int64_t at(std::size_t i, std::size_t j) const { return counts[i * labelsB.size() + j]; }
@@ -51,4 +51,4 @@ struct ClusterMatching {
 /// with cost 1 - F1. O(k^3) Hungarian or O(k^2 log k) greedy, k = max(kA, kB).
 ClusterMatching matchClusters(const ContingencyTable& table, MatchingMethod method);
 
-} // namespace clusterlens
+}  // namespace clusterlens

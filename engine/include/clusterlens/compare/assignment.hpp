@@ -23,4 +23,4 @@ std::vector<std::int64_t> greedyAssignment(const std::vector<double>& cost, std:
 /// Sum of cost over matched (row, col) pairs.
 double assignmentCost(const std::vector<double>& cost, std::size_t cols, const std::vector<std::int64_t>& assignment);
 
-} // namespace clusterlens
+}  // namespace clusterlens

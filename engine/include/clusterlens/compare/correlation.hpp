@@ -14,4 +14,4 @@ double spearmanCorrelation(const std::vector<double>& x, const std::vector<doubl
 /// Average ranks (1-based), ties share their mean rank.
 std::vector<double> averageRanks(const std::vector<double>& values);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -47,4 +47,4 @@ Linkage classicLinkageCpu(const float* x, std::size_t n, std::size_t d, LinkageM
 Linkage classicLinkageCpu(const double* x, std::size_t n, std::size_t d, LinkageMethod method,
                           JobControl* control = nullptr);
 
-} // namespace clusterlens
+}  // namespace clusterlens

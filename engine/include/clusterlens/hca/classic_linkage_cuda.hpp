@@ -31,4 +31,4 @@ namespace clusterlens {
 Linkage classicLinkageCuda(const float* x, std::size_t n, std::size_t d, LinkageMethod method,
                            JobControl* control = nullptr);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -31,4 +31,4 @@ Linkage fixNonMonotonic(const Linkage& linkage, MonotonicFix method = MonotonicF
 /// "eps" | "halfway". Throws InvalidInput naming `option` otherwise.
 MonotonicFix parseMonotonicFix(const std::string& text, const std::string& option = "--fix-monotonic");
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -16,11 +16,11 @@
 namespace clusterlens {
 
 struct HcaRequest {
-    bool mahalanobis = true;                      ///< MHCA when true, else `method`
+    bool mahalanobis = true;  ///< MHCA when true, else `method`
     LinkageMethod method = LinkageMethod::Average;
-    MhcaOptions mhca;                             ///< variant, threshold, sub-threshold mode, normalize, apriori
-    std::size_t aprioriKMeans = 0;                ///< > 0: apriori groups from k-means with this K (MHCA only)
-    std::uint64_t seed = 1;                       ///< k-means seed
+    MhcaOptions mhca;               ///< variant, threshold, sub-threshold mode, normalize, apriori
+    std::size_t aprioriKMeans = 0;  ///< > 0: apriori groups from k-means with this K (MHCA only)
+    std::uint64_t seed = 1;         ///< k-means seed
 };
 
 /// Clusters data.n points on `backend` (Auto: CUDA when usable). MHCA runs in double precision on
@@ -32,4 +32,4 @@ struct HcaRequest {
 Computed<Linkage> clusterHierarchically(const Dataset& data, const HcaRequest& request, Backend backend,
                                         JobControl* control = nullptr);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -36,4 +36,4 @@ Linkage readLinkageCsv(const std::string& path);
 /// Writes "a,b,height,size" with full double precision (17 significant digits).
 void writeLinkageCsv(const std::string& path, const Linkage& linkage);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -63,4 +63,4 @@ struct LinkageCut {
 /// + O(N). Throws InvalidInput for an invalid linkage.
 LinkageCut cutLinkage(const Linkage& linkage, std::size_t k, std::size_t minSize);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -95,4 +95,4 @@ const char* mhcaVariantName(MhcaVariant variant);
 /// The CLI spelling of a sub-threshold mode ("mahal", "mahal0", "euclid", "euclid-mahal").
 const char* subthresholdModeName(SubthresholdMode mode);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -36,4 +36,4 @@ std::vector<MstEdge> minimumSpanningTreeCpu(const double* x, std::size_t n, std:
 /// Throws InvalidInput unless the edges form a spanning tree of n >= 2 vertices.
 Linkage singleLinkageFromMst(std::vector<MstEdge> edges, std::size_t n);
 
-} // namespace clusterlens
+}  // namespace clusterlens

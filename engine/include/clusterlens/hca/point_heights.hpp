@@ -13,4 +13,4 @@ namespace clusterlens {
 /// array (no recursion): O(N) time and memory. Validates the tree first (throws InvalidInput).
 std::vector<double> pointHeights(const Linkage& linkage);
 
-} // namespace clusterlens
+}  // namespace clusterlens

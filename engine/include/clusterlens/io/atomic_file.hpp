@@ -14,4 +14,4 @@ namespace clusterlens {
 /// folder, a full disk) throw InvalidInput naming `path` and the reason.
 void writeFileAtomically(const std::string& path, const std::function<void(const std::string& tempPath)>& write);
 
-} // namespace clusterlens
+}  // namespace clusterlens

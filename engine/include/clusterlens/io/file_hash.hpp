@@ -14,4 +14,4 @@ std::string sha256Hex(const void* data, std::size_t size);
 /// blocks of 1 MiB (O(1) memory). Throws InvalidInput naming the path when it cannot be read.
 std::string sha256File(const std::string& path);
 
-} // namespace clusterlens
+}  // namespace clusterlens

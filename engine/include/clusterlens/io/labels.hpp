@@ -38,4 +38,4 @@ LabelFile readLabelFile(const std::string& path, std::size_t expectedN = 0,
 /// Writes "index,label" CSV (-1 = noise / unassigned).
 void writeLabelsCsv(const std::string& path, const std::vector<std::int32_t>& labels);
 
-} // namespace clusterlens
+}  // namespace clusterlens

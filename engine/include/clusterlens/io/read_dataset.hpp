@@ -32,4 +32,4 @@ Dataset readThesisBinary(const std::string& path, const ReadOptions& options = {
 /// Reads the whole file, transparently gunzipping when it starts with the gzip magic bytes.
 std::string readFileMaybeGzip(const std::string& path, JobControl* control = nullptr);
 
-} // namespace clusterlens
+}  // namespace clusterlens

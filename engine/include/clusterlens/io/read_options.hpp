@@ -23,4 +23,4 @@ struct ReadOptions {
     JobControl* control = nullptr;
 };
 
-} // namespace clusterlens
+}  // namespace clusterlens

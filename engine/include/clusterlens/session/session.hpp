@@ -28,7 +28,7 @@ namespace clusterlens {
 
 /// A per-channel arcsinh cofactor that overrides the transform's default for one channel.
 struct ChannelCofactor {
-    std::string channel;  ///< feature name as read from the file
+    std::string channel;    ///< feature name as read from the file
     double cofactor = 5.0;  ///< > 0; 0 = the channel is left as read (scatter channels kept linear)
 };
 
@@ -60,9 +60,9 @@ struct EmbeddedData {
 /// The data file a session belongs to. n, d and features describe the prepared matrix (after columns,
 /// transform and subsample), which is what every result indexes.
 struct DatasetReference {
-    std::string path;             ///< absolute path of the data file when the session was made
-    std::uint64_t fileSize = 0;   ///< bytes
-    std::string sha256;           ///< 64 lowercase hex digits of the file's bytes (file_hash.hpp)
+    std::string path;            ///< absolute path of the data file when the session was made
+    std::uint64_t fileSize = 0;  ///< bytes
+    std::string sha256;          ///< 64 lowercase hex digits of the file's bytes (file_hash.hpp)
     DatasetReadSpec read;
     std::uint64_t n = 0;
     std::uint64_t d = 0;
@@ -72,8 +72,8 @@ struct DatasetReference {
 
 /// What every stored result carries besides its numbers.
 struct ResultInfo {
-    std::string name;         ///< unique within its kind, any text
-    std::string description;  ///< free text ("MHCA centroid t=0.5 on 44,140 events")
+    std::string name;                   ///< unique within its kind, any text
+    std::string description;            ///< free text ("MHCA centroid t=0.5 on 44,140 events")
     std::vector<std::string> features;  ///< features it was computed on (to tell stale results)
     std::string transform;              ///< transform spec it was computed on
     std::string population;             ///< population it ran on; empty = all events
@@ -103,9 +103,9 @@ struct LabelingResult {
 struct DpcResult {
     ResultInfo info;
     double dc = 0.0;
-    double dcPercent = 0.0;   ///< requested percentile; 0 when dc was given
-    std::string dcMethod;     ///< "user", "exact" or "sampled"
-    std::string kernel;       ///< "cutoff" or "gaussian"
+    double dcPercent = 0.0;  ///< requested percentile; 0 when dc was given
+    std::string dcMethod;    ///< "user", "exact" or "sampled"
+    std::string kernel;      ///< "cutoff" or "gaussian"
     std::vector<double> rho;
     std::vector<double> delta;
     std::vector<double> gamma;
@@ -128,7 +128,7 @@ struct ComparisonResult {
     ResultInfo info;
     std::string labelingA;  ///< name of a LabelingResult
     std::string labelingB;
-    std::string matching;   ///< "hungarian" or "greedy"
+    std::string matching;  ///< "hungarian" or "greedy"
     double ari = 0.0;
     double nmi = 0.0;
     double fMeasure = 0.0;
@@ -138,10 +138,10 @@ struct ComparisonResult {
 /// A named set of events. A child's members lie within its parent's.
 struct Population {
     std::string name;
-    std::string parent;      ///< name of the parent population; empty = a root (parent is all events)
+    std::string parent;              ///< name of the parent population; empty = a root (parent is all events)
     std::string colour = "#808080";  ///< "#rrggbb"
     bool visible = true;
-    std::string definition;  ///< how it was made, for people: "gate on CD3 vs CD4", "A AND NOT B"
+    std::string definition;             ///< how it was made, for people: "gate on CD3 vs CD4", "A AND NOT B"
     std::vector<std::int64_t> members;  ///< ascending, unique whole-dataset indices
 };
 
@@ -158,9 +158,13 @@ struct Session {
     std::string appVersion;  ///< version of the program that wrote the file (filled by readSession)
 };
 
-inline const std::string& entryName(const Population& p) { return p.name; }
+inline const std::string& entryName(const Population& p) {
+    return p.name;
+}
 template <typename T>
-const std::string& entryName(const T& result) { return result.info.name; }
+const std::string& entryName(const T& result) {
+    return result.info.name;
+}
 
 /// The entry called `name`, or nullptr. O(entries).
 template <typename T>
@@ -179,8 +183,10 @@ T* findNamed(std::vector<T>& entries, std::string_view name) {
 /// Replaces the entry of the same name in place (keeping its position), else appends.
 template <typename T>
 void putNamed(std::vector<T>& entries, T entry) {
-    if (T* existing = findNamed(entries, entryName(entry))) *existing = std::move(entry);
-    else entries.push_back(std::move(entry));
+    if (T* existing = findNamed(entries, entryName(entry)))
+        *existing = std::move(entry);
+    else
+        entries.push_back(std::move(entry));
 }
 
 /// Removes the entry called `name`; returns whether there was one.

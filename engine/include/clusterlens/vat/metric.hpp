@@ -22,4 +22,4 @@ const char* metricName(Metric metric);
 /// weights equal this bit for bit. O(D).
 double metricDistance(const float* a, const float* b, std::size_t d, Metric metric);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -36,4 +36,4 @@ private:
     std::size_t m_levels = 0;
 };
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -36,9 +36,9 @@ struct VatResult {
     std::vector<double> cut;
     std::string backend;                ///< backendDescription() of the backend that ran
     std::vector<std::string> warnings;  ///< e.g. the GPU ran out of memory and the CPU ran instead
-    double secondsTree = 0.0;   ///< farthest pair + spanning tree
-    double secondsOrder = 0.0;  ///< Prim walk of the tree
-    std::string trace;          ///< with VatOptions::trace, when the GPU ran: its passes, one line
+    double secondsTree = 0.0;           ///< farthest pair + spanning tree
+    double secondsOrder = 0.0;          ///< Prim walk of the tree
+    std::string trace;                  ///< with VatOptions::trace, when the GPU ran: its passes, one line
 };
 
 /// The VAT start point per DESIGN.md: the pair (i, j), i < j, of largest distance, ties broken by the
@@ -70,8 +70,8 @@ VatResult vatFromTree(const std::vector<MstEdge>& tree, std::size_t n, std::size
 /// VAT of n points x d features (row-major): farthest pair, exact minimum spanning tree, Prim order.
 /// CPU: O(N² D) time; CUDA: see minimumSpanningTreeCuda (metric form). Memory O(N·D) on either.
 /// options.backend Auto runs on the CPU, with a warning in `warnings`, when the GPU runs out of memory
-/// or loses its context (Computed in backend.hpp). Throws InvalidInput (n < 2, d = 0, bad metric input), NonFiniteInput, OutOfDeviceMemory, CudaError,
-/// Cancelled.
+/// or loses its context (Computed in backend.hpp). Throws InvalidInput (n < 2, d = 0, bad metric input),
+/// NonFiniteInput, OutOfDeviceMemory, CudaError, Cancelled.
 VatResult computeVat(const float* x, std::size_t n, std::size_t d, const VatOptions& options,
                      JobControl* control = nullptr);
 
@@ -89,4 +89,4 @@ std::vector<std::size_t> largestCutPositions(const VatResult& vat, std::size_t k
 /// distinct weights this is single linkage cut into k clusters (scipy's fcluster maxclust=k).
 std::vector<int> labelsFromLargestCuts(const VatResult& vat, std::size_t k);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -85,7 +85,6 @@ void renderVatViewportFromDistances(const double* distances, const VatResult& va
 /// ignores non-finite values; O(P) with nth_element on a copy (P = pixel count). Percentiles
 /// interpolate linearly between the closest ranks, as numpy.percentile does by default; an image
 /// without finite values gives (0, 0). Throws InvalidInput unless 0 <= low <= high <= 100.
-std::pair<float, float> imagePercentiles(const float* pixels, std::size_t count, double lowPercent,
-                                         double highPercent);
+std::pair<float, float> imagePercentiles(const float* pixels, std::size_t count, double lowPercent, double highPercent);
 
-} // namespace clusterlens
+}  // namespace clusterlens

@@ -12,14 +12,14 @@
 namespace clusterlens::cuda {
 
 struct DpcHaloParams {
-    DpcTiles centred;      ///< engine input: mean-centred points
-    const float* points;   ///< original values, row-major (exact decisions)
-    DpcGuard guard;        ///< norms of the centred points and the error bound
-    const int* labels;     ///< n labels, -1 = none
-    const double* rho;     ///< n densities
-    float insideF;         ///< upper bound < insideF  =>  e < threshold
-    float outsideF;        ///< lower bound >= outsideF  =>  e >= threshold
-    double threshold;      ///< d < dc  <=>  e < threshold (dpc::cutoffSquaredThreshold)
+    DpcTiles centred;            ///< engine input: mean-centred points
+    const float* points;         ///< original values, row-major (exact decisions)
+    DpcGuard guard;              ///< norms of the centred points and the error bound
+    const int* labels;           ///< n labels, -1 = none
+    const double* rho;           ///< n densities
+    float insideF;               ///< upper bound < insideF  =>  e < threshold
+    float outsideF;              ///< lower bound >= outsideF  =>  e >= threshold
+    double threshold;            ///< d < dc  <=>  e < threshold (dpc::cutoffSquaredThreshold)
     unsigned long long* border;  ///< per cluster: the bits of a non-negative double, ordered as integers
 };
 

@@ -102,7 +102,9 @@ __device__ __forceinline__ double dpcExactRowDistance(const float* __restrict__ 
 }
 
 /// Shared memory the engine needs for a given dPad (two stages of an A and a B chunk).
-__host__ __device__ inline int dpcEngineSharedFloats(int dPad) { return tiledPairsSharedFloats(dPad); }
+__host__ __device__ inline int dpcEngineSharedFloats(int dPad) {
+    return tiledPairsSharedFloats(dPad);
+}
 
 /// Runs the unit's tiles through `epilogue.tile(f, rowTile, colTile)`, f[r][c] belonging to row point
 /// rowTile*128 + dpcOffset(ty, r) and column point colTile*128 + dpcOffset(tx, c): the float squared
@@ -116,7 +118,7 @@ __device__ void dpcTiledPairs(const DpcTiles tiles, const DpcUnit unit, Epilogue
     tiledPairs<kDot ? PairForm::Dot : PairForm::SquaredL2>(
         tiles.dPad, unit.last - unit.first + 1, [&](int k0) { return tileRows(unit.tile, k0); },
         [&](int j, int k0) { return tileRows(unit.first + j, k0); },
-        [&](float (&f)[8][8], int j) { epilogue.tile(f, unit.tile, unit.first + j); }, s_tiles);
+        [&](float(&f)[8][8], int j) { epilogue.tile(f, unit.tile, unit.first + j); }, s_tiles);
 }
 
 /// Builds the tile layout from row-major points, minus d_mean (d floats) when given: one thread per

@@ -143,9 +143,9 @@ __global__ void kmeansPartialSumsKernel(const float* __restrict__ d_x, const int
 
 /// Update step, part 2: sums the block rows in block order. One thread per entry of the k·d sums
 /// (the first k threads also add up the counts).
-__global__ void kmeansReduceSumsKernel(const double* __restrict__ d_partialSums, const int* __restrict__ d_partialCounts,
-                                       int blocks, int k, int d, double* __restrict__ d_sums,
-                                       long long* __restrict__ d_counts) {
+__global__ void kmeansReduceSumsKernel(const double* __restrict__ d_partialSums,
+                                       const int* __restrict__ d_partialCounts, int blocks, int k, int d,
+                                       double* __restrict__ d_sums, long long* __restrict__ d_counts) {
     const int e = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     if (e < k * d) {
         double sum = 0.0;
@@ -159,4 +159,4 @@ __global__ void kmeansReduceSumsKernel(const double* __restrict__ d_partialSums,
     }
 }
 
-} // namespace clusterlens::cuda
+}  // namespace clusterlens::cuda

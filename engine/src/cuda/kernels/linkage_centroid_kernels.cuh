@@ -19,7 +19,8 @@ __global__ void initialNearestKernel(const double* __restrict__ d_centroid, int 
     LinkageKey best = emptyLinkageKey();
     for (int t0 = 0; t0 < n; t0 += tileRows) {
         const int rows = min(tileRows, n - t0);
-        for (int e = threadIdx.x; e < rows * d; e += blockDim.x) s_tile[e] = d_centroid[static_cast<size_t>(t0) * d + e];
+        for (int e = threadIdx.x; e < rows * d; e += blockDim.x)
+            s_tile[e] = d_centroid[static_cast<size_t>(t0) * d + e];
         __syncthreads();
         if (active) {
             for (int r = 0; r < rows; ++r) {
@@ -38,7 +39,9 @@ __global__ void initialNearestKernel(const double* __restrict__ d_centroid, int 
 }
 
 /// The thread that owns list position p in the grid-strided loops of the merge kernel.
-__device__ inline int ownerRank(int p, int threadCount) { return p % threadCount; }
+__device__ inline int ownerRank(int p, int threadCount) {
+    return p % threadCount;
+}
 
 /// Key of slot s in the nearest-neighbour array; a stale entry (lower bound) carries ~s as payload.
 __device__ inline LinkageKey nearestKey(const LinkageDeviceData& a, int s) {
@@ -90,7 +93,8 @@ __global__ void centroidLinkageKernel(LinkageDeviceData a) {
         if (top.slot < 0) {
             // A lower bound is smallest: find the exact nearest neighbour of that slot.
             const int s = ~top.slot;
-            for (int k = threadIdx.x; k < a.d; k += blockDim.x) s_centroid[k] = a.centroid[static_cast<size_t>(s) * a.d + k];
+            for (int k = threadIdx.x; k < a.d; k += blockDim.x)
+                s_centroid[k] = a.centroid[static_cast<size_t>(s) * a.d + k];
             __syncthreads();
             LinkageKey best = emptyLinkageKey();
             for (int p = threadRank; p < a.listLength; p += threadCount) {
@@ -115,7 +119,8 @@ __global__ void centroidLinkageKernel(LinkageDeviceData a) {
         const double nlo = a.size[lo], nhi = a.size[hi];
         for (int k = threadIdx.x; k < a.d; k += blockDim.x)
             s_centroid[k] = (nlo * a.centroid[static_cast<size_t>(lo) * a.d + k] +
-                             nhi * a.centroid[static_cast<size_t>(hi) * a.d + k]) / (nlo + nhi);
+                             nhi * a.centroid[static_cast<size_t>(hi) * a.d + k]) /
+                            (nlo + nhi);
         __syncthreads();
 
         // Every other slot against the new cluster, which is its exact neighbour if it is closer than
@@ -144,7 +149,8 @@ __global__ void centroidLinkageKernel(LinkageDeviceData a) {
         const LinkageKey newNearest = gridMinimum(best, a.partial + parity * gridDim.x, s_warp);
         parity ^= 1;
         if (blockIdx.x == 0) {
-            for (int k = threadIdx.x; k < a.d; k += blockDim.x) a.centroid[static_cast<size_t>(hi) * a.d + k] = s_centroid[k];
+            for (int k = threadIdx.x; k < a.d; k += blockDim.x)
+                a.centroid[static_cast<size_t>(hi) * a.d + k] = s_centroid[k];
             if (threadIdx.x == 0) {
                 a.size[hi] = static_cast<int>(nlo + nhi);
                 a.size[lo] = 0;
@@ -165,4 +171,4 @@ __global__ void centroidLinkageKernel(LinkageDeviceData a) {
     if (blockIdx.x == 0 && threadIdx.x == 0) a.state->merges = merges;
 }
 
-} // namespace clusterlens::cuda
+}  // namespace clusterlens::cuda

@@ -37,12 +37,12 @@ struct LinkageState {
 ///   centroid: slots 0..n-1; a merge of lo < hi puts the new cluster into slot hi and frees lo;
 ///             `position` gives each slot's index in the list, which fixes its owner thread.
 struct LinkageDeviceData {
-    double* centroid;      ///< slots x d, row-major
-    int* size;             ///< per slot, 0 = dead
-    const int* list;       ///< active slots at launch
-    const int* position;   ///< centroid: list index of each listed slot
+    double* centroid;     ///< slots x d, row-major
+    int* size;            ///< per slot, 0 = dead
+    const int* list;      ///< active slots at launch
+    const int* position;  ///< centroid: list index of each listed slot
     int listLength;
-    int firstNew;          ///< ward: first id created during this launch
+    int firstNew;  ///< ward: first id created during this launch
     int n;
     int d;
     int maxMerges;
@@ -148,4 +148,4 @@ __device__ inline LinkageKey reducePartials(const LinkageKey* partials, int coun
     return result;
 }
 
-} // namespace clusterlens::cuda
+}  // namespace clusterlens::cuda

@@ -70,10 +70,12 @@ __global__ void wardChainKernel(LinkageDeviceData a) {
             const double nlo = a.size[lo], nhi = a.size[hi];
             for (int k = threadIdx.x; k < a.d; k += blockDim.x)
                 s_fresh[k] = (nlo * a.centroid[static_cast<size_t>(lo) * a.d + k] +
-                              nhi * a.centroid[static_cast<size_t>(hi) * a.d + k]) / (nlo + nhi);
+                              nhi * a.centroid[static_cast<size_t>(hi) * a.d + k]) /
+                             (nlo + nhi);
             __syncthreads();
             if (blockIdx.x == 0) {
-                for (int k = threadIdx.x; k < a.d; k += blockDim.x) a.centroid[static_cast<size_t>(id) * a.d + k] = s_fresh[k];
+                for (int k = threadIdx.x; k < a.d; k += blockDim.x)
+                    a.centroid[static_cast<size_t>(id) * a.d + k] = s_fresh[k];
                 if (threadIdx.x == 0) {
                     a.size[id] = static_cast<int>(nlo + nhi);
                     a.size[lo] = 0;
@@ -111,4 +113,4 @@ __global__ void wardChainKernel(LinkageDeviceData a) {
     }
 }
 
-} // namespace clusterlens::cuda
+}  // namespace clusterlens::cuda

@@ -14,7 +14,9 @@ namespace clusterlens::cuda::mhca {
 
 /// Whether a cluster of weight `weight` gets a shape in sub-threshold mode `sub` at all (otherwise the
 /// identity; mhca_clusters.cpp's setShape).
-__device__ __forceinline__ bool shapedInMode(int sub, double weight) { return sub == 0 || sub == 1 || weight == 1.0; }
+__device__ __forceinline__ bool shapedInMode(int sub, double weight) {
+    return sub == 0 || sub == 1 || weight == 1.0;
+}
 
 /// clusterShapeFactor for p <= kShapeRegs, in the registers of the team's first warp (one row per
 /// lane): both factorisations and the determinant power between them. The shape is a chain of

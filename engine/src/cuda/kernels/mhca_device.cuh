@@ -509,8 +509,8 @@ struct RunnerRefs {
 };
 
 __device__ __forceinline__ RunnerRefs runnerRefs(const MhcaView& v) {
-    return RunnerRefs{v.s.runKey, v.s.runSlot, v.s.runPos,  v.s.runBirth, v.s.runCount, v.s.runBound,
-                      v.s.alive,  v.s.birth,   v.s.nn,      v.s.nnKey,    v.s.nnBefore};
+    return RunnerRefs{v.s.runKey, v.s.runSlot, v.s.runPos, v.s.runBirth, v.s.runCount, v.s.runBound,
+                      v.s.alive,  v.s.birth,   v.s.nn,     v.s.nnKey,    v.s.nnBefore};
 }
 
 /// Chunks of the visited list per rescanned row: enough work items to fill the device, chunks of at

@@ -91,8 +91,8 @@ __device__ __forceinline__ double pointDistance(const double* x, const double* m
 /// once per point, which bounded the member pass, and each point's form repeats quadraticFormFast's
 /// operations in its order, so the sums are bitwise those of pointDistance for every POINTS.
 template <int MAXD, int POINTS>
-__device__ __forceinline__ double memberSum(const double* pts, int count, const double* mu, size_t muStride, MetricRef m,
-                                            int d, double sum) {
+__device__ __forceinline__ double memberSum(const double* pts, int count, const double* mu, size_t muStride,
+                                            MetricRef m, int d, double sum) {
     for (int base = 0; base < count; base += POINTS) {
         double r[POINTS][MAXD];
 #pragma unroll

@@ -125,7 +125,8 @@ __device__ inline void rescanGroupRow(const MhcaView& lv, int g, int r, double* 
         const int birthJ = lv.s.birth[j];
         const int pairMode = birthR >= birthJ ? modeR : lv.s.mode[j];
         MetricRef mR;
-        mR.m = (identityR || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? s_r + d + packed : s_r + d);
+        mR.m =
+            (identityR || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? s_r + d + packed : s_r + d);
         mR.stride = 1;
         const double dist = newRowDistance<MAXD>(s_r, 1, mR, lv.s.mu + j, slotMetric(lv, j, pairMode), n, d);
         Candidate cand;

@@ -1,8 +1,8 @@
 #pragma once
 // The shape Σ'^-1 of one cluster (thesis 2.5.3, with Cholesky instead of the thesis's
 // cublasSmatinvBatched; by a team of threads, the triangular inverse by one warp): Cholesky factor,
-// determinant powers and inverse in the operation order of mhcaCpu (mhca_linalg.cpp: dpotrf2 with reference BLAS, dtrti2 + dlauu2), so that the factorisation
-// of a singular covariance fails or succeeds exactly as on the host.
+// determinant powers and inverse in the operation order of mhcaCpu (mhca_linalg.cpp: dpotrf2 with reference BLAS,
+// dtrti2 + dlauu2), so that the factorisation of a singular covariance fails or succeeds exactly as on the host.
 
 #include <cuda_runtime.h>
 #include <math_constants.h>

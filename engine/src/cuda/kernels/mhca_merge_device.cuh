@@ -45,7 +45,7 @@ __device__ __forceinline__ double mergeWeight(const MhcaView& v, int sizeC) {
 /// holds it (the persistent kernel's last plan of a single-group run: one dependent round trip less).
 /// Single thread.
 __device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnOfBest, int m,
-                                     const GroupState* known = nullptr, int knownGroup = -1) {
+                                      const GroupState* known = nullptr, int knownGroup = -1) {
     MergePlan plan{};
     if (best.slot < 0) return plan;  // st.valid == 0
     const int a = best.slot, b = nnOfBest;
@@ -135,8 +135,8 @@ struct ShapeLayout {
     int p;
     int stageRows;
     __host__ __device__ size_t doubles() const {
-        return 3 * static_cast<size_t>(p) * p + 5 * static_cast<size_t>(p) +
-               static_cast<size_t>(p) * (p + 1) / 2 + static_cast<size_t>(stageRows) * p;
+        return 3 * static_cast<size_t>(p) * p + 5 * static_cast<size_t>(p) + static_cast<size_t>(p) * (p + 1) / 2 +
+               static_cast<size_t>(stageRows) * p;
     }
 };
 
@@ -272,8 +272,8 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
             const int i = t / p, j = t % p;
             if (j < i) continue;
             const size_t e = static_cast<size_t>(packedIndex(j, i)) * n;
-            const double sum = v.s.scatter[e + st.a] + v.s.scatter[e + st.b] +
-                               (s.muA[i] - s.muB[i]) * (s.muA[j] - s.muB[j]) * factor;
+            const double sum =
+                v.s.scatter[e + st.a] + v.s.scatter[e + st.b] + (s.muA[i] - s.muB[i]) * (s.muA[j] - s.muB[j]) * factor;
             s.scatter[packedIndex(j, i)] = sum;
             cov[i * p + j] = cov[j * p + i] = sum / divisor;
         }
@@ -334,9 +334,9 @@ __device__ inline void finishMergedShape(const MhcaView& v, const Step& st, cons
         stamp = now;
     };
     double nmf = 1.0;
-    const bool shaped = st.sizeA + st.sizeB > 2 && shapedInMode(v.cfg.subthreshold, st.weight) &&
-                        clusterShapeInverse(v, s.cov, s.factor, s.inverse, s.column, s.means, nmf, s_flag, s_value,
-                                            team);
+    const bool shaped =
+        st.sizeA + st.sizeB > 2 && shapedInMode(v.cfg.subthreshold, st.weight) &&
+        clusterShapeInverse(v, s.cov, s.factor, s.inverse, s.column, s.means, nmf, s_flag, s_value, team);
     team.sync();  // every thread read *s_flag
     lap(1);
     if (tid == 0) *s_flag = shaped ? (nmf == 1.0) : 1;

@@ -96,13 +96,13 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
     __shared__ RowTop s_rowWarp[kRescanRowsPerPass * 32];
     __shared__ ShiftCache s_shifts;
     __shared__ PendingRows s_pending;
-    __shared__ int s_claim;  // the next chunk of the streaming (otherSideForms)
-    __shared__ unsigned long long s_lazy;  // the order bits of the range's largest lazy bound
-    __shared__ int s_heavy[2];             // the profile's count of stale and lazy rows in the row update
-    __shared__ int s_specHit;              // this merge's shape comes from the speculation record
-    __shared__ int s_growthHit;            // ... from the growth kernel's record (mhca_growth_kernel.cuh)
-    __shared__ int s_shiftSeen;            // without S3: the rows must be updated again with a shift
-    __shared__ Step s_specStep;            // the speculating block: the pair it shapes for the next merge
+    __shared__ int s_claim;                      // the next chunk of the streaming (otherSideForms)
+    __shared__ unsigned long long s_lazy;        // the order bits of the range's largest lazy bound
+    __shared__ int s_heavy[2];                   // the profile's count of stale and lazy rows in the row update
+    __shared__ int s_specHit;                    // this merge's shape comes from the speculation record
+    __shared__ int s_growthHit;                  // ... from the growth kernel's record (mhca_growth_kernel.cuh)
+    __shared__ int s_shiftSeen;                  // without S3: the rows must be updated again with a shift
+    __shared__ Step s_specStep;                  // the speculating block: the pair it shapes for the next merge
     __shared__ unsigned long long s_phaseStart;  // the profile: the shape phase's start
     __shared__ unsigned long long s_streamEnd;   // and the last warp's end of its streaming
     // The profile sums in shared memory while the kernel runs (a global read-modify-write per phase
@@ -150,7 +150,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         const unsigned long long now = globalNanoseconds();
         if (timed) pa.profile[slot] += now - stamp;
         if (slot < kPhaseSlots - 1) pa.blockProfile[blk * kPhaseSlots + slot] += now - stamp;
-        if (blk == specBlock && slot < kPhaseSlots - 1) pa.profile[persistent_profile::kSpeculatorPhases + slot] += now - stamp;
+        if (blk == specBlock && slot < kPhaseSlots - 1)
+            pa.profile[persistent_profile::kSpeculatorPhases + slot] += now - stamp;
         stamp = now;
     };
     if (pa.profile != nullptr) {  // the bare cost of a grid barrier, for the profile
@@ -260,8 +261,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         if (blk == specBlock && tid < 32) {
             Step merging{};
             merging.a = bestNow.slot;
-            merging.b = bestNow.slot < 0 ? -1
-                                         : (bestNow.slot == prevA ? prevANn : __ldcg(&v.s.nn[bestNow.slot]));
+            merging.b = bestNow.slot < 0 ? -1 : (bestNow.slot == prevA ? prevANn : __ldcg(&v.s.nn[bestNow.slot]));
             merging.merge = m;
             speculatedStep(v, parts, blocks, pa.rowFinal, prevRows, aCand, prevANn, merging, &s_specStep);
         }
@@ -308,7 +308,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                                   growthIntended(&pa.growth.intents[m & 1], planned) &&
                                   takeSpecRecord(awaitSpecRecord(&pa.growth.records[m & 1], m), planned, &s_shape);
                     s_specHit = s_specHit || s_growthHit;
-                    if (kProfiled && blk == 0) pa.profile[persistent_profile::kBlockZeroRecordWait] += globalNanoseconds() - awaitStart;
+                    if (kProfiled && blk == 0)
+                        pa.profile[persistent_profile::kBlockZeroRecordWait] += globalNanoseconds() - awaitStart;
                 }
                 ShapeTeam{tid, teamThreads, 1}.sync();
             }
@@ -323,8 +324,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             } else if (shapeStep.valid) {
                 // The speculating block stops after the factorisation and finishes after barrier S3,
                 // in its empty row update, so that neither barrier waits for its whole chain.
-                mergedShapeBlock(v, shapeStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, teamThreads, 1},
-                                 true, timed ? pa.profile + persistent_profile::kShapeMemberSums : nullptr, blk == specBlock);
+                mergedShapeBlock(v, shapeStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, teamThreads, 1}, true,
+                                 timed ? pa.profile + persistent_profile::kShapeMemberSums : nullptr, blk == specBlock);
             }
         } else if (!planned.switchNow) {
             const int selectors = min(s_pending.count, kSelectorWarps);
@@ -378,8 +379,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
         double smallest = newDistancesOfRange<MAXD>(v, planned, area.newMu, mC, maxDist, own,
                                                     pa.growth.plans != nullptr ? &nearest : nullptr);
         if (elide) {
-            if (pa.growth.plans != nullptr && blk < workers)
-                offerNearest(pa.growth, m, nearest);
+            if (pa.growth.plans != nullptr && blk < workers) offerNearest(pa.growth, m, nearest);
             if (smallest < 0.0) pa.shiftSeen[m & 1] = 1;  // the rows update again after S4
         } else {
             smallest = blockMinValue(smallest, s_min);
@@ -392,7 +392,8 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
             if (s_specStep.valid)
                 finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, warps * 32, 1});
             publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep, m + 1);
-            if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[persistent_profile::kSpeculatedWritten] += 1ull;
+            if (pa.profile != nullptr && tid == 0 && s_specStep.valid)
+                pa.profile[persistent_profile::kSpeculatedWritten] += 1ull;
         }
 
         if (pa.profile != nullptr && tid == 0) s_heavy[0] = s_heavy[1] = 0;
@@ -433,8 +434,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 const unsigned long long waitStart = kProfiled && arrived < arrivals ? globalNanoseconds() : 0ull;
                 arrived = waitForCount(&pa.arrive[0], arrivals, arrived);
                 if (kProfiled && waitStart != 0ull && blk <= 1) {  // the wait of block 0 and of block 1
-                    pa.profile[blk == 0 ? persistent_profile::kBlockZeroCountWait : persistent_profile::kBlockOneCountWait] += globalNanoseconds() - waitStart;
-                    pa.profile[blk == 0 ? persistent_profile::kBlockZeroCountWaits : persistent_profile::kBlockOneCountWaits] += 1ull;
+                    pa.profile[blk == 0 ? persistent_profile::kBlockZeroCountWait
+                                        : persistent_profile::kBlockOneCountWait] += globalNanoseconds() - waitStart;
+                    pa.profile[blk == 0 ? persistent_profile::kBlockZeroCountWaits
+                                        : persistent_profile::kBlockOneCountWaits] += 1ull;
                 }
                 pa.aPart[blk] = topA;
                 pa.blockPart[blk] = range;
@@ -445,12 +448,13 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                 if (tid == 0) commitMerge(v, s_plan, false);
                 __syncthreads();
                 writeMergedShape(v, planned, area, s_shape);
-                if (kProfiled && tid == 0) pa.profile[persistent_profile::kBlockZeroCommit] += globalNanoseconds() - commitStart;
+                if (kProfiled && tid == 0)
+                    pa.profile[persistent_profile::kBlockZeroCommit] += globalNanoseconds() - commitStart;
             }
             if (blockTimed && blk < kProfileStampSlots) {
                 stamps[blk] = globalNanoseconds();
-                stamps[kProfileStampSlots + blk] = static_cast<unsigned long long>(s_heavy[0]) |
-                                                   (static_cast<unsigned long long>(s_heavy[1]) << 32);
+                stamps[kProfileStampSlots + blk] =
+                    static_cast<unsigned long long>(s_heavy[0]) | (static_cast<unsigned long long>(s_heavy[1]) << 32);
             }
             lap(persistent_profile::kRowUpdate);
             if (elide) {
@@ -462,8 +466,10 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                         finishMergedShape(v, s_specStep, area, &s_shape, &s_flag, &s_value,
                                           ShapeTeam{tid, warps * 32, 1});
                     publishSpecShape(v, pa.spec, pa.specPayload, area, s_shape, s_specStep, m + 1);
-                    if (pa.profile != nullptr && tid == 0 && s_specStep.valid) pa.profile[persistent_profile::kSpeculatedWritten] += 1ull;
-                    if (kProfiled && tid == 0) pa.profile[persistent_profile::kSpeculatorRecordRelease] += globalNanoseconds() - finishStart;
+                    if (pa.profile != nullptr && tid == 0 && s_specStep.valid)
+                        pa.profile[persistent_profile::kSpeculatedWritten] += 1ull;
+                    if (kProfiled && tid == 0)
+                        pa.profile[persistent_profile::kSpeculatorRecordRelease] += globalNanoseconds() - finishStart;
                 }
                 splitArrivals += static_cast<unsigned int>(blocks);
                 splitBarrierWait(&pa.arrive[1], splitArrivals);
@@ -508,11 +514,13 @@ __global__ void __launch_bounds__(kPersistentThreads, 1) cmdPersistentKernel(Mhc
                     pa.profile[persistent_profile::kBlockZeroLastAtS4] += lastBlock == 0 ? 1ull : 0ull;
                     pa.profile[persistent_profile::kBlocksWithPartnerRows] += staleBlocks;
                     pa.profile[persistent_profile::kLazyRows] += lazyRows;
-                    pa.profile[persistent_profile::kLastBlockHadPartnerRows] += (lastHeavy & 0xffffffffull) != 0ull ? 1ull : 0ull;
+                    pa.profile[persistent_profile::kLastBlockHadPartnerRows] +=
+                        (lastHeavy & 0xffffffffull) != 0ull ? 1ull : 0ull;
                     pa.profile[persistent_profile::kLastBlockHadLazyRows] += (lastHeavy >> 32) != 0ull ? 1ull : 0ull;
                     if (specBlock >= 0 && specBlock < kProfileStampSlots) {  // the speculating block's arrival
                         pa.profile[persistent_profile::kSpeculatorLastAtS4] += lastBlock == specBlock ? 1ull : 0ull;
-                        pa.profile[persistent_profile::kSpeculatorArrivalAfterFirst] += __ldcg(&stamps[specBlock]) - first;
+                        pa.profile[persistent_profile::kSpeculatorArrivalAfterFirst] +=
+                            __ldcg(&stamps[specBlock]) - first;
                     }
                     stamp = globalNanoseconds();  // the scan is not the next phase's
                 }

@@ -35,7 +35,9 @@ __device__ __forceinline__ OwnedEntries ownedEntries(int listLen, int warp0, int
 }
 
 /// The block whose entries (ownedEntries, any warps) hold list position t.
-__device__ __forceinline__ int ownerBlock(int t, int workers) { return (t >> 5) % workers; }
+__device__ __forceinline__ int ownerBlock(int t, int workers) {
+    return (t >> 5) % workers;
+}
 
 /// The slot at list position t (MhcaView::listIsIdentity: no load).
 __device__ __forceinline__ int listSlot(const MhcaView& v, int t) {
@@ -292,7 +294,7 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
             const int pairMode = birthR >= birthJ ? modeR : v.s.mode[j];
             MetricRef mR;
             mR.m = (identityR || pairMode == kModeIdentity) ? nullptr
-                                                             : (pairMode == kModeScaled ? row + d + packed : row + d);
+                                                            : (pairMode == kModeScaled ? row + d + packed : row + d);
             mR.stride = 1;
             const MetricRef mJ = slotMetric(v, j, pairMode);
             const double dist = pa.streamEvictFirst

@@ -25,7 +25,9 @@
 namespace clusterlens::cuda::mhca {
 
 /// Doubles of one record's payload: Σ'^-1 (p x p) then the packed scatter matrix.
-__host__ __device__ __forceinline__ int specPayloadDoubles(int p) { return p * p + p * (p + 1) / 2; }
+__host__ __device__ __forceinline__ int specPayloadDoubles(int p) {
+    return p * p + p * (p + 1) / 2;
+}
 
 /// Warp 0 of the speculating block, while its warp 1 plans merge st.merge (st: that merge's pair, the
 /// closest candidate's row and partner, and its index): the first candidate (candidate order) among
@@ -115,7 +117,9 @@ __device__ __forceinline__ void releaseSpecRecord(SpecShape* record, const SpecS
 }
 
 /// The record of merge `merge` that says there is no speculated shape.
-__device__ __forceinline__ SpecShape noSpecRecord(int merge) { return SpecShape{merge, -1, -1, 0, 0, 0, 1.0}; }
+__device__ __forceinline__ SpecShape noSpecRecord(int merge) {
+    return SpecShape{merge, -1, -1, 0, 0, 0, 1.0};
+}
 
 /// The speculating block, whole, once the shape of `sp` is finished (or with sp.valid 0: none): its
 /// payload from the area, then the record of merge `merge`. The blocks wait for it at that merge

@@ -253,8 +253,8 @@ __device__ __forceinline__ void runnerShift(const MhcaView& v, int row, double a
 /// strictly; the others become its runners-up. False: the row needs a rescan (nothing written). With
 /// a journal (j.base), the list is recorded before it is rebuilt.
 template <int kOutOfLine = 0>
-__device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge, int row, Candidate keep,
-                                        int keepBirth, Candidate fresh, RowJournal j) {
+__device__ __noinline__ bool resolveRow(RunnerRefs ref, int a, int b, int merge, int row, Candidate keep, int keepBirth,
+                                        Candidate fresh, RowJournal j) {
     const double bound = ref.bound[row];
     const size_t base = static_cast<size_t>(row) * kRunners;
     const int count = ref.count[row];
@@ -356,9 +356,9 @@ __device__ __noinline__ double carryLazyRow(RunnerRefs ref, int o, int a, bool p
 /// instead of needing a rescan. +inf stands for an unknown bound and forces the rescan.
 /// j (the persistent kernel without barrier S3): the row journal of the step, or none.
 template <bool runners, bool lazy = false>
-__device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist,
-                                                  double maxDist, int posA, RowTop& topA, bool makeLazy,
-                                                  RowState row, RowJournal j = RowJournal{}) {
+__device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist, double maxDist,
+                                                  int posA, RowTop& topA, bool makeLazy, RowState row,
+                                                  RowJournal j = RowJournal{}) {
     const int nnO = row.nn;
     const int posO = row.pos;
     if (j.base != nullptr) journalScalars(j, o, row.nn, row.key, row.before, row.bound);
@@ -416,8 +416,8 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
 
 /// updateRowForMerge with the row's state read here.
 template <bool runners, bool lazy = false>
-__device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist,
-                                                  double maxDist, int posA, RowTop& topA, bool makeLazy = false) {
+__device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist, double maxDist,
+                                                  int posA, RowTop& topA, bool makeLazy = false) {
     return updateRowForMerge<runners, lazy>(v, st, o, dist, maxDist, posA, topA, makeLazy, rowState<runners>(v, o));
 }
 

@@ -138,7 +138,8 @@ struct NearestBySquare {
 /// q of the row (mu) and staged candidate c, over all MAXD features (beyond d both sides are 0, and
 /// q + (+0) is q exactly): quadraticForm's identity path.
 template <int MAXD>
-__device__ __forceinline__ double stagedSquare(const double (*s_mu)[kPairsCandidates], int c, const double (&mu)[MAXD]) {
+__device__ __forceinline__ double stagedSquare(const double (*s_mu)[kPairsCandidates], int c,
+                                               const double (&mu)[MAXD]) {
     double q = 0.0;
 #pragma unroll
     for (int k = 0; k < MAXD; ++k) {

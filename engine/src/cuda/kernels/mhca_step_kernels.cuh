@@ -129,8 +129,8 @@ __global__ void closestPairKernel(MhcaView v) {
         if (blockIdx.x == 0 && threadIdx.x == 0) v.w.step->valid = 0;
         return;
     }
-    RowTop top = bestRow(v, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
-                         static_cast<int>(gridDim.x * blockDim.x));
+    RowTop top =
+        bestRow(v, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), static_cast<int>(gridDim.x * blockDim.x));
     top = blockTop(top, s_warp);
     if (!publishAndArrive(top, &v.w.partials[blockIdx.x], &v.w.counters[0], gridDim.x, &s_flag)) return;
     RowTop all = noTop();

@@ -39,7 +39,9 @@ constexpr float kVatPadCoordinate = 0x1.0p40f;  ///< screening coordinate of pad
 /// Floats of a ball centre in dynamic shared memory: d rounded up to whole 16-byte words. The compiler
 /// reads a centre with vector loads of up to 16 bytes, so the last word must lie inside the allocation;
 /// the kernels fill the padding with zeros.
-__host__ __device__ constexpr int vatCentreSharedFloats(int d) { return (d + 3) / 4 * 4; }
+__host__ __device__ constexpr int vatCentreSharedFloats(int d) {
+    return (d + 3) / 4 * 4;
+}
 
 /// Offset inside a tile of micro-tile entry r (0..7) of thread coordinate t (0..15): two runs of
 /// four, 64 apart, so that a warp's 16-byte shared loads are free of bank conflicts.

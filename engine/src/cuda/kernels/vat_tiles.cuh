@@ -23,7 +23,9 @@ static_assert(kVatTile == kTiledTile && kVatThreads == kTiledThreads && kVatChun
               "the VAT passes run the shared tiled engine");
 
 /// Shared memory of the engine for a given dPad: two stages of an A and a B chunk.
-__host__ __device__ inline int vatEngineSharedFloats(int dPad) { return tiledPairsSharedFloats(dPad); }
+__host__ __device__ inline int vatEngineSharedFloats(int dPad) {
+    return tiledPairsSharedFloats(dPad);
+}
 
 /// Runs the column tiles list[0..count) against the row tile `rowTile` (dPad x 128 floats), starting at
 /// list[first] and wrapping around (lists ascend in kd order, so starting near the row tile meets the
@@ -41,7 +43,7 @@ __device__ void vatTiledPairs(const float* __restrict__ rowTile, const float* __
     tiledPairs<kL1 ? PairForm::L1 : PairForm::Dot>(
         dPad, count, [&](int k0) { return rowTile + static_cast<size_t>(k0) * kVatTile; },
         [&](int j, int k0) { return tiles + (static_cast<size_t>(column(j)) * dPad + k0) * kVatTile; },
-        [&](float (&f)[8][8], int j) { epilogue.tile(f, column(j)); }, s_tiles);
+        [&](float(&f)[8][8], int j) { epilogue.tile(f, column(j)); }, s_tiles);
 }
 
 /// Index of the first entry >= tile in the ascending list[0..count) (count when none; then 0).

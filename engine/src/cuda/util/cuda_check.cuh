@@ -41,13 +41,12 @@ inline bool isStickyError(cudaError_t status) noexcept {
     throw CudaError(message, isStickyError(status));
 }
 
-} // namespace clusterlens::cuda
+}  // namespace clusterlens::cuda
 
-#define CL_CUDA_TRY(call)                                                                   \
-    do {                                                                                    \
-        cudaError_t cl_status_ = (call);                                                    \
-        if (cl_status_ != cudaSuccess)                                                      \
-            ::clusterlens::cuda::throwCudaError(cl_status_, #call, __FILE__, __LINE__);     \
+#define CL_CUDA_TRY(call)                                                                                          \
+    do {                                                                                                           \
+        cudaError_t cl_status_ = (call);                                                                           \
+        if (cl_status_ != cudaSuccess) ::clusterlens::cuda::throwCudaError(cl_status_, #call, __FILE__, __LINE__); \
     } while (0)
 
 /// After every kernel launch: catches bad launch configurations immediately.

@@ -105,4 +105,4 @@ private:
     cudaStream_t m_stream = nullptr;
 };
 
-} // namespace clusterlens::cuda
+}  // namespace clusterlens::cuda

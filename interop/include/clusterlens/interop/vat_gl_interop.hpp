@@ -38,4 +38,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-} // namespace clusterlens
+}  // namespace clusterlens
