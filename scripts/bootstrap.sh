@@ -2,8 +2,8 @@
 # Set up a fresh Debian 12 / Ubuntu machine, build ClusterLens, then either start the GUI on the
 # bundled demo dataset (`run`) or run the whole test suite (`test`).
 #   scripts/bootstrap.sh run     # install what is missing, build, start the GUI with the demo data
-#   scripts/bootstrap.sh test    # install what is missing, build, run every test (GUI tests under Xvfb),
-#                                # then run each fuzz target for 20 s (scripts/fuzz.sh)
+#   scripts/bootstrap.sh test    # install what is missing, check the formatting, build, run every test
+#                                # (GUI tests under Xvfb), then each fuzz target for 20 s (scripts/fuzz.sh)
 set -euo pipefail
 
 mode=${1:-run}
@@ -13,8 +13,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config zlib1g-dev libhdf5-dev libgtest-dev libgmock-dev
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
           xvfb xauth libgl1-mesa-dri libglx-mesa0)
-# The fuzz targets need clang and its libFuzzer runtime.
-[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev)
+# The fuzz targets need clang and its libFuzzer runtime; the format check clang-format 14.
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev clang-format-14)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -58,6 +58,7 @@ stage() {
   "$@"
   times+=("$name $((SECONDS - start)) s")
 }
+stage "format check" bash scripts/format-check.sh
 stage "ci build" bash -c "cmake --preset ci && cmake --build --preset ci -j $jobs"
 stage "ci tests" ctest --preset ci -j "$jobs" --timeout 1500
 stage "fuzz (build, 20 s per target)" bash scripts/fuzz.sh 20
