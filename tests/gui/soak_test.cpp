@@ -1,0 +1,139 @@
+// GUI soak test (ctest labels gui and soak): rounds of random user actions with a fixed seed on one main
+// window — open the demo or a second file, analyse, cut, pick, gate, combine, undo, redo, export, save
+// and reopen, then File > New session. After every round the application must be idle (no job, no
+// dialog waiting) and consistent (the populations of the document, of the analysis session and of the
+// panel agree, each a sorted set of events of the data), and its resident memory must not grow beyond
+// kGrowthToleranceBytes over the end of the first round, which warms caches and pools up.
+// CI runs it in the ASan + UBSan build (docs/reliability.md); CLUSTERLENS_SOAK_ROUNDS runs longer.
+
+#include <QAbstractItemModel>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "analysis_session.hpp"
+#include "dataset_session.hpp"
+#include "gui_test_main.hpp"
+#include "populations/population_model.hpp"
+#include "populations/populations_panel.hpp"
+#include "session/session_document.hpp"
+#include "soak_actions.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+// ASan keeps freed blocks in a quarantine of 256 MiB by default, which would read as growth here; a
+// small one still catches a use after free of the last few thousand blocks. ASAN_OPTIONS overrides it.
+extern "C" const char* __asan_default_options() { return "quarantine_size_mb=16"; }
+#endif
+
+using clusterlens::gui::MainWindow;
+
+namespace {
+
+constexpr std::uint32_t kSeed = 20261128;
+constexpr int kDefaultRounds = 8;
+constexpr int kActionsPerRound = 40;
+constexpr long long kGrowthToleranceBytes = 48LL << 20;
+
+/// Resident memory of this process (the second field of /proc/self/statm, in pages).
+long long residentBytes() {
+    std::ifstream statm("/proc/self/statm");
+    long long size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
+/// Rows of a tree model below `parent`, at every depth (populations nest inside their parent).
+int treeRows(const QAbstractItemModel& model, const QModelIndex& parent) {
+    int rows = 0;
+    for (int row = 0; row < model.rowCount(parent); ++row) rows += 1 + treeRows(model, model.index(row, 0, parent));
+    return rows;
+}
+
+int rounds() {
+    bool ok = false;
+    const int fromEnvironment = qEnvironmentVariableIntValue("CLUSTERLENS_SOAK_ROUNDS", &ok);
+    return ok && fromEnvironment > 1 ? fromEnvironment : kDefaultRounds;
+}
+
+}  // namespace
+
+class SoakTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void randomUserActionsLeaveTheAppIdleConsistentAndBounded();
+
+private:
+    void checkConsistent(MainWindow& window);
+};
+
+void SoakTest::checkConsistent(MainWindow& window) {
+    using namespace clusterlens;
+    const auto data = window.session()->current();
+    QVERIFY(data);
+    QCOMPARE(data->n, window.document()->session().data.n);
+    QStringList documentNames;
+    for (const Population& population : window.document()->populations()) {
+        documentNames << QString::fromStdString(population.name);
+        QVERIFY2(std::is_sorted(population.members.begin(), population.members.end()), population.name.c_str());
+        QVERIFY2(std::adjacent_find(population.members.begin(), population.members.end()) == population.members.end(),
+                 population.name.c_str());
+        QVERIFY2(population.members.empty() ||
+                     (population.members.front() >= 0 && population.members.back() < static_cast<std::int64_t>(data->n)),
+                 population.name.c_str());
+    }
+    QStringList analysisNames = window.analysis()->populationNames();
+    documentNames.sort();
+    analysisNames.sort();
+    QCOMPARE(analysisNames, documentNames);
+    QCOMPARE(treeRows(*window.populationsPanel()->model(), {}), static_cast<int>(documentNames.size()));
+    QVERIFY(window.undoStack()->index() <= window.undoStack()->count());
+}
+
+void SoakTest::randomUserActionsLeaveTheAppIdleConsistentAndBounded() {
+    MainWindow window;
+    window.resize(1500, 950);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    clusterlens::test::SoakDriver driver(window, kSeed);
+
+    long long warm = 0;
+    for (int round = 0; round < rounds(); ++round) {
+        // Every round starts on a file and so is independent of the last one's random end.
+        round % 2 ? driver.openSecondFile() : driver.openDemo();
+        QVERIFY(!QTest::currentTestFailed());
+        QString last;
+        for (int i = 0; i < kActionsPerRound; ++i) {
+            last = driver.runRandomAction();
+            if (QTest::currentTestFailed()) QFAIL(qPrintable(QStringLiteral("round %1, action %2: %3").arg(round).arg(i).arg(last)));
+            QVERIFY2(window.isVisible(), qPrintable(last));
+        }
+        QVERIFY2(driver.waitUntilIdle(), qPrintable(QStringLiteral("round %1 did not come to rest").arg(round)));
+        checkConsistent(window);
+        QVERIFY(!QTest::currentTestFailed());
+        driver.newSession();
+        QVERIFY(driver.waitUntilIdle());
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+
+        const long long resident = residentBytes();
+        qInfo("round %d: %d actions so far, resident %.1f MiB", round, driver.actionsRun(), resident / 1048576.0);
+        if (round == 0) {
+            warm = resident;
+            continue;
+        }
+        QVERIFY2(resident - warm <= kGrowthToleranceBytes,
+                 qPrintable(QStringLiteral("round %1: resident memory grew by %2 MiB since the first round")
+                                .arg(round)
+                                .arg((resident - warm) / 1048576.0, 0, 'f', 1)));
+    }
+    window.document()->setModified(false);
+    window.close();
+    QTRY_VERIFY(!window.isVisible());
+}
+
+CLUSTERLENS_GUI_TEST_MAIN(SoakTest)
+#include "soak_test.moc"
