@@ -90,7 +90,9 @@ QString SoakDriver::runRandomAction() {
     return {};
 }
 
-int SoakDriver::pick(int low, int high) { return std::uniform_int_distribution<int>(low, high)(m_rng); }
+int SoakDriver::pick(int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(m_rng);
+}
 
 QString SoakDriver::nextPath(const QString& stem, const QString& extension) {
     return m_dir.filePath(QStringLiteral("%1_%2.%3").arg(stem).arg(++m_files).arg(extension));
@@ -229,7 +231,8 @@ void SoakDriver::gateOnScatter() {
     const double x1 = std::max(data->at(i, axes.x), data->at(j, axes.x));
     const double y0 = std::min(data->at(i, axes.y), data->at(j, axes.y));
     const double y1 = std::max(data->at(i, axes.y), data->at(j, axes.y));
-    const QPointF from = scatter->mapFromData(x0, y1) + QPointF(-2, -2), to = scatter->mapFromData(x1, y0) + QPointF(2, 2);
+    const QPointF from = scatter->mapFromData(x0, y1) + QPointF(-2, -2),
+                  to = scatter->mapFromData(x1, y0) + QPointF(2, 2);
     sendMouse(scatter, QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton);
     sendMouse(scatter, QEvent::MouseMove, (from + to) / 2, Qt::NoButton, Qt::LeftButton);
     sendMouse(scatter, QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton);
@@ -275,22 +278,22 @@ void SoakDriver::exportFigure() {
     const FigureExportOptions options(QSizeF(480, 360));
     QString path;
     switch (pick(0, 2)) {
-    case 0:
-        if (m_window.dendrogramPanel()->currentLinkage().isEmpty()) return;
-        path = nextPath(QStringLiteral("dendrogram"), format);
-        m_window.dendrogramPanel()->exportFigureTo(path, options, false);
-        break;
-    case 1:
-        if (!m_window.dpcPanel()->lastRun()) return;
-        path = nextPath(QStringLiteral("decision_graph"), format);
-        m_window.dpcPanel()->exportFigure(path, options);
-        break;
-    default:
-        if (!m_window.vatPanel()->lastRun()) return;
-        path = nextPath(QStringLiteral("vat"), format);
-        QSignalSpy exported(m_window.vatPanel(), &VatPanel::exported);
-        m_window.vatPanel()->exportFigureTo(path, options, false);
-        QVERIFY2(QTest::qWaitFor([&] { return exported.count() > 0; }, kJobTimeoutMs), qPrintable(path));
+        case 0:
+            if (m_window.dendrogramPanel()->currentLinkage().isEmpty()) return;
+            path = nextPath(QStringLiteral("dendrogram"), format);
+            m_window.dendrogramPanel()->exportFigureTo(path, options, false);
+            break;
+        case 1:
+            if (!m_window.dpcPanel()->lastRun()) return;
+            path = nextPath(QStringLiteral("decision_graph"), format);
+            m_window.dpcPanel()->exportFigure(path, options);
+            break;
+        default:
+            if (!m_window.vatPanel()->lastRun()) return;
+            path = nextPath(QStringLiteral("vat"), format);
+            QSignalSpy exported(m_window.vatPanel(), &VatPanel::exported);
+            m_window.vatPanel()->exportFigureTo(path, options, false);
+            QVERIFY2(QTest::qWaitFor([&] { return exported.count() > 0; }, kJobTimeoutMs), qPrintable(path));
     }
     QVERIFY2(QFileInfo(path).size() > 0, qPrintable(path));
 }
@@ -298,9 +301,10 @@ void SoakDriver::exportFigure() {
 void SoakDriver::exportPopulation() {
     const std::vector<Population>& populations = m_window.document()->populations();
     if (populations.empty()) return;
-    const QString name =
-        QString::fromStdString(populations[static_cast<std::size_t>(pick(0, static_cast<int>(populations.size()) - 1))].name);
-    const QString path = nextPath(QStringLiteral("population"), pick(0, 1) ? QStringLiteral("fcs") : QStringLiteral("csv"));
+    const QString name = QString::fromStdString(
+        populations[static_cast<std::size_t>(pick(0, static_cast<int>(populations.size()) - 1))].name);
+    const QString path =
+        nextPath(QStringLiteral("population"), pick(0, 1) ? QStringLiteral("fcs") : QStringLiteral("csv"));
     PopulationsPanel* panel = m_window.populationsPanel();
     QSignalSpy exported(panel, &PopulationsPanel::exported);
     QSignalSpy messages(panel, &PopulationsPanel::message);

@@ -27,7 +27,9 @@
 #if defined(__SANITIZE_ADDRESS__)
 // ASan keeps freed blocks in a quarantine of 256 MiB by default, which would read as growth here; a
 // small one still catches a use after free of the last few thousand blocks. ASAN_OPTIONS overrides it.
-extern "C" const char* __asan_default_options() { return "quarantine_size_mb=16"; }
+extern "C" const char* __asan_default_options() {
+    return "quarantine_size_mb=16";
+}
 #endif
 
 using clusterlens::gui::MainWindow;
@@ -82,8 +84,8 @@ void SoakTest::checkConsistent(MainWindow& window) {
         QVERIFY2(std::is_sorted(population.members.begin(), population.members.end()), population.name.c_str());
         QVERIFY2(std::adjacent_find(population.members.begin(), population.members.end()) == population.members.end(),
                  population.name.c_str());
-        QVERIFY2(population.members.empty() ||
-                     (population.members.front() >= 0 && population.members.back() < static_cast<std::int64_t>(data->n)),
+        QVERIFY2(population.members.empty() || (population.members.front() >= 0 &&
+                                                population.members.back() < static_cast<std::int64_t>(data->n)),
                  population.name.c_str());
     }
     QStringList analysisNames = window.analysis()->populationNames();
@@ -109,7 +111,8 @@ void SoakTest::randomUserActionsLeaveTheAppIdleConsistentAndBounded() {
         QString last;
         for (int i = 0; i < kActionsPerRound; ++i) {
             last = driver.runRandomAction();
-            if (QTest::currentTestFailed()) QFAIL(qPrintable(QStringLiteral("round %1, action %2: %3").arg(round).arg(i).arg(last)));
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(QStringLiteral("round %1, action %2: %3").arg(round).arg(i).arg(last)));
             QVERIFY2(window.isVisible(), qPrintable(last));
         }
         QVERIFY2(driver.waitUntilIdle(), qPrintable(QStringLiteral("round %1 did not come to rest").arg(round)));
