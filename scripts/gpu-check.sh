@@ -44,10 +44,9 @@ tests=$build/tests/clusterlens_gpu_tests
 [ $tests_run = 1 ] && step gpu-tests "$tests"
 
 echo "gpu-check: logs in $logs"
-# Sanitizers at small sizes: every non-MHCA gpu test, and the MHCA tests of a few hundred points.
+# Sanitizers at small sizes: every non-MHCA gpu test, and every MHCA path on about a hundred points.
 small='MstParity.*:VatParity.*:DensityPeaksParity.*:KMeansParity.*:ClassicLinkageParity.*'
-small+=':MhcaCudaParity.IsDeterministic:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu'
-small+=':MhcaCudaParity.EqualsCpuWithAprioriGroups:MhcaCudaInput.*'
+small+=':MhcaCudaSmallPaths.*:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu:MhcaCudaInput.*'
 sanitize() {  # sanitize TOOL FILTER [PROGRAM]: fails on any reported error
   local out
   out=$(timeout "$limit" compute-sanitizer --tool "$1" --print-limit 50 --error-exitcode 99 "${3:-$tests}" --gtest_filter="$2" 2>&1)
@@ -77,8 +76,7 @@ if [[ ,$tools, == *,racecheck,* ]]; then
   step racecheck-build cmake --build "$race_build" -j "$(nproc)" --target clusterlens_gpu_tests
 fi
 # racecheck slows the DPC parity tests 20-50x (the 20,000-point cases take minutes): the smaller ones.
-race='MhcaCudaParity.IsDeterministic:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu:KMeansParity.*'
-race+=':MhcaCudaParity.EqualsCpuWithAprioriGroups:MhcaCudaInput.*'
+race='MhcaCudaSmallPaths.*:MhcaCudaInput.*:KMeansParity.*'
 race+=':DensityPeaksParity.HaloIsIdenticalToCpu:DensityPeaksParity.GpuChecksInputAndCancel'
 race+=':VatParity.TiedDistancesStillGiveAMinimumSpanningTree:VatParity.RendererEqualsCpuPixelForPixel'
 for tool in ${tools//,/ }; do
