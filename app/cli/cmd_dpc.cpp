@@ -34,7 +34,7 @@ DensityPeaksOptions optionsFrom(const Args& args) {
     options.kernel = args.choice("--kernel", {"cutoff", "gaussian"}, "gaussian") == "cutoff" ? DensityKernel::Cutoff
                                                                                              : DensityKernel::Gaussian;
     options.seed = args.count("--seed", 1);
-    options.index = parseSpatialIndex(args.choice("--index", {"auto", "none", "grid"}, "auto"));
+    options.index = parseSpatialIndex(args.choice("--index", {"auto", "none", "grid", "tree"}, "auto"));
     return options;
 }
 

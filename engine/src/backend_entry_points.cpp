@@ -1,6 +1,8 @@
 // The algorithm entry points that choose between the CPU and the CUDA implementation (backend.hpp):
 // every choice and every GPU fault goes through detail::runOnBackend.
 
+#include <string>
+
 #include "backend_dispatch.hpp"
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "clusterlens/cluster/density_peaks_cuda.hpp"
@@ -14,9 +16,10 @@ namespace clusterlens {
 
 Computed<DensityPeaksResult> densityPeaks(const float* x, std::size_t n, std::size_t d,
                                           const DensityPeaksOptions& options, Backend backend, JobControl* control) {
-    if (options.index == SpatialIndex::Grid) {
+    if (options.index == SpatialIndex::Grid || options.index == SpatialIndex::Tree) {
         if (backend == Backend::Cuda)
-            throw InvalidInput("--index grid runs on the CPU; add --backend cpu (the GPU passes are all-pairs)");
+            throw InvalidInput(std::string("--index ") + (options.index == SpatialIndex::Grid ? "grid" : "tree") +
+                               " runs on the CPU; add --backend cpu (the GPU passes are all-pairs)");
         backend = Backend::Cpu;
     }
     return detail::computeOn<DensityPeaksResult>(

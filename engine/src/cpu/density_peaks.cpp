@@ -11,12 +11,15 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include "clusterlens/errors.hpp"
 #include "cpu/density_peaks_cpu.hpp"
 #include "cpu/density_peaks_grid.hpp"
 #include "cpu/density_peaks_math.hpp"
 #include "cpu/density_peaks_select.hpp"
+#include "cpu/density_peaks_tree.hpp"
+#include "cpu/kd_tree.hpp"
 #include "cpu/thread_pool.hpp"
 
 namespace clusterlens {
@@ -185,7 +188,8 @@ SpatialIndex parseSpatialIndex(const std::string& text) {
     if (text == "auto") return SpatialIndex::Auto;
     if (text == "none") return SpatialIndex::None;
     if (text == "grid") return SpatialIndex::Grid;
-    throw InvalidInput("--index: expected auto, none or grid, got '" + text + "'");
+    if (text == "tree") return SpatialIndex::Tree;
+    throw InvalidInput("--index: expected auto, none, grid or tree, got '" + text + "'");
 }
 
 bool usesGridIndex(std::size_t n, std::size_t d, const DensityPeaksOptions& options) {
@@ -198,32 +202,48 @@ bool usesGridIndex(std::size_t n, std::size_t d, const DensityPeaksOptions& opti
     return options.index == SpatialIndex::Grid;
 }
 
+SpatialIndex resolveSpatialIndex(std::size_t n, std::size_t d, const DensityPeaksOptions& options) {
+    if (usesGridIndex(n, d, options)) return SpatialIndex::Grid;
+    if (options.index == SpatialIndex::Auto)
+        return n >= kTreeMinPoints && d <= dpc::kTreeMaxDimension ? SpatialIndex::Tree : SpatialIndex::None;
+    return options.index;
+}
+
 DensityPeaksResult densityPeaksCpu(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
                                    JobControl* control) {
     dpc::validateInput(x, n, d, options);
     if (control) control->checkCancelled();
     cpu::ThreadPool pool;
+    const SpatialIndex index = resolveSpatialIndex(n, d, options);
     const FeatureMajorPoints points(x, n, d);
+    // The tree also serves the exact dc of the grid runs: its window passes are sub-quadratic too.
+    std::optional<cpu::KdTree> tree;
+    if (index != SpatialIndex::None) tree.emplace(x, n, d);
     DensityPeaksResult result;
     result.kernel = options.kernel;
 
     auto start = std::chrono::steady_clock::now();
     result.dc = dpc::chooseDc(x, n, d, options, pool, [&](const dpc::PairWindow& window) {
-        return windowPass(x, n, d, points, window, pool, control);
+        return tree ? dpc::treeWindowPass(*tree, window, pool, control)
+                    : windowPass(x, n, d, points, window, pool, control);
     });
     result.secondsDc = secondsSince(start);
 
-    const bool grid = usesGridIndex(n, d, options);
-    result.index = grid ? "grid" : "none";
+    const bool grid = index == SpatialIndex::Grid;
+    const bool cutoffTree = index == SpatialIndex::Tree && options.kernel == DensityKernel::Cutoff;
+    result.index = grid ? "grid" : (index == SpatialIndex::Tree ? "tree" : "none");
     start = std::chrono::steady_clock::now();
-    result.rho = grid ? dpc::gridCutoffRho(x, n, d, result.dc.value, pool, control)
-                      : computeRho(x, n, d, points, options.kernel, result.dc.value, pool, control);
+    result.rho = grid         ? dpc::gridCutoffRho(x, n, d, result.dc.value, pool, control)
+                 : cutoffTree ? dpc::treeCutoffRho(*tree, result.dc.value, pool, control)
+                              : computeRho(x, n, d, points, options.kernel, result.dc.value, pool, control);
     result.densityOrder = densityOrder(result.rho);
     result.secondsRho = secondsSince(start);
 
     start = std::chrono::steady_clock::now();
     if (grid)
         dpc::gridDelta(x, n, d, result.dc.value, result, pool, control);
+    else if (tree)
+        dpc::treeDelta(*tree, result, pool, control);
     else
         computeDelta(x, n, d, result, pool, control);
     dpc::computeGamma(result);

@@ -45,12 +45,15 @@ struct DcChoice {
     int passes = 0;                 ///< all-pairs passes the exact selection needed
 };
 
-/// How rho and delta find neighbours: all pairs, or a uniform grid (exact, for 1 to 3 features and
-/// the cutoff kernel, whose support is finite). Auto takes the grid where it applies and
-/// n >= kGridMinPoints, as measured in docs/benchmarks.md (birch1).
-enum class SpatialIndex { Auto, None, Grid };
+/// How dc, rho and delta find neighbours: all pairs (None, the reference), a uniform grid (exact, for
+/// 1 to 3 features and the cutoff kernel, whose support is finite; as measured in docs/benchmarks.md
+/// on birch1) or a kd-tree (exact, any d: range counts for the exact dc and the cutoff rho, pruned
+/// nearest-higher searches for delta; the Gaussian rho keeps the all-pairs pass, its support being
+/// unbounded). Auto takes the grid where it applies and n >= kGridMinPoints, else the tree where
+/// n >= kTreeMinPoints and d <= 32. Every index gives the same bits as None.
+enum class SpatialIndex { Auto, None, Grid, Tree };
 
-/// Parses "auto" | "none" | "grid"; throws InvalidInput naming --index otherwise.
+/// Parses "auto" | "none" | "grid" | "tree"; throws InvalidInput naming --index otherwise.
 SpatialIndex parseSpatialIndex(const std::string& text);
 
 struct DensityPeaksOptions {
@@ -68,9 +71,15 @@ struct DensityPeaksOptions {
 /// Points from which Auto uses the grid (below it the all-pairs passes are as fast).
 constexpr std::size_t kGridMinPoints = 4096;
 
+/// Points from which Auto uses the kd-tree where the grid does not apply.
+constexpr std::size_t kTreeMinPoints = 4096;
+
 /// Whether rho and delta run on the grid for these options: Grid needs d <= 3 and the cutoff kernel
 /// (else InvalidInput naming --index); Auto picks it where it applies and n >= kGridMinPoints.
 bool usesGridIndex(std::size_t n, std::size_t d, const DensityPeaksOptions& options);
+
+/// The index the CPU runs for these options: None, Grid or Tree (never Auto). Throws as usesGridIndex.
+SpatialIndex resolveSpatialIndex(std::size_t n, std::size_t d, const DensityPeaksOptions& options);
 
 /// rho, delta, gamma and the nearest-higher links of every point, plus the density order that makes
 /// re-labelling O(n). Memory: 36 bytes per point.
@@ -85,7 +94,7 @@ struct DensityPeaksResult {
     double secondsDc = 0.0;                   ///< time spent choosing dc
     double secondsRho = 0.0;                  ///< time spent on rho (and sorting by it)
     double secondsDelta = 0.0;                ///< time spent on delta
-    std::string index = "none";               ///< "none" (all pairs) or "grid": what rho and delta used
+    std::string index = "none";               ///< "none" (all pairs), "grid" or "tree": what rho and delta used
 };
 
 /// DPC densities and nearest-higher links for n points x d features (row-major, float), computed in
@@ -126,8 +135,9 @@ std::vector<std::int32_t> applyHaloCpu(const float* x, std::size_t n, std::size_
                                        const std::vector<std::int32_t>& labels, double dc,
                                        JobControl* control = nullptr);
 
-/// densityPeaksCpu or densityPeaksCuda by `backend` (Auto: CUDA when usable). The grid index exists on
-/// the CPU only: SpatialIndex::Grid runs on the CPU under Auto and throws InvalidInput under Cuda.
+/// densityPeaksCpu or densityPeaksCuda by `backend` (Auto: CUDA when usable). The grid and tree indexes
+/// exist on the CPU only: SpatialIndex::Grid or Tree runs on the CPU under Auto and throws InvalidInput
+/// under Cuda.
 /// GPU faults as Computed in backend.hpp says: under Auto a GPU out of memory or a lost CUDA context
 /// runs the CPU instead with a warning; under Cuda out of memory is InvalidInput naming the memory
 /// needed. Throws what the chosen implementation throws.
