@@ -39,10 +39,15 @@ const std::vector<Command>& commands() {
          "          [--colour #rrggbb] [--definition TEXT] [--json]"},
 #ifdef CLUSTERLENS_HAVE_PLOT
         {"plot", runPlot,
-         "plot dendrogram LINKAGE.csv [--cut-k K] | decision DPC.csv [--peaks-top K] | gamma DPC.csv |\n"
-         "          heights LINKAGE_A.csv LINKAGE_B.csv | contingency LABELS_A.csv LABELS_B.csv |\n"
+         "plot dendrogram LINKAGE.csv [--cut-k K [--min-cluster-size M]] | decision DPC.csv [--peaks-top K] |\n"
+         "          gamma DPC.csv | heights LINKAGE_A.csv LINKAGE_B.csv | contingency LABELS_A.csv LABELS_B.csv |\n"
          "          scatter INPUT --x F1 --y F2 [--labels LABELS.csv] | vat INPUT [--image ivat|vat] [--cut-k K] |\n"
+         "          sizes LINKAGE.csv --cut-k K [--min-cluster-size M] | merge-heights LINKAGE.csv [--cut-k K] |\n"
          "          populations INPUT --session FILE [--markers a,b]\n"
+         "          From a session instead of the files: --session FILE --name NAME (a linkage for dendrogram,\n"
+         "          sizes and merge-heights; a DPC result for decision and gamma; a VAT order for vat; a labeling\n"
+         "          or population for scatter; --name A --name2 B two linkages for heights, two labelings or\n"
+         "          --name COMPARISON for contingency) [--population P: the result must be of P; scatter: P only]\n"
          "          --out FIG.png|tif|svg|pdf [--width W --height H (px) | --width-mm W --height-mm H] [--dpi D]\n"
          "          [--title T] [--x-label T] [--y-label T] [--palette tableau|okabe-ito|viridis] [--font-scale F]\n"
          "          [--legend auto|none|right|top|bottom|left] [--background white|transparent]"},

@@ -19,6 +19,7 @@
 #include "dataset_session.hpp"
 #include "dataset_panel.hpp"
 #include "dpc/dpc_panel.hpp"
+#include "figure/figure_export_source.hpp"
 #include "jobs/job_runner.hpp"
 #include "log_panel.hpp"
 #include "main_window.hpp"
@@ -94,6 +95,12 @@ void MainWindow::buildEditMenu() {
 void MainWindow::connectDocument() {
     connect(m_document, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &SessionDocument::pathChanged, this, &MainWindow::updateTitle);
+    // Figures name the saved session as their source only while it holds all the work shown.
+    const auto followSessionFile = [this] {
+        setFigureSessionFile(m_document->isModified() ? QString() : m_document->path());
+    };
+    connect(m_document, &SessionDocument::modifiedChanged, this, followSessionFile);
+    connect(m_document, &SessionDocument::pathChanged, this, followSessionFile);
     connect(m_session, &DatasetSession::loaded, this, &MainWindow::updateTitle);
     // A session's data arrives with its own transform: the panel shows it.
     connect(m_session, &DatasetSession::loaded, this, [this] { m_datasetPanel->setTransform(m_session->transform()); });

@@ -202,7 +202,20 @@ FigureExportSource ChartsPanel::figureExportSource(Page page) const {
     source.name = m_pages->tabText(page);
     source.title = tr("Export %1").arg(source.name.toLower());
     source.suggestedName = QString::fromLatin1(kNames[page]);
-    source.fixedCommand = tr("drawn by the ClusterLens GUI (Charts dock); no clusterlens-cli plot command draws it");
+    if (page == HistogramPage) {
+        source.fixedCommand =
+            tr("drawn by the ClusterLens GUI (Charts dock); no clusterlens-cli plot command draws it");
+    } else {
+        // `plot sizes|merge-heights` draw these two from the tree and its cut.
+        const QStringList plot = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"),
+                                  page == SizesPage ? QStringLiteral("sizes") : QStringLiteral("merge-heights")};
+        QStringList options;
+        if (m_cut)
+            options << QStringLiteral("--cut-k") << QString::number(m_cut->populations)
+                    << QStringLiteral("--min-cluster-size") << QString::number(m_cut->minSize);
+        source.command = plot + QStringList{resultFileName(m_treeName)} + options;
+        source.sessionCommand = plot + QStringList{QStringLiteral("--name"), m_treeName} + options;
+    }
     if (m_data) source.dataFiles = {QString::fromStdString(m_data->provenance.path)};
     const QString title = titles[page];
     source.figure = [page, bars, profile, histogram, title](bool) -> std::unique_ptr<Figure> {

@@ -1,5 +1,6 @@
 // The comparison views' figure exports: the point-height plot and the contingency heatmap, each
-// with the `plot` command that redraws it from the results exported as CSV and the methods text.
+// with the `plot` command that redraws it from the results exported as CSV (or from the saved session
+// that stores them: --session FILE --name A --name2 B) and the methods text.
 
 #include "compare/contingency_figure.hpp"
 #include "compare/flat_view.hpp"
@@ -8,6 +9,19 @@
 #include "figure/methods_text.hpp"
 
 namespace clusterlens::views {
+
+namespace {
+
+/// `plot KIND A.csv B.csv OPTIONS` as `plot KIND --name A --name2 B OPTIONS`: the two results by
+/// their names in the session.
+template <typename Comparison>
+QStringList sessionCommandOf(const QStringList& command, const Comparison& comparison) {
+    return command.mid(0, 3) +
+           QStringList{QStringLiteral("--name"), comparison.nameA, QStringLiteral("--name2"), comparison.nameB} +
+           command.mid(5);
+}
+
+}  // namespace
 
 FigureExportSource HeightsView::figureExportSource() const {
     FigureExportSource source;
@@ -23,6 +37,7 @@ FigureExportSource HeightsView::figureExportSource() const {
     source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("heights"),
                       resultFileName(comparison->nameA), resultFileName(comparison->nameB)};
     if (equal) source.command << QStringLiteral("--equal-axes");
+    source.sessionCommand = sessionCommandOf(source.command, *comparison);
     if (!m_dataFile.isEmpty()) source.dataFiles = {m_dataFile};
     source.methods = pointHeightsMethods(comparison->nameA, comparison->nameB, correlationText(*comparison));
     return source;
@@ -46,6 +61,7 @@ FigureExportSource FlatComparisonView::figureExportSource() const {
         resultFileName(comparison->nameB),
         QStringLiteral("--matching"),
         matchingMethod() == MatchingMethod::Greedy ? QStringLiteral("greedy") : QStringLiteral("hungarian")};
+    source.sessionCommand = sessionCommandOf(source.command, *comparison);
     if (!m_dataFile.isEmpty()) source.dataFiles = {m_dataFile};
     source.methods = flatComparisonMethods(comparison->nameA, comparison->nameB, scoresText(*comparison),
                                            comparison->method == MatchingMethod::Greedy);

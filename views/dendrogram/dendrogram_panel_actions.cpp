@@ -210,17 +210,19 @@ FigureExportSource DendrogramPanel::figureExportSource() const {
     source.suggestedName = QStringLiteral("dendrogram");
     source.viewOnly = tr("Only the leaves in view");
     source.figure = [this](bool viewOnly) -> std::unique_ptr<Figure> { return figure(viewOnly); };
-    source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("dendrogram"),
-                      resultFileName(m_linkageName)};
+    const QStringList plot = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("dendrogram")};
+    QStringList options;
     if (m_cut && m_cut->k > 1)
-        source.command << QStringLiteral("--cut-k") << QString::number(m_cut->populations)
-                       << QStringLiteral("--min-cluster-size") << QString::number(m_cut->minSize);
+        options << QStringLiteral("--cut-k") << QString::number(m_cut->populations)
+                << QStringLiteral("--min-cluster-size") << QString::number(m_cut->minSize);
     if (const auto& map = m_clustermap->clustermap(); map && m_dataset) {
-        source.command << QStringLiteral("--heatmap") << datasetInputWords(*m_dataset, map->markers);
+        options << QStringLiteral("--heatmap") << datasetInputWords(*m_dataset, map->markers);
         if (map->scaling == MarkerScaling::MinMax)
-            source.command << QStringLiteral("--heatmap-scale") << QStringLiteral("minmax");
+            options << QStringLiteral("--heatmap-scale") << QStringLiteral("minmax");
     }
-    if (m_widget->logHeights()) source.command << QStringLiteral("--log");
+    if (m_widget->logHeights()) options << QStringLiteral("--log");
+    source.command = plot + QStringList{resultFileName(m_linkageName)} + options;
+    source.sessionCommand = plot + QStringList{QStringLiteral("--name"), m_linkageName} + options;
     if (m_dataset && treeFitsData()) source.dataFiles = {QString::fromStdString(m_dataset->provenance.path)};
     const QString description = m_analysis->linkageDescription(m_linkageName);
     source.methods = hierarchicalMethods(m_layout->leafCount, description.isEmpty() ? m_linkageName : description,

@@ -1,12 +1,15 @@
 // The DPC panel's figure exports: the decision graph and the γ-rank plot, each with the commands
-// that redraw it headless (`dpc` with the run's exact dc, then `plot decision|gamma`) and the
-// methods paragraph.
+// that redraw it headless (`plot decision|gamma --session FILE --name NAME` from the saved session
+// that stores the run; else `dpc` with the run's exact dc, then `plot decision|gamma DPC.csv`) and
+// the methods paragraph.
 
 #include "dpc/decision_figure.hpp"
 #include "dpc/dpc_panel.hpp"
 #include "dpc/gamma_figure.hpp"
 #include "dpc/peak_choice.hpp"
 #include "figure/methods_text.hpp"
+#include "session/session_results.hpp"
+#include "clusterlens/session/population.hpp"
 
 #include <QCheckBox>
 
@@ -19,7 +22,8 @@ QString kernelName(DensityKernel kernel) {
 }
 
 /// `clusterlens-cli dpc INPUT ... --dc X --kernel K --out DPC.csv`: the run's table again, with the
-/// dc it used (exactly, however it was chosen).
+/// dc it used (exactly, however it was chosen); for a run on a population, that population of the
+/// session (whose file the user names), so that the table holds the same whole-dataset indices.
 QString dpcCommand(const DpcRun& run) {
     const Dataset& data = *run.request.dataset;
     QStringList columns;
@@ -28,7 +32,31 @@ QString dpcCommand(const DpcRun& run) {
     return shellCommand(
         QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("dpc")} + datasetInputWords(data, columns) +
         QStringList{QStringLiteral("--dc"), QString::number(r.dc.value, 'g', 17), QStringLiteral("--kernel"),
-                    kernelName(r.kernel), QStringLiteral("--out"), QStringLiteral("DPC.csv")});
+                    kernelName(r.kernel)} +
+        (run.scope.isAll() ? QStringList()
+                           : QStringList{QStringLiteral("--session"), QStringLiteral("SESSION.clusterlens"),
+                                         QStringLiteral("--population"), run.scope.population}) +
+        QStringList{QStringLiteral("--out"), QStringLiteral("DPC.csv")});
+}
+
+/// `--peaks` of the run's peak positions: values of the DPC table's index column (whole-dataset
+/// indices for a run on a population).
+QStringList peakWords(const DpcRun& run, const std::vector<std::int64_t>& peaks) {
+    if (peaks.empty()) return {};
+    QStringList list;
+    for (std::int64_t p : run.scope.isAll() ? peaks : positionsToIndices(peaks, *run.scope.members))
+        list << QString::number(p);
+    return {QStringLiteral("--peaks"), list.join(QLatin1Char(','))};
+}
+
+/// `plot KIND DPC.csv OPTIONS` after the prelude, and `plot KIND --name NAME OPTIONS` on the stored
+/// result (session_recorder.cpp stores a run under dpcResultName).
+void setCommands(FigureExportSource& source, const DpcRun& run, const QString& kind, const QStringList& options) {
+    const QStringList plot = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), kind};
+    source.command = plot + QStringList{QStringLiteral("DPC.csv")} + options;
+    source.sessionCommand = plot + QStringList{QStringLiteral("--name"), dpcResultName(run)};
+    if (!run.scope.isAll()) source.sessionCommand << QStringLiteral("--population") << run.scope.population;
+    source.sessionCommand += options;
 }
 
 FigureExportSource dpcSource(const DpcRun& run, std::size_t peaks) {
@@ -51,15 +79,10 @@ FigureExportSource DpcPanel::decisionExportSource() const {
     source.name = tr("Decision graph");
     source.suggestedName = QStringLiteral("decision_graph");
     source.figure = [this](bool) -> std::unique_ptr<Figure> { return m_run ? figure() : nullptr; };
-    source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("decision"),
-                      QStringLiteral("DPC.csv")};
-    if (!peaks.empty()) {
-        QStringList list;
-        for (std::int64_t p : peaks) list << QString::number(p);
-        source.command << QStringLiteral("--peaks") << list.join(QLatin1Char(','));
-    }
-    if (m_logRho->isChecked()) source.command << QStringLiteral("--log-rho");
-    if (m_logDelta->isChecked()) source.command << QStringLiteral("--log-delta");
+    QStringList options = peakWords(*m_run, peaks);
+    if (m_logRho->isChecked()) options << QStringLiteral("--log-rho");
+    if (m_logDelta->isChecked()) options << QStringLiteral("--log-delta");
+    setCommands(source, *m_run, QStringLiteral("decision"), options);
     return source;
 }
 
@@ -76,9 +99,9 @@ FigureExportSource DpcPanel::gammaExportSource() const {
         options.chosen = m_choice->peaks().size();
         return std::make_unique<GammaFigure>(m_run->result, std::move(options));
     };
-    source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("gamma"),
-                      QStringLiteral("DPC.csv")};
-    if (peaks > 0) source.command << QStringLiteral("--peaks-top") << QString::number(peaks);
+    const QStringList options =
+        peaks > 0 ? QStringList{QStringLiteral("--peaks-top"), QString::number(peaks)} : QStringList();
+    setCommands(source, *m_run, QStringLiteral("gamma"), options);
     return source;
 }
 

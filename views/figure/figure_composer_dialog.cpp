@@ -77,9 +77,8 @@ FigureExportSource FigureComposerDialog::composedSource() const {
     QStringList commands, methods;
     for (std::size_t i = 0; i < panels.size(); ++i) {
         const QString letter = ComposedFigure::panelLetter(i);
-        QString command = shellCommand(panels[i].command);
-        if (!panels[i].prelude.isEmpty()) command = panels[i].prelude + QStringLiteral(" && ") + command;
-        if (!panels[i].command.isEmpty()) commands << letter + QStringLiteral(": ") + command;
+        const QString command = regenerateShellText(panels[i]);
+        if (!command.isEmpty()) commands << letter + QStringLiteral(": ") + command;
         if (!panels[i].methods.isEmpty()) methods << letter + QStringLiteral(". ") + panels[i].methods;
         for (const QString& file : panels[i].dataFiles)
             if (!composed.dataFiles.contains(file)) composed.dataFiles << file;

@@ -10,7 +10,35 @@ QString number(double v) {
     return QString::number(v, 'g', 6);
 }
 
+QString& sessionFile() {
+    static QString path;
+    return path;
+}
+
 }  // namespace
+
+void setFigureSessionFile(const QString& path) {
+    sessionFile() = path;
+}
+
+QString figureSessionFile() {
+    return sessionFile();
+}
+
+QStringList regenerateCommand(const FigureExportSource& source) {
+    // "clusterlens-cli plot KIND" then the session, then the kind's options.
+    if (source.sessionCommand.size() < 3 || sessionFile().isEmpty()) return source.command;
+    return source.sessionCommand.mid(0, 3) + QStringList{QStringLiteral("--session"), sessionFile()} +
+           source.sessionCommand.mid(3);
+}
+
+QString regenerateShellText(const FigureExportSource& source, const QStringList& options) {
+    const QStringList command = regenerateCommand(source);
+    if (command.isEmpty()) return {};
+    const QString text = shellCommand(command + options);
+    return source.prelude.isEmpty() || command != source.command ? text
+                                                                 : source.prelude + QStringLiteral(" && ") + text;
+}
 
 QStringList datasetInputWords(const Dataset& dataset, const QStringList& columns) {
     QStringList words = {QString::fromStdString(dataset.provenance.path)};
@@ -71,12 +99,12 @@ FigureProvenance provenanceOf(const FigureExportSource& source, const QString& p
     FigureProvenance provenance;
     if (!source.fixedCommand.isEmpty()) {
         provenance.command = source.fixedCommand;
-    } else if (!source.command.isEmpty()) {
-        provenance.command = shellCommand(source.command + plotOptionWords(path, options, style));
-        if (!source.prelude.isEmpty())
-            provenance.command = source.prelude + QStringLiteral(" && ") + provenance.command;
+    } else {
+        provenance.command = regenerateShellText(source, plotOptionWords(path, options, style));
     }
-    for (const QString& file : source.dataFiles) {
+    QStringList files = source.dataFiles;
+    if (regenerateCommand(source) != source.command) files << sessionFile();
+    for (const QString& file : files) {
         try {
             provenance.data.push_back(hashDataFile(file));
         } catch (const InvalidInput&) {

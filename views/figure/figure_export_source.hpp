@@ -25,6 +25,10 @@ struct FigureExportSource {
     /// "clusterlens-cli dpc data.fcs --dc-percent 2 --out DPC.csv"; empty when the plot reads the data.
     QString prelude;
     QStringList command;  ///< `clusterlens-cli plot KIND INPUT ...` without the output and style options
+    /// `clusterlens-cli plot KIND --name NAME ...`: the same figure drawn from the result stored in a
+    /// session, without --session and the output and style options. Used instead of prelude and command
+    /// while figureSessionFile() names a session file; empty when the figure draws no stored result.
+    QStringList sessionCommand;
     /// The provenance's command as it stands, when set (a composed figure lists its panels' commands).
     QString fixedCommand;
     QStringList dataFiles;  ///< hashed into every file's provenance
@@ -32,6 +36,20 @@ struct FigureExportSource {
 
     bool isValid() const { return static_cast<bool>(figure); }
 };
+
+/// The session file that holds every result the GUI shows, which figures name as their source
+/// (`--session FILE --name NAME`); empty while the work is not saved or has changed since. Set by the
+/// main window when the document's path or modified state changes.
+void setFigureSessionFile(const QString& path);
+QString figureSessionFile();
+
+/// The command of `source` that regenerates its figure, without output and style options: the
+/// session form while figureSessionFile() is set and the source has one, else its command.
+QStringList regenerateCommand(const FigureExportSource& source);
+
+/// regenerateCommand(source) and `options` as one shell line, after the source's prelude and " && "
+/// when the command reads the files the prelude makes; empty when the source has no command.
+QString regenerateShellText(const FigureExportSource& source, const QStringList& options = {});
 
 /// The words that read `dataset` as the views see it: its file, then --compensate, --columns
 /// (`columns` when given, else the columns the reading kept), --transform and --subsample as its

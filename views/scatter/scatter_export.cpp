@@ -46,7 +46,12 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
             datasetInputWords(*dataset) +
             QStringList{QStringLiteral("--x"), QString::fromStdString(dataset->features[axes.x]), QStringLiteral("--y"),
                         QString::fromStdString(dataset->features[axes.y])};
-        if (labels && !colouring.isEmpty()) source.command << QStringLiteral("--labels") << resultFileName(colouring);
+        if (labels && !colouring.isEmpty()) {
+            // From the saved session: the labeling itself, over the session's data.
+            source.sessionCommand = source.command.mid(0, 3) + QStringList{QStringLiteral("--name"), colouring} +
+                                    source.command.mid(source.command.indexOf(QStringLiteral("--x")));
+            source.command << QStringLiteral("--labels") << resultFileName(colouring);
+        }
         if (marker >= 0 && static_cast<std::size_t>(marker) < dataset->d)
             source.command << QStringLiteral("--colour-by")
                            << QStringLiteral("marker:") +

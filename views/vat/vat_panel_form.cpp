@@ -19,6 +19,7 @@
 #include "figure/figure_export_dialog.hpp"
 #include "figure/methods_text.hpp"
 #include "vat/vat_figure.hpp"
+#include "session/session_results.hpp"
 #include "vat/vat_panel.hpp"
 #include "populations/run_on_choice.hpp"
 #include "vat/vat_widget.hpp"
@@ -237,8 +238,15 @@ FigureExportSource VatPanel::figureExportSource() const {
                      QStringList{QStringLiteral("--image"),    ivat ? QStringLiteral("ivat") : QStringLiteral("vat"),
                                  QStringLiteral("--metric"),   QString::fromLatin1(metricName(m_run->vat->metric)),
                                  QStringLiteral("--colormap"), QString::fromLatin1(colormapName(display().colormap))};
-    if (const auto cuts = m_widget->cutBoundaries(); !cuts.empty())
+    // From the saved session: the stored order (session_recorder.cpp names it vatEntryName), its metric.
+    source.sessionCommand = QStringList{QStringLiteral("clusterlens-cli"), QStringLiteral("plot"),
+                                        QStringLiteral("vat"), QStringLiteral("--name"), vatEntryName(*m_run)} +
+                            source.command.mid(source.command.indexOf(QStringLiteral("--image")), 2) +
+                            source.command.mid(source.command.indexOf(QStringLiteral("--colormap")), 2);
+    if (const auto cuts = m_widget->cutBoundaries(); !cuts.empty()) {
         source.command << QStringLiteral("--cut-k") << QString::number(cuts.size() + 1);
+        source.sessionCommand << QStringLiteral("--cut-k") << QString::number(cuts.size() + 1);
+    }
     source.dataFiles = {QString::fromStdString(dataset.provenance.path)};
     source.methods = vatMethods(m_run->n(), QString::fromLatin1(metricName(m_run->vat->metric)), ivat);
     return source;

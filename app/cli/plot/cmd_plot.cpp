@@ -1,7 +1,7 @@
 // clusterlens-cli plot KIND ... --out FIG.png|tif|svg|pdf [common figure options]
 // Renders the same figures as the GUI's export, headless (QT_QPA_PLATFORM=offscreen works).
 
-#include <QGuiApplication>
+#include <QApplication>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,7 +49,8 @@ int runPlot(const Arguments& argv) {
     static int argc = 1;
     static char name[] = "clusterlens-cli";
     static char* args[] = {name, nullptr};
-    static QGuiApplication app(argc, args);
+    // A widgets application: the Qt Charts kinds draw QGraphicsWidgets.
+    static QApplication app(argc, args);
     for (const PlotKind& kind : plotKinds())
         if (argv[0] == kind.name) return kind.run(Arguments(argv.begin() + 1, argv.end()));
     throw UsageError("unknown figure kind '" + argv[0] + "'");

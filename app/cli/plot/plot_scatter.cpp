@@ -7,6 +7,10 @@
 // name, or a 0-based number) on viridis over its 1st-99th percentile, with a colour bar titled with
 // the marker and its transform, as the GUI draws it (views/marker_scale.hpp). The axes are titled with the
 // markers and their transform, e.g. "CD3 (arcsinh/5)" after --transform asinh:5.
+// From a session (`[INPUT] --session FILE --name NAME [--population P]`): the session's data (INPUT,
+// checked against its SHA-256 and read as the session read it, else its embedded matrix or its data
+// file), coloured by the labeling NAME with its cluster names, or by membership of the population
+// NAME; --population P draws only P's events.
 
 #include <QFileInfo>
 #include <QString>
@@ -16,11 +20,13 @@
 #include <memory>
 
 #include "args.hpp"
+#include "clusterlens/errors.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "input.hpp"
 #include "plot/plot_options.hpp"
 #include "marker_scale.hpp"
 #include "plot/plot_registry.hpp"
+#include "plot/plot_session.hpp"
 #include "scatter/scatter_figure.hpp"
 
 namespace clusterlens::cli {
@@ -46,12 +52,11 @@ std::size_t featureColumn(const Dataset& data, const std::string& text, const ch
 }
 
 /// --colour-by: Density, Labels, or Marker with `marker` set to the feature.
-views::ColourMode colourBy(const Args& args, const Dataset& data, std::ptrdiff_t& marker) {
+views::ColourMode colourBy(const Args& args, const Dataset& data, bool labelled, std::ptrdiff_t& marker) {
     const std::string what = args.value("--colour-by");
     if (what == "density") return views::ColourMode::Density;
     if (what == "labels") {
-        if (!args.has("--labels") && data.labels.empty())
-            throw UsageError("--colour-by labels: the file has no labels; give --labels LABELS.csv");
+        if (!labelled) throw UsageError("--colour-by labels: the file has no labels; give --labels LABELS.csv");
         return views::ColourMode::Labels;
     }
     if (what.rfind("marker:", 0) != 0 || what.size() == 7)
@@ -74,32 +79,80 @@ std::string summaryOf(const views::ScatterData& scatter) {
     return points + ", coloured by density";
 }
 
+/// The labels of --name (a labeling, or membership of a population) over all events of `data`.
+void sessionColours(const Args& args, const PlotSession& session, views::ScatterRequest& request,
+                    views::ScatterFigureOptions& options) {
+    const std::string name = args.value("--name");
+    auto labels = std::make_shared<std::vector<std::int32_t>>();
+    if (const LabelingResult* labeling = findNamed(session.session.labelings, name)) {
+        *labels = labeling->labels;
+        for (const std::string& cluster : labeling->clusterNames)
+            options.labelNames.push_back(QString::fromStdString(cluster));
+    } else if (const Population* population = findNamed(session.session.populations, name)) {
+        labels->assign(request.dataset->n, -1);
+        for (std::int64_t member : population->members)
+            if (static_cast<std::uint64_t>(member) < labels->size()) (*labels)[static_cast<std::size_t>(member)] = 0;
+        options.labelNames = {QString::fromStdString(name)};
+    } else {
+        std::vector<std::string> names;
+        for (const LabelingResult& l : session.session.labelings) names.push_back(l.info.name);
+        for (const Population& p : session.session.populations) names.push_back(p.name);
+        missingResult(args, session, "--name", "labeling or population", names);
+    }
+    if (labels->size() != request.dataset->n)
+        throw InvalidInput("--name: '" + name + "' in " + session.path + " labels " + std::to_string(labels->size()) +
+                           " events, the data has " + std::to_string(request.dataset->n));
+    options.colouring = QString::fromStdString(name);
+    request.labels = std::move(labels);
+}
+
+/// --population P of a session: only P's events (and their labels) are drawn.
+void restrictToPopulation(const Args& args, const PlotSession& session, views::ScatterRequest& request) {
+    if (!args.has("--population")) return;
+    const Population& population =
+        sessionResult(args, session, session.session.populations, "--population", "population");
+    request.dataset = std::make_shared<const Dataset>(eventsOf(*request.dataset, population.members, session.path));
+    if (!request.labels) return;
+    auto labels = std::make_shared<std::vector<std::int32_t>>();
+    for (std::int64_t member : population.members)
+        labels->push_back((*request.labels)[static_cast<std::size_t>(member)]);
+    request.labels = std::move(labels);
+}
+
 int runPlotScatter(const std::vector<std::string>& argv) {
-    Args args(argv, kCommonFlags, with(with(kCommonValued, kPlotValued), {"--x", "--y", "--labels", "--colour-by"}));
-    args.expectPositional({"INPUT"});
-    const std::string& path = args.positional()[0];
-    std::vector<std::string> files = {path};
+    Args args(
+        argv, kCommonFlags,
+        with(with(with(kCommonValued, kPlotValued), kPlotSessionValued), {"--x", "--y", "--labels", "--colour-by"}));
+    const auto session = plotSession(args, {"INPUT"}, {"INPUT"});
+    if (session && args.has("--labels")) throw UsageError("--labels and --session exclude each other");
+    std::vector<std::string> files = sourceFiles(args);
     if (args.has("--labels")) files.push_back(args.value("--labels"));
     const PlotOutput output = plotOutput(args, "scatter", argv, files);
-    auto data = std::make_shared<const Dataset>(loadInput(path, args, true));
+    const std::string path = args.positional().empty() ? std::string() : args.positional()[0];
+    auto data = std::make_shared<const Dataset>(session ? sessionData(*session, path) : loadInput(path, args, true));
 
     views::ScatterRequest request;
     request.dataset = data;
     request.axes.x = featureColumn(*data, args.required("--x"), "--x");
     request.axes.y = featureColumn(*data, args.required("--y"), "--y");
     views::ScatterFigureOptions options;
-    if (args.has("--labels")) {
+    if (session) {
+        sessionColours(args, *session, request, options);
+        restrictToPopulation(args, *session, request);
+    } else if (args.has("--labels")) {
         request.labels = std::make_shared<const std::vector<std::int32_t>>(readLabels(args.value("--labels"), data->n));
         options.colouring = QFileInfo(QString::fromStdString(args.value("--labels"))).completeBaseName();
     } else if (!data->labels.empty()) {
         options.labelNames = views::datasetLabelNames(*data);
         options.colouring = views::datasetLabelingName(*data);
     }
-    request.mode = request.labels || !data->labels.empty() ? views::ColourMode::Labels : views::ColourMode::Density;
-    if (args.has("--colour-by")) request.mode = colourBy(args, *data, request.marker);
+    const bool labelled = request.labels || !data->labels.empty();
+    request.mode = labelled ? views::ColourMode::Labels : views::ColourMode::Density;
+    if (args.has("--colour-by")) request.mode = colourBy(args, *data, labelled, request.marker);
     options.xTitle = views::markerAxisTitle(*data, request.axes, false);
     options.yTitle = views::markerAxisTitle(*data, request.axes, true);
-    options.title = QFileInfo(QString::fromStdString(path)).completeBaseName();
+    options.title =
+        QFileInfo(QString::fromStdString(path.empty() ? session->session.data.path : path)).completeBaseName();
     const auto scatter = std::make_shared<const views::ScatterData>(views::prepareScatter(request));
     views::ScatterFigure figure(scatter, std::move(options));
     writePlot(figure, output, summaryOf(*scatter));
@@ -107,7 +160,10 @@ int runPlotScatter(const std::vector<std::string>& argv) {
 }
 
 const PlotRegistrar registrar{
-    {"scatter", "INPUT --x F1 --y F2 [--labels LABELS.csv | --colour-by density|labels|marker:NAME]", runPlotScatter}};
+    {"scatter",
+     "(INPUT | [INPUT] --session FILE --name LABELING|POPULATION [--population P]) --x F1 --y F2 "
+     "[--labels LABELS.csv | --colour-by density|labels|marker:NAME]",
+     runPlotScatter}};
 
 }  // namespace
 

@@ -1,9 +1,13 @@
-// clusterlens-cli plot vat INPUT [--image ivat|vat] [--metric euclidean|sqeuclidean|manhattan|cosine]
+// clusterlens-cli plot vat (INPUT | [INPUT] --session FILE --name VAT [--population P]) [--image ivat|vat] [--metric
+// euclidean|sqeuclidean|manhattan|cosine]
 //                          [--colormap grey|viridis|magma] [--cut-k K] [common data options]
 //                          --out FIG.png|tif|svg|pdf [common figure options]
 // The VAT/iVAT figure of the GUI (views/vat/vat_figure.hpp), headless: the VAT order of INPUT, the
 // image rendered at the output's resolution by the same viewport renderer as the view, position
-// ticks, the boxes of the K largest cuts, and the colour bar of the distances.
+// ticks, the boxes of the K largest cuts, and the colour bar of the distances. From a session, the
+// stored VAT order NAME (of all events or of a population) over the session's data (INPUT checked
+// against its SHA-256, else its embedded matrix or data file), on the features and metric it was
+// computed with: nothing is ordered again.
 
 #include <QFileInfo>
 #include <QString>
@@ -11,12 +15,15 @@
 #include <memory>
 
 #include "args.hpp"
+#include "clusterlens/errors.hpp"
+#include "clusterlens/session/population.hpp"
 #include "clusterlens/vat/colormap.hpp"
 #include "clusterlens/vat/metric.hpp"
 #include "clusterlens/vat/vat.hpp"
 #include "input.hpp"
 #include "plot/plot_options.hpp"
 #include "plot/plot_registry.hpp"
+#include "plot/plot_session.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_run.hpp"
 
@@ -24,26 +31,61 @@ namespace clusterlens::cli {
 
 namespace {
 
-int runPlotVat(const std::vector<std::string>& argv) {
-    Args args(argv, kCommonFlags,
-              with(with(kCommonValued, kPlotValued), {"--image", "--metric", "--colormap", "--cut-k"}));
-    args.expectPositional({"INPUT"});
-    const std::string& path = args.positional()[0];
-    const PlotOutput output = plotOutput(args, "vat", argv, {path});
-    const bool ivat = args.choice("--image", {"ivat", "vat"}, "ivat") == "ivat";
+/// The stored order NAME of the session, over the session's data.
+views::VatRun storedRun(const PlotSession& session, const Args& args) {
+    const VatEntry& stored = sessionResult(args, session, session.session.vat, "--name", "VAT order");
+    const Dataset all = sessionData(session, args.positional().empty() ? std::string() : args.positional()[0]);
+    views::VatRequest request;
+    request.dataset = std::make_shared<const Dataset>(eventsOf(all, stored.info.members, session.path));
+    request.metric = parseMetric(stored.metric);
+    for (const std::string& feature : stored.info.features) {
+        const std::ptrdiff_t column = request.dataset->featureIndex(feature);
+        if (column < 0)
+            throw InvalidInput("--name: VAT order '" + stored.info.name + "' was computed on feature '" + feature +
+                               "', which the session's data lacks");
+        request.columns.push_back(static_cast<std::size_t>(column));
+    }
+    if (stored.info.features.empty())
+        for (std::size_t j = 0; j < request.dataset->d; ++j) request.columns.push_back(j);
+    auto vat = std::make_shared<VatResult>();
+    vat->n = request.dataset->n;
+    vat->order = stored.info.members.empty() ? stored.order : indicesToPositions(stored.order, stored.info.members);
+    if (vat->order.size() != vat->n || vat->order.empty())
+        throw InvalidInput("--name: VAT order '" + stored.info.name + "' orders " +
+                           std::to_string(stored.order.size()) + " events, its data has " + std::to_string(vat->n));
+    vat->start = static_cast<std::size_t>(vat->order.front());
+    vat->metric = request.metric;
+    vat->cut = stored.cut;
+    return views::storedVatRun(request, std::move(vat));
+}
+
+views::VatRun computedRun(const Args& args) {
     views::VatRequest request;
     request.metric =
         parseMetric(args.choice("--metric", {"euclidean", "sqeuclidean", "manhattan", "cosine"}, "euclidean"));
     request.backend = backendFrom(args);
-    auto data = std::make_shared<const Dataset>(loadInput(path, args));
+    auto data = std::make_shared<const Dataset>(loadInput(args.positional()[0], args));
     request.dataset = data;
     for (std::size_t j = 0; j < data->d; ++j) request.columns.push_back(j);
-
     JobControl control;
-    const views::VatRun run = views::runVat(request, control);
+    views::VatRun run = views::runVat(request, control);
     printWarnings(control.warnings());
+    return run;
+}
+
+int runPlotVat(const std::vector<std::string>& argv) {
+    Args args(argv, kCommonFlags,
+              with(with(with(kCommonValued, kPlotValued), kPlotSessionValued),
+                   {"--image", "--metric", "--colormap", "--cut-k"}));
+    const auto session = plotSession(args, {"INPUT"}, {"INPUT"});
+    if (session && args.has("--metric"))
+        throw UsageError("--metric: a stored VAT order keeps the metric it was computed with");
+    const PlotOutput output = plotOutput(args, "vat", argv, sourceFiles(args));
+    const bool ivat = args.choice("--image", {"ivat", "vat"}, "ivat") == "ivat";
+    const views::VatRun run = session ? storedRun(*session, args) : computedRun(args);
     views::VatFigureOptions options;
-    const QString name = QFileInfo(QString::fromStdString(path)).completeBaseName();
+    const QString name = session ? QString::fromStdString(args.value("--name"))
+                                 : QFileInfo(QString::fromStdString(args.positional()[0])).completeBaseName();
     options.title = QStringLiteral("%1: %2").arg(ivat ? QStringLiteral("iVAT") : QStringLiteral("VAT"), name);
     options.display.kind = ivat ? VatImageKind::Ivat : VatImageKind::Vat;
     options.display.colormap = parseColormap(args.choice("--colormap", {"grey", "viridis", "magma"}, "grey"));
@@ -57,8 +99,10 @@ int runPlotVat(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{
-    {"vat", "INPUT [--image ivat|vat] [--metric M] [--colormap grey|viridis|magma] [--cut-k K]", runPlotVat}};
+const PlotRegistrar registrar{{"vat",
+                               "(INPUT | [INPUT] --session FILE --name VAT) [--image ivat|vat] [--metric M] "
+                               "[--colormap grey|viridis|magma] [--cut-k K]",
+                               runPlotVat}};
 
 }  // namespace
 

@@ -1,0 +1,167 @@
+// The command a figure's metadata carries regenerates it: the DPC panel's decision graph and γ-rank
+// plot, of a run on all events and of a run on a population, exported through the figure dialog while
+// the session that stores the run is saved; the `clusterlens-cli plot ... --session FILE --name ...`
+// read back from the SVG's metadata, run as a shell command, writes the same SVG (besides the
+// metadata) and, for PNG, the same pixels.
+
+#include <QImage>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextStream>
+
+#include <memory>
+
+#include "analysis_session.hpp"
+#include "clusterlens/io/read_dataset.hpp"
+#include "clusterlens/session/session_data.hpp"
+#include "clusterlens/session/session_file.hpp"
+#include "dpc/dpc_panel.hpp"
+#include "dpc/peak_choice.hpp"
+#include "dpc_test_support.hpp"
+#include "figure/figure_export_dialog.hpp"
+#include "figure/figure_export_source.hpp"
+#include "gui_test_main.hpp"
+#include "jobs/job_runner.hpp"
+#include "populations/run_on_choice.hpp"
+#include "session/session_results.hpp"
+
+using namespace clusterlens;
+using namespace clusterlens::views;
+
+namespace {
+
+constexpr int kJobTimeoutMs = 60'000;
+
+QString readText(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+QString withoutMetadata(QString svg) {
+    const qsizetype from = svg.indexOf(QStringLiteral("<metadata>")), to = svg.indexOf(QStringLiteral("</metadata>"));
+    if (from >= 0 && to > from) svg.remove(from, to - from);
+    return svg;
+}
+
+/// The command in an SVG's metadata (<dc:description>), unescaped.
+QString metadataCommand(const QString& svg) {
+    const auto match = QRegularExpression(QStringLiteral("<dc:description>([^<]*)</dc:description>")).match(svg);
+    return match.captured(1)
+        .replace(QStringLiteral("&quot;"), QStringLiteral("\""))
+        .replace(QStringLiteral("&lt;"), QStringLiteral("<"))
+        .replace(QStringLiteral("&gt;"), QStringLiteral(">"))
+        .replace(QStringLiteral("&amp;"), QStringLiteral("&"));
+}
+
+}  // namespace
+
+class FigureRegenerateTest : public clusterlens::test::DpcBlobsPanelTest {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase() { delete m_panel; }
+    void decisionGraphOfAllEventsRegenerates() { checkRegenerates(QStringLiteral("all"), true); }
+    void gammaPlotOfAllEventsRegenerates() { checkRegenerates(QStringLiteral("all"), false); }
+    void decisionGraphOfAPopulationRegenerates();
+
+private:
+    void runDpc();
+    /// Stores the panel's run (and `population`) in the session file, exports the decision graph or
+    /// γ plot as SVG and PNG, runs the metadata's command and compares.
+    void checkRegenerates(const QString& tag, bool decision, const Population* population = nullptr);
+
+    QTemporaryDir m_dir;
+    QString m_dataPath, m_sessionPath;
+};
+
+void FigureRegenerateTest::initTestCase() {
+    showPanel();
+    if (QTest::currentTestFailed()) return;
+    // The blobs as a file, the session's data: 9 significant digits read back as the same floats.
+    m_dataPath = m_dir.filePath(QStringLiteral("blobs.csv"));
+    QFile file(m_dataPath);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QTextStream out(&file);
+    out << "x,y\n";
+    for (std::size_t i = 0; i < m_data->n; ++i)
+        out << QString::number(m_data->values[2 * i], 'g', 9) << ','
+            << QString::number(m_data->values[2 * i + 1], 'g', 9) << '\n';
+    file.close();
+    QCOMPARE(prepareData(readDataset(m_dataPath.toStdString()), {}).values, m_data->values);
+    m_sessionPath = m_dir.filePath(QStringLiteral("work.clusterlens"));
+    runDpc();
+}
+
+void FigureRegenerateTest::runDpc() {
+    QSignalSpy shown(m_panel, &DpcPanel::resultShown);
+    m_panel->run();
+    QVERIFY(shown.wait(kJobTimeoutMs));
+    m_panel->peakChoice()->chooseTopK(3);
+    QCOMPARE(m_panel->peakChoice()->peaks().size(), std::size_t{3});
+}
+
+void FigureRegenerateTest::checkRegenerates(const QString& tag, bool decision, const Population* population) {
+    const std::shared_ptr<const DpcRun> run = m_panel->lastRun();
+    QVERIFY(run);
+    Session session;
+    session.data = describeDataFile(m_dataPath.toStdString(), {}, *m_data);
+    session.dpc.push_back(dpcResult(dpcResultName(*run), *run, m_panel->peakChoice()->peaks(),
+                                    m_panel->currentLabels().get(), QString()));
+    if (population) session.populations.push_back(*population);
+    writeSession(m_sessionPath.toStdString(), session);
+    setFigureSessionFile(m_sessionPath);
+    const FigureExportSource source = decision ? m_panel->decisionExportSource() : m_panel->gammaExportSource();
+    for (const QString& suffix : {QStringLiteral("svg"), QStringLiteral("png")}) {
+        const QString exported = m_dir.filePath(tag + QStringLiteral("-gui.") + suffix);
+        FigureExportDialog dialog(source);
+        dialog.setPath(exported);
+        dialog.setWidthMillimetres(85.0);
+        dialog.setDpi(200);
+        QString error;
+        QVERIFY2(dialog.exportNow(&error), qPrintable(error));
+        // The command as the file carries it: SVG <metadata>, PNG text chunk.
+        QString command = suffix == QLatin1String("svg") ? metadataCommand(readText(exported))
+                                                         : QImage(exported).text(QStringLiteral("Command"));
+        QVERIFY2(command.startsWith(QStringLiteral("clusterlens-cli plot ") +
+                                    (decision ? QStringLiteral("decision") : QStringLiteral("gamma")) +
+                                    QStringLiteral(" --session ")),
+                 qPrintable(command));
+        QVERIFY2(command.contains(QStringLiteral("--name")), qPrintable(command));
+        if (population) QVERIFY2(command.contains(QStringLiteral("--population")), qPrintable(command));
+        const QString again = m_dir.filePath(tag + QStringLiteral("-cli.") + suffix);
+        command.replace(exported, again);
+        command.replace(0, QStringLiteral("clusterlens-cli").size(), QStringLiteral(CLUSTERLENS_CLI));
+        QProcess shell;
+        shell.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command});
+        QVERIFY(shell.waitForFinished(kJobTimeoutMs));
+        QVERIFY2(shell.exitCode() == 0, qPrintable(command + QLatin1Char('\n') + shell.readAllStandardError()));
+        if (suffix == QLatin1String("svg")) {
+            QCOMPARE(withoutMetadata(readText(again)), withoutMetadata(readText(exported)));
+        } else {
+            const QImage gui(exported), cli(again);
+            QVERIFY(!gui.isNull());
+            QCOMPARE(cli.size(), gui.size());
+            QVERIFY(cli.convertToFormat(QImage::Format_ARGB32) == gui.convertToFormat(QImage::Format_ARGB32));
+        }
+    }
+    setFigureSessionFile(QString());
+}
+
+void FigureRegenerateTest::decisionGraphOfAPopulationRegenerates() {
+    // The first two blobs: the run's points are whole-dataset indices 0,1,3,4,6,7,...
+    Population population;
+    population.name = "blobs A and B";
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(m_data->n); ++i)
+        if (i % 3 != 2) population.members.push_back(i);
+    m_analysis->setPopulations(
+        {{QString::fromStdString(population.name), std::make_shared<const IndexVector>(population.members)}});
+    QVERIFY(m_panel->runOn()->setPopulation(QString::fromStdString(population.name)));
+    runDpc();
+    QCOMPARE(m_panel->lastRun()->scope.population, QString::fromStdString(population.name));
+    checkRegenerates(QStringLiteral("population"), true, &population);
+}
+
+CLUSTERLENS_GUI_TEST_MAIN(FigureRegenerateTest)
+#include "figure_regenerate_test.moc"
