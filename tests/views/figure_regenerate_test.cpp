@@ -1,6 +1,7 @@
 // The command a figure's metadata carries regenerates it: the DPC panel's decision graph and γ-rank
-// plot, of a run on all events and of a run on a population, exported through the figure dialog while
-// the session that stores the run is saved; the `clusterlens-cli plot ... --session FILE --name ...`
+// plot, of a run on all events and of a run on a population, and the Charts dock's cluster sizes and
+// merge-height profile of a stored tree, exported through the figure dialog while the session that
+// stores the result is saved; the `clusterlens-cli plot ... --session FILE --name ...`
 // read back from the SVG's metadata, run as a shell command, writes the same SVG (besides the
 // metadata) and, for PNG, the same pixels.
 
@@ -14,6 +15,9 @@
 #include <memory>
 
 #include "analysis_session.hpp"
+#include "charts/charts_panel.hpp"
+#include "dendrogram/dendrogram_cut.hpp"
+#include "dendrogram/dendrogram_layout.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "clusterlens/session/session_data.hpp"
 #include "clusterlens/session/session_file.hpp"
@@ -65,8 +69,12 @@ private Q_SLOTS:
     void decisionGraphOfAllEventsRegenerates() { checkRegenerates(QStringLiteral("all"), true); }
     void gammaPlotOfAllEventsRegenerates() { checkRegenerates(QStringLiteral("all"), false); }
     void decisionGraphOfAPopulationRegenerates();
+    void chartsOfATreeRegenerate();
 
 private:
+    /// Exports `source` as SVG and PNG through the figure dialog, runs the command the file's metadata
+    /// carries (`plot KIND --session ...`, containing `word`) and compares its file with the export.
+    void regenerate(const FigureExportSource& source, const QString& tag, const QString& kind, const QString& word);
     void runDpc();
     /// Stores the panel's run (and `population`) in the session file, exports the decision graph or
     /// γ plot as SVG and PNG, runs the metadata's command and compares.
@@ -113,6 +121,13 @@ void FigureRegenerateTest::checkRegenerates(const QString& tag, bool decision, c
     writeSession(m_sessionPath.toStdString(), session);
     setFigureSessionFile(m_sessionPath);
     const FigureExportSource source = decision ? m_panel->decisionExportSource() : m_panel->gammaExportSource();
+    regenerate(source, tag, decision ? QStringLiteral("decision") : QStringLiteral("gamma"),
+               population ? QStringLiteral("--population") : QStringLiteral("--name"));
+    setFigureSessionFile(QString());
+}
+
+void FigureRegenerateTest::regenerate(const FigureExportSource& source, const QString& tag, const QString& kind,
+                                      const QString& word) {
     for (const QString& suffix : {QStringLiteral("svg"), QStringLiteral("png")}) {
         const QString exported = m_dir.filePath(tag + QStringLiteral("-gui.") + suffix);
         FigureExportDialog dialog(source);
@@ -124,12 +139,9 @@ void FigureRegenerateTest::checkRegenerates(const QString& tag, bool decision, c
         // The command as the file carries it: SVG <metadata>, PNG text chunk.
         QString command = suffix == QLatin1String("svg") ? metadataCommand(readText(exported))
                                                          : QImage(exported).text(QStringLiteral("Command"));
-        QVERIFY2(command.startsWith(QStringLiteral("clusterlens-cli plot ") +
-                                    (decision ? QStringLiteral("decision") : QStringLiteral("gamma")) +
-                                    QStringLiteral(" --session ")),
+        QVERIFY2(command.startsWith(QStringLiteral("clusterlens-cli plot %1 --session ").arg(kind)),
                  qPrintable(command));
-        QVERIFY2(command.contains(QStringLiteral("--name")), qPrintable(command));
-        if (population) QVERIFY2(command.contains(QStringLiteral("--population")), qPrintable(command));
+        QVERIFY2(command.contains(word), qPrintable(command));
         const QString again = m_dir.filePath(tag + QStringLiteral("-cli.") + suffix);
         command.replace(exported, again);
         command.replace(0, QStringLiteral("clusterlens-cli").size(), QStringLiteral(CLUSTERLENS_CLI));
@@ -146,6 +158,29 @@ void FigureRegenerateTest::checkRegenerates(const QString& tag, bool decision, c
             QVERIFY(cli.convertToFormat(QImage::Format_ARGB32) == gui.convertToFormat(QImage::Format_ARGB32));
         }
     }
+}
+
+void FigureRegenerateTest::chartsOfATreeRegenerate() {
+    // An average-linkage tree stored in a session by the command line, cut into 3 as the dendrogram does.
+    const QString session = m_dir.filePath(QStringLiteral("tree.clusterlens"));
+    QProcess hca;
+    hca.start(QStringLiteral(CLUSTERLENS_CLI),
+              {QStringLiteral("hca"), m_dataPath, QStringLiteral("--linkage"), QStringLiteral("average"),
+               QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--out"),
+               m_dir.filePath(QStringLiteral("tree.csv")), QStringLiteral("--session"), session,
+               QStringLiteral("--name"), QStringLiteral("average tree")});
+    QVERIFY(hca.waitForFinished(kJobTimeoutMs));
+    QVERIFY2(hca.exitCode() == 0, hca.readAllStandardError().constData());
+    const Linkage linkage = readSession(session.toStdString()).linkages.at(0).linkage;
+    const auto layout = std::make_shared<const DendrogramLayout>(buildDendrogramLayout(linkage));
+    const auto cut = std::make_shared<const DendrogramCut>(cutIntoPopulations(linkage, *layout, 3, 5));
+    ChartsPanel charts;
+    charts.setCut(layout, cut, QStringLiteral("average tree"));
+    setFigureSessionFile(session);
+    regenerate(charts.figureExportSource(ChartsPanel::SizesPage), QStringLiteral("sizes"), QStringLiteral("sizes"),
+               QStringLiteral("--cut-k 3"));
+    regenerate(charts.figureExportSource(ChartsPanel::ProfilePage), QStringLiteral("profile"),
+               QStringLiteral("merge-heights"), QStringLiteral("--name 'average tree'"));
     setFigureSessionFile(QString());
 }
 
