@@ -173,7 +173,9 @@ protected:
                 {"vat", file("blobs.csv"), "--cut-k", "3"},
                 {"heights", file("average.csv"), file("ward.csv")},
                 {"contingency", file("km.csv"), file("dpc_labels.csv")},
-                {"populations", file("blobs.csv"), "--session", file("gated.clusterlens")}};
+                {"populations", file("blobs.csv"), "--session", file("gated.clusterlens")},
+                {"sizes", file("average.csv"), "--cut-k", "3"},
+                {"merge-heights", file("average.csv"), "--cut-k", "3"}};
     }
 
     /// Runs `plot KIND ... --width-mm 85 --height-mm 70 --dpi 600 --title kTitle --out OUT`.
