@@ -18,6 +18,7 @@
 #include "charts/charts_panel.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "clusterlens/session/session_data.hpp"
 #include "clusterlens/session/session_file.hpp"
@@ -70,8 +71,12 @@ private Q_SLOTS:
     void gammaPlotOfAllEventsRegenerates() { checkRegenerates(QStringLiteral("all"), false); }
     void decisionGraphOfAPopulationRegenerates();
     void chartsOfATreeRegenerate();
+    void dendrogramOfAStoredTreeRegenerates();
 
 private:
+    QString treeSession() const { return m_dir.filePath(QStringLiteral("tree.clusterlens")); }
+    /// An average-linkage tree of the blobs stored as "average tree" in treeSession() by `hca --session`.
+    Linkage storeTree();
     /// Exports `source` as SVG and PNG through the figure dialog, runs the command the file's metadata
     /// carries (`plot KIND --session ...`, containing `word`) and compares its file with the export.
     void regenerate(const FigureExportSource& source, const QString& tag, const QString& kind, const QString& word);
@@ -160,27 +165,50 @@ void FigureRegenerateTest::regenerate(const FigureExportSource& source, const QS
     }
 }
 
-void FigureRegenerateTest::chartsOfATreeRegenerate() {
-    // An average-linkage tree stored in a session by the command line, cut into 3 as the dendrogram does.
-    const QString session = m_dir.filePath(QStringLiteral("tree.clusterlens"));
+Linkage FigureRegenerateTest::storeTree() {
     QProcess hca;
     hca.start(QStringLiteral(CLUSTERLENS_CLI),
               {QStringLiteral("hca"), m_dataPath, QStringLiteral("--linkage"), QStringLiteral("average"),
                QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--out"),
-               m_dir.filePath(QStringLiteral("tree.csv")), QStringLiteral("--session"), session,
+               m_dir.filePath(QStringLiteral("tree.csv")), QStringLiteral("--session"), treeSession(),
                QStringLiteral("--name"), QStringLiteral("average tree")});
-    QVERIFY(hca.waitForFinished(kJobTimeoutMs));
-    QVERIFY2(hca.exitCode() == 0, hca.readAllStandardError().constData());
-    const Linkage linkage = readSession(session.toStdString()).linkages.at(0).linkage;
+    if (!hca.waitForFinished(kJobTimeoutMs) || hca.exitCode() != 0) return {};
+    return readSession(treeSession().toStdString()).linkages.at(0).linkage;
+}
+
+void FigureRegenerateTest::chartsOfATreeRegenerate() {
+    // An average-linkage tree stored in a session by the command line, cut into 3 as the dendrogram does.
+    const Linkage linkage = storeTree();
+    QCOMPARE(linkage.leafCount, m_data->n);
     const auto layout = std::make_shared<const DendrogramLayout>(buildDendrogramLayout(linkage));
     const auto cut = std::make_shared<const DendrogramCut>(cutIntoPopulations(linkage, *layout, 3, 5));
     ChartsPanel charts;
     charts.setCut(layout, cut, QStringLiteral("average tree"));
-    setFigureSessionFile(session);
+    setFigureSessionFile(treeSession());
     regenerate(charts.figureExportSource(ChartsPanel::SizesPage), QStringLiteral("sizes"), QStringLiteral("sizes"),
                QStringLiteral("--cut-k 3"));
     regenerate(charts.figureExportSource(ChartsPanel::ProfilePage), QStringLiteral("profile"),
                QStringLiteral("merge-heights"), QStringLiteral("--name 'average tree'"));
+    setFigureSessionFile(QString());
+}
+
+void FigureRegenerateTest::dendrogramOfAStoredTreeRegenerates() {
+    const Linkage linkage = storeTree();
+    QCOMPARE(linkage.leafCount, m_data->n);
+    AnalysisSession analysis;
+    DendrogramPanel panel(m_runner, &analysis);
+    panel.resize(900, 700);
+    // The data as read from its file, which the clustermap's --heatmap names.
+    auto read = std::make_shared<Dataset>(*m_data);
+    read->provenance.path = m_dataPath.toStdString();
+    panel.setDataSource(read, {QStringLiteral("x"), QStringLiteral("y")});
+    analysis.addLinkage(QStringLiteral("average tree"), std::make_shared<const Linkage>(linkage));
+    panel.showLinkage(QStringLiteral("average tree"));
+    panel.setMinClusterSize(5);
+    panel.setClusterCount(3);
+    setFigureSessionFile(treeSession());
+    regenerate(panel.figureExportSource(), QStringLiteral("dendrogram"), QStringLiteral("dendrogram"),
+               QStringLiteral("--min-cluster-size 5"));
     setFigureSessionFile(QString());
 }
 
