@@ -16,6 +16,8 @@
 
 #include "analysis_session.hpp"
 #include "charts/charts_panel.hpp"
+#include "compare/flat_view.hpp"
+#include "compare/heights_view.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
@@ -72,8 +74,11 @@ private Q_SLOTS:
     void decisionGraphOfAPopulationRegenerates();
     void chartsOfATreeRegenerate();
     void dendrogramOfAStoredTreeRegenerates();
+    void comparisonsOfStoredResultsRegenerate();
 
 private:
+    /// clusterlens-cli ARGUMENTS --session treeSession(); whether it exited 0.
+    bool runCli(const QStringList& arguments);
     QString treeSession() const { return m_dir.filePath(QStringLiteral("tree.clusterlens")); }
     /// An average-linkage tree of the blobs stored as "average tree" in treeSession() by `hca --session`.
     Linkage storeTree();
@@ -165,14 +170,18 @@ void FigureRegenerateTest::regenerate(const FigureExportSource& source, const QS
     }
 }
 
+bool FigureRegenerateTest::runCli(const QStringList& arguments) {
+    QProcess cli;
+    cli.start(QStringLiteral(CLUSTERLENS_CLI), arguments + QStringList{QStringLiteral("--session"), treeSession()});
+    return cli.waitForFinished(kJobTimeoutMs) && cli.exitCode() == 0;
+}
+
 Linkage FigureRegenerateTest::storeTree() {
-    QProcess hca;
-    hca.start(QStringLiteral(CLUSTERLENS_CLI),
-              {QStringLiteral("hca"), m_dataPath, QStringLiteral("--linkage"), QStringLiteral("average"),
-               QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--out"),
-               m_dir.filePath(QStringLiteral("tree.csv")), QStringLiteral("--session"), treeSession(),
-               QStringLiteral("--name"), QStringLiteral("average tree")});
-    if (!hca.waitForFinished(kJobTimeoutMs) || hca.exitCode() != 0) return {};
+    const QString out = QStringLiteral("--out");
+    if (!runCli({QStringLiteral("hca"), m_dataPath, QStringLiteral("--linkage"), QStringLiteral("average"),
+                 QStringLiteral("--backend"), QStringLiteral("cpu"), out, m_dir.filePath(QStringLiteral("tree.csv")),
+                 QStringLiteral("--name"), QStringLiteral("average tree")}))
+        return {};
     return readSession(treeSession().toStdString()).linkages.at(0).linkage;
 }
 
@@ -209,6 +218,39 @@ void FigureRegenerateTest::dendrogramOfAStoredTreeRegenerates() {
     setFigureSessionFile(treeSession());
     regenerate(panel.figureExportSource(), QStringLiteral("dendrogram"), QStringLiteral("dendrogram"),
                QStringLiteral("--min-cluster-size 5"));
+    setFigureSessionFile(QString());
+}
+
+void FigureRegenerateTest::comparisonsOfStoredResultsRegenerate() {
+    // Two trees and two k-means labelings stored by the command line, compared in the views.
+    QCOMPARE(storeTree().leafCount, m_data->n);
+    const QString out = QStringLiteral("--out");
+    QVERIFY(runCli({QStringLiteral("hca"), m_dataPath, QStringLiteral("--linkage"), QStringLiteral("ward"), out,
+                    m_dir.filePath(QStringLiteral("ward.csv")), QStringLiteral("--name"), QStringLiteral("ward")}));
+    for (const char* k : {"2", "3"})
+        QVERIFY(runCli({QStringLiteral("kmeans"), m_dataPath, QStringLiteral("-k"), QString::fromLatin1(k),
+                        QStringLiteral("--labels-out"), m_dir.filePath(QStringLiteral("k.csv")),
+                        QStringLiteral("--name"), QStringLiteral("k") + QString::fromLatin1(k)}));
+    const Session stored = readSession(treeSession().toStdString());
+    AnalysisSession analysis;
+    for (const LinkageResult& tree : stored.linkages)
+        analysis.addLinkage(QString::fromStdString(tree.info.name), std::make_shared<const Linkage>(tree.linkage));
+    for (const LabelingResult& labeling : stored.labelings)
+        analysis.addLabeling(QString::fromStdString(labeling.info.name),
+                             std::make_shared<const LabelVector>(labeling.labels));
+    setFigureSessionFile(treeSession());
+    HeightsView heights(m_runner, &analysis);
+    QSignalSpy heightsReady(&heights, &HeightsView::comparisonReady);
+    heights.setLinkages(QStringLiteral("average tree"), QStringLiteral("ward"));
+    QVERIFY(heightsReady.count() > 0 || heightsReady.wait(kJobTimeoutMs));
+    regenerate(heights.figureExportSource(), QStringLiteral("heights"), QStringLiteral("heights"),
+               QStringLiteral("--name2 ward"));
+    FlatComparisonView flat(m_runner, &analysis);
+    QSignalSpy flatReady(&flat, &FlatComparisonView::comparisonReady);
+    flat.setLabelings(QStringLiteral("k3"), QStringLiteral("k2"));
+    QVERIFY(flatReady.count() > 0 || flatReady.wait(kJobTimeoutMs));
+    regenerate(flat.figureExportSource(), QStringLiteral("contingency"), QStringLiteral("contingency"),
+               QStringLiteral("--name2 k2"));
     setFigureSessionFile(QString());
 }
 
