@@ -32,6 +32,8 @@
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
 #include "populations/run_on_choice.hpp"
+#include "scatter/scatter_export.hpp"
+#include "scatter/scatter_widget.hpp"
 #include "session/session_results.hpp"
 
 using namespace clusterlens;
@@ -75,6 +77,7 @@ private Q_SLOTS:
     void chartsOfATreeRegenerate();
     void dendrogramOfAStoredTreeRegenerates();
     void comparisonsOfStoredResultsRegenerate();
+    void scatterColouredByAStoredLabelingRegenerates();
 
 private:
     /// clusterlens-cli ARGUMENTS --session treeSession(); whether it exited 0.
@@ -251,6 +254,28 @@ void FigureRegenerateTest::comparisonsOfStoredResultsRegenerate() {
     QVERIFY(flatReady.count() > 0 || flatReady.wait(kJobTimeoutMs));
     regenerate(flat.figureExportSource(), QStringLiteral("contingency"), QStringLiteral("contingency"),
                QStringLiteral("--name2 k2"));
+    setFigureSessionFile(QString());
+}
+
+void FigureRegenerateTest::scatterColouredByAStoredLabelingRegenerates() {
+    QVERIFY(runCli({QStringLiteral("kmeans"), m_dataPath, QStringLiteral("-k"), QStringLiteral("3"),
+                    QStringLiteral("--labels-out"), m_dir.filePath(QStringLiteral("k.csv")), QStringLiteral("--name"),
+                    QStringLiteral("k3")}));
+    const Session stored = readSession(treeSession().toStdString());
+    const LabelingResult* labeling = findNamed(stored.labelings, "k3");
+    QVERIFY(labeling);
+    auto read = std::make_shared<Dataset>(*m_data);
+    read->provenance.path = m_dataPath.toStdString();
+    ScatterWidget widget;
+    widget.resize(600, 500);
+    ScatterRequest request;
+    request.dataset = read;
+    request.labels = std::make_shared<const LabelVector>(labeling->labels);
+    request.mode = ColourMode::Labels;
+    widget.setData(std::make_shared<const ScatterData>(prepareScatter(request)));
+    setFigureSessionFile(treeSession());
+    regenerate(scatterExportSource(&widget, read, ScatterAxes{}, QStringLiteral("k3")), QStringLiteral("scatter"),
+               QStringLiteral("scatter"), QStringLiteral("--name k3"));
     setFigureSessionFile(QString());
 }
 
