@@ -35,6 +35,8 @@
 #include "scatter/scatter_export.hpp"
 #include "scatter/scatter_widget.hpp"
 #include "session/session_results.hpp"
+#include "vat/vat_panel.hpp"
+#include "vat/vat_run.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
@@ -78,6 +80,7 @@ private Q_SLOTS:
     void dendrogramOfAStoredTreeRegenerates();
     void comparisonsOfStoredResultsRegenerate();
     void scatterColouredByAStoredLabelingRegenerates();
+    void vatImageOfAStoredOrderRegenerates();
 
 private:
     /// clusterlens-cli ARGUMENTS --session treeSession(); whether it exited 0.
@@ -276,6 +279,30 @@ void FigureRegenerateTest::scatterColouredByAStoredLabelingRegenerates() {
     setFigureSessionFile(treeSession());
     regenerate(scatterExportSource(&widget, read, ScatterAxes{}, QStringLiteral("k3")), QStringLiteral("scatter"),
                QStringLiteral("scatter"), QStringLiteral("--name k3"));
+    setFigureSessionFile(QString());
+}
+
+void FigureRegenerateTest::vatImageOfAStoredOrderRegenerates() {
+    auto read = std::make_shared<Dataset>(*m_data);
+    read->provenance.path = m_dataPath.toStdString();
+    AnalysisSession analysis;
+    VatPanel panel(m_runner, &analysis);
+    panel.resize(800, 700);
+    panel.setDataSource(read, {QStringLiteral("x"), QStringLiteral("y")});
+    panel.setBackend(Backend::Cpu);
+    QSignalSpy shown(&panel, &VatPanel::resultShown);
+    panel.run();
+    QVERIFY(shown.wait(kJobTimeoutMs));
+    const std::shared_ptr<const VatRun> run = panel.lastRun();
+    QVERIFY(run);
+    Session session;
+    session.data = describeDataFile(m_dataPath.toStdString(), {}, *m_data);
+    session.vat.push_back(vatEntry(vatEntryName(*run), *run, QString()));
+    const QString path = m_dir.filePath(QStringLiteral("vat.clusterlens"));
+    writeSession(path.toStdString(), session);
+    panel.setClusterCount(3);
+    setFigureSessionFile(path);
+    regenerate(panel.figureExportSource(), QStringLiteral("vat"), QStringLiteral("vat"), QStringLiteral("--cut-k 3"));
     setFigureSessionFile(QString());
 }
 
