@@ -30,6 +30,7 @@
 #include "figure/figure_export_dialog.hpp"
 #include "figure/figure_export_source.hpp"
 #include "gui_test_main.hpp"
+#include "regenerate_support.hpp"
 #include "jobs/job_runner.hpp"
 #include "populations/run_on_choice.hpp"
 #include "scatter/scatter_export.hpp"
@@ -44,27 +45,6 @@ using namespace clusterlens::views;
 namespace {
 
 constexpr int kJobTimeoutMs = 60'000;
-
-QString readText(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-}
-
-QString withoutMetadata(QString svg) {
-    const qsizetype from = svg.indexOf(QStringLiteral("<metadata>")), to = svg.indexOf(QStringLiteral("</metadata>"));
-    if (from >= 0 && to > from) svg.remove(from, to - from);
-    return svg;
-}
-
-/// The command in an SVG's metadata (<dc:description>), unescaped.
-QString metadataCommand(const QString& svg) {
-    const auto match = QRegularExpression(QStringLiteral("<dc:description>([^<]*)</dc:description>")).match(svg);
-    return match.captured(1)
-        .replace(QStringLiteral("&quot;"), QStringLiteral("\""))
-        .replace(QStringLiteral("&lt;"), QStringLiteral("<"))
-        .replace(QStringLiteral("&gt;"), QStringLiteral(">"))
-        .replace(QStringLiteral("&amp;"), QStringLiteral("&"));
-}
 
 }  // namespace
 
@@ -88,9 +68,6 @@ private:
     QString treeSession() const { return m_dir.filePath(QStringLiteral("tree.clusterlens")); }
     /// An average-linkage tree of the blobs stored as "average tree" in treeSession() by `hca --session`.
     Linkage storeTree();
-    /// Exports `source` as SVG and PNG through the figure dialog, runs the command the file's metadata
-    /// carries (`plot KIND --session ...`, containing `word`) and compares its file with the export.
-    void regenerate(const FigureExportSource& source, const QString& tag, const QString& kind, const QString& word);
     void runDpc();
     /// Stores the panel's run (and `population`) in the session file, exports the decision graph or
     /// γ plot as SVG and PNG, runs the metadata's command and compares.
@@ -137,43 +114,10 @@ void FigureRegenerateTest::checkRegenerates(const QString& tag, bool decision, c
     writeSession(m_sessionPath.toStdString(), session);
     setFigureSessionFile(m_sessionPath);
     const FigureExportSource source = decision ? m_panel->decisionExportSource() : m_panel->gammaExportSource();
-    regenerate(source, tag, decision ? QStringLiteral("decision") : QStringLiteral("gamma"),
-               population ? QStringLiteral("--population") : QStringLiteral("--name"));
+    test::regenerateAndCompare(m_dir.path(), source, tag,
+                               decision ? QStringLiteral("decision") : QStringLiteral("gamma"),
+                               population ? QStringLiteral("--population") : QStringLiteral("--name"));
     setFigureSessionFile(QString());
-}
-
-void FigureRegenerateTest::regenerate(const FigureExportSource& source, const QString& tag, const QString& kind,
-                                      const QString& word) {
-    for (const QString& suffix : {QStringLiteral("svg"), QStringLiteral("png")}) {
-        const QString exported = m_dir.filePath(tag + QStringLiteral("-gui.") + suffix);
-        FigureExportDialog dialog(source);
-        dialog.setPath(exported);
-        dialog.setWidthMillimetres(85.0);
-        dialog.setDpi(200);
-        QString error;
-        QVERIFY2(dialog.exportNow(&error), qPrintable(error));
-        // The command as the file carries it: SVG <metadata>, PNG text chunk.
-        QString command = suffix == QLatin1String("svg") ? metadataCommand(readText(exported))
-                                                         : QImage(exported).text(QStringLiteral("Command"));
-        QVERIFY2(command.startsWith(QStringLiteral("clusterlens-cli plot %1 --session ").arg(kind)),
-                 qPrintable(command));
-        QVERIFY2(command.contains(word), qPrintable(command));
-        const QString again = m_dir.filePath(tag + QStringLiteral("-cli.") + suffix);
-        command.replace(exported, again);
-        command.replace(0, QStringLiteral("clusterlens-cli").size(), QStringLiteral(CLUSTERLENS_CLI));
-        QProcess shell;
-        shell.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command});
-        QVERIFY(shell.waitForFinished(kJobTimeoutMs));
-        QVERIFY2(shell.exitCode() == 0, qPrintable(command + QLatin1Char('\n') + shell.readAllStandardError()));
-        if (suffix == QLatin1String("svg")) {
-            QCOMPARE(withoutMetadata(readText(again)), withoutMetadata(readText(exported)));
-        } else {
-            const QImage gui(exported), cli(again);
-            QVERIFY(!gui.isNull());
-            QCOMPARE(cli.size(), gui.size());
-            QVERIFY(cli.convertToFormat(QImage::Format_ARGB32) == gui.convertToFormat(QImage::Format_ARGB32));
-        }
-    }
 }
 
 bool FigureRegenerateTest::runCli(const QStringList& arguments) {
@@ -200,10 +144,11 @@ void FigureRegenerateTest::chartsOfATreeRegenerate() {
     ChartsPanel charts;
     charts.setCut(layout, cut, QStringLiteral("average tree"));
     setFigureSessionFile(treeSession());
-    regenerate(charts.figureExportSource(ChartsPanel::SizesPage), QStringLiteral("sizes"), QStringLiteral("sizes"),
-               QStringLiteral("--cut-k 3"));
-    regenerate(charts.figureExportSource(ChartsPanel::ProfilePage), QStringLiteral("profile"),
-               QStringLiteral("merge-heights"), QStringLiteral("--name 'average tree'"));
+    test::regenerateAndCompare(m_dir.path(), charts.figureExportSource(ChartsPanel::SizesPage), QStringLiteral("sizes"),
+                               QStringLiteral("sizes"), QStringLiteral("--cut-k 3"));
+    test::regenerateAndCompare(m_dir.path(), charts.figureExportSource(ChartsPanel::ProfilePage),
+                               QStringLiteral("profile"), QStringLiteral("merge-heights"),
+                               QStringLiteral("--name 'average tree'"));
     setFigureSessionFile(QString());
 }
 
@@ -222,8 +167,8 @@ void FigureRegenerateTest::dendrogramOfAStoredTreeRegenerates() {
     panel.setMinClusterSize(5);
     panel.setClusterCount(3);
     setFigureSessionFile(treeSession());
-    regenerate(panel.figureExportSource(), QStringLiteral("dendrogram"), QStringLiteral("dendrogram"),
-               QStringLiteral("--min-cluster-size 5"));
+    test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("dendrogram"),
+                               QStringLiteral("dendrogram"), QStringLiteral("--min-cluster-size 5"));
     setFigureSessionFile(QString());
 }
 
@@ -249,14 +194,14 @@ void FigureRegenerateTest::comparisonsOfStoredResultsRegenerate() {
     QSignalSpy heightsReady(&heights, &HeightsView::comparisonReady);
     heights.setLinkages(QStringLiteral("average tree"), QStringLiteral("ward"));
     QVERIFY(heightsReady.count() > 0 || heightsReady.wait(kJobTimeoutMs));
-    regenerate(heights.figureExportSource(), QStringLiteral("heights"), QStringLiteral("heights"),
-               QStringLiteral("--name2 ward"));
+    test::regenerateAndCompare(m_dir.path(), heights.figureExportSource(), QStringLiteral("heights"),
+                               QStringLiteral("heights"), QStringLiteral("--name2 ward"));
     FlatComparisonView flat(m_runner, &analysis);
     QSignalSpy flatReady(&flat, &FlatComparisonView::comparisonReady);
     flat.setLabelings(QStringLiteral("k3"), QStringLiteral("k2"));
     QVERIFY(flatReady.count() > 0 || flatReady.wait(kJobTimeoutMs));
-    regenerate(flat.figureExportSource(), QStringLiteral("contingency"), QStringLiteral("contingency"),
-               QStringLiteral("--name2 k2"));
+    test::regenerateAndCompare(m_dir.path(), flat.figureExportSource(), QStringLiteral("contingency"),
+                               QStringLiteral("contingency"), QStringLiteral("--name2 k2"));
     setFigureSessionFile(QString());
 }
 
@@ -277,8 +222,8 @@ void FigureRegenerateTest::scatterColouredByAStoredLabelingRegenerates() {
     request.mode = ColourMode::Labels;
     widget.setData(std::make_shared<const ScatterData>(prepareScatter(request)));
     setFigureSessionFile(treeSession());
-    regenerate(scatterExportSource(&widget, read, ScatterAxes{}, QStringLiteral("k3")), QStringLiteral("scatter"),
-               QStringLiteral("scatter"), QStringLiteral("--name k3"));
+    test::regenerateAndCompare(m_dir.path(), scatterExportSource(&widget, read, ScatterAxes{}, QStringLiteral("k3")),
+                               QStringLiteral("scatter"), QStringLiteral("scatter"), QStringLiteral("--name k3"));
     setFigureSessionFile(QString());
 }
 
@@ -302,7 +247,8 @@ void FigureRegenerateTest::vatImageOfAStoredOrderRegenerates() {
     writeSession(path.toStdString(), session);
     panel.setClusterCount(3);
     setFigureSessionFile(path);
-    regenerate(panel.figureExportSource(), QStringLiteral("vat"), QStringLiteral("vat"), QStringLiteral("--cut-k 3"));
+    test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("vat"), QStringLiteral("vat"),
+                               QStringLiteral("--cut-k 3"));
     setFigureSessionFile(QString());
 }
 
