@@ -157,13 +157,19 @@ TEST_F(CliPlotSession, MissingNamesAndResultsOfAnotherKindExitThreeNamingTheOpti
         expectExit(3, {"plot", "heights", "--session", m_session, "--name", "ward", "--name2", "dpc", "--out", out});
     EXPECT_NE(second.err.find("--name2"), std::string::npos) << second.err;
     EXPECT_NE(second.err.find("DPC result"), std::string::npos) << second.err;
-    const CliResult population = expectExit(
+    const CliResult other = expectExit(
         3, {"plot", "gamma", "--session", m_session, "--name", "dpc", "--population", "first", "--out", out});
-    EXPECT_NE(population.err.find("--population"), std::string::npos) << population.err;
-    EXPECT_NE(population.err.find("all events"), std::string::npos) << population.err;
+    EXPECT_NE(other.err.find("--population"), std::string::npos) << other.err;
+    EXPECT_NE(other.err.find("all events"), std::string::npos) << other.err;
     const CliResult comparison =
         expectExit(3, {"plot", "contingency", "--session", m_session, "--name", "k3", "--out", out});
     EXPECT_NE(comparison.err.find("no comparison 'k3'"), std::string::npos) << comparison.err;
+    const CliResult population = expectExit(
+        3, {"plot", "histograms", "--session", m_session, "--marker", "V1", "--populations", "nope", "--out", out});
+    EXPECT_NE(population.err.find("--populations"), std::string::npos) << population.err;
+    expectExit(2, {"plot", "histograms", "--session", m_session, "--marker", "no such marker", "--out", out});
+    expectExit(
+        0, {"plot", "histograms", "--session", m_session, "--marker", "V1", "--populations", "first", "--out", out});
     // Option mistakes are exit 2.
     expectExit(2, {"plot", "vat", "--session", m_session, "--out", out});
     expectExit(2, {"plot", "gamma", file("dpc.csv"), "--session", m_session, "--name", "dpc", "--out", out});

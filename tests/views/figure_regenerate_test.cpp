@@ -61,6 +61,7 @@ private Q_SLOTS:
     void comparisonsOfStoredResultsRegenerate();
     void scatterColouredByAStoredLabelingRegenerates();
     void vatImageOfAStoredOrderRegenerates();
+    void markerHistogramsOfStoredPopulationsRegenerate();
 
 private:
     /// clusterlens-cli ARGUMENTS --session treeSession(); whether it exited 0.
@@ -249,6 +250,34 @@ void FigureRegenerateTest::vatImageOfAStoredOrderRegenerates() {
     setFigureSessionFile(path);
     test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("vat"), QStringLiteral("vat"),
                                QStringLiteral("--cut-k 3"));
+    setFigureSessionFile(QString());
+}
+
+void FigureRegenerateTest::markerHistogramsOfStoredPopulationsRegenerate() {
+    Session session;
+    session.data = describeDataFile(m_dataPath.toStdString(), {}, *m_data);
+    std::vector<ChartPopulation> shown;
+    for (int blob = 0; blob < 2; ++blob) {
+        Population population;
+        population.name = blob == 0 ? "blob A" : "blob B";
+        population.colour = blob == 0 ? "#1f77b4" : "#d62728";
+        for (std::int64_t i = blob; i < static_cast<std::int64_t>(m_data->n); i += 3) population.members.push_back(i);
+        shown.push_back({QString::fromStdString(population.name), QColor(QString::fromStdString(population.colour)),
+                         std::make_shared<const std::vector<std::int64_t>>(population.members)});
+        session.populations.push_back(std::move(population));
+    }
+    const QString path = m_dir.filePath(QStringLiteral("gated.clusterlens"));
+    writeSession(path.toStdString(), session);
+    ChartsPanel charts;
+    charts.setData(m_data);
+    charts.setPopulations(shown);
+    charts.setMarker(QStringLiteral("x"));
+    charts.checkPopulations({QStringLiteral("blob A"), QStringLiteral("blob B")});
+    QCOMPARE(charts.histogram().series.size(), std::size_t{2});
+    setFigureSessionFile(path);
+    test::regenerateAndCompare(m_dir.path(), charts.figureExportSource(ChartsPanel::HistogramPage),
+                               QStringLiteral("histograms"), QStringLiteral("histograms"),
+                               QStringLiteral("--populations 'blob A,blob B'"));
     setFigureSessionFile(QString());
 }
 

@@ -203,8 +203,16 @@ FigureExportSource ChartsPanel::figureExportSource(Page page) const {
     source.title = tr("Export %1").arg(source.name.toLower());
     source.suggestedName = QString::fromLatin1(kNames[page]);
     if (page == HistogramPage) {
-        source.fixedCommand =
-            tr("drawn by the ClusterLens GUI (Charts dock); no clusterlens-cli plot command draws it");
+        // `plot histograms` reads the populations from the session (a placeholder name while unsaved).
+        QStringList names;
+        for (const HistogramData::Series& series : m_histogram.series) names << series.name;
+        const QStringList plot = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"),
+                                  QStringLiteral("histograms")};
+        const QStringList options = {QStringLiteral("--marker"), m_histogram.marker, QStringLiteral("--populations"),
+                                     names.join(QLatin1Char(','))};
+        source.command = plot + (m_data ? datasetInputWords(*m_data) : QStringList()) +
+                         QStringList{QStringLiteral("--session"), QStringLiteral("SESSION.clusterlens")} + options;
+        source.sessionCommand = plot + options;
     } else {
         // `plot sizes|merge-heights` draw these two from the tree and its cut.
         const QStringList plot = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"),

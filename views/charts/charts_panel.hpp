@@ -2,8 +2,8 @@
 // The Charts dock: small statistical charts drawn with Qt Charts (the large views keep their own
 // renderers). Three pages: the sizes of the dendrogram cut's clusters (small clusters grey), the
 // merge-height profile for choosing k (the current cut marked), and histograms of one marker over
-// the checked populations, overlaid. Each page exports through the figure export dialog; the first two
-// with the `clusterlens-cli plot sizes|merge-heights` command that draws them headless.
+// the checked populations, overlaid. Each page exports through the figure export dialog with the
+// `clusterlens-cli plot sizes|merge-heights|histograms` command that draws it headless.
 
 #include <QWidget>
 
