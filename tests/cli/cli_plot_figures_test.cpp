@@ -175,7 +175,8 @@ protected:
                 {"contingency", file("km.csv"), file("dpc_labels.csv")},
                 {"populations", file("blobs.csv"), "--session", file("gated.clusterlens")},
                 {"sizes", file("average.csv"), "--cut-k", "3"},
-                {"merge-heights", file("average.csv"), "--cut-k", "3"}};
+                {"merge-heights", file("average.csv"), "--cut-k", "3"},
+                {"histograms", file("blobs.csv"), "--session", file("gated.clusterlens"), "--marker", "V1"}};
     }
 
     /// Runs `plot KIND ... --width-mm 85 --height-mm 70 --dpi 600 --title kTitle --out OUT`.
