@@ -54,6 +54,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase() { delete m_panel; }
     void decisionGraphOfAllEventsRegenerates() { checkRegenerates(QStringLiteral("all"), true); }
+    void decisionGraphWithThresholdLinesRegenerates();
     void gammaPlotOfAllEventsRegenerates() { checkRegenerates(QStringLiteral("all"), false); }
     void decisionGraphOfAPopulationRegenerates();
     void chartsOfATreeRegenerate();
@@ -279,6 +280,21 @@ void FigureRegenerateTest::markerHistogramsOfStoredPopulationsRegenerate() {
                                QStringLiteral("histograms"), QStringLiteral("histograms"),
                                QStringLiteral("--populations 'blob A,blob B'"));
     setFigureSessionFile(QString());
+}
+
+void FigureRegenerateTest::decisionGraphWithThresholdLinesRegenerates() {
+    const DensityPeaksResult& r = *m_panel->lastRun()->result;
+    const std::vector<std::int64_t> top = peaksTopK(r, 3);
+    double rhoMin = 1e300, deltaMin = 1e300;
+    for (std::int64_t p : top) {
+        rhoMin = std::min(rhoMin, r.rho[static_cast<std::size_t>(p)]);
+        deltaMin = std::min(deltaMin, r.delta[static_cast<std::size_t>(p)]);
+    }
+    m_panel->applyThresholds(rhoMin * 0.9, deltaMin * 0.9);
+    QVERIFY(!m_panel->peakChoice()->peaks().empty());
+    checkRegenerates(QStringLiteral("thresholds"), true);
+    QVERIFY(m_panel->decisionExportSource().sessionCommand.contains(QStringLiteral("--rho-min")));
+    m_panel->peakChoice()->chooseTopK(3);
 }
 
 void FigureRegenerateTest::decisionGraphOfAPopulationRegenerates() {

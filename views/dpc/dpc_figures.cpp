@@ -12,6 +12,7 @@
 #include "clusterlens/session/population.hpp"
 
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 
 namespace clusterlens::views {
 
@@ -82,6 +83,9 @@ FigureExportSource DpcPanel::decisionExportSource() const {
     QStringList options = peakWords(*m_run, peaks);
     if (m_logRho->isChecked()) options << QStringLiteral("--log-rho");
     if (m_logDelta->isChecked()) options << QStringLiteral("--log-delta");
+    if (m_useThresholds->isChecked())
+        options << QStringLiteral("--rho-min") << QString::number(m_rhoMin->value(), 'g', 17)
+                << QStringLiteral("--delta-min") << QString::number(m_deltaMin->value(), 'g', 17);
     setCommands(source, *m_run, QStringLiteral("decision"), options);
     return source;
 }

@@ -1,5 +1,6 @@
 // clusterlens-cli plot decision (DPC.csv | --session FILE --name DPC [--population P])
 //                               [--peaks-top K | --peaks i,j,...] [--log-rho] [--log-delta]
+//                               [--rho-min R --delta-min D]
 //                               --out FIG.png|tif|svg|pdf [common figure options, plot_options.hpp]
 // The decision graph of the GUI (views/dpc/decision_figure.hpp), headless, from the DPC table the
 // `dpc` command writes (also of a run on a population, whose indices are whole-dataset indices) or
@@ -7,8 +8,10 @@
 // peaks, with --peaks the points listed (values of the table's index column, as picked in the GUI),
 // from a session without either the peaks chosen there; every point is coloured by the cluster it
 // joins (the same O(n) assignment as the GUI; the stored halo grey). A stored result is drawn as the
-// GUI's export draws it (its dc as the subtitle, no file name in the title).
+// GUI's export draws it (its dc as the subtitle, no file name in the title). --rho-min/--delta-min
+// draw the threshold lines the GUI shows when it picks peaks by thresholds.
 
+#include <QPointF>
 #include <QString>
 
 #include <memory>
@@ -28,7 +31,8 @@ namespace {
 
 int runPlotDecision(const std::vector<std::string>& argv) {
     Args args(argv, {"--log-rho", "--log-delta"},
-              with(with(kPlotValued, kPlotSessionValued), {"--peaks-top", "--peaks"}));
+              with(with(kPlotValued, kPlotSessionValued), {"--peaks-top", "--peaks", "--rho-min", "--delta-min"}));
+    if (args.has("--rho-min") != args.has("--delta-min")) throw UsageError("give --rho-min and --delta-min together");
     if (args.has("--peaks-top") && args.has("--peaks")) throw UsageError("give --peaks-top or --peaks, not both");
     const PlotDpc dpc = plotDpc(args);
     const PlotOutput output = plotOutput(args, "decision", argv, sourceFiles(args));
@@ -41,6 +45,7 @@ int runPlotDecision(const std::vector<std::string>& argv) {
         figure.title = QStringLiteral("Decision graph: %1").arg(dpc.name);
     figure.logRho = args.flag("--log-rho");
     figure.logDelta = args.flag("--log-delta");
+    if (args.has("--rho-min")) figure.thresholds = QPointF(args.number("--rho-min", 0), args.number("--delta-min", 0));
     std::vector<std::int64_t> peaks = dpc.storedPeaks;
     if (args.has("--peaks-top")) {
         const std::uint64_t k = args.count("--peaks-top", 0);
@@ -63,7 +68,7 @@ int runPlotDecision(const std::vector<std::string>& argv) {
 
 const PlotRegistrar registrar{{"decision",
                                "(DPC.csv | --session FILE --name DPC) [--peaks-top K | --peaks i,j,...] [--log-rho] "
-                               "[--log-delta]",
+                               "[--log-delta] [--rho-min R --delta-min D]",
                                runPlotDecision}};
 
 }  // namespace
