@@ -39,7 +39,8 @@ const std::vector<Command>& commands() {
          "          [--colour #rrggbb] [--definition TEXT] [--json]"},
 #ifdef CLUSTERLENS_HAVE_PLOT
         {"plot", runPlot,
-         "plot dendrogram LINKAGE.csv [--cut-k K [--min-cluster-size M]] | decision DPC.csv [--peaks-top K] |\n"
+         "plot dendrogram LINKAGE.csv [--cut-k K [--min-cluster-size M]] |\n"
+         "          decision DPC.csv [--peaks-top K | --peaks i,j] [--rho-min R --delta-min D] |\n"
          "          gamma DPC.csv | heights LINKAGE_A.csv LINKAGE_B.csv | contingency LABELS_A.csv LABELS_B.csv |\n"
          "          scatter INPUT --x F1 --y F2 [--labels LABELS.csv] | vat INPUT [--image ivat|vat] [--cut-k K] |\n"
          "          sizes LINKAGE.csv --cut-k K [--min-cluster-size M] | merge-heights LINKAGE.csv [--cut-k K] |\n"
