@@ -12,7 +12,7 @@
 
 namespace clusterlens::cli {
 
-int runCompare(const Arguments& argv) {
+int compareCommand(const Arguments& argv) {
     Args args(argv, {"--json"}, {"--matching"});
     args.expectPositional({"LABELS_A.csv", "LABELS_B.csv"});
     const MatchingMethod method = parseMatchingMethod(args.choice("--matching", {"hungarian", "greedy"}, "hungarian"));

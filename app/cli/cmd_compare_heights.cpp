@@ -15,7 +15,7 @@
 
 namespace clusterlens::cli {
 
-int runCompareHeights(const Arguments& argv) {
+int compareHeightsCommand(const Arguments& argv) {
     Args args(argv, {"--json"}, {"--linkage-format"});
     args.expectPositional({"LINKAGE_A.csv", "LINKAGE_B.csv"});
     const Linkage a = readLinkageFrom(args, args.positional()[0]);

@@ -115,7 +115,7 @@ void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult
 
 }  // namespace
 
-int runDpc(const Arguments& argv) {
+int dpcCommand(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--halo"}),
               with(with(kCommonValued, {"--dc", "--dc-percent", "--dc-method", "--kernel", "--out", "--peaks-top",
                                         "--peaks", "--labels-out", "--index"}),

@@ -134,7 +134,7 @@ void exportH5ad(const Args& args, const std::string& input, const std::string& o
 
 }  // namespace
 
-int runExport(const Arguments& argv) {
+int exportCommand(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--all-events"}),
               with(kCommonValued, {"--labels", "--label-name", "--out", "--session", "--population", "--labeling"}));
     args.expectPositional({"INPUT"});

@@ -92,7 +92,7 @@ void printProfile(const MhcaProbe& probe, const std::string& backend) {
 
 }  // namespace
 
-int runHca(const Arguments& argv) {
+int hcaCommand(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--normalize", "--profile"}),
               with(with(kCommonValued, {"--linkage", "--variant", "--threshold", "--subthreshold", "--apriori",
                                         "--apriori-kmeans", "--out", "--fix-monotonic"}),

@@ -18,7 +18,7 @@
 
 namespace clusterlens::cli {
 
-int runHeights(const Arguments& argv) {
+int heightsCommand(const Arguments& argv) {
     Args args(argv, {"--json"}, {"--out", "--session", "--linkage", "--linkage-format"});
     args.expectPositional(args.has("--session") ? std::vector<std::string>{} : std::vector<std::string>{"LINKAGE.csv"});
     const std::string out = args.required("--out");

@@ -57,7 +57,7 @@ void printText(const Dataset& data) {
 
 }  // namespace
 
-int runInfo(const Arguments& argv) {
+int infoCommand(const Arguments& argv) {
     Args args(argv, kCommonFlags, kCommonValued);
     args.expectPositional({"INPUT"});
     const Backend backend = backendFrom(args);

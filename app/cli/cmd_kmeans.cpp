@@ -16,7 +16,7 @@
 
 namespace clusterlens::cli {
 
-int runKMeans(const Arguments& argv) {
+int kMeansCommand(const Arguments& argv) {
     Args args(argv, kCommonFlags,
               with(with(kCommonValued, {"-k", "--k", "--labels-out", "--max-iterations"}), kSessionValued));
     args.expectPositional({"INPUT"});

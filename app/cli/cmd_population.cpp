@@ -53,7 +53,7 @@ Population chosenEvents(const Args& args, const Session& session, const std::str
     return p;
 }
 
-int runAdd(const Arguments& argv) {
+int populationAddCommand(const Arguments& argv) {
     Args args(argv, {"--json"},
               {"--name", "--parent", "--labeling", "--clusters", "--indices", "--colour", "--definition"});
     args.expectPositional({"FILE"});
@@ -96,9 +96,9 @@ int runAdd(const Arguments& argv) {
 
 }  // namespace
 
-int runPopulation(const Arguments& argv) {
+int populationCommand(const Arguments& argv) {
     if (argv.empty() || argv[0] != "add") throw UsageError("expected population add FILE --name NAME ...");
-    return runAdd(Arguments(argv.begin() + 1, argv.end()));
+    return populationAddCommand(Arguments(argv.begin() + 1, argv.end()));
 }
 
 }  // namespace clusterlens::cli

@@ -135,7 +135,7 @@ void printText(const Session& s) {
     }
 }
 
-int runSessionInfo(const Arguments& argv) {
+int sessionInfoCommand(const Arguments& argv) {
     Args args(argv, {"--json"}, {});
     args.expectPositional({"FILE"});
     const Session session = readSession(args.positional()[0]);
@@ -146,7 +146,7 @@ int runSessionInfo(const Arguments& argv) {
     return 0;
 }
 
-int runSessionGet(const Arguments& argv) {
+int sessionGetCommand(const Arguments& argv) {
     const std::vector<std::string> kinds = {"--linkage", "--labeling", "--population", "--dpc", "--vat"};
     Args args(argv, {}, {"--linkage", "--labeling", "--population", "--dpc", "--vat", "--out"});
     args.expectPositional({"FILE"});
@@ -176,11 +176,11 @@ int runSessionGet(const Arguments& argv) {
 
 }  // namespace
 
-int runSession(const Arguments& argv) {
+int sessionCommand(const Arguments& argv) {
     if (argv.empty()) throw UsageError("expected session info FILE or session get FILE ...");
     const Arguments rest(argv.begin() + 1, argv.end());
-    if (argv[0] == "info") return runSessionInfo(rest);
-    if (argv[0] == "get") return runSessionGet(rest);
+    if (argv[0] == "info") return sessionInfoCommand(rest);
+    if (argv[0] == "get") return sessionGetCommand(rest);
     throw UsageError("unknown session command '" + argv[0] + "' (info or get)");
 }
 

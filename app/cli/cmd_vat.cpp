@@ -127,7 +127,7 @@ Contrast writeImage(const ImageRequest& request, const VatResult& vat, const Dat
 
 }  // namespace
 
-int runVat(const Arguments& argv) {
+int vatCommand(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--ivat", "--reverse", "--precomputed"}),
               with(with(kCommonValued, {"--metric", "--out", "--image", "--size", "--pixel", "--colormap", "--clip",
                                         "--gamma", "--cut-k", "--labels-out"}),

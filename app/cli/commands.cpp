@@ -4,41 +4,41 @@ namespace clusterlens::cli {
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
-        {"info", runInfo, "info INPUT [--json]"},
-        {"hca", runHca,
+        {"info", infoCommand, "info INPUT [--json]"},
+        {"hca", hcaCommand,
          "hca INPUT --linkage mahalanobis|single|complete|average|weighted|centroid|median|ward\n"
          "          [--variant full|centroid] [--threshold 0.5] [--subthreshold mahal|mahal0|euclid|euclid-mahal]\n"
          "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] [--profile]\n"
          "          --out LINKAGE.csv"},
-        {"heights", runHeights,
+        {"heights", heightsCommand,
          "heights (LINKAGE.csv [--linkage-format scipy|thesis|hclust] | --session FILE --linkage NAME)\n"
          "          --out HEIGHTS.csv"},
-        {"kmeans", runKMeans, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
-        {"vat", runVat,
+        {"kmeans", kMeansCommand, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
+        {"vat", vatCommand,
          "vat INPUT [--metric euclidean|sqeuclidean|manhattan|cosine | --precomputed] --out ORDER.csv\n"
          "          [--image OUT.png [--size 1024] [--ivat] [--pixel representative|mean]\n"
          "           [--colormap grey|viridis|magma] [--reverse] [--clip 1,99] [--gamma 1]]\n"
          "          [--cut-k K [--labels-out LABELS.csv]]"},
-        {"dpc", runDpc,
+        {"dpc", dpcCommand,
          "dpc INPUT [--dc X | --dc-percent 2 [--dc-method exact|sampled]] [--kernel cutoff|gaussian]\n"
          "          [--index auto|none|grid] --out DPC.csv\n"
          "          [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]"},
-        {"compare", runCompare, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
-        {"export", runExport,
+        {"compare", compareCommand, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
+        {"export", exportCommand,
          "export INPUT [--labels LABELS.csv [--label-name NAME]]\n"
          "          [--session FILE [--population NAME [--all-events]] [--labeling NAME]]\n"
          "          --out OUT.fcs|OUT.csv|OUT.h5ad (OUT.h5ad: a copy of INPUT.h5ad with categorical obs columns)"},
-        {"compare-heights", runCompareHeights,
+        {"compare-heights", compareHeightsCommand,
          "compare-heights LINKAGE_A.csv LINKAGE_B.csv [--linkage-format scipy|thesis|hclust] [--json]"},
-        {"session", runSession,
+        {"session", sessionCommand,
          "session info FILE [--json]\n"
          "  session get FILE (--linkage NAME --out LINKAGE.csv | --labeling NAME --out LABELS.csv |\n"
          "          --population NAME --out MEMBERS.csv | --dpc NAME --out DPC.csv | --vat NAME --out ORDER.csv)"},
-        {"population", runPopulation,
+        {"population", populationCommand,
          "population add FILE --name NAME [--parent NAME] (--labeling NAME --clusters 1,3 | --indices MEMBERS.csv)\n"
          "          [--colour #rrggbb] [--definition TEXT] [--json]"},
 #ifdef CLUSTERLENS_HAVE_PLOT
-        {"plot", runPlot,
+        {"plot", plotCommand,
          "plot dendrogram LINKAGE.csv [--cut-k K [--min-cluster-size M]] |\n"
          "          decision DPC.csv [--peaks-top K | --peaks i,j] [--rho-min R --delta-min D] |\n"
          "          gamma DPC.csv | heights LINKAGE_A.csv LINKAGE_B.csv | contingency LABELS_A.csv LABELS_B.csv |\n"

@@ -9,19 +9,19 @@ namespace clusterlens::cli {
 
 using Arguments = std::vector<std::string>;
 
-int runInfo(const Arguments& args);
-int runCompare(const Arguments& args);
-int runHca(const Arguments& args);
-int runHeights(const Arguments& args);
-int runKMeans(const Arguments& args);
-int runCompareHeights(const Arguments& args);
-int runExport(const Arguments& args);
-int runDpc(const Arguments& args);
-int runVat(const Arguments& args);
-int runSession(const Arguments& args);
-int runPopulation(const Arguments& args);
+int infoCommand(const Arguments& args);
+int compareCommand(const Arguments& args);
+int hcaCommand(const Arguments& args);
+int heightsCommand(const Arguments& args);
+int kMeansCommand(const Arguments& args);
+int compareHeightsCommand(const Arguments& args);
+int exportCommand(const Arguments& args);
+int dpcCommand(const Arguments& args);
+int vatCommand(const Arguments& args);
+int sessionCommand(const Arguments& args);
+int populationCommand(const Arguments& args);
 #ifdef CLUSTERLENS_HAVE_PLOT
-int runPlot(const Arguments& args);
+int plotCommand(const Arguments& args);
 #endif
 
 struct Command {

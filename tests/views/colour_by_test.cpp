@@ -381,7 +381,7 @@ void ColourByTest::vatFigureDrawsStripsAlongTheImageInVatOrder() {
     request.columns = {0, 1};
     request.backend = Backend::Cpu;
     JobControl control;
-    auto run = std::make_shared<const VatRun>(runVat(request, control));
+    auto run = std::make_shared<const VatRun>(computeVatRun(request, control));
 
     auto strips = std::make_shared<ColourStrips>();
     strips->push_back(labelingStrip(QStringLiteral("parity"), moduloLabels(data->n, 4), nullptr));

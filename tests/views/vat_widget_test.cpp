@@ -55,7 +55,7 @@ std::shared_ptr<const VatRun> computeRun(std::shared_ptr<const Dataset> data) {
     request.columns = {0, 1};
     request.backend = Backend::Cpu;
     JobControl control;
-    return std::make_shared<const VatRun>(runVat(request, control));
+    return std::make_shared<const VatRun>(computeVatRun(request, control));
 }
 
 void sendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button, Qt::MouseButtons buttons) {

@@ -124,7 +124,7 @@ void DpcPanel::run() {
     m_progress->setValue(0);
     m_job = startOnScope<DpcRun>(m_runner, this, kJobSlot,
                                  tr("Density peaks: %1 points%2").arg(points).arg(scopeSuffix(scope)), request, scope,
-                                 runDpc, [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
+                                 computeDpcRun, [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }
 

@@ -14,7 +14,7 @@ std::vector<float> featureMatrix(const Dataset& dataset, const std::vector<std::
     return x;
 }
 
-DpcRun runDpc(const DpcRequest& request, JobControl& control) {
+DpcRun computeDpcRun(const DpcRequest& request, JobControl& control) {
     if (!request.dataset) throw InvalidInput("Open a dataset before running density peaks.");
     if (request.columns.empty()) throw InvalidInput("Density peaks needs at least one active feature.");
     const std::vector<float> x = featureMatrix(*request.dataset, request.columns);

@@ -41,7 +41,7 @@ std::vector<float> featureMatrix(const Dataset& dataset, const std::vector<std::
 /// rho, delta and the nearest-higher links on the request's backend (the engine's densityPeaks: a GPU
 /// fallback to the CPU is a warning on `control`). Throws what the engine throws (InvalidInput,
 /// NonFiniteInput, Cancelled).
-DpcRun runDpc(const DpcRequest& request, JobControl& control);
+DpcRun computeDpcRun(const DpcRequest& request, JobControl& control);
 
 /// The halo of Rodriguez & Laio on `labels` (border points become -1): one all-pairs pass on the
 /// run's backend (the GPU pass gives the CPU's labels), cancellable.

@@ -151,7 +151,7 @@ void VatPanel::run() {
     m_progress->setValue(0);
     const QString name = tr("VAT order: %1 points (%2)%3")
                              .arg(points, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope));
-    m_job = startOnScope<VatRun>(m_runner, this, kJobSlot, name, request, scope, runVat,
+    m_job = startOnScope<VatRun>(m_runner, this, kJobSlot, name, request, scope, computeVatRun,
                                  [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }

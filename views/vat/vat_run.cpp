@@ -32,7 +32,7 @@ VatRun withRenderer(VatRun run, std::shared_ptr<const VatResult> vat, const std:
 
 }  // namespace
 
-VatRun runVat(const VatRequest& request, JobControl& control) {
+VatRun computeVatRun(const VatRequest& request, JobControl& control) {
     if (!request.dataset) throw InvalidInput("Open a dataset before computing the VAT image.");
     if (request.columns.empty()) throw InvalidInput("The VAT image needs at least one active feature.");
     const std::vector<float> x = featureMatrix(*request.dataset, request.columns);

@@ -45,7 +45,7 @@ struct VatRun {
 /// VAT order of the request's points (computeVat on the resolved backend), the render source and
 /// the ranks. Progress: the order is most of the work. Throws what the engine throws (InvalidInput,
 /// NonFiniteInput, OutOfDeviceMemory, CudaError, Cancelled).
-VatRun runVat(const VatRequest& request, JobControl& control);
+VatRun computeVatRun(const VatRequest& request, JobControl& control);
 
 /// A run from a VAT order computed before (a session's): the render source and the ranks of `vat`
 /// (order and cut over the request's n points) on the host. O(N·D + N log N). Throws InvalidInput

@@ -37,7 +37,7 @@ std::vector<PlotKind>& plotKinds() {
     return kinds;
 }
 
-int runPlot(const Arguments& argv) {
+int plotCommand(const Arguments& argv) {
     if (argv.empty()) {
         std::string kinds;
         for (const PlotKind& k : plotKinds()) kinds += std::string(kinds.empty() ? "" : "|") + k.name;

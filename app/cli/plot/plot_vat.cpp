@@ -68,7 +68,7 @@ views::VatRun computedRun(const Args& args) {
     request.dataset = data;
     for (std::size_t j = 0; j < data->d; ++j) request.columns.push_back(j);
     JobControl control;
-    views::VatRun run = views::runVat(request, control);
+    views::VatRun run = views::computeVatRun(request, control);
     printWarnings(control.warnings());
     return run;
 }
