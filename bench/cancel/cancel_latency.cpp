@@ -3,10 +3,15 @@
 // Cancel at 1M points). Each job runs on a worker thread with a JobControl; after MS milliseconds
 // (default 500) the main thread calls cancel() and measures until the worker has returned. Prints one
 // JSON object: {"n", "d", "after_ms", "cpu_threads", "device", "date", "jobs": [{"job", "latency_ms" (median),
-// "latencies_ms", "finished_first"}]}. finished_first counts runs in which the job ended before the
-// cancel (its latency is then not a cancel latency and is left out of the median).
+// "latencies_ms", "finished_first", "cancelled_after_ms"}]}. finished_first counts runs in which the
+// job ended before the cancel (its latency is then not a cancel latency and is left out of the
+// median); such a run is repeated with half the wait (down to 5 ms), so that a job shorter than MS is
+// still cancelled while it runs, and cancelled_after_ms is the wait of the last run.
 // Data: makeCytometryLike (12 populations + 3 % noise, seed 1); the file jobs write it first to a
-// temporary folder as CSV and FCS. With a CUDA device (cudaAvailable()) the CUDA backend's jobs run
+// temporary folder as CSV and FCS, and (cancel_jobs.hpp) as sessions and an .h5ad file. Jobs: the
+// readers, the Open dialog's inspection, opening a session (data embedded or referenced), the exports
+// (of all events and of a population, and clusters written into an .h5ad copy), the transform step
+// (arcsinh, z-score, normalise-total + log1p, PCA) and the algorithms. With a CUDA device (cudaAvailable()) the CUDA backend's jobs run
 // too (DPC, VAT, k-means, MHCA under Backend::Cuda); without one they are listed with "skipped".
 // A job that fails (e.g. the GPU is too small) is listed with its "error" and the others go on.
 
@@ -40,24 +45,22 @@
 #include "clusterlens/job_control.hpp"
 #include "clusterlens/synthetic.hpp"
 #include "clusterlens/vat/vat.hpp"
+#include "cancel_jobs.hpp"
 
 namespace {
 
 using namespace clusterlens;
+using bench::Job;
 using Clock = std::chrono::steady_clock;
-
-struct Job {
-    std::string name;
-    std::function<void(JobControl&)> run;  ///< returns normally or throws Cancelled
-};
 
 struct Measured {
     std::vector<double> latenciesMs;
     int finishedFirst = 0;
 };
 
-/// One run: start, wait `after`, cancel, time until the worker returns.
-void measureOnce(const Job& job, std::chrono::milliseconds after, Measured& out) {
+/// One run: start, wait `after`, cancel, time until the worker returns. False when the job ended
+/// before the cancel.
+bool measureOnce(const Job& job, std::chrono::milliseconds after, Measured& out) {
     JobControl control;
     std::atomic<bool> done{false};
     std::exception_ptr failure;
@@ -82,6 +85,7 @@ void measureOnce(const Job& job, std::chrono::milliseconds after, Measured& out)
         ++out.finishedFirst;
     else
         out.latenciesMs.push_back(ms);
+    return !finishedFirst;
 }
 
 double median(std::vector<double> v) {
@@ -144,6 +148,8 @@ std::vector<Job> makeJobs(const Dataset& data, const std::vector<double>& exact,
         {"MHCA (cpu)", [&exact, n, d](JobControl& c) { mhcaCpu(exact.data(), n, d, MhcaOptions{}, &c); }},
         {"single linkage (cpu)", [=](JobControl& c) { classicLinkageCpu(x, n, d, LinkageMethod::Single, &c); }},
     };
+    for (Job& job : bench::documentJobs(data, folder, csv, fcs)) jobs.push_back(std::move(job));
+    for (Job& job : bench::transformJobs(data)) jobs.push_back(std::move(job));
     for (Job& job : algorithmJobs(data, Backend::Cpu)) jobs.push_back(std::move(job));
     return jobs;
 }
@@ -162,7 +168,15 @@ std::string measureJob(const Job& job, std::chrono::milliseconds after, int repe
     out << "{\"job\": \"" << job.name << "\"";
     Measured measured;
     try {
-        for (int r = 0; r < repeat; ++r) measureOnce(job, after, measured);
+        if (job.prepare) job.prepare();
+        for (int r = 0; r < repeat;) {
+            if (measureOnce(job, after, measured))
+                ++r;
+            else if (after > std::chrono::milliseconds(5))
+                after /= 2;
+            else
+                break;
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%-22s error: %s\n", job.name.c_str(), e.what());
         std::string message = e.what();
@@ -170,10 +184,12 @@ std::string measureJob(const Job& job, std::chrono::milliseconds after, int repe
         out << ", \"error\": \"" << message << "\"}";
         return out.str();
     }
-    std::fprintf(stderr, "%-22s median %.1f ms\n", job.name.c_str(), median(measured.latenciesMs));
+    std::fprintf(stderr, "%-26s median %.1f ms (cancelled after %lld ms)\n", job.name.c_str(),
+                 median(measured.latenciesMs), static_cast<long long>(after.count()));
     out << ", \"latency_ms\": " << median(measured.latenciesMs) << ", \"latencies_ms\": [";
     for (std::size_t k = 0; k < measured.latenciesMs.size(); ++k) out << (k ? ", " : "") << measured.latenciesMs[k];
-    out << "], \"finished_first\": " << measured.finishedFirst << "}";
+    out << "], \"finished_first\": " << measured.finishedFirst << ", \"cancelled_after_ms\": " << after.count()
+        << "}";
     return out.str();
 }
 

@@ -7,6 +7,7 @@
 #include "clusterlens/errors.hpp"
 #include "cpu/symmetric_eigen.hpp"
 #include "cpu/thread_pool.hpp"
+#include "io/cancel_points.hpp"
 
 namespace clusterlens {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 /// Lower triangle (k <= j) of the sample covariance, d x d row-major, divisor n - 1. Rows are centred
 /// in blocks; each thread owns a range of covariance rows. O(n d^2 / 2) flops, memory d^2 + 256 d.
 std::vector<double> covariance(const std::vector<double>& x, std::size_t n, std::size_t d,
-                               const std::vector<double>& mean, cpu::ThreadPool& pool) {
+                               const std::vector<double>& mean, cpu::ThreadPool& pool, const JobControl* control) {
     constexpr std::size_t kBlock = 256;
     std::vector<double> c(d * d, 0.0), block(kBlock * d);
     for (std::size_t start = 0; start < n; start += kBlock) {
@@ -23,6 +24,8 @@ std::vector<double> covariance(const std::vector<double>& x, std::size_t n, std:
             for (std::size_t j = 0; j < d; ++j) block[r * d + j] = x[(start + r) * d + j] - mean[j];
         cpu::parallelFor(pool, d, 8, [&](std::size_t begin, std::size_t end) {
             for (std::size_t j = begin; j < end; ++j) {
+                // At most 256 * d multiply-adds between two looks, whatever d.
+                if (control != nullptr) control->checkCancelled();
                 double* cj = &c[j * d];
                 for (std::size_t r = 0; r < rows; ++r) {
                     const double* row = &block[r * d];
@@ -62,7 +65,7 @@ void checkPcaInput(const Dataset& in, std::size_t k) {
 
 }  // namespace
 
-PcaResult computePca(const Dataset& in, std::size_t k) {
+PcaResult computePca(const Dataset& in, std::size_t k, const JobControl* control) {
     checkPcaInput(in, k);
     const std::size_t n = in.n, d = in.d;
     const std::vector<double> x = in.valuesAsDouble();
@@ -70,11 +73,13 @@ PcaResult computePca(const Dataset& in, std::size_t k) {
     result.k = k;
     result.d = d;
     result.mean.assign(d, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
+        detail::cancelPoint(control, i);
         for (std::size_t j = 0; j < d; ++j) result.mean[j] += x[i * d + j];
+    }
     for (double& m : result.mean) m /= static_cast<double>(n);
     cpu::ThreadPool pool;
-    std::vector<double> c = covariance(x, n, d, result.mean, pool);
+    std::vector<double> c = covariance(x, n, d, result.mean, pool, control);
     for (std::size_t j = 0; j < d; ++j) result.totalVariance += c[j * d + j];
     const cpu::SymmetricEigen eigen = cpu::symmetricEigen(std::move(c), d);
     result.components.assign(eigen.vectors.begin(), eigen.vectors.begin() + static_cast<std::ptrdiff_t>(k * d));
@@ -83,8 +88,8 @@ PcaResult computePca(const Dataset& in, std::size_t k) {
     return result;
 }
 
-Dataset pcaTransform(const Dataset& in, std::size_t k) {
-    const PcaResult pca = computePca(in, k);
+Dataset pcaTransform(const Dataset& in, std::size_t k, const JobControl* control) {
+    const PcaResult pca = computePca(in, k, control);
     const std::vector<double> x = in.valuesAsDouble();
     Dataset out;
     out.n = in.n;
@@ -92,13 +97,15 @@ Dataset pcaTransform(const Dataset& in, std::size_t k) {
     std::vector<double> scores(in.n * k, 0.0);
     cpu::ThreadPool pool;
     cpu::parallelFor(pool, in.n, 256, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i)
+        for (std::size_t i = begin; i < end; ++i) {
+            detail::cancelPoint(control, i);
             for (std::size_t c = 0; c < k; ++c) {
                 double sum = 0.0;
                 for (std::size_t j = 0; j < in.d; ++j)
                     sum += (x[i * in.d + j] - pca.mean[j]) * pca.components[c * in.d + j];
                 scores[i * k + c] = sum;
             }
+        }
     });
     out.values.assign(scores.begin(), scores.end());
     if (in.exact.size() == in.values.size() && !in.exact.empty()) out.exact = std::move(scores);

@@ -9,6 +9,8 @@
 
 namespace clusterlens {
 
+class JobControl;
+
 /// K principal components of n points in d dimensions.
 struct PcaResult {
     std::size_t k = 0;
@@ -26,7 +28,9 @@ struct PcaResult {
 /// Dataset::valuesAsDouble(). Time O(n d^2 + d^3) (the covariance on all CPU threads, the
 /// decomposition on one), memory 3 d^2 doubles plus n*d for the values. Throws InvalidInput naming
 /// `pca` when k is 0 or above d, n < 2, a value is NaN/Inf, or d exceeds kPcaMaxFeatures.
-PcaResult computePca(const Dataset& in, std::size_t k);
+/// `control` (when given) is checked every few thousand rows and per covariance row of each block of
+/// 256 points: a cancel() throws Cancelled (the eigen-decomposition itself, O(d^3), is not cut short).
+PcaResult computePca(const Dataset& in, std::size_t k, const JobControl* control = nullptr);
 
 /// The largest d of computePca (3 d^2 doubles = 400 MB at 4096): select genes (--columns) first.
 constexpr std::size_t kPcaMaxFeatures = 4096;
@@ -34,6 +38,7 @@ constexpr std::size_t kPcaMaxFeatures = 4096;
 /// The data projected on its top K components: n x K scores (x - mean) . component, features
 /// "PC1".."PCK", descriptions dropped; names, labels, annotations and embeddings kept; `exact` holds
 /// the scores in double when the input had exact values. Records "pca(k=K, V% of variance)".
-Dataset pcaTransform(const Dataset& in, std::size_t k);
+/// Cancelled like computePca, and between blocks of rows of the projection.
+Dataset pcaTransform(const Dataset& in, std::size_t k, const JobControl* control = nullptr);
 
 }  // namespace clusterlens

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "clusterlens/pca.hpp"
+#include "io/cancel_points.hpp"
 
 namespace clusterlens {
 namespace {
@@ -53,19 +54,27 @@ bool isCountMatrix(const Dataset& data) {
     return (format == "h5ad" || format == "10x-h5") && data.provenance.detail.rfind("obsm/", 0) != 0;
 }
 
-bool holdsRawCounts(const Dataset& data) {
-    return std::all_of(data.values.begin(), data.values.end(),
-                       [](float v) { return std::isfinite(v) && v >= 0.0f && v == std::trunc(v); });
+bool holdsRawCounts(const Dataset& data, const JobControl* control) {
+    for (std::size_t i = 0; i < data.n; ++i) {
+        detail::cancelPoint(control, i);
+        const auto row = data.values.begin() + static_cast<std::ptrdiff_t>(i * data.d);
+        if (!std::all_of(row, row + static_cast<std::ptrdiff_t>(data.d),
+                         [](float v) { return std::isfinite(v) && v >= 0.0f && v == std::trunc(v); }))
+            return false;
+    }
+    return true;
 }
 
 /// Column variances of log1p(counts scaled to the median non-zero total) when `counts`, else of the
 /// values as they are. Divisor n - 1 (0 for n < 2).
-std::vector<double> columnVariances(const Dataset& data, bool counts) {
+std::vector<double> columnVariances(const Dataset& data, bool counts, const JobControl* control) {
     std::vector<double> scale(data.n, 1.0);
     if (counts) {
         std::vector<double> totals(data.n, 0.0), positive;
-        for (std::size_t i = 0; i < data.n; ++i)
+        for (std::size_t i = 0; i < data.n; ++i) {
+            detail::cancelPoint(control, i);
             for (std::size_t j = 0; j < data.d; ++j) totals[i] += data.values[i * data.d + j];
+        }
         for (double t : totals)
             if (t > 0) positive.push_back(t);
         std::sort(positive.begin(), positive.end());
@@ -76,13 +85,15 @@ std::vector<double> columnVariances(const Dataset& data, bool counts) {
         for (std::size_t i = 0; i < data.n; ++i) scale[i] = totals[i] > 0 ? target / totals[i] : 1.0;
     }
     std::vector<double> sum(data.d, 0.0), squares(data.d, 0.0);
-    for (std::size_t i = 0; i < data.n; ++i)
+    for (std::size_t i = 0; i < data.n; ++i) {
+        detail::cancelPoint(control, i);
         for (std::size_t j = 0; j < data.d; ++j) {
             const double v = data.values[i * data.d + j];
             const double y = counts ? std::log1p(v * scale[i]) : v;
             sum[j] += y;
             squares[j] += y * y;
         }
+    }
     std::vector<double> variance(data.d, 0.0);
     if (data.n < 2) return variance;
     for (std::size_t j = 0; j < data.d; ++j) {
@@ -112,14 +123,14 @@ DefaultScatter featureAxes(const Dataset& data, std::size_t x, std::size_t y) {
     return scatter;
 }
 
-DefaultScatter chooseScatter(const Dataset& data, DataKind kind, bool rawCounts) {
+DefaultScatter chooseScatter(const Dataset& data, DataKind kind, bool rawCounts, const JobControl* control) {
     if (const Embedding* e = preferredEmbedding(data)) {
         DefaultScatter scatter{e->name, 0, 1, e->name + " 1", e->name + " 2"};
         return scatter;
     }
     if (data.d < 2) return featureAxes(data, 0, 0);
     if (kind == DataKind::CountMatrix) {
-        const std::vector<double> variance = columnVariances(data, rawCounts);
+        const std::vector<double> variance = columnVariances(data, rawCounts, control);
         std::vector<std::size_t> order(data.d);
         for (std::size_t j = 0; j < data.d; ++j) order[j] = j;
         std::partial_sort(order.begin(), order.begin() + 2, order.end(), [&](std::size_t a, std::size_t b) {
@@ -198,16 +209,16 @@ bool isMassChannel(const std::string& name) {
     return isIsotope(text);
 }
 
-DefaultReadSpec proposeReadSpec(const Dataset& data) {
+DefaultReadSpec proposeReadSpec(const Dataset& data, const JobControl* control) {
     DefaultReadSpec spec;
-    const bool rawCounts = isCountMatrix(data) && holdsRawCounts(data);
+    const bool rawCounts = isCountMatrix(data) && holdsRawCounts(data, control);
     if (data.provenance.format == "fcs")
         proposeCytometry(data, spec);
     else if (isCountMatrix(data))
         proposeCounts(data, rawCounts, spec);
     else
         spec.reason = "table: no transform";
-    spec.scatter = chooseScatter(data, spec.kind, rawCounts);
+    spec.scatter = chooseScatter(data, spec.kind, rawCounts, control);
     return spec;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "clusterlens/errors.hpp"
+#include "clusterlens/job_control.hpp"
 
 namespace clusterlens {
 namespace {
@@ -88,22 +89,32 @@ private:
     std::uint64_t m_length = 0;
 };
 
+/// Bytes hashed between two looks at a JobControl: a few milliseconds of work.
+constexpr std::size_t kBytesPerCancelCheck = std::size_t{1} << 20;
+
 }  // namespace
 
-std::string sha256Hex(const void* data, std::size_t size) {
+std::string sha256Hex(const void* data, std::size_t size, const JobControl* control) {
     Sha256 hash;
-    hash.update(static_cast<const unsigned char*>(data), size);
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (std::size_t done = 0; done < size; done += kBytesPerCancelCheck) {
+        if (control != nullptr) control->checkCancelled();
+        hash.update(bytes + done, std::min(kBytesPerCancelCheck, size - done));
+    }
     return hash.finish();
 }
 
-std::string sha256File(const std::string& path) {
+std::string sha256File(const std::string& path, const JobControl* control) {
     const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!file)
         throwFileError(path, "", std::string("cannot open the file to compute its SHA-256: ") + std::strerror(errno));
     Sha256 hash;
-    std::vector<unsigned char> buffer(std::size_t{1} << 20);
+    std::vector<unsigned char> buffer(kBytesPerCancelCheck);
     std::size_t got = 0;
-    while ((got = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) hash.update(buffer.data(), got);
+    while ((got = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) {
+        if (control != nullptr) control->checkCancelled();
+        hash.update(buffer.data(), got);
+    }
     if (std::ferror(file.get())) throwFileError(path, "", "read error while computing its SHA-256");
     return hash.finish();
 }

@@ -2,20 +2,23 @@
 
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <memory>
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "clusterlens/job_control.hpp"
+#include "io/cancel_points.hpp"
 
 namespace clusterlens {
 namespace {
 
-std::string readRaw(const std::string& path) {
+/// The file's bytes, read in blocks of 1 MiB with a look at `control` (when given) before each.
+std::string readRaw(const std::string& path, const JobControl* control) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throwFileError(path, "", "cannot open the file for reading");
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::string bytes;
+    if (!detail::readAll(in, bytes, control)) throwFileError(path, "", "read error");
+    return bytes;
 }
 
 std::string gunzip(const std::string& path, const std::string& compressed, const JobControl* control) {
@@ -52,8 +55,7 @@ std::string gunzip(const std::string& path, const std::string& compressed, const
 }  // namespace
 
 std::string readFileMaybeGzip(const std::string& path, JobControl* control) {
-    std::string raw = readRaw(path);
-    if (control != nullptr) control->checkCancelled();
+    std::string raw = readRaw(path, control);
     if (raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f && static_cast<unsigned char>(raw[1]) == 0x8b)
         return gunzip(path, raw, control);
     return raw;

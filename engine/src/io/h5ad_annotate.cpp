@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/atomic_file.hpp"
+#include "clusterlens/job_control.hpp"
 
 #ifdef CLUSTERLENS_HAVE_HDF5
 #include "io/hdf5_handles.hpp"
@@ -184,8 +186,25 @@ void writeCategorical(const h5::Writer& w, hid_t obs, const std::string& out, co
     }
 }
 
+/// Copies `source` to `temp` in blocks of 4 MiB, with a look at `control` (when given) before each
+/// (a kernel-side copy of a gigabyte file could not be stopped).
+void copyBytes(const std::string& source, const std::string& temp, const std::string& out,
+               const JobControl* control) {
+    std::ifstream in(source, std::ios::binary);
+    std::ofstream copy(temp, std::ios::binary | std::ios::trunc);
+    if (!in || !copy) throwFileError(out, "", "could not copy " + source + " (cannot open it or the temporary file)");
+    std::vector<char> block(std::size_t{4} << 20);
+    while (in) {
+        if (control != nullptr) control->checkCancelled();
+        in.read(block.data(), static_cast<std::streamsize>(block.size()));
+        copy.write(block.data(), in.gcount());
+    }
+    copy.flush();
+    if (in.bad() || !copy) throwFileError(out, "", "could not copy " + source + " (read or write error; disk full?)");
+}
+
 void addColumns(const std::string& temp, const std::string& out, const ObsFrame& frame,
-                const std::vector<ObsCategorical>& columns) {
+                const std::vector<ObsCategorical>& columns, const JobControl* control) {
     const std::lock_guard<std::mutex> lock(h5::libraryMutex());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     h5::Writer w(h5::Writer::Existing{}, temp, out);
@@ -193,6 +212,7 @@ void addColumns(const std::string& temp, const std::string& out, const ObsFrame&
     if (!obs.valid()) throwFileError(out, "/obs", "could not be opened (" + h5::innermostError() + ")");
     std::vector<std::string> order = frame.columnOrder;
     for (const ObsCategorical& column : columns) {
+        if (control != nullptr) control->checkCancelled();
         writeCategorical(w, obs.get(), out, column);
         order.push_back(column.name);
     }
@@ -229,7 +249,7 @@ ObsCategorical readH5adObsCategorical(const std::string& path, const std::string
 }
 
 void writeH5adWithObsColumns(const std::string& source, const std::string& out,
-                             const std::vector<ObsCategorical>& columns) {
+                             const std::vector<ObsCategorical>& columns, const JobControl* control) {
     std::error_code ec;
     if (fs::exists(out, ec) && fs::equivalent(source, out, ec))
         throwFileError(out, "", "is the source file itself; the columns are written into a copy, choose another --out");
@@ -244,9 +264,8 @@ void writeH5adWithObsColumns(const std::string& source, const std::string& out,
                            "exists already (in " + source + " or twice in this export); choose another name");
     }
     writeFileAtomically(out, [&](const std::string& temp) {
-        fs::copy_file(source, temp, fs::copy_options::overwrite_existing, ec);
-        if (ec) throwFileError(out, "", "could not copy " + source + ": " + ec.message());
-        addColumns(temp, out, frame, columns);
+        copyBytes(source, temp, out, control);
+        addColumns(temp, out, frame, columns, control);
     });
 }
 
@@ -268,7 +287,8 @@ std::size_t h5adObservationCount(const std::string& path) {
     noHdf5(path);
 }
 
-void writeH5adWithObsColumns(const std::string& source, const std::string&, const std::vector<ObsCategorical>&) {
+void writeH5adWithObsColumns(const std::string& source, const std::string&, const std::vector<ObsCategorical>&,
+                             const JobControl*) {
     noHdf5(source);
 }
 

@@ -2,10 +2,14 @@
 
 #include "io/hdf5_handles.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
+#include <numeric>
 #include <utility>
 
 #include "clusterlens/errors.hpp"
+#include "clusterlens/job_control.hpp"
 
 namespace clusterlens::h5 {
 namespace {
@@ -310,8 +314,32 @@ std::string File::filters(const std::string& object, hid_t dataset) const {
     return text;
 }
 
-std::vector<float> File::readFloats(const std::string& object) const {
-    return readWhole<float>(*this, object, H5T_NATIVE_FLOAT);
+std::vector<float> File::readFloats(const std::string& object, const JobControl* control) const {
+    const std::vector<std::uint64_t> extent = shape(object);
+    if (control == nullptr || extent.empty() || extent[0] == 0) return readWhole<float>(*this, object, H5T_NATIVE_FLOAT);
+    Handle dataset = openDataset(object);
+    requireNumeric(object, dataset.get());
+    filters(object, dataset.get());
+    std::vector<hsize_t> start(extent.size(), 0), count(extent.begin(), extent.end());
+    const std::uint64_t rowValues = std::accumulate(extent.begin() + 1, extent.end(), std::uint64_t{1},
+                                                    std::multiplies<std::uint64_t>());
+    // A whole number of rows per block, about 2^20 values: milliseconds of inflating between looks.
+    const std::uint64_t blockRows = std::max<std::uint64_t>(1, (std::uint64_t{1} << 20) / std::max<std::uint64_t>(rowValues, 1));
+    std::vector<float> values(extent[0] * rowValues);
+    Handle fileSpace(H5Dget_space(dataset.get()), H5Sclose);
+    for (std::uint64_t row = 0; row < extent[0]; row += blockRows) {
+        control->checkCancelled();
+        start[0] = row;
+        count[0] = std::min(blockRows, extent[0] - row);
+        Handle memorySpace(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose);
+        if (!fileSpace.valid() || !memorySpace.valid() ||
+            H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0 ||
+            H5Dread(dataset.get(), H5T_NATIVE_FLOAT, memorySpace.get(), fileSpace.get(), H5P_DEFAULT,
+                    values.data() + row * rowValues) < 0)
+            failHdf5(object, "rows " + std::to_string(row) + ".." + std::to_string(row + count[0] - 1) +
+                                 " could not be read");
+    }
+    return values;
 }
 
 std::vector<std::int64_t> File::readIntegers(const std::string& object) const {

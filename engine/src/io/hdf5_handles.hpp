@@ -93,8 +93,10 @@ public:
     /// them is not available in this HDF5 library, before a read would fail less clearly.
     std::string filters(const std::string& object, hid_t dataset) const;
 
-    /// A whole numeric dataset of any integer or float type, converted by HDF5.
-    std::vector<float> readFloats(const std::string& object) const;
+    /// A whole numeric dataset of any integer or float type, converted by HDF5. With a `control`, read
+    /// in blocks of rows (about 2^20 values each) with a look at it before each: a cancel() throws
+    /// Cancelled.
+    std::vector<float> readFloats(const std::string& object, const JobControl* control = nullptr) const;
     std::vector<std::int64_t> readIntegers(const std::string& object) const;
     /// COUNT elements from OFFSET of a 1-D dataset, converted to MEMORY_TYPE (a native type).
     void readBlock(const std::string& object, hid_t dataset, hid_t memoryType, std::uint64_t offset,

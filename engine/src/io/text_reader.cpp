@@ -23,10 +23,11 @@ struct Lines {
     std::vector<std::size_t> number;  // 1-based line number in the file
 };
 
-Lines splitLines(const std::string& content) {
+Lines splitLines(const std::string& content, const JobControl* control = nullptr) {
     Lines lines;
     std::size_t start = 0, lineNo = 0;
     while (start < content.size()) {
+        detail::cancelPoint(control, lineNo);
         std::size_t end = content.find('\n', start);
         if (end == std::string::npos) end = content.size();
         ++lineNo;
@@ -257,7 +258,7 @@ void keepTextColumns(const std::string& path, const Lines& lines, const TableLay
 
 Dataset readText(const std::string& path, const ReadOptions& options) {
     const std::string content = readFileMaybeGzip(path, options.control);
-    const Lines lines = splitLines(content);
+    const Lines lines = splitLines(content, options.control);
     if (lines.text.empty()) throwFileError(path, "", "the file is empty (no data lines)");
     Dataset data;
     data.provenance.path = path;

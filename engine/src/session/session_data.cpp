@@ -29,7 +29,7 @@ double asinhCofactor(const std::string& spec) {
 
 /// asinh with the default cofactor on every column but the overridden ones, which get their own (a
 /// cofactor of 0 leaves that column as read).
-Dataset asinhPerChannel(const Dataset& in, const DatasetReadSpec& spec) {
+Dataset asinhPerChannel(const Dataset& in, const DatasetReadSpec& spec, const JobControl* control) {
     const double fallback = asinhCofactor(spec.transform);
     std::set<std::size_t> overridden;
     for (const ChannelCofactor& c : spec.cofactors) {
@@ -43,21 +43,21 @@ Dataset asinhPerChannel(const Dataset& in, const DatasetReadSpec& spec) {
     std::vector<std::size_t> rest;
     for (std::size_t j = 0; j < in.d; ++j)
         if (!overridden.count(j)) rest.push_back(j);
-    Dataset out = rest.empty() ? in : asinhTransform(in, fallback, rest);
+    Dataset out = rest.empty() ? in : asinhTransform(in, fallback, rest, control);
     for (const ChannelCofactor& c : spec.cofactors)
         if (c.cofactor > 0.0)
-            out = asinhTransform(out, c.cofactor, {static_cast<std::size_t>(in.featureIndex(c.channel))});
+            out = asinhTransform(out, c.cofactor, {static_cast<std::size_t>(in.featureIndex(c.channel))}, control);
     return out;
 }
 
 }  // namespace
 
-Dataset prepareData(Dataset raw, const DatasetReadSpec& spec) {
+Dataset prepareData(Dataset raw, const DatasetReadSpec& spec, const JobControl* control) {
     if (!spec.columns.empty()) raw = selectColumns(raw, resolveColumns(raw, spec.columns));
     if (!spec.cofactors.empty())
-        raw = asinhPerChannel(raw, spec);
+        raw = asinhPerChannel(raw, spec, control);
     else if (!spec.transform.empty())
-        raw = applyTransformSpec(raw, spec.transform);
+        raw = applyTransformSpec(raw, spec.transform, control);
     if (spec.subsample != 0) raw = subsample(raw, spec.subsample, spec.seed);
     return raw;
 }
@@ -85,7 +85,7 @@ void embedData(DatasetReference& reference, const Dataset& prepared) {
     reference.embedded = EmbeddedData{prepared.values, prepared.features};
 }
 
-Dataset loadReferencedData(const DatasetReference& reference, const std::string& path) {
+Dataset loadReferencedData(const DatasetReference& reference, const std::string& path, JobControl* control) {
     Dataset data;
     if (reference.embedded) {
         data.n = reference.n;
@@ -98,8 +98,10 @@ Dataset loadReferencedData(const DatasetReference& reference, const std::string&
         return data;
     }
     const std::string file = path.empty() ? reference.path : path;
-    requireSameDataFile(reference, file);
-    data = prepareData(readDataset(file, readOptionsOf(reference.read)), reference.read);
+    requireSameDataFile(reference, file, control);
+    ReadOptions options = readOptionsOf(reference.read);
+    options.control = control;
+    data = prepareData(readDataset(file, options), reference.read, control);
     if (data.n != reference.n || data.d != reference.d)
         throwFileError(file, "",
                        "read as " + std::to_string(data.n) + " x " + std::to_string(data.d) +

@@ -5,11 +5,12 @@
 #include <charconv>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/file_hash.hpp"
+#include "clusterlens/job_control.hpp"
+#include "io/cancel_points.hpp"
 #include "clusterlens/session/session_file.hpp"
 
 namespace clusterlens::session_detail {
@@ -59,11 +60,12 @@ bool parseHeader(const std::string& block, Header& header) {
            field("bytes", bytes) && parseCount(bytes, header.bytes) && field("sha256", header.sha256);
 }
 
-std::string readWhole(const std::string& path) {
+/// The file's bytes, read in blocks of 1 MiB with a look at `control` (when given) before each.
+std::string readWhole(const std::string& path, const JobControl* control = nullptr) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throwFileError(path, "", "cannot open the session file (missing or not readable)");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throwFileError(path, "", "the session file could not be read");
+    std::string bytes;
+    if (!detail::readAll(in, bytes, control)) throwFileError(path, "", "the session file could not be read");
     return bytes;
 }
 
@@ -84,8 +86,8 @@ void sealFile(const std::string& path, const std::string& displayPath, const std
         throwFileError(displayPath, "", "the header could not be written (disk full?)");
 }
 
-std::string readVerifiedFile(const std::string& path, std::string& appVersion) {
-    std::string bytes = readWhole(path);
+std::string readVerifiedFile(const std::string& path, std::string& appVersion, const JobControl* control) {
+    std::string bytes = readWhole(path, control);
     if (bytes.compare(0, magicLine().size(), magicLine()) != 0) {
         if (looksLikeHdf5(bytes))
             throwFileError(path, "", "is an HDF5 file but not a ClusterLens session (it has no session header)");
@@ -105,7 +107,7 @@ std::string readVerifiedFile(const std::string& path, std::string& appVersion) {
                        "the session file is damaged: it has " + std::to_string(bytes.size()) + " bytes, " +
                            std::to_string(header.bytes) + " were written" +
                            (bytes.size() < header.bytes ? " (truncated)" : ""));
-    if (sha256Hex(bytes.data() + kHeaderBytes, bytes.size() - kHeaderBytes) != header.sha256)
+    if (sha256Hex(bytes.data() + kHeaderBytes, bytes.size() - kHeaderBytes, control) != header.sha256)
         throwFileError(path, "",
                        "the session file is damaged: its content differs from what was written (checksum mismatch)");
     appVersion = header.app;

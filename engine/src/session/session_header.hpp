@@ -8,6 +8,10 @@
 #include <cstddef>
 #include <string>
 
+namespace clusterlens {
+class JobControl;
+}
+
 namespace clusterlens::session_detail {
 
 inline constexpr std::size_t kHeaderBytes = 512;
@@ -19,8 +23,9 @@ void sealFile(const std::string& path, const std::string& displayPath, const std
 /// Reads the file at `path` whole and checks its header: format id, schema version (refusing newer
 /// ones), size and checksum. Returns the file's bytes. Throws InvalidInput "PATH: REASON" for a missing
 /// or unreadable file, a file that is not HDF5, HDF5 without a session header, a newer schema, a size
-/// or checksum that does not match. `appVersion` receives the writer's version.
-std::string readVerifiedFile(const std::string& path, std::string& appVersion);
+/// or checksum that does not match. `appVersion` receives the writer's version. `control` (when given)
+/// is checked every 1 MiB read and hashed: a cancel() throws Cancelled.
+std::string readVerifiedFile(const std::string& path, std::string& appVersion, const JobControl* control = nullptr);
 
 /// True when the first bytes of the file are a session header's first line.
 bool hasSessionMagic(const std::string& path);

@@ -188,8 +188,8 @@ void validateSession(const Session& session, const std::string& source) {
     for (const Population& p : session.populations) check.population(p);
 }
 
-void requireSameDataFile(const DatasetReference& data, const std::string& path) {
-    const std::string actual = sha256File(path);
+void requireSameDataFile(const DatasetReference& data, const std::string& path, const JobControl* control) {
+    const std::string actual = sha256File(path, control);
     if (actual != data.sha256)
         throwFileError(path, "",
                        "is not the data file of this session (SHA-256 " + actual.substr(0, 12) +

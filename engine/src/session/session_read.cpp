@@ -2,6 +2,7 @@
 // first (session_header.hpp); HDF5 then parses exactly the checked bytes, from memory.
 
 #include "clusterlens/errors.hpp"
+#include "clusterlens/job_control.hpp"
 #include "clusterlens/session/session_file.hpp"
 #include "session/session_header.hpp"
 
@@ -20,7 +21,7 @@ using h5::Handle;
 /// Typed, shape-checked access to the objects of a session file; every problem is "damaged".
 class Reader {
 public:
-    explicit Reader(const h5::File& file) : m_file(file) {}
+    Reader(const h5::File& file, const JobControl* control) : m_file(file), m_control(control) {}
 
     [[noreturn]] void fail(const std::string& object, const std::string& reason) const {
         m_file.fail(object, "the session is damaged: " + reason);
@@ -95,7 +96,7 @@ public:
         require(object);
         if (m_file.shape(object) != std::vector<std::uint64_t>{rows, cols})
             fail(object, "expected a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
-        return m_file.readFloats(object);
+        return m_file.readFloats(object, m_control);
     }
 
     /// Paths of the numbered groups of a collection.
@@ -113,6 +114,7 @@ public:
 
 private:
     const h5::File& m_file;
+    const JobControl* m_control;
 };
 
 /// The reading side of session_fields.hpp: every field of one group `object`.
@@ -175,8 +177,8 @@ DatasetReference readData(const Reader& r, const h5::File& file) {
     return data;
 }
 
-Session readContent(const h5::File& file) {
-    const Reader r(file);
+Session readContent(const h5::File& file, const JobControl* control) {
+    const Reader r(file, control);
     if (r.text("/", "format") != kSessionFormatId)
         r.fail("/", "the format attribute is not " + std::string(kSessionFormatId));
     if (r.integer("/", "schema_version") != kSessionSchemaVersion)
@@ -193,9 +195,9 @@ Session readContent(const h5::File& file) {
 
 }  // namespace
 
-Session readSession(const std::string& path) {
+Session readSession(const std::string& path, const JobControl* control) {
     std::string appVersion;
-    std::string bytes = session_detail::readVerifiedFile(path, appVersion);
+    std::string bytes = session_detail::readVerifiedFile(path, appVersion, control);
     const std::lock_guard<std::mutex> lock(h5::libraryMutex());
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
@@ -210,7 +212,8 @@ Session readSession(const std::string& path) {
     if (!handle.valid())
         throwFileError(path, "", "the session is damaged: HDF5 cannot open it (" + h5::innermostError() + ")");
     const h5::File file(path, std::move(handle));
-    Session session = readContent(file);
+    Session session = readContent(file, control);
+    if (control != nullptr) control->checkCancelled();
     validateSession(session, path + ": the session is damaged");
     return session;
 }
@@ -225,7 +228,7 @@ bool looksLikeSession(const std::string& path) {
 
 namespace clusterlens {
 
-Session readSession(const std::string& path) {
+Session readSession(const std::string& path, const JobControl*) {
     throw InvalidInput(path + ": this build has no HDF5 support, so sessions cannot be opened");
 }
 

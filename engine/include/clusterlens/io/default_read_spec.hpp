@@ -61,7 +61,8 @@ bool isMassChannel(const std::string& name);
 /// Scatter: the embedding X_umap, else X_tsne, else X_pca (any other embedding after them) when it
 /// has 2 or more components; else for a count matrix the two features of largest variance (of
 /// log1p(counts scaled to the median total) for raw counts, else of the values; ties: the first);
-/// else the first two non-time features. O(n*d), memory O(n + d).
-DefaultReadSpec proposeReadSpec(const Dataset& data);
+/// else the first two non-time features. O(n*d), memory O(n + d). `control` (when given) is checked
+/// every few thousand rows: a cancel() throws Cancelled.
+DefaultReadSpec proposeReadSpec(const Dataset& data, const JobControl* control = nullptr);
 
 }  // namespace clusterlens

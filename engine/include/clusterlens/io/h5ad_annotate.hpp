@@ -17,6 +17,8 @@
 
 namespace clusterlens {
 
+class JobControl;
+
 /// One categorical column of the obs dataframe: codes index categories, -1 = missing (NaN in pandas).
 struct ObsCategorical {
     std::string name;                     ///< column name: not empty, no '/', not already in obs
@@ -56,8 +58,9 @@ std::size_t h5adObservationCount(const std::string& path);
 /// Throws InvalidInput naming the file and the object when: the source is not such a file, `out` is
 /// the source itself, a column's name is empty, contains '/', repeats or exists in obs, its codes do
 /// not have one entry per observation or lie outside -1..categories-1, or its categories repeat.
-/// Time O(file size + n * columns); memory O(n) per column.
+/// Time O(file size + n * columns); memory O(n) per column. `control` (when given) is checked every
+/// 4 MiB copied and before each column: a cancel() throws Cancelled and `out` is left as it was.
 void writeH5adWithObsColumns(const std::string& source, const std::string& out,
-                             const std::vector<ObsCategorical>& columns);
+                             const std::vector<ObsCategorical>& columns, const JobControl* control = nullptr);
 
 }  // namespace clusterlens

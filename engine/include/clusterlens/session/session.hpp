@@ -208,7 +208,7 @@ bool removeNamed(std::vector<T>& entries, std::string_view name) {
 void validateSession(const Session& session, const std::string& source);
 
 /// Throws InvalidInput naming `path` unless the file at `path` has the SHA-256 recorded in `data`
-/// (reads the whole file once).
-void requireSameDataFile(const DatasetReference& data, const std::string& path);
+/// (reads the whole file once, checking `control` every 1 MiB when given: a cancel() throws Cancelled).
+void requireSameDataFile(const DatasetReference& data, const std::string& path, const JobControl* control = nullptr);
 
 }  // namespace clusterlens

@@ -9,11 +9,14 @@
 
 namespace clusterlens {
 
+class JobControl;
+
 /// Applies a spec's columns, transform (with its per-channel cofactors) and subsample, in that order,
 /// to data read with readOptionsOf(spec). Cofactors need an asinh transform and name features of the
 /// selected columns. Throws InvalidInput naming the option (--columns, --transform, --subsample, an
 /// unknown cofactor channel). O(n·d); takes the data by value so that no option means no copy.
-Dataset prepareData(Dataset raw, const DatasetReadSpec& spec);
+/// `control` (when given) reaches the transforms: a cancel() throws Cancelled within milliseconds.
+Dataset prepareData(Dataset raw, const DatasetReadSpec& spec, const JobControl* control = nullptr);
 
 /// The reference of the data file at `path` read with `spec`, for the prepared matrix `prepared`:
 /// absolute path, size, SHA-256 (reads the file once), n, d, features. Nothing is embedded.
@@ -25,7 +28,9 @@ void embedData(DatasetReference& reference, const Dataset& prepared);
 
 /// The prepared matrix of a session: the embedded data when present, else the file at `path` (or at
 /// reference.path when `path` is empty), refused unless its SHA-256 matches, read with the reference's
-/// spec; its shape must equal n x d. Throws InvalidInput naming the file and the reason.
-Dataset loadReferencedData(const DatasetReference& reference, const std::string& path = "");
+/// spec; its shape must equal n x d. Throws InvalidInput naming the file and the reason. `control`
+/// (when given) reaches the hash, the reader and the transforms: a cancel() throws Cancelled.
+Dataset loadReferencedData(const DatasetReference& reference, const std::string& path = "",
+                           JobControl* control = nullptr);
 
 }  // namespace clusterlens

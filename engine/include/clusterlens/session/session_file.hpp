@@ -13,6 +13,8 @@
 
 namespace clusterlens {
 
+class JobControl;
+
 inline constexpr const char* kSessionFormatId = "clusterlens-session";
 inline constexpr int kSessionSchemaVersion = 1;
 /// The file name extension a GUI offers.
@@ -29,7 +31,9 @@ void writeSession(const std::string& path, const Session& session);
 /// Throws InvalidInput "PATH: ...: REASON" when the file is missing or unreadable, not HDF5, HDF5 but
 /// not a ClusterLens session, of a newer schema version, damaged (checksum, truncation) or
 /// inconsistent (missing or mis-sized datasets, out-of-range indices, lengths that differ from n).
-Session readSession(const std::string& path);
+/// `control` (when given) is checked every 1 MiB read and hashed and every ~2^20 embedded values
+/// inflated: a cancel() throws Cancelled within milliseconds and nothing is returned.
+Session readSession(const std::string& path, const JobControl* control = nullptr);
 
 /// True when `path` starts with a session header (cheap: reads 512 bytes; does not validate).
 bool looksLikeSession(const std::string& path);
