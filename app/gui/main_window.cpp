@@ -25,6 +25,7 @@
 #include "figure/figure_composer_dialog.hpp"
 #include "jobs/job_runner.hpp"
 #include "jobs/jobs_panel.hpp"
+#include "populations/populations_panel.hpp"
 #include "log_panel.hpp"
 #include "recent_files.hpp"
 #include "scatter/scatter_controller.hpp"
@@ -135,14 +136,17 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
     });
     exportScatter->setShortcut(Qt::CTRL | Qt::Key_E);
+    // The population statistics are computed (as a job) before the composer lists them with the views.
     file->addAction(tr("&Compose figure\u2026"), this, [this] {
-        const QString path = runFigureComposer(
-            {scatterExportSource(m_scatter, m_session->current(), m_datasetPanel->axes(), m_analysis->colouring()),
-             m_dendrogramPanel->figureExportSource(), m_dpcPanel->decisionExportSource(),
-             m_dpcPanel->gammaExportSource(), m_vatPanel->figureExportSource(), m_heightsView->figureExportSource(),
-             m_flatView->figureExportSource()},
-            this);
-        if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
+        m_populationsPanel->withStatisticsSource([this](const FigureExportSource& statistics) {
+            const QString path = runFigureComposer(
+                {scatterExportSource(m_scatter, m_session->current(), m_datasetPanel->axes(), m_analysis->colouring()),
+                 m_dendrogramPanel->figureExportSource(), m_dpcPanel->decisionExportSource(),
+                 m_dpcPanel->gammaExportSource(), m_vatPanel->figureExportSource(),
+                 m_heightsView->figureExportSource(), m_flatView->figureExportSource(), statistics},
+                this);
+            if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
+        });
     });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);

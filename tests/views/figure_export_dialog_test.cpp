@@ -395,8 +395,8 @@ void FigureExportDialogTest::largeScatterIsOneImageNotAnObjectPerPoint() {
 
 void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
     FigureComposerDialog composer(sources());
-    composer.setChosen({0, 2, 4});  // scatter, decision graph, VAT
-    composer.setColumns(3);
+    composer.setChosen({0, 2, 4, 7});  // scatter, decision graph, VAT, population statistics
+    composer.setColumns(2);
     const FigureExportSource source = composer.composedSource();
     QVERIFY(source.isValid());
     for (const QString& suffix : {QStringLiteral("svg"), QStringLiteral("pdf")}) {
@@ -415,11 +415,12 @@ void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
             texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
     for (const QString& expected :
-         {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("groups"),
-          QStringLiteral("Decision graph"), QStringLiteral("north")})
+         {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D"), QStringLiteral("groups"),
+          QStringLiteral("Decision graph"), QStringLiteral("north"), QStringLiteral("Population statistics"),
+          QStringLiteral("groups 0-1"), QStringLiteral("group 1")})
         QVERIFY2(texts.contains(expected),
                  qPrintable(expected + QStringLiteral(" missing from ") + texts.join(QLatin1Char('|'))));
-    QVERIFY(!texts.contains(QStringLiteral("D")));
+    QVERIFY(!texts.contains(QStringLiteral("E")));
     QFile pdfFile(m_dir.filePath(QStringLiteral("composed.pdf")));
     QVERIFY(pdfFile.open(QIODevice::ReadOnly));
     const QByteArray pdf = pdfFile.readAll();
@@ -431,6 +432,7 @@ void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
     QVERIFY(pdf.contains("(A: clusterlens-cli plot scatter"));
     QVERIFY(pdf.contains("B: clusterlens-cli dpc") && pdf.contains("clusterlens-cli plot decision"));
     QVERIFY(pdf.contains("C: clusterlens-cli plot vat"));
+    QVERIFY(pdf.contains("D: clusterlens-cli plot populations"));
     // Where poppler's pdftotext is installed, the page's own text shows the three panels and their letters.
     const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
     if (!pdftotext.isEmpty()) {
@@ -440,11 +442,14 @@ void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
         const QStringList words =
             QString::fromUtf8(process.readAllStandardOutput()).split(QRegularExpression(QStringLiteral("\\s+")));
         for (const QString& expected :
-             {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("north")})
+             {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D"), QStringLiteral("north")})
             QVERIFY2(words.contains(expected),
                      qPrintable(expected + QStringLiteral(" missing from the PDF: ") + words.join(QLatin1Char(' '))));
-        QVERIFY2(words.join(QLatin1Char(' ')).contains(QStringLiteral("Decision graph")),
-                 qPrintable(words.join(QLatin1Char(' '))));
+        // The population statistics panel: its title and its rows (a population and the one inside it).
+        const QString page = words.join(QLatin1Char(' '));
+        for (const QString& phrase : {QStringLiteral("Decision graph"), QStringLiteral("Population statistics"),
+                                      QStringLiteral("groups 0-1"), QStringLiteral("group 1")})
+            QVERIFY2(page.contains(phrase), qPrintable(phrase + QStringLiteral(" missing from the PDF: ") + page));
     }
     QVERIFY(pdf.contains(QByteArray::fromStdString("sha256:" + m_hash)));
 }

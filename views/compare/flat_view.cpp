@@ -1,7 +1,6 @@
 #include "compare/flat_view.hpp"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -18,6 +17,7 @@
 #include "clusterlens/errors.hpp"
 #include "compare/compared_pair.hpp"
 #include "compare/export_path.hpp"
+#include "flow_layout.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "compare/matched_pairs_model.hpp"
 #include "jobs/job_runner.hpp"
@@ -67,17 +67,13 @@ FlatComparisonView::FlatComparisonView(JobRunner* runner, AnalysisSession* sessi
     m_table->setAlternatingRowColors(true);
     m_table->setToolTip(tr("Click a pair to select the points the two clusters share"));
 
-    auto* choices = new QHBoxLayout;
-    choices->addWidget(new QLabel(tr("A:"), this));
-    choices->addWidget(m_choiceA, 1);
-    choices->addWidget(new QLabel(tr("B:"), this));
-    choices->addWidget(m_choiceB, 1);
-    choices->addWidget(new QLabel(tr("Matching:"), this));
-    choices->addWidget(m_method);
-    auto* scores = new QHBoxLayout;
-    scores->addWidget(m_scores, 1);
-    scores->addWidget(m_exportHeatmap);
-    scores->addWidget(m_exportTable);
+    // The choices and exports wrap onto more lines in a narrow column instead of widening it.
+    auto* choices = new FlowLayout;
+    choices->addWidget(labelledField(tr("A:"), m_choiceA, this));
+    choices->addWidget(labelledField(tr("B:"), m_choiceB, this));
+    choices->addWidget(labelledField(tr("Matching:"), m_method, this));
+    choices->addWidget(m_exportHeatmap);
+    choices->addWidget(m_exportTable);
     auto* split = new QSplitter(Qt::Vertical, this);
     // Many clusters make the heatmap wider than the view: it scrolls sideways instead of squeezing
     // hundreds of columns into slivers.
@@ -94,7 +90,7 @@ FlatComparisonView::FlatComparisonView(JobRunner* runner, AnalysisSession* sessi
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(choices);
-    layout->addLayout(scores);
+    layout->addWidget(m_scores);
     layout->addWidget(split, 1);
 
     m_recomputeSoon.setSingleShot(true);

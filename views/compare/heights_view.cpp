@@ -4,7 +4,6 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QSignalBlocker>
@@ -19,6 +18,7 @@
 #include "clusterlens/errors.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "compare/heights_figure.hpp"
+#include "flow_layout.hpp"
 #include "jobs/job_runner.hpp"
 #include "scatter/scatter_widget.hpp"
 
@@ -60,20 +60,17 @@ HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* p
         tr("Compute two hierarchical clusterings (Clustering panel) or import a linkage "
            "CSV to compare the heights of every point in them here."));
 
-    auto* choices = new QHBoxLayout;
-    choices->addWidget(new QLabel(tr("A:"), this));
-    choices->addWidget(m_choiceA, 1);
-    choices->addWidget(new QLabel(tr("B:"), this));
-    choices->addWidget(m_choiceB, 1);
+    // The choices and buttons wrap onto more lines in a narrow column instead of widening it.
+    auto* choices = new FlowLayout;
+    choices->addWidget(labelledField(tr("A:"), m_choiceA, this));
+    choices->addWidget(labelledField(tr("B:"), m_choiceB, this));
     choices->addWidget(m_import);
-    auto* stats = new QHBoxLayout;
-    stats->addWidget(m_stats, 1);
-    stats->addWidget(m_equal);
-    stats->addWidget(m_export);
+    choices->addWidget(m_equal);
+    choices->addWidget(m_export);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(choices);
-    layout->addLayout(stats);
+    layout->addWidget(m_stats);
     layout->addWidget(m_scatter, 1);
 
     m_recomputeSoon.setSingleShot(true);

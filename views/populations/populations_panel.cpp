@@ -1,13 +1,10 @@
 #include "populations/populations_panel.hpp"
 
 #include <QColorDialog>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolButton>
@@ -16,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "analysis_session.hpp"
+#include "flow_layout.hpp"
 #include "jobs/job_runner.hpp"
 #include "populations/population_commands.hpp"
 #include "populations/population_model.hpp"
@@ -61,16 +59,10 @@ PopulationsPanel::PopulationsPanel(SessionDocument* document, AnalysisSession* a
     split->addWidget(detailsBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    // The toolbar is wider than a narrow column: it alone scrolls sideways, so that the tree and the
+    // The toolbar's buttons wrap onto more lines in a narrow column, so that the tree and the
     // medians keep the dock's width and their count and median columns stay in view.
-    auto* toolbar = new QScrollArea(this);
+    QWidget* toolbar = buildToolbar();
     toolbar->setObjectName(QStringLiteral("PopulationsToolbar"));
-    toolbar->setWidget(buildToolbar());
-    toolbar->setWidgetResizable(true);
-    toolbar->setFrameShape(QFrame::NoFrame);
-    toolbar->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    toolbar->setFixedHeight(toolbar->widget()->sizeHint().height() +
-                            toolbar->horizontalScrollBar()->sizeHint().height());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(toolbar);
@@ -121,9 +113,7 @@ QToolButton* PopulationsPanel::addButton(QWidget* bar, const QString& text, cons
 
 QWidget* PopulationsPanel::buildToolbar() {
     auto* bar = new QWidget(this);
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(0, 0, 0, 0);
-    row->setSpacing(2);
+    new FlowLayout(bar, 2);  // bar takes it as its layout
     m_gate = addButton(bar, tr("Gate"),
                        tr("A population of the selected points (in any view), inside the current population"),
                        [this] { gateSelection(); });
@@ -140,7 +130,6 @@ QWidget* PopulationsPanel::buildToolbar() {
     m_colour = addButton(bar, tr("Colour\u2026"), tr("Recolour the current population"), [this] { chooseColour(); });
     m_delete = addButton(bar, tr("Delete"), tr("Delete the selected populations and those inside them"),
                          [this] { removeSelected(); });
-    row->addStretch();
     addButton(bar, tr("Show"), tr("Colour every view by the visible populations"), [this] { colourByPopulations(); });
     addButton(bar, tr("Statistics\u2026"), tr("Export counts and medians of every population as CSV"),
               [this] { chooseStatisticsExport(); });

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "clusterlens/dataset.hpp"
+#include "figure/figure_export_source.hpp"
 #include "populations/population_ops.hpp"
 
 class QLabel;
@@ -61,6 +62,12 @@ public:
     /// As jobs; exported() or message(error) tells the outcome.
     void exportStatisticsTo(const QString& path);
     void exportEventsTo(const QString& population, const QString& path);
+
+    /// Computes the statistics of every population as a job, then calls `use` on the GUI thread with
+    /// their figure (what the figure dialog and the figure composer draw); at once with an invalid
+    /// source when there are no populations, and with one when the job fails. A job cancelled (in the
+    /// Jobs panel, or replaced by a newer request) ends without a call.
+    void withStatisticsSource(std::function<void(const FigureExportSource&)> use);
 
     QString currentPopulation() const;
     void setCurrentPopulation(const QString& name);

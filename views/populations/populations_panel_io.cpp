@@ -124,8 +124,8 @@ void PopulationsPanel::exportEventsTo(const QString& population, const QString& 
     const std::string file = path.toStdString();
     m_runner->start<bool>(
         this, QStringLiteral("population-events"), tr("Export events of %1").arg(population),
-        [reference, analysed, members, file](JobControl&) {
-            exportPopulationEvents(file, reference, analysed, members);
+        [reference, analysed, members, file](JobControl& control) {
+            exportPopulationEvents(file, reference, analysed, members, &control);
             return true;
         },
         [this, path, population, count = members.size()](const JobOutcome<bool>& outcome) {
@@ -140,16 +140,27 @@ void PopulationsPanel::exportEventsTo(const QString& population, const QString& 
 void PopulationsPanel::chooseStatisticsFigure() {
     if (!m_raw || m_document->populations().empty())
         return Q_EMIT message(tr("There are no populations to draw."), true);
+    withStatisticsSource([this](const FigureExportSource& source) {
+        if (!source.isValid()) return;
+        const QString path = runFigureExportDialog(source, this);
+        if (!path.isEmpty()) Q_EMIT message(tr("Wrote %1").arg(path), false);
+    });
+}
+
+void PopulationsPanel::withStatisticsSource(std::function<void(const FigureExportSource&)> use) {
+    if (!m_raw || m_document->populations().empty()) return use(FigureExportSource{});
     m_runner->start<PopulationStatistics>(
         this, QStringLiteral("population-statistics"), tr("Population statistics figure"),
         [session = m_document->session(), raw = m_raw, markers = m_markers](JobControl& control) {
             return populationStatistics(session, *raw, markers, &control);
         },
-        [this, raw = m_raw](const JobOutcome<PopulationStatistics>& outcome) {
-            if (outcome.state != JobState::Finished) return;
-            const QString path =
-                runFigureExportDialog(populationStatisticsSource(outcome.result, *raw, m_document->path()), this);
-            if (!path.isEmpty()) Q_EMIT message(tr("Wrote %1").arg(path), false);
+        [this, raw = m_raw, use = std::move(use)](const JobOutcome<PopulationStatistics>& outcome) {
+            // Cancelled in the Jobs panel: the user chose not to wait; replaced: the newer request calls.
+            if (outcome.state == JobState::Cancelled) return;
+            if (outcome.state == JobState::Failed)
+                Q_EMIT message(tr("Population statistics not computed: %1").arg(outcome.message), true);
+            use(outcome.state == JobState::Finished ? populationStatisticsSource(outcome.result, *raw, m_document->path())
+                                                    : FigureExportSource{});
         });
 }
 
