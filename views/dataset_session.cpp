@@ -92,7 +92,7 @@ void DatasetSession::applyTransform(bool newRows) {
     spec.cofactors = m_transform.cofactors;
     m_runner->start<Dataset>(
         this, QStringLiteral("transform"), tr("Transform: %1").arg(m_transform.label()),
-        [raw, spec](JobControl&) { return prepareData(*raw, spec); },
+        [raw, spec](JobControl& control) { return prepareData(*raw, spec, &control); },
         [this, raw, newRows](const JobOutcome<Dataset>& outcome) {
             if (outcome.state == JobState::Finished) {
                 m_current = outcome.result;

@@ -11,9 +11,9 @@
 // temporary folder as CSV and FCS, and (cancel_jobs.hpp) as sessions and an .h5ad file. Jobs: the
 // readers, the Open dialog's inspection, opening a session (data embedded or referenced), the exports
 // (of all events and of a population, and clusters written into an .h5ad copy), the transform step
-// (arcsinh, z-score, normalise-total + log1p, PCA) and the algorithms. With a CUDA device (cudaAvailable()) the CUDA backend's jobs run
-// too (DPC, VAT, k-means, MHCA under Backend::Cuda); without one they are listed with "skipped".
-// A job that fails (e.g. the GPU is too small) is listed with its "error" and the others go on.
+// (arcsinh, z-score, normalise-total + log1p, PCA) and the algorithms. With a CUDA device (cudaAvailable()) the CUDA
+// backend's jobs run too (DPC, VAT, k-means, MHCA under Backend::Cuda); without one they are listed with "skipped". A
+// job that fails (e.g. the GPU is too small) is listed with its "error" and the others go on.
 
 #include <algorithm>
 #include <atomic>
@@ -188,8 +188,7 @@ std::string measureJob(const Job& job, std::chrono::milliseconds after, int repe
                  median(measured.latenciesMs), static_cast<long long>(after.count()));
     out << ", \"latency_ms\": " << median(measured.latenciesMs) << ", \"latencies_ms\": [";
     for (std::size_t k = 0; k < measured.latenciesMs.size(); ++k) out << (k ? ", " : "") << measured.latenciesMs[k];
-    out << "], \"finished_first\": " << measured.finishedFirst << ", \"cancelled_after_ms\": " << after.count()
-        << "}";
+    out << "], \"finished_first\": " << measured.finishedFirst << ", \"cancelled_after_ms\": " << after.count() << "}";
     return out.str();
 }
 

@@ -70,8 +70,8 @@ OpenChoice fromMap(const QVariantMap& map) {
 
 }  // namespace
 
-OpenChoice proposeOpenChoice(const Dataset& raw) {
-    const DefaultReadSpec proposal = proposeReadSpec(raw);
+OpenChoice proposeOpenChoice(const Dataset& raw, const JobControl* control) {
+    const DefaultReadSpec proposal = proposeReadSpec(raw, control);
     OpenChoice choice;
     choice.spec = proposal.read;
     choice.scatter = proposal.scatter;
@@ -102,7 +102,7 @@ ProposedRead readWithDefaults(const std::string& path, JobControl* control) {
     ReadOptions defaults;
     defaults.control = control;
     auto data = std::make_shared<Dataset>(readDataset(path, defaults));
-    ProposedRead out{data, proposeOpenChoice(*data)};
+    ProposedRead out{data, proposeOpenChoice(*data, control)};
     if (out.choice.spec.compensate) {
         ReadOptions compensated = readOptionsOf(out.choice.spec);
         compensated.control = control;

@@ -27,8 +27,9 @@ struct OpenChoice {
     QString reason;          ///< why these defaults, for the log
 };
 
-/// proposeReadSpec's defaults for `raw`, a file as read with default reader options. O(n·d).
-OpenChoice proposeOpenChoice(const Dataset& raw);
+/// proposeReadSpec's defaults for `raw`, a file as read with default reader options. O(n·d);
+/// `control` (when given) can stop it (throws Cancelled).
+OpenChoice proposeOpenChoice(const Dataset& raw, const JobControl* control = nullptr);
 
 /// The transform a spec asks for (its steps and per-channel cofactors).
 TransformChoice transformOf(const DatasetReadSpec& spec);

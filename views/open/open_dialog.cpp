@@ -116,9 +116,9 @@ void OpenDialog::inspect() {
     const std::string file = m_path.toStdString();
     m_runner->start<ProposedRead>(
         this, kInspectSlot, tr("Inspect %1").arg(QFileInfo(m_path).fileName()),
-        [file, options = read](JobControl&) {
-            auto raw = std::make_shared<const Dataset>(readDataset(file, readOptionsOf(options)));
-            return ProposedRead{raw, proposeOpenChoice(*raw)};
+        [file, options = read](JobControl& control) {
+            auto raw = std::make_shared<const Dataset>(readChosen(file, options, &control));
+            return ProposedRead{raw, proposeOpenChoice(*raw, &control)};
         },
         [this, read](const JobOutcome<ProposedRead>& outcome) {
             m_readAgain->setEnabled(true);

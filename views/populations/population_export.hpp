@@ -15,7 +15,10 @@ namespace clusterlens::views {
 /// The source is the reference's data file, checked against its SHA-256 and refused when it changed or
 /// when the session subsampled it (its rows are not the file's); for embedded data, `analysed`.
 /// Reads the data file once more: run it as a job. Throws InvalidInput naming the file and the reason.
+/// `control` (when given) reaches the hash, the reader and the writer: a cancel() throws Cancelled
+/// and `out` is left as it was.
 void exportPopulationEvents(const std::string& out, const DatasetReference& reference,
-                            const std::shared_ptr<const Dataset>& analysed, const Members& members);
+                            const std::shared_ptr<const Dataset>& analysed, const Members& members,
+                            JobControl* control = nullptr);
 
 }  // namespace clusterlens::views

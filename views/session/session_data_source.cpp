@@ -24,17 +24,19 @@ Dataset embeddedDataset(const DatasetReference& reference) {
 
 }  // namespace
 
-SessionData loadSessionData(const DatasetReference& reference, const std::string& path) {
+SessionData loadSessionData(const DatasetReference& reference, const std::string& path, JobControl* control) {
     if (reference.embedded) return {embeddedDataset(reference), {}};
     const std::string file = path.empty() ? reference.path : path;
-    requireSameDataFile(reference, file);
+    requireSameDataFile(reference, file, control);
     DatasetReadSpec spec = reference.read;
     SessionData out;
     // The GUI applies the transform itself (it can be changed later), to the rows as read.
     out.transform = transformOf(spec);
     spec.transform.clear();
     spec.cofactors.clear();
-    out.raw = prepareData(readDataset(file, readOptionsOf(spec)), spec);
+    ReadOptions options = readOptionsOf(spec);
+    options.control = control;
+    out.raw = prepareData(readDataset(file, options), spec, control);
     if (out.raw.n != reference.n || out.raw.d != reference.d)
         throw InvalidInput(file + ": read as " + std::to_string(out.raw.n) + " x " + std::to_string(out.raw.d) +
                            ", but the session's results describe " + std::to_string(reference.n) + " x " +

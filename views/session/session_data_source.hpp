@@ -25,8 +25,9 @@ struct SessionData {
 /// else the file at `path` (reference.path when empty), refused unless its SHA-256 matches, read with
 /// the reference's options and subsample; its transform (with per-channel cofactors) comes back to be
 /// applied by the GUI. Throws InvalidInput naming the file and the reason (missing, other content,
-/// other shape).
-SessionData loadSessionData(const DatasetReference& reference, const std::string& path = {});
+/// other shape). `control` (when given) reaches the hash and the reader: a cancel() throws Cancelled.
+SessionData loadSessionData(const DatasetReference& reference, const std::string& path = {},
+                            JobControl* control = nullptr);
 
 /// The reference of the data file `path` as the GUI read it (every column; reader options, subsample
 /// and transform of `read`), for the transformed matrix `current`: hashes the file (reads it once).

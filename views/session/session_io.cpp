@@ -54,11 +54,11 @@ void SessionIo::open(const QString& path, bool recovered, const QString& origina
     const std::string file = path.toStdString();
     m_runner->start<Opened>(
         this, kOpenSlot, tr("Open session %1").arg(QFileInfo(path).fileName()),
-        [file](JobControl&) {
+        [file](JobControl& control) {
             Opened opened;
-            opened.session = readSession(file);
+            opened.session = readSession(file, &control);
             try {
-                opened.data = loadSessionData(opened.session.data);
+                opened.data = loadSessionData(opened.session.data, {}, &control);
             } catch (const InvalidInput& error) {
                 opened.dataError = QString::fromUtf8(error.what());
             }
@@ -99,7 +99,7 @@ void SessionIo::askForData(std::shared_ptr<Pending> pending, const QString& reas
     const DatasetReference reference = pending->session.data;
     m_runner->start<SessionData>(
         this, kOpenSlot, tr("Check data file %1").arg(QFileInfo(chosen).fileName()),
-        [reference, file](JobControl&) { return loadSessionData(reference, file); },
+        [reference, file](JobControl& control) { return loadSessionData(reference, file, &control); },
         [this, pending, file](const JobOutcome<SessionData>& outcome) {
             if (outcome.state == JobState::Cancelled) {
                 m_opening = false;
