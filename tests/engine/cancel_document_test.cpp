@@ -18,7 +18,6 @@
 #include "clusterlens/io/write_dataset.hpp"
 #include "clusterlens/session/session_data.hpp"
 #include "clusterlens/session/session_file.hpp"
-#include "clusterlens/synthetic.hpp"
 #include "clusterlens/transforms.hpp"
 #include "test_support.hpp"
 
@@ -36,14 +35,7 @@ constexpr double kStopWithinMs = 500.0;
 
 /// Large enough that every job here runs ten times longer than the delay before its cancel.
 const Dataset& largeData() {
-    static const Dataset data = [] {
-        SyntheticOptions options;
-        options.n = 400'000;
-        options.d = 12;
-        Dataset made = makeCytometryLike(options);
-        made.labels.clear();
-        return made;
-    }();
+    static const Dataset data = test::unlabelledCytometryLike(400'000, 12);
     return data;
 }
 

@@ -9,8 +9,20 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/job_control.hpp"
+#include "clusterlens/synthetic.hpp"
 
 namespace clusterlens::test {
+
+/// Data for jobs long enough to cancel: makeCytometryLike without its labels (a CSV of them would read
+/// the label column back as a text column, so that the file would not match the data).
+inline Dataset unlabelledCytometryLike(std::size_t n, std::size_t d) {
+    SyntheticOptions options;
+    options.n = n;
+    options.d = d;
+    Dataset data = makeCytometryLike(options);
+    data.labels.clear();
+    return data;
+}
 
 /// What happened to a job cancelled after a delay.
 struct CancelOutcome {
