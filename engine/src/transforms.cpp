@@ -12,13 +12,14 @@
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/pca.hpp"
+#include "io/cancel_points.hpp"
 
 namespace clusterlens {
 namespace {
 
 /// Applies f(value, column) to every listed column, in double precision, keeping `exact` in step.
 template <typename F>
-Dataset mapColumns(const Dataset& in, const std::vector<std::size_t>& columns, F f) {
+Dataset mapColumns(const Dataset& in, const std::vector<std::size_t>& columns, const JobControl* control, F f) {
     Dataset out = in;
     std::vector<char> selected(in.d, columns.empty() ? 1 : 0);
     for (std::size_t c : columns) {
@@ -29,6 +30,7 @@ Dataset mapColumns(const Dataset& in, const std::vector<std::size_t>& columns, F
     }
     const bool exact = in.exact.size() == in.values.size();
     for (std::size_t i = 0; i < in.n; ++i) {
+        detail::cancelPoint(control, i);
         for (std::size_t j = 0; j < in.d; ++j) {
             if (!selected[j]) continue;
             const std::size_t k = i * in.d + j;
@@ -42,39 +44,48 @@ Dataset mapColumns(const Dataset& in, const std::vector<std::size_t>& columns, F
 
 }  // namespace
 
-Dataset asinhTransform(const Dataset& in, double cofactor, const std::vector<std::size_t>& columns) {
+Dataset asinhTransform(const Dataset& in, double cofactor, const std::vector<std::size_t>& columns,
+                       const JobControl* control) {
     if (!(cofactor > 0) || !std::isfinite(cofactor))
         throw InvalidInput("--transform asinh: the cofactor must be a positive number, got " +
                            std::to_string(cofactor));
-    Dataset out = mapColumns(in, columns, [cofactor](double v, std::size_t) { return std::asinh(v / cofactor); });
+    Dataset out =
+        mapColumns(in, columns, control, [cofactor](double v, std::size_t) { return std::asinh(v / cofactor); });
     char buf[64];
     std::snprintf(buf, sizeof buf, "asinh(cofactor=%g)", cofactor);
     out.provenance.steps.emplace_back(buf);
     return out;
 }
 
-Dataset zscoreTransform(const Dataset& in) {
+Dataset zscoreTransform(const Dataset& in, const JobControl* control) {
     std::vector<double> mean(in.d, 0.0), sd(in.d, 0.0);
     const auto v = in.valuesAsDouble();
-    for (std::size_t i = 0; i < in.n; ++i)
+    for (std::size_t i = 0; i < in.n; ++i) {
+        detail::cancelPoint(control, i);
         for (std::size_t j = 0; j < in.d; ++j) mean[j] += v[i * in.d + j];
+    }
     for (double& m : mean) m /= static_cast<double>(std::max<std::size_t>(in.n, 1));
-    for (std::size_t i = 0; i < in.n; ++i)
+    for (std::size_t i = 0; i < in.n; ++i) {
+        detail::cancelPoint(control, i);
         for (std::size_t j = 0; j < in.d; ++j) sd[j] += (v[i * in.d + j] - mean[j]) * (v[i * in.d + j] - mean[j]);
+    }
     for (double& s : sd) s = in.n > 1 ? std::sqrt(s / static_cast<double>(in.n - 1)) : 0.0;
-    Dataset out = mapColumns(in, {}, [&](double x, std::size_t j) { return sd[j] > 0 ? (x - mean[j]) / sd[j] : 0.0; });
+    Dataset out = mapColumns(in, {}, control,
+                             [&](double x, std::size_t j) { return sd[j] > 0 ? (x - mean[j]) / sd[j] : 0.0; });
     out.provenance.steps.emplace_back("zscore");
     return out;
 }
 
-Dataset normalizeTotal(const Dataset& in, std::optional<double> targetSum) {
+Dataset normalizeTotal(const Dataset& in, std::optional<double> targetSum, const JobControl* control) {
     if (targetSum && !(*targetSum > 0 && std::isfinite(*targetSum)))
         throw InvalidInput("--transform normalize-total: the target sum must be a positive number, got " +
                            std::to_string(*targetSum));
     const std::vector<double> v = in.valuesAsDouble();
     std::vector<double> totals(in.n, 0.0);
-    for (std::size_t i = 0; i < in.n; ++i)
+    for (std::size_t i = 0; i < in.n; ++i) {
+        detail::cancelPoint(control, i);
         for (std::size_t j = 0; j < in.d; ++j) totals[i] += v[i * in.d + j];
+    }
     double target = targetSum.value_or(0.0);
     if (!targetSum) {
         std::vector<double> positive;
@@ -90,20 +101,22 @@ Dataset normalizeTotal(const Dataset& in, std::optional<double> targetSum) {
     for (std::size_t i = 0; i < in.n; ++i) scale[i] = totals[i] != 0.0 ? target / totals[i] : 1.0;
     Dataset out = in;
     const bool exact = in.exact.size() == in.values.size() && !in.exact.empty();
-    for (std::size_t i = 0; i < in.n; ++i)
+    for (std::size_t i = 0; i < in.n; ++i) {
+        detail::cancelPoint(control, i);
         for (std::size_t j = 0; j < in.d; ++j) {
             const std::size_t k = i * in.d + j;
             out.values[k] = static_cast<float>(v[k] * scale[i]);
             if (exact) out.exact[k] = v[k] * scale[i];
         }
+    }
     char buf[64];
     std::snprintf(buf, sizeof buf, "normalize_total(target_sum=%g)", target);
     out.provenance.steps.emplace_back(buf);
     return out;
 }
 
-Dataset log1pTransform(const Dataset& in) {
-    Dataset out = mapColumns(in, {}, [](double v, std::size_t j) {
+Dataset log1pTransform(const Dataset& in, const JobControl* control) {
+    Dataset out = mapColumns(in, {}, control, [](double v, std::size_t j) {
         if (!(v > -1.0))
             throw InvalidInput("--transform log1p: value " + std::to_string(v) + " in column " + std::to_string(j + 1) +
                                " is not above -1 (log1p is for counts)");
@@ -246,18 +259,19 @@ bool isStep(const std::string& step, const std::string& name) {
     return step == name || step.rfind(name + ":", 0) == 0;
 }
 
-Dataset applyStep(const Dataset& in, const std::string& step) {
-    if (step == "zscore") return zscoreTransform(in);
-    if (step == "log1p") return log1pTransform(in);
-    if (isStep(step, "asinh")) return asinhTransform(in, stepNumber(step, "asinh", "asinh:150").value_or(5.0));
+Dataset applyStep(const Dataset& in, const std::string& step, const JobControl* control) {
+    if (step == "zscore") return zscoreTransform(in, control);
+    if (step == "log1p") return log1pTransform(in, control);
+    if (isStep(step, "asinh"))
+        return asinhTransform(in, stepNumber(step, "asinh", "asinh:150").value_or(5.0), {}, control);
     if (isStep(step, "normalize-total"))
-        return normalizeTotal(in, stepNumber(step, "normalize-total", "normalize-total:1e4"));
+        return normalizeTotal(in, stepNumber(step, "normalize-total", "normalize-total:1e4"), control);
     if (step.rfind("pca:", 0) == 0) {
         const double k = stepNumber(step, "pca", "pca:50").value_or(0.0);
         if (!(k >= 1 && k == std::trunc(k) && k <= 1e9))
             throw InvalidInput("--transform pca:K: K must be a whole number of components, got '" + step.substr(4) +
                                "'");
-        return pcaTransform(in, static_cast<std::size_t>(k));
+        return pcaTransform(in, static_cast<std::size_t>(k), control);
     }
     throw InvalidInput(
         "--transform: unknown transform '" + step +
@@ -266,7 +280,7 @@ Dataset applyStep(const Dataset& in, const std::string& step) {
 
 }  // namespace
 
-Dataset applyTransformSpec(const Dataset& in, const std::string& spec) {
+Dataset applyTransformSpec(const Dataset& in, const std::string& spec, const JobControl* control) {
     std::vector<std::string> steps;
     for (std::size_t start = 0;;) {
         const std::size_t comma = spec.find(',', start);
@@ -276,8 +290,8 @@ Dataset applyTransformSpec(const Dataset& in, const std::string& spec) {
     }
     for (const std::string& step : steps)
         if (step.empty()) throw InvalidInput("--transform: empty step in '" + spec + "'");
-    Dataset out = applyStep(in, steps[0]);
-    for (std::size_t k = 1; k < steps.size(); ++k) out = applyStep(out, steps[k]);
+    Dataset out = applyStep(in, steps[0], control);
+    for (std::size_t k = 1; k < steps.size(); ++k) out = applyStep(out, steps[k], control);
     return out;
 }
 
