@@ -70,8 +70,8 @@ Dataset zscoreTransform(const Dataset& in, const JobControl* control) {
         for (std::size_t j = 0; j < in.d; ++j) sd[j] += (v[i * in.d + j] - mean[j]) * (v[i * in.d + j] - mean[j]);
     }
     for (double& s : sd) s = in.n > 1 ? std::sqrt(s / static_cast<double>(in.n - 1)) : 0.0;
-    Dataset out = mapColumns(in, {}, control,
-                             [&](double x, std::size_t j) { return sd[j] > 0 ? (x - mean[j]) / sd[j] : 0.0; });
+    Dataset out =
+        mapColumns(in, {}, control, [&](double x, std::size_t j) { return sd[j] > 0 ? (x - mean[j]) / sd[j] : 0.0; });
     out.provenance.steps.emplace_back("zscore");
     return out;
 }

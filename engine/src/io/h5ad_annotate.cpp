@@ -188,8 +188,7 @@ void writeCategorical(const h5::Writer& w, hid_t obs, const std::string& out, co
 
 /// Copies `source` to `temp` in blocks of 4 MiB, with a look at `control` (when given) before each
 /// (a kernel-side copy of a gigabyte file could not be stopped).
-void copyBytes(const std::string& source, const std::string& temp, const std::string& out,
-               const JobControl* control) {
+void copyBytes(const std::string& source, const std::string& temp, const std::string& out, const JobControl* control) {
     std::ifstream in(source, std::ios::binary);
     std::ofstream copy(temp, std::ios::binary | std::ios::trunc);
     if (!in || !copy) throwFileError(out, "", "could not copy " + source + " (cannot open it or the temporary file)");

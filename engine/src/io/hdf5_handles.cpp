@@ -316,15 +316,17 @@ std::string File::filters(const std::string& object, hid_t dataset) const {
 
 std::vector<float> File::readFloats(const std::string& object, const JobControl* control) const {
     const std::vector<std::uint64_t> extent = shape(object);
-    if (control == nullptr || extent.empty() || extent[0] == 0) return readWhole<float>(*this, object, H5T_NATIVE_FLOAT);
+    if (control == nullptr || extent.empty() || extent[0] == 0)
+        return readWhole<float>(*this, object, H5T_NATIVE_FLOAT);
     Handle dataset = openDataset(object);
     requireNumeric(object, dataset.get());
     filters(object, dataset.get());
     std::vector<hsize_t> start(extent.size(), 0), count(extent.begin(), extent.end());
-    const std::uint64_t rowValues = std::accumulate(extent.begin() + 1, extent.end(), std::uint64_t{1},
-                                                    std::multiplies<std::uint64_t>());
+    const std::uint64_t rowValues =
+        std::accumulate(extent.begin() + 1, extent.end(), std::uint64_t{1}, std::multiplies<std::uint64_t>());
     // A whole number of rows per block, about 2^20 values: milliseconds of inflating between looks.
-    const std::uint64_t blockRows = std::max<std::uint64_t>(1, (std::uint64_t{1} << 20) / std::max<std::uint64_t>(rowValues, 1));
+    const std::uint64_t blockRows =
+        std::max<std::uint64_t>(1, (std::uint64_t{1} << 20) / std::max<std::uint64_t>(rowValues, 1));
     std::vector<float> values(extent[0] * rowValues);
     Handle fileSpace(H5Dget_space(dataset.get()), H5Sclose);
     for (std::uint64_t row = 0; row < extent[0]; row += blockRows) {
@@ -336,8 +338,8 @@ std::vector<float> File::readFloats(const std::string& object, const JobControl*
             H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0 ||
             H5Dread(dataset.get(), H5T_NATIVE_FLOAT, memorySpace.get(), fileSpace.get(), H5P_DEFAULT,
                     values.data() + row * rowValues) < 0)
-            failHdf5(object, "rows " + std::to_string(row) + ".." + std::to_string(row + count[0] - 1) +
-                                 " could not be read");
+            failHdf5(object,
+                     "rows " + std::to_string(row) + ".." + std::to_string(row + count[0] - 1) + " could not be read");
     }
     return values;
 }
