@@ -34,7 +34,7 @@ using clusterlens::bench::cytometryData;
 using clusterlens::bench::Registry;
 using clusterlens::bench::shortCount;
 
-enum class DcMode { Given, Exact, Sampled, GivenCutoff };
+enum class DcMode { Given, Exact, Sampled, GivenCutoff, ExactCutoff };
 
 /// The 2 % percentile of 10^6 random pairwise distances: the dc handed to the "dc given" cases.
 double sampledDc(const clusterlens::Dataset& data) {
@@ -62,7 +62,8 @@ double sampledDc(const clusterlens::Dataset& data) {
 DensityPeaksOptions optionsFor(const clusterlens::Dataset& data, DcMode mode, clusterlens::SpatialIndex index) {
     DensityPeaksOptions o;
     o.index = index;
-    o.kernel = mode == DcMode::GivenCutoff ? clusterlens::DensityKernel::Cutoff : clusterlens::DensityKernel::Gaussian;
+    o.kernel = mode == DcMode::GivenCutoff || mode == DcMode::ExactCutoff ? clusterlens::DensityKernel::Cutoff
+                                                                          : clusterlens::DensityKernel::Gaussian;
     if (mode == DcMode::Given || mode == DcMode::GivenCutoff) o.dc = sampledDc(data);
     o.exactPercentile = mode != DcMode::Sampled;
     return o;
@@ -180,16 +181,24 @@ const clusterlens::bench::Registrar registrar([](Registry& registry) {
             1, 0);
 #endif
     const Runner cpu = &clusterlens::densityPeaksCpu;
-    addCase(registry, "dpc rho+delta 20Kx14 (dc given)", "cpu", cpu, &cytometry<20000, 14>, small, DcMode::Given, 0, 3);
+    using clusterlens::SpatialIndex;
+    addCase(registry, "dpc rho+delta 20Kx14 (dc given)", "cpu", cpu, &cytometry<20000, 14>, small, DcMode::Given, 0, 3,
+            SpatialIndex::None);
     addCase(registry, "dpc rho+delta 20Kx57 (dc given)", "cpu", cpu, &cytometry<20000, 57>, smallWide, DcMode::Given, 0,
-            3);
+            3, SpatialIndex::None);
+    // The kd-tree index without a GPU: exact dc, cutoff rho and delta.
+    const Shape mid{200000, 14};
+    addCase(registry, "dpc cutoff exact-dc+rho+delta 200Kx14, kd-tree", "cpu", cpu, &cytometry<200000, 14>, mid,
+            DcMode::ExactCutoff, 0, 1, SpatialIndex::Tree);
+    addCase(registry, "dpc cutoff rho+delta 200Kx14 (dc given), kd-tree", "cpu", cpu, &cytometry<200000, 14>, mid,
+            DcMode::GivenCutoff, 0, 1, SpatialIndex::Tree);
+
     if (std::filesystem::exists(dataDirectory() + "/benchmarks/sipu/birch1.data.gz")) {
 #ifdef CLUSTERLENS_HAVE_CUDA
         addCase(registry, "dpc birch1 100Kx2 exact-dc, brute force", "cuda", gpu, &birch1, birch, DcMode::Exact, 1, 0);
 #endif
         addCase(registry, "dpc birch1 100Kx2 exact-dc, brute force", "cpu", cpu, &birch1, birch, DcMode::Exact, 0, 1);
         // The spatial-index decision: cutoff rho + delta with dc given, all pairs against the grid.
-        using clusterlens::SpatialIndex;
 #ifdef CLUSTERLENS_HAVE_CUDA
         addCase(registry, "dpc birch1 100Kx2 cutoff rho+delta (dc given), all pairs", "cuda", gpu, &birch1, birch,
                 DcMode::GivenCutoff, 1, 0, SpatialIndex::None);
