@@ -155,28 +155,42 @@ MhcaEngine::~MhcaEngine() {
     m_spec.drain();
 }
 
-void MhcaEngine::allocate() {
-    const cudaStream_t s = m_stream.get();
-    const std::size_t n = static_cast<std::size_t>(m_n), d = static_cast<std::size_t>(m_d);
-    const std::size_t p = static_cast<std::size_t>(m_packed);
-    const bool full = m_cfg.full != 0;
-    const std::size_t members = full ? 0 : n * static_cast<std::size_t>(m_cfg.memberCap);
-    const std::size_t partials = n + static_cast<std::size_t>(m_targetItems) + 1;
-    const std::size_t rows = static_cast<std::size_t>(m_fmdRowsCap);
-    const std::size_t h2 = full ? rows * n + static_cast<std::size_t>(m_sms) * 2048 : 0;
-    m_compactBytes = std::max<std::size_t>(compactTempBytes(m_n), 16);
-    const std::size_t shapeWork = m_shapeBytes == 0 ? shapeSharedBytes(m_d, 0) : 0;
+MhcaEngine::ArrayCounts MhcaEngine::arrayCounts() const {
+    ArrayCounts c;
+    c.n = static_cast<std::size_t>(m_n);
+    c.d = static_cast<std::size_t>(m_d);
+    c.p = static_cast<std::size_t>(m_packed);
+    c.full = m_cfg.full != 0;
+    c.members = c.full ? 0 : c.n * static_cast<std::size_t>(m_cfg.memberCap);
+    c.partials = c.n + static_cast<std::size_t>(m_targetItems) + 1;
+    c.rows = static_cast<std::size_t>(m_fmdRowsCap);
+    c.h2 = c.full ? c.rows * c.n + static_cast<std::size_t>(m_sms) * 2048 : 0;
+    c.shapeWork = m_shapeBytes == 0 ? shapeSharedBytes(m_d, 0) : 0;
+    return c;
+}
 
-    const std::size_t needed =
-        n * d * 8 * 2 + n * (7 * 4 + 3) + members * 4 + n * (3 * p + 5) * 8 + (full ? 4 * n * 4 : 0) + 3 * n * 4 +
-        m_compactBytes + n * (4 * 4 + 8) + n * 4 + partials * sizeof(RowTop) + (n + 2) * 4 + n * (8 + 2 * 4 + 2 * 8) +
-        (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 + 2 * shapeSharedBytes(m_d, 0) : 0) +
-        shapeWork +
-        (m_persistent.maxBlocks > 0
-             ? n * sizeof(Candidate) + static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop)) +
-                   2 * (sizeof(SpecShape) + (d * d + p) * 8) + (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4
-             : 0) +
-        n * (kRunners * 20 + 12);
+std::size_t MhcaEngine::requiredBytes() const {
+    const ArrayCounts c = arrayCounts();
+    const std::size_t n = c.n, d = c.d, p = c.p, members = c.members, partials = c.partials, rows = c.rows, h2 = c.h2,
+                      shapeWork = c.shapeWork;
+    const bool full = c.full;
+    return n * d * 8 * 2 + n * (7 * 4 + 3) + members * 4 + n * (3 * p + 5) * 8 + (full ? 4 * n * 4 : 0) + 3 * n * 4 +
+           m_compactBytes + n * (4 * 4 + 8) + n * 4 + partials * sizeof(RowTop) + (n + 2) * 4 +
+           n * (8 + 2 * 4 + 2 * 8) +
+           (full ? (rows * n + rows * static_cast<std::size_t>(m_tiles) * 2 + h2) * 8 + 2 * shapeSharedBytes(m_d, 0)
+                 : 0) +
+           shapeWork +
+           (m_persistent.maxBlocks > 0
+                ? n * sizeof(Candidate) +
+                      static_cast<std::size_t>(m_sms) * (1024 + kRescanRowsPerPass * sizeof(RowTop)) +
+                      2 * (sizeof(SpecShape) + (d * d + p) * 8) + (n / 2 + 1) * kSlotMoveChunk * 8 + n * 4
+                : 0) +
+           n * (kRunners * 20 + 12);
+}
+
+void MhcaEngine::allocate() {
+    m_compactBytes = std::max<std::size_t>(compactTempBytes(m_n), 16);
+    const std::size_t needed = requiredBytes();
     std::size_t freeBytes = 0, totalBytes = 0;
     CL_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
     const std::string what = "MHCA of " + std::to_string(m_n) + " points x " + std::to_string(m_d) +
@@ -186,102 +200,118 @@ void MhcaEngine::allocate() {
                                     " are free; use the CPU backend, fewer points or apriori groups",
                                 needed, freeBytes);
     try {
-        d_x = DeviceBuffer<double>(n * d, s);
-        d_size = DeviceBuffer<int>(n, s);
-        d_pos = DeviceBuffer<int>(n, s);
-        d_id = DeviceBuffer<int>(n, s);
-        d_birth = DeviceBuffer<int>(n, s);
-        d_group = DeviceBuffer<int>(n, s);
-        d_nn = DeviceBuffer<int>(n, s);
-        d_members = DeviceBuffer<int>(members, s);
-        d_mode = DeviceBuffer<signed char>(n, s);
-        d_identity = DeviceBuffer<signed char>(n, s);
-        d_alive = DeviceBuffer<unsigned char>(n, s);
-        d_mu = DeviceBuffer<double>(n * d, s);
-        d_metric = DeviceBuffer<double>(n * p, s);
-        d_scaled = DeviceBuffer<double>(n * p, s);
-        d_scatter = DeviceBuffer<double>(n * p, s);
-        d_nmf = DeviceBuffer<double>(n, s);
-        d_weight = DeviceBuffer<double>(n, s);
-        d_nnKey = DeviceBuffer<double>(n, s);
-        d_nnBefore = DeviceBuffer<double>(n, s);
-        d_newDist = DeviceBuffer<double>(n, s);
-        d_extreme = DeviceBuffer<double>(1, s);
-        d_shiftCount = DeviceBuffer<int>(1, s);
-        d_shiftTime = DeviceBuffer<int>(n, s);
-        d_shiftGroup = DeviceBuffer<int>(n, s);
-        d_shiftAmount = DeviceBuffer<double>(n, s);
-        d_shiftMaxBefore = DeviceBuffer<double>(n, s);
-        if (full) {
-            d_start = DeviceBuffer<int>(n, s);
-            d_perm = DeviceBuffer<int>(n, s);
-            d_pointSlot = DeviceBuffer<int>(n, s);
-            d_temp = DeviceBuffer<int>(n, s);
-            d_h1 = DeviceBuffer<double>(rows * n, s);
-            d_tileParts = DeviceBuffer<double>(rows * static_cast<std::size_t>(m_tiles) * 2, s);
-            d_h2 = DeviceBuffer<double>(h2, s);
-            d_spec = DeviceBuffer<SpecShape>(2, s);
-            d_specParts = DeviceBuffer<RowTop>(2 * static_cast<std::size_t>(m_sms), s);
-            d_specArea = DeviceBuffer<double>(2 * shapeSharedBytes(m_d, 0) / sizeof(double), s);
-            CL_CUDA_TRY(cudaMemsetAsync(d_spec.data(), 0xff, d_spec.bytes(), s));  // merge -1: none
-        }
-        d_list = DeviceBuffer<int>(n, s);
-        d_listSpare = DeviceBuffer<int>(n, s);
-        d_selected = DeviceBuffer<int>(1, s);
-        d_compactTemp = DeviceBuffer<unsigned char>(m_compactBytes, s);
-        d_step = DeviceBuffer<Step>(1, s);
-        d_haltStep = DeviceBuffer<Step>(1, s);
-        d_halt = DeviceBuffer<int>(1, s);
-        d_groups = DeviceBuffer<GroupState>(n, s);
-        d_mergeCount = DeviceBuffer<int>(1, s);
-        d_outA = DeviceBuffer<int>(n, s);
-        d_outB = DeviceBuffer<int>(n, s);
-        d_outSize = DeviceBuffer<int>(n, s);
-        d_outGroup = DeviceBuffer<int>(n, s);
-        d_outHeight = DeviceBuffer<double>(n, s);
-        d_rescanRows = DeviceBuffer<int>(n, s);
-        d_runKey = DeviceBuffer<double>(n * kRunners, s);
-        d_runSlot = DeviceBuffer<int>(n * kRunners, s);
-        d_runPos = DeviceBuffer<int>(n * kRunners, s);
-        d_runBirth = DeviceBuffer<int>(n * kRunners, s);
-        d_runCount = DeviceBuffer<int>(n, s);
-        d_runBound = DeviceBuffer<double>(n, s);
-        d_rescanCount = DeviceBuffer<int>(1, s);
-        d_partials = DeviceBuffer<RowTop>(partials, s);
-        d_counters = DeviceBuffer<unsigned int>(n + 2, s);
-        if (shapeWork) d_shapeWork = DeviceBuffer<double>(shapeWork / sizeof(double) + 1, s);
-        if (m_persistent.maxBlocks > 0) {
-            const std::size_t blocks = static_cast<std::size_t>(m_persistent.maxBlocks);
-            d_blockPart = DeviceBuffer<RowTop>(blocks, s);
-            d_aPart = DeviceBuffer<RowTop>(blocks, s);
-            d_rowPart = DeviceBuffer<RowTop>(blocks * kRescanRowsPerPass, s);
-
-            d_minPart = DeviceBuffer<double>(blocks, s);
-            d_lazyPart = DeviceBuffer<double>(blocks, s);
-            d_arrive = DeviceBuffer<unsigned int>(2, s);
-            d_shiftSeen = DeviceBuffer<int>(2, s);
-            d_rowJournal = DeviceBuffer<double>(rowJournalDoubles(static_cast<int>(n)), s);
-            d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
-            d_rowFinal = DeviceBuffer<Candidate>(n, s);
-            d_cmdSpec = DeviceBuffer<SpecShape>(2, s);
-            d_cmdSpecPayload = DeviceBuffer<double>(2 * (d * d + p), s);
-            d_growthPlans = DeviceBuffer<PlanRecord>(2, s);
-            d_growthNearest = DeviceBuffer<unsigned long long>(2 * static_cast<std::size_t>(growthStride()), s);
-            d_growthIntents = DeviceBuffer<SpecShape>(2, s);
-            d_growthRecords = DeviceBuffer<SpecShape>(2, s);
-            d_growthPayload = DeviceBuffer<double>(2 * (d * d + p), s);
-            d_growthStop = DeviceBuffer<int>(1, s);
-            d_status = DeviceBuffer<int>(3, s);
-            d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots + 2 * kProfileStampSlots, s);
-            d_blockProfile = DeviceBuffer<unsigned long long>(m_profile ? blocks * kPhaseSlots : 0, s);
-            // compaction moves at most n / 2 live slots
-            d_slotScratch = DeviceBuffer<double>((n / 2 + 1) * kSlotMoveChunk, s);
-            d_slotMap = DeviceBuffer<int>(n, s);
-        }
+        allocateBuffers();
     } catch (const OutOfDeviceMemory&) {
         throw OutOfDeviceMemory(what + " and the device could not provide it (" + gib(freeBytes) + " were free)",
                                 needed, freeBytes);
     }
+    clearBuffers();
+    d_x.copyFromHost(m_hostX, static_cast<std::size_t>(m_n) * static_cast<std::size_t>(m_d));
+}
+
+void MhcaEngine::allocateBuffers() {
+    const cudaStream_t s = m_stream.get();
+    const ArrayCounts c = arrayCounts();
+    const std::size_t n = c.n, d = c.d, p = c.p, members = c.members, partials = c.partials, rows = c.rows, h2 = c.h2,
+                      shapeWork = c.shapeWork;
+    const bool full = c.full;
+    d_x = DeviceBuffer<double>(n * d, s);
+    d_size = DeviceBuffer<int>(n, s);
+    d_pos = DeviceBuffer<int>(n, s);
+    d_id = DeviceBuffer<int>(n, s);
+    d_birth = DeviceBuffer<int>(n, s);
+    d_group = DeviceBuffer<int>(n, s);
+    d_nn = DeviceBuffer<int>(n, s);
+    d_members = DeviceBuffer<int>(members, s);
+    d_mode = DeviceBuffer<signed char>(n, s);
+    d_identity = DeviceBuffer<signed char>(n, s);
+    d_alive = DeviceBuffer<unsigned char>(n, s);
+    d_mu = DeviceBuffer<double>(n * d, s);
+    d_metric = DeviceBuffer<double>(n * p, s);
+    d_scaled = DeviceBuffer<double>(n * p, s);
+    d_scatter = DeviceBuffer<double>(n * p, s);
+    d_nmf = DeviceBuffer<double>(n, s);
+    d_weight = DeviceBuffer<double>(n, s);
+    d_nnKey = DeviceBuffer<double>(n, s);
+    d_nnBefore = DeviceBuffer<double>(n, s);
+    d_newDist = DeviceBuffer<double>(n, s);
+    d_extreme = DeviceBuffer<double>(1, s);
+    d_shiftCount = DeviceBuffer<int>(1, s);
+    d_shiftTime = DeviceBuffer<int>(n, s);
+    d_shiftGroup = DeviceBuffer<int>(n, s);
+    d_shiftAmount = DeviceBuffer<double>(n, s);
+    d_shiftMaxBefore = DeviceBuffer<double>(n, s);
+    if (full) {
+        d_start = DeviceBuffer<int>(n, s);
+        d_perm = DeviceBuffer<int>(n, s);
+        d_pointSlot = DeviceBuffer<int>(n, s);
+        d_temp = DeviceBuffer<int>(n, s);
+        d_h1 = DeviceBuffer<double>(rows * n, s);
+        d_tileParts = DeviceBuffer<double>(rows * static_cast<std::size_t>(m_tiles) * 2, s);
+        d_h2 = DeviceBuffer<double>(h2, s);
+        d_spec = DeviceBuffer<SpecShape>(2, s);
+        d_specParts = DeviceBuffer<RowTop>(2 * static_cast<std::size_t>(m_sms), s);
+        d_specArea = DeviceBuffer<double>(2 * shapeSharedBytes(m_d, 0) / sizeof(double), s);
+        CL_CUDA_TRY(cudaMemsetAsync(d_spec.data(), 0xff, d_spec.bytes(), s));  // merge -1: none
+    }
+    d_list = DeviceBuffer<int>(n, s);
+    d_listSpare = DeviceBuffer<int>(n, s);
+    d_selected = DeviceBuffer<int>(1, s);
+    d_compactTemp = DeviceBuffer<unsigned char>(m_compactBytes, s);
+    d_step = DeviceBuffer<Step>(1, s);
+    d_haltStep = DeviceBuffer<Step>(1, s);
+    d_halt = DeviceBuffer<int>(1, s);
+    d_groups = DeviceBuffer<GroupState>(n, s);
+    d_mergeCount = DeviceBuffer<int>(1, s);
+    d_outA = DeviceBuffer<int>(n, s);
+    d_outB = DeviceBuffer<int>(n, s);
+    d_outSize = DeviceBuffer<int>(n, s);
+    d_outGroup = DeviceBuffer<int>(n, s);
+    d_outHeight = DeviceBuffer<double>(n, s);
+    d_rescanRows = DeviceBuffer<int>(n, s);
+    d_runKey = DeviceBuffer<double>(n * kRunners, s);
+    d_runSlot = DeviceBuffer<int>(n * kRunners, s);
+    d_runPos = DeviceBuffer<int>(n * kRunners, s);
+    d_runBirth = DeviceBuffer<int>(n * kRunners, s);
+    d_runCount = DeviceBuffer<int>(n, s);
+    d_runBound = DeviceBuffer<double>(n, s);
+    d_rescanCount = DeviceBuffer<int>(1, s);
+    d_partials = DeviceBuffer<RowTop>(partials, s);
+    d_counters = DeviceBuffer<unsigned int>(n + 2, s);
+    if (shapeWork) d_shapeWork = DeviceBuffer<double>(shapeWork / sizeof(double) + 1, s);
+    if (m_persistent.maxBlocks > 0) {
+        const std::size_t blocks = static_cast<std::size_t>(m_persistent.maxBlocks);
+        d_blockPart = DeviceBuffer<RowTop>(blocks, s);
+        d_aPart = DeviceBuffer<RowTop>(blocks, s);
+        d_rowPart = DeviceBuffer<RowTop>(blocks * kRescanRowsPerPass, s);
+
+        d_minPart = DeviceBuffer<double>(blocks, s);
+        d_lazyPart = DeviceBuffer<double>(blocks, s);
+        d_arrive = DeviceBuffer<unsigned int>(2, s);
+        d_shiftSeen = DeviceBuffer<int>(2, s);
+        d_rowJournal = DeviceBuffer<double>(rowJournalDoubles(static_cast<int>(n)), s);
+        d_rowCounter = DeviceBuffer<unsigned int>(kRescanRowsPerPass, s);
+        d_rowFinal = DeviceBuffer<Candidate>(n, s);
+        d_cmdSpec = DeviceBuffer<SpecShape>(2, s);
+        d_cmdSpecPayload = DeviceBuffer<double>(2 * (d * d + p), s);
+        d_growthPlans = DeviceBuffer<PlanRecord>(2, s);
+        d_growthNearest = DeviceBuffer<unsigned long long>(2 * static_cast<std::size_t>(growthStride()), s);
+        d_growthIntents = DeviceBuffer<SpecShape>(2, s);
+        d_growthRecords = DeviceBuffer<SpecShape>(2, s);
+        d_growthPayload = DeviceBuffer<double>(2 * (d * d + p), s);
+        d_growthStop = DeviceBuffer<int>(1, s);
+        d_status = DeviceBuffer<int>(3, s);
+        d_persistentProfile = DeviceBuffer<unsigned long long>(kPersistentProfileSlots + 2 * kProfileStampSlots, s);
+        d_blockProfile = DeviceBuffer<unsigned long long>(m_profile ? blocks * kPhaseSlots : 0, s);
+        // compaction moves at most n / 2 live slots
+        d_slotScratch = DeviceBuffer<double>((n / 2 + 1) * kSlotMoveChunk, s);
+        d_slotMap = DeviceBuffer<int>(n, s);
+    }
+}
+
+/// Zeroes the arrays whose first values the kernels read, and marks the records "none".
+void MhcaEngine::clearBuffers() {
+    const cudaStream_t s = m_stream.get();
     CL_CUDA_TRY(cudaMemsetAsync(d_counters.data(), 0, d_counters.bytes(), s));
     if (m_persistent.maxBlocks > 0) {
         CL_CUDA_TRY(cudaMemsetAsync(d_rowCounter.data(), 0, d_rowCounter.bytes(), s));
@@ -306,7 +336,6 @@ void MhcaEngine::allocate() {
     CL_CUDA_TRY(cudaMemsetAsync(d_halt.data(), 0, sizeof(int), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_mergeCount.data(), 0, sizeof(int), s));
     CL_CUDA_TRY(cudaMemsetAsync(d_shiftCount.data(), 0, sizeof(int), s));
-    d_x.copyFromHost(m_hostX, n * d);
 }
 
 MhcaView MhcaEngine::view() {

@@ -154,7 +154,18 @@ public:
 
 private:
     MhcaView view();
+    /// Checks requiredBytes() against the free device memory, then allocates, clears and uploads.
     void allocate();
+    /// Device bytes of every array allocate() makes (the sizing members set).
+    std::size_t requiredBytes() const;
+    /// The element counts allocate() sizes its arrays by.
+    struct ArrayCounts {
+        std::size_t n, d, p, members, partials, rows, h2, shapeWork;
+        bool full;
+    };
+    ArrayCounts arrayCounts() const;
+    void allocateBuffers();
+    void clearBuffers();
     void uploadPoints(const std::vector<int>& group, int groupCount);
     void setList(const std::vector<int>& slots);
     /// Drops the dead entries of the list once at most compactBelow() are alive; with `slots`
