@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -15,10 +14,9 @@
 #include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
-#include "cpu/mhca_linalg.hpp"
 #include "cpu/mhca_parallel.hpp"
 #include "cpu/mhca_runs.hpp"
-#include "cpu/mhca_weight.hpp"
+#include "cpu/mhca_rules.hpp"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_phase_times.hpp"
 #include "cuda/mhca_types.cuh"
@@ -32,36 +30,20 @@ using cuda::mhca::MergeRecord;
 using cuda::mhca::MhcaEngine;
 using cuda::mhca::PhaseTimes;
 
-struct Group {
-    std::vector<std::int32_t> rows;  ///< data rows, ascending
-    std::vector<Merge> merges;       ///< local ids (leaf k = rows[k], merge t = rows.size() + t)
-    std::size_t offset = 0;          ///< first index of its merges in the concatenation
-    int start = 0;                   ///< FMD: first position of its points in the group phase's perm
-};
+using Group = mhca::GroupRun;
 
-/// mhca_runs.cpp's makeGroupCluster: the group as one top-level cluster shaped as mhclust.R does.
-InitialCluster groupCluster(const Group& group, const double* x, std::size_t n, std::size_t d,
+/// The group as one top-level cluster (mhca_runs.cpp's groupShape, as mhcaCpu shapes it).
+InitialCluster groupCluster(const Group& group, int start, const double* x, std::size_t n, std::size_t d,
                             const MhcaOptions& options) {
-    const std::size_t m = group.rows.size();
-    std::vector<double> rows(m * d), cov(d * d), invcov(d * d), work(d * d), means(d);
-    for (std::size_t k = 0; k < m; ++k)
-        std::copy(x + static_cast<std::size_t>(group.rows[k]) * d, x + static_cast<std::size_t>(group.rows[k] + 1) * d,
-                  rows.begin() + static_cast<std::ptrdiff_t>(k * d));
+    mhca::GroupShape shape = mhca::groupShape(group, x, n, d, options);
     InitialCluster c;
-    c.centroid.resize(d);
-    mhca::columnMeansR(rows.data(), m, d, c.centroid.data());
-    c.weight = mhca::clusterWeight(static_cast<long long>(m), static_cast<long long>(n), options.threshold);
-    if (m <= 2) {
-        mhca::setIdentity(cov.data(), d);
-    } else {
-        mhca::sampleCovarianceR(rows.data(), m, d, cov.data(), means.data());
-    }
-    c.nmf = mhca::clusterShape(cov.data(), d, c.weight, options.subthreshold, mhca::DeterminantRule::Lu, invcov.data(),
-                               work.data());
-    c.invcov = std::move(invcov);
+    c.centroid = std::move(shape.centroid);
+    c.weight = shape.weight;
+    c.nmf = shape.nmf;
+    c.invcov = std::move(shape.invcov);
     c.members = group.rows;
     c.slot = group.rows.front();
-    c.start = group.start;
+    c.start = start;
     return c;
 }
 
@@ -102,21 +84,14 @@ struct AprioriLayout {
 /// The groups of options.apriori, or nothing when mhclust ignores them (no positive id, one group
 /// holding every point, or only groups of one point).
 std::optional<AprioriLayout> aprioriLayout(const std::vector<std::int32_t>& apriori, std::size_t n) {
-    std::map<std::int32_t, std::vector<std::int32_t>> byId;
-    for (std::size_t i = 0; i < n; ++i)
-        if (apriori[i] > 0) byId[apriori[i]].push_back(static_cast<std::int32_t>(i));
-    const bool allSingle = std::all_of(byId.begin(), byId.end(), [](const auto& kv) { return kv.second.size() == 1; });
-    if (byId.empty() || byId.begin()->second.size() == n || allSingle) return std::nullopt;
+    std::optional<std::vector<Group>> groups = mhca::aprioriGroups(apriori, n);
+    if (!groups) return std::nullopt;
     AprioriLayout a;
+    a.groups = std::move(*groups);
     a.groupOf.assign(n, -1);
-    for (auto& entry : byId) {
-        if (entry.second.size() < 2) continue;
-        for (std::int32_t r : entry.second) a.groupOf[static_cast<std::size_t>(r)] = static_cast<int>(a.groups.size());
-        Group g;
-        g.rows = entry.second;
-        g.offset = a.groupMerges;
-        a.groupMerges += g.rows.size() - 1;
-        a.groups.push_back(std::move(g));
+    for (std::size_t k = 0; k < a.groups.size(); ++k) {
+        for (std::int32_t r : a.groups[k].rows) a.groupOf[static_cast<std::size_t>(r)] = static_cast<int>(k);
+        a.groupMerges += a.groups[k].rows.size() - 1;
     }
     a.groupCount = static_cast<int>(a.groups.size());
     for (std::size_t i = 0; i < n; ++i) {
@@ -171,52 +146,21 @@ SlotLayout slotLayout(const AprioriLayout& a, const double* x, std::size_t n, st
     return s;
 }
 
-/// The groups' merges placed in the rows orderStrata gives over all groups' heights, with global ids
-/// (mhca_runs.cpp's clusterInsideGroups). Returns each merge's row: rank[g.offset + t].
-std::vector<std::size_t> placeGroupMerges(const std::vector<Group>& groups, std::size_t n, Linkage& linkage) {
-    std::vector<double> heights;
-    std::vector<std::size_t> starts;
-    for (const Group& g : groups) {
-        starts.push_back(heights.size());
-        for (const Merge& m : g.merges) heights.push_back(m.height);
-    }
-    const std::vector<std::size_t> order = mhca::orderStrata(heights, starts);
-    std::vector<std::size_t> rank(order.size());
-    for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
-    const auto nId = static_cast<std::int64_t>(n);
-    for (const Group& g : groups) {
-        const auto m = static_cast<std::int64_t>(g.rows.size());
-        auto globalId = [&](std::int64_t local) -> std::int64_t {
-            return local < m ? g.rows[static_cast<std::size_t>(local)]
-                             : nId + static_cast<std::int64_t>(rank[g.offset + static_cast<std::size_t>(local - m)]);
-        };
-        for (std::size_t t = 0; t < g.merges.size(); ++t) {
-            Merge merge = g.merges[t];
-            const std::int64_t a = globalId(merge.a), b = globalId(merge.b);
-            merge.a = std::min(a, b);
-            merge.b = std::max(a, b);
-            linkage.merges[rank[g.offset + t]] = merge;
-        }
-    }
-    return rank;
-}
-
 /// The top level's clusters: the groups in ascending id order (their shapes, O(n·d²) in all, on every
 /// host core), then the ungrouped points (mhca_runs.cpp).
-std::vector<InitialCluster> topLevelClusters(AprioriLayout& a, const SlotLayout& s, const std::vector<int>& perm,
-                                             const std::vector<std::size_t>& rank, const double* x, std::size_t n,
+std::vector<InitialCluster> topLevelClusters(const AprioriLayout& a, const SlotLayout& s, const std::vector<int>& perm,
+                                             const std::vector<std::int64_t>& groupIds, const double* x, std::size_t n,
                                              std::size_t d, const MhcaOptions& options) {
-    const auto nId = static_cast<std::int64_t>(n);
     std::vector<int> position(n, 0);
     for (std::size_t p = 0; p < perm.size(); ++p) position[static_cast<std::size_t>(perm[p])] = static_cast<int>(p);
     std::vector<InitialCluster> clusters(a.groups.size());
     mhca::WorkerPool pool;
     pool.parallelFor(a.groups.size(), 8, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) {
-            Group& g = a.groups[k];
-            g.start = position[static_cast<std::size_t>(s.slotOf[static_cast<std::size_t>(g.rows.front())])];
-            InitialCluster c = groupCluster(g, x, n, d, options);
-            c.id = nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]);
+            const Group& g = a.groups[k];
+            const int start = position[static_cast<std::size_t>(s.slotOf[static_cast<std::size_t>(g.rows.front())])];
+            InitialCluster c = groupCluster(g, start, x, n, d, options);
+            c.id = groupIds[k];
             c.slot = s.slotOf[static_cast<std::size_t>(g.rows.front())];
             for (std::int32_t& member : c.members) member = s.slotOf[static_cast<std::size_t>(member)];
             clusters[k] = std::move(c);
@@ -239,11 +183,11 @@ std::vector<InitialCluster> topLevelClusters(AprioriLayout& a, const SlotLayout&
 int topLevelMode(const std::vector<InitialCluster>& clusters, std::size_t n, const MhcaOptions& options) {
     std::size_t full = 0;
     for (const InitialCluster& c : clusters)
-        if (static_cast<double>(c.members.size()) >= options.threshold * static_cast<double>(n)) ++full;
-    const bool normalized = options.normalize || full < clusters.size();
-    int mode = normalized ? cuda::mhca::kModeScaled : cuda::mhca::kModeRaw;
-    if (normalized && options.subthreshold == SubthresholdMode::Euclid) mode = cuda::mhca::kModeIdentity;
-    return mode;
+        if (mhca::reachesThreshold(static_cast<long long>(c.members.size()), static_cast<long long>(n),
+                                   options.threshold))
+            ++full;
+    return cuda::mhca::distanceModeCode(
+        mhca::distanceModeFor(options.normalize, full < clusters.size(), options.subthreshold));
 }
 
 std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
@@ -268,8 +212,9 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     Linkage linkage;
     linkage.leafCount = n;
     linkage.merges.resize(n - 1);
-    const std::vector<std::size_t> rank = placeGroupMerges(a.groups, n, linkage);
-    const std::vector<InitialCluster> clusters = topLevelClusters(a, s, engine.initialPerm(), rank, x, n, d, options);
+    const std::vector<std::int64_t> groupIds = mhca::placeGroupMerges(a.groups, n, linkage);
+    const std::vector<InitialCluster> clusters =
+        topLevelClusters(a, s, engine.initialPerm(), groupIds, x, n, d, options);
     const int mode = topLevelMode(clusters, n, options);
     times.mark("merge order and group shapes");
     engine.startFromClusters(clusters, mode, static_cast<int>(n + a.groupMerges));

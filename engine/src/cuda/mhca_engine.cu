@@ -29,20 +29,6 @@ std::string gib(std::size_t bytes) {
     return out.str();
 }
 
-int subthresholdCode(SubthresholdMode mode) {
-    switch (mode) {
-        case SubthresholdMode::Mahal:
-            return 0;
-        case SubthresholdMode::Mahal0:
-            return 1;
-        case SubthresholdMode::Euclid:
-            return 2;
-        case SubthresholdMode::EuclidMahal:
-            return 3;
-    }
-    return 0;
-}
-
 }  // namespace
 
 OwnedStream::OwnedStream(bool highest) {
@@ -109,7 +95,7 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     m_cfg.memberCap = static_cast<int>(cap);
     m_cfg.nFull = m_n;
     m_cfg.threshold = options.threshold;
-    m_cfg.subthreshold = subthresholdCode(options.subthreshold);
+    m_cfg.subthreshold = options.subthreshold;
     m_cfg.normalize = options.normalize ? 1 : 0;
     m_cfg.full = full ? 1 : 0;
     m_cfg.postSwitchMode = options.normalize ? kModeScaled : kModeRaw;
@@ -268,7 +254,7 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, 
     m_groupCount = groupCount;
     std::vector<GroupState> groups(static_cast<std::size_t>(groupCount));
     for (int g : group) ++groups[static_cast<std::size_t>(g)].clusterCount;
-    const bool singleFull = 1.0 >= m_options.threshold * static_cast<double>(m_n);
+    const bool singleFull = ::clusterlens::mhca::reachesThreshold(1, m_n, m_options.threshold);
     for (GroupState& gs : groups) {
         gs.fullCount = singleFull ? gs.clusterCount : 0;
         gs.switched = gs.fullCount == gs.clusterCount;

@@ -1,8 +1,8 @@
 #pragma once
 // MhcaEngine's device state, one object per concern: the clusters' moments, the nearest-partner rows,
 // the merge log, the visited list and its compaction, the merge loop's scratch, the persistent
-// kernel's state and the apriori group phase's. Each owns its buffers and lists them once (visitBuffers), so the same list gives its
-// byte count before anything is allocated (partBytes), allocates it (allocatePart), and fills the
+// kernel's state and the apriori group phase's. Each owns its buffers and lists them once (visitBuffers), so the same
+// list gives its byte count before anything is allocated (partBytes), allocates it (allocatePart), and fills the
 // kernels' views of it.
 
 #include <cuda_runtime.h>
