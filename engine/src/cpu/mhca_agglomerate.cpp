@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "mhca_linalg.hpp"
+#include "cpu/mhca_rules.hpp"
 #include "mhca_runners.hpp"
 
 namespace clusterlens::mhca {
@@ -65,9 +66,9 @@ public:
         m_means.resize(d);
         m_invcov.resize(d * d);
         m_work.resize(d * d);
-        const double threshold = params.threshold * static_cast<double>(params.nFull);
         for (std::int32_t slot : m_live)
-            if (static_cast<double>(clusters.size(slot)) >= threshold) ++m_fullCount;
+            if (reachesThreshold(clusters.size(slot), static_cast<long long>(params.nFull), params.threshold))
+                ++m_fullCount;
         m_switched = m_fullCount == static_cast<std::int64_t>(m_live.size());
     }
 
@@ -390,9 +391,8 @@ private:
     double shapeOfUnion(std::int32_t c1, std::int32_t c2, double& weight) {
         const std::size_t d = m_clusters.dim();
         const std::int64_t size = m_clusters.size(c1) + m_clusters.size(c2);
-        weight = std::min(1.0, static_cast<double>(size) / (static_cast<double>(m_params.nFull) * m_params.threshold));
+        weight = clusterWeight(size, static_cast<long long>(m_params.nFull), m_params.threshold);
         if (size == 2) {
-            weight = 0.0;
             setIdentity(m_cov.data(), d);
         } else {
             m_rows.resize(static_cast<std::size_t>(size) * d);
@@ -429,9 +429,7 @@ private:
         // mhclust.c normalises (and, for euclid, uses I) while fewer than count-1 clusters reached
         // the threshold, count being the number of clusters before this merge.
         const bool subthreshold = m_fullCount < count - 1;
-        m_clusters.setStamp(
-            c1, step,
-            {m_params.normalize || subthreshold, subthreshold && m_params.subthreshold == SubthresholdMode::Euclid});
+        m_clusters.setStamp(c1, step, distanceModeFor(m_params.normalize, subthreshold, m_params.subthreshold));
         m_live.erase(m_live.begin() + static_cast<std::ptrdiff_t>(positionOf(c2)));
         m_nn[c2] = -1;
         m_alive[static_cast<std::size_t>(c2)] = 0;

@@ -8,17 +8,12 @@
 #include <vector>
 
 #include "clusterlens/hca/mhca.hpp"
+#include "cpu/mhca_rules.hpp"
 
 namespace clusterlens::mhca {
 
-/// Which Σ'^-1 a distance uses. mhca fixes it when the distance is computed, from the state at that
-/// moment: `normalized` (normalize, or some cluster below the threshold) divides Σ'^-1 by nmf, making
-/// it unit-determinant; `identity` (euclid while some cluster is below the threshold) replaces Σ'^-1
-/// by I for both clusters.
-struct DistanceMode {
-    bool normalized = false;
-    bool identity = false;
-};
+// Which Σ'^-1 a distance uses (DistanceMode, mhca_rules.hpp): mhca fixes it when the distance is
+// computed, from the state at that moment (distanceModeFor), for both clusters.
 
 /// Clusters indexed by slot. A slot's position in the slot order is its position in mhclust's cluster
 /// list, which decides ties. Members are a linked list over the local points (O(1) concatenation,

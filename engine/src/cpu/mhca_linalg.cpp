@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cpu/mhca_rules.hpp"
+
 namespace clusterlens::mhca {
 
 void sampleCovariance(const double* rows, std::size_t r, std::size_t p, double* cov, double* means) {
@@ -160,14 +162,13 @@ void setIdentity(double* a, std::size_t p) {
 
 double clusterShape(double* cov, std::size_t p, double wf, SubthresholdMode mode, DeterminantRule rule, double* invcov,
                     double* work) {
-    const bool shaped = mode == SubthresholdMode::Mahal || mode == SubthresholdMode::Mahal0 || wf == 1.0;
-    if (!shaped) {
+    if (!shapedInMode(mode, wf)) {
         setIdentity(invcov, p);
         return 1.0;
     }
     const double pd = static_cast<double>(p);
     double mf = 1.0;
-    if (mode != SubthresholdMode::Mahal0) {
+    if (scaledShrinkage(mode)) {
         if (rule == DeterminantRule::Cholesky) {
             std::copy(cov, cov + p * p, work);
             mf = choleskyInPlace(work, p) ? std::pow(diagonalProduct(work, p), 2.0 / pd) : 1.0;
@@ -178,9 +179,10 @@ double clusterShape(double* cov, std::size_t p, double wf, SubthresholdMode mode
     // mhclust.c shrinks only below the threshold; mhclust.R always evaluates the expression (a NaN mf
     // from a negative determinant then makes the factorisation fail, as in R).
     if (rule == DeterminantRule::Lu || wf < 1.0) {
+        const double scale = shrinkScale(wf, mf);
         for (std::size_t i = 0; i < p; ++i)
             for (std::size_t j = 0; j < p; ++j)
-                cov[i * p + j] = wf * cov[i * p + j] + (1.0 - wf) * mf * (i == j ? 1.0 : 0.0);
+                cov[i * p + j] = shrunkEntry(wf, cov[i * p + j], scale, i == j ? 1.0 : 0.0);
     }
     if (!choleskyInPlace(cov, p)) {
         setIdentity(invcov, p);

@@ -7,6 +7,7 @@
 
 #include "mhca_clusters.hpp"
 #include "mhca_linalg.hpp"
+#include "cpu/mhca_rules.hpp"
 
 namespace clusterlens::mhca {
 
@@ -65,32 +66,13 @@ std::vector<std::size_t> mergeOrdered(const std::vector<double>& values, const s
     return out;
 }
 
-struct Group {
-    std::vector<std::int32_t> rows;  ///< data rows, ascending
-    std::vector<Merge> merges;       ///< local ids
-    std::size_t offset = 0;          ///< first index of its merges in the concatenation
-};
+using Group = GroupRun;
 
-/// The apriori group as one cluster of the top level, shaped as mhclust.R does in R: R's colMeans,
-/// cov and det; groups of two points get weight 0 and the identity covariance.
+/// The apriori group as one cluster of the top level (groupShape).
 void makeGroupCluster(ClusterSet& clusters, std::size_t slot, const Group& group, std::int64_t id, const double* x,
                       std::size_t d, const MhcaOptions& options, std::size_t n) {
-    const std::size_t m = group.rows.size();
-    std::vector<double> rows(m * d), centroid(d), cov(d * d), invcov(d * d), work(d * d), means(d);
-    for (std::size_t k = 0; k < m; ++k)
-        std::copy(x + static_cast<std::size_t>(group.rows[k]) * d, x + static_cast<std::size_t>(group.rows[k] + 1) * d,
-                  rows.begin() + static_cast<std::ptrdiff_t>(k * d));
-    columnMeansR(rows.data(), m, d, centroid.data());
-    double weight = std::min(1.0, static_cast<double>(m) / (static_cast<double>(n) * options.threshold));
-    if (m <= 2) {
-        weight = 0.0;
-        setIdentity(cov.data(), d);
-    } else {
-        sampleCovarianceR(rows.data(), m, d, cov.data(), means.data());
-    }
-    const double nmf =
-        clusterShape(cov.data(), d, weight, options.subthreshold, DeterminantRule::Lu, invcov.data(), work.data());
-    clusters.makeCluster(slot, group.rows, id, centroid.data(), invcov.data(), nmf, weight);
+    const GroupShape shape = groupShape(group, x, n, d, options);
+    clusters.makeCluster(slot, group.rows, id, shape.centroid.data(), shape.invcov.data(), shape.nmf, shape.weight);
 }
 
 }  // namespace
@@ -113,20 +95,17 @@ std::vector<std::size_t> orderStrata(const std::vector<double>& values, const st
     return lists.front();
 }
 
-namespace {
-
-/// The groups of >= 2 points by ascending id (mhclust.R's gt), or nothing when mhclust ignores g.
-std::optional<std::vector<Group>> aprioriGroups(const std::vector<std::int32_t>& ids, std::size_t n) {
+std::optional<std::vector<GroupRun>> aprioriGroups(const std::vector<std::int32_t>& ids, std::size_t n) {
     std::map<std::int32_t, std::vector<std::int32_t>> byId;
     for (std::size_t i = 0; i < n; ++i)
         if (ids[i] > 0) byId[ids[i]].push_back(static_cast<std::int32_t>(i));
     const bool allSingle = std::all_of(byId.begin(), byId.end(), [](const auto& kv) { return kv.second.size() == 1; });
     if (byId.empty() || byId.begin()->second.size() == n || allSingle) return std::nullopt;
-    std::vector<Group> groups;
+    std::vector<GroupRun> groups;
     std::size_t offset = 0;
     for (auto& [id, rows] : byId) {
         if (rows.size() < 2) continue;
-        Group g;
+        GroupRun g;
         g.rows = std::move(rows);
         g.offset = offset;
         offset += g.rows.size() - 1;
@@ -134,6 +113,61 @@ std::optional<std::vector<Group>> aprioriGroups(const std::vector<std::int32_t>&
     }
     return groups;
 }
+
+GroupShape groupShape(const GroupRun& group, const double* x, std::size_t n, std::size_t d,
+                      const MhcaOptions& options) {
+    const std::size_t m = group.rows.size();
+    std::vector<double> rows(m * d), cov(d * d), work(d * d), means(d);
+    for (std::size_t k = 0; k < m; ++k)
+        std::copy(x + static_cast<std::size_t>(group.rows[k]) * d, x + static_cast<std::size_t>(group.rows[k] + 1) * d,
+                  rows.begin() + static_cast<std::ptrdiff_t>(k * d));
+    GroupShape shape;
+    shape.centroid.resize(d);
+    shape.invcov.resize(d * d);
+    columnMeansR(rows.data(), m, d, shape.centroid.data());
+    shape.weight = clusterWeight(static_cast<long long>(m), static_cast<long long>(n), options.threshold);
+    if (m <= 2) {
+        setIdentity(cov.data(), d);
+    } else {
+        sampleCovarianceR(rows.data(), m, d, cov.data(), means.data());
+    }
+    shape.nmf = clusterShape(cov.data(), d, shape.weight, options.subthreshold, DeterminantRule::Lu,
+                             shape.invcov.data(), work.data());
+    return shape;
+}
+
+std::vector<std::int64_t> placeGroupMerges(const std::vector<GroupRun>& groups, std::size_t n, Linkage& linkage) {
+    std::vector<double> heights;
+    std::vector<std::size_t> starts;
+    for (const GroupRun& g : groups) {
+        starts.push_back(heights.size());
+        for (const Merge& m : g.merges) heights.push_back(m.height);
+    }
+    const std::vector<std::size_t> order = orderStrata(heights, starts);
+    std::vector<std::size_t> rank(order.size());
+    for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
+
+    const auto nId = static_cast<std::int64_t>(n);
+    std::vector<std::int64_t> groupIds;
+    for (const GroupRun& g : groups) {
+        const auto m = static_cast<std::int64_t>(g.rows.size());
+        auto globalId = [&](std::int64_t local) -> std::int64_t {
+            return local < m ? g.rows[static_cast<std::size_t>(local)]
+                             : nId + static_cast<std::int64_t>(rank[g.offset + static_cast<std::size_t>(local - m)]);
+        };
+        for (std::size_t t = 0; t < g.merges.size(); ++t) {
+            Merge merge = g.merges[t];
+            const std::int64_t a = globalId(merge.a), b = globalId(merge.b);
+            merge.a = std::min(a, b);
+            merge.b = std::max(a, b);
+            linkage.merges[rank[g.offset + t]] = merge;
+        }
+        groupIds.push_back(nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]));
+    }
+    return groupIds;
+}
+
+namespace {
 
 /// Clusters every group alone and places its merges in the rows given by orderStrata over all groups'
 /// heights, translating local ids (points, then the group's own merges) to global ones. Returns, per
@@ -163,34 +197,7 @@ std::vector<std::int64_t> clusterInsideGroups(std::vector<Group>& groups, const 
             progress.advance(g.merges.size());
         }
     });
-    std::vector<double> heights;
-    std::vector<std::size_t> starts;
-    for (const Group& g : groups) {
-        starts.push_back(heights.size());
-        for (const Merge& m : g.merges) heights.push_back(m.height);
-    }
-    const std::vector<std::size_t> order = orderStrata(heights, starts);
-    std::vector<std::size_t> rank(order.size());
-    for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
-
-    const auto nId = static_cast<std::int64_t>(n);
-    std::vector<std::int64_t> groupIds;
-    for (const Group& g : groups) {
-        const auto m = static_cast<std::int64_t>(g.rows.size());
-        auto globalId = [&](std::int64_t local) -> std::int64_t {
-            return local < m ? g.rows[static_cast<std::size_t>(local)]
-                             : nId + static_cast<std::int64_t>(rank[g.offset + static_cast<std::size_t>(local - m)]);
-        };
-        for (std::size_t t = 0; t < g.merges.size(); ++t) {
-            Merge merge = g.merges[t];
-            const std::int64_t a = globalId(merge.a), b = globalId(merge.b);
-            merge.a = std::min(a, b);
-            merge.b = std::max(a, b);
-            linkage.merges[rank[g.offset + t]] = merge;
-        }
-        groupIds.push_back(nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]));
-    }
-    return groupIds;
+    return placeGroupMerges(groups, n, linkage);
 }
 
 }  // namespace
@@ -229,9 +236,8 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
 
     std::size_t full = 0;
     for (std::size_t s = 0; s < slots; ++s)
-        if (static_cast<double>(clusters.size(s)) >= options.threshold * static_cast<double>(n)) ++full;
-    const bool normalized = options.normalize || full < slots;
-    const DistanceMode initial{normalized, normalized && options.subthreshold == SubthresholdMode::Euclid};
+        if (reachesThreshold(clusters.size(s), static_cast<long long>(n), options.threshold)) ++full;
+    const DistanceMode initial = distanceModeFor(options.normalize, full < slots, options.subthreshold);
     std::vector<std::int32_t> live(slots);
     for (std::size_t s = 0; s < slots; ++s) {
         clusters.setStamp(s, -1, initial);

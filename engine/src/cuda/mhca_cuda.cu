@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -15,10 +14,9 @@
 #include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
-#include "cpu/mhca_linalg.hpp"
 #include "cpu/mhca_parallel.hpp"
 #include "cpu/mhca_runs.hpp"
-#include "cpu/mhca_weight.hpp"
+#include "cpu/mhca_rules.hpp"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_phase_times.hpp"
 #include "cuda/mhca_types.cuh"
@@ -32,36 +30,20 @@ using cuda::mhca::MergeRecord;
 using cuda::mhca::MhcaEngine;
 using cuda::mhca::PhaseTimes;
 
-struct Group {
-    std::vector<std::int32_t> rows;  ///< data rows, ascending
-    std::vector<Merge> merges;       ///< local ids (leaf k = rows[k], merge t = rows.size() + t)
-    std::size_t offset = 0;          ///< first index of its merges in the concatenation
-    int start = 0;                   ///< FMD: first position of its points in the group phase's perm
-};
+using Group = mhca::GroupRun;
 
-/// mhca_runs.cpp's makeGroupCluster: the group as one top-level cluster shaped as mhclust.R does.
-InitialCluster groupCluster(const Group& group, const double* x, std::size_t n, std::size_t d,
+/// The group as one top-level cluster (mhca_runs.cpp's groupShape, as mhcaCpu shapes it).
+InitialCluster groupCluster(const Group& group, int start, const double* x, std::size_t n, std::size_t d,
                             const MhcaOptions& options) {
-    const std::size_t m = group.rows.size();
-    std::vector<double> rows(m * d), cov(d * d), invcov(d * d), work(d * d), means(d);
-    for (std::size_t k = 0; k < m; ++k)
-        std::copy(x + static_cast<std::size_t>(group.rows[k]) * d, x + static_cast<std::size_t>(group.rows[k] + 1) * d,
-                  rows.begin() + static_cast<std::ptrdiff_t>(k * d));
+    mhca::GroupShape shape = mhca::groupShape(group, x, n, d, options);
     InitialCluster c;
-    c.centroid.resize(d);
-    mhca::columnMeansR(rows.data(), m, d, c.centroid.data());
-    c.weight = mhca::clusterWeight(static_cast<long long>(m), static_cast<long long>(n), options.threshold);
-    if (m <= 2) {
-        mhca::setIdentity(cov.data(), d);
-    } else {
-        mhca::sampleCovarianceR(rows.data(), m, d, cov.data(), means.data());
-    }
-    c.nmf = mhca::clusterShape(cov.data(), d, c.weight, options.subthreshold, mhca::DeterminantRule::Lu, invcov.data(),
-                               work.data());
-    c.invcov = std::move(invcov);
+    c.centroid = std::move(shape.centroid);
+    c.weight = shape.weight;
+    c.nmf = shape.nmf;
+    c.invcov = std::move(shape.invcov);
     c.members = group.rows;
     c.slot = group.rows.front();
-    c.start = group.start;
+    c.start = start;
     return c;
 }
 
@@ -89,149 +71,158 @@ void splitGroupMerges(const std::vector<MergeRecord>& records, std::vector<Group
     }
 }
 
-std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
-                                          MergeProgress& progress) {
-    PhaseTimes times("apriori", options.probe);
-    std::map<std::int32_t, std::vector<std::int32_t>> byId;
-    for (std::size_t i = 0; i < n; ++i)
-        if (options.apriori[i] > 0) byId[options.apriori[i]].push_back(static_cast<std::int32_t>(i));
-    const bool allSingle = std::all_of(byId.begin(), byId.end(), [](const auto& kv) { return kv.second.size() == 1; });
-    if (byId.empty() || byId.begin()->second.size() == n || allSingle) return std::nullopt;
-
+/// The apriori groups of two points or more (ascending id) and the ungrouped points; each of those a
+/// group of the device run.
+struct AprioriLayout {
     std::vector<Group> groups;
-    std::vector<int> groupOf(n, -1);
-    std::size_t groupMerges = 0;
-    for (auto& entry : byId) {
-        if (entry.second.size() < 2) continue;
-        for (std::int32_t r : entry.second) groupOf[static_cast<std::size_t>(r)] = static_cast<int>(groups.size());
-        Group g;
-        g.rows = entry.second;
-        g.offset = groupMerges;
-        groupMerges += g.rows.size() - 1;
-        groups.push_back(std::move(g));
-    }
-    std::vector<std::int32_t> singletons;
-    int nextGroup = static_cast<int>(groups.size());
-    for (std::size_t i = 0; i < n; ++i) {
-        if (groupOf[i] >= 0) continue;
-        singletons.push_back(static_cast<std::int32_t>(i));
-        groupOf[i] = nextGroup++;
-    }
+    std::vector<int> groupOf;              ///< per point: its group of the device run
+    std::vector<std::int32_t> singletons;  ///< the ungrouped points, ascending
+    int groupCount = 0;                    ///< groups and ungrouped points
+    std::size_t groupMerges = 0;           ///< merges inside the groups
+};
 
-    // CMD: the points are permuted so that each group's slots are contiguous (group by group in id
-    // order, ascending within, then the ungrouped points): a group's cluster arrays are then read
-    // coalesced, and the group kernel takes a group as a range of slots. The merge records name points
-    // by their index (slot ids); FMD keeps the identity.
-    const bool permuted = options.variant != MhcaVariant::Full;
-    std::vector<int> pointOfSlot(n), slotOf(n), listStart;
-    std::size_t largest = 0;
+/// The groups of options.apriori, or nothing when mhclust ignores them (no positive id, one group
+/// holding every point, or only groups of one point).
+std::optional<AprioriLayout> aprioriLayout(const std::vector<std::int32_t>& apriori, std::size_t n) {
+    std::optional<std::vector<Group>> groups = mhca::aprioriGroups(apriori, n);
+    if (!groups) return std::nullopt;
+    AprioriLayout a;
+    a.groups = std::move(*groups);
+    a.groupOf.assign(n, -1);
+    for (std::size_t k = 0; k < a.groups.size(); ++k) {
+        for (std::int32_t r : a.groups[k].rows) a.groupOf[static_cast<std::size_t>(r)] = static_cast<int>(k);
+        a.groupMerges += a.groups[k].rows.size() - 1;
+    }
+    a.groupCount = static_cast<int>(a.groups.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (a.groupOf[i] >= 0) continue;
+        a.singletons.push_back(static_cast<std::int32_t>(i));
+        a.groupOf[i] = a.groupCount++;
+    }
+    return a;
+}
+
+/// Where the group phase keeps each point. CMD permutes the points so that each group's slots are
+/// contiguous (group by group in id order, ascending within, then the ungrouped points): a group's
+/// cluster arrays are then read coalesced, and the group kernel takes a group as a range of slots. The
+/// merge records name points by their index (slot ids); FMD keeps the identity.
+struct SlotLayout {
+    bool permuted = false;
+    std::vector<int> pointOfSlot, slotOf, groupOfSlot;
+    std::vector<int> listStart;     ///< permuted: group g's slots are [listStart[g], listStart[g + 1])
+    std::size_t largest = 0;        ///< permuted: the largest group's points
+    std::vector<double> permutedX;  ///< permuted: the points in slot order
+};
+
+SlotLayout slotLayout(const AprioriLayout& a, const double* x, std::size_t n, std::size_t d, bool permuted) {
+    SlotLayout s;
+    s.permuted = permuted;
+    s.pointOfSlot.resize(n);
+    s.slotOf.resize(n);
     if (permuted) {
         std::size_t next = 0;
-        for (const Group& g : groups) {
-            listStart.push_back(static_cast<int>(next));
-            largest = std::max(largest, g.rows.size());
-            for (std::int32_t r : g.rows) pointOfSlot[next++] = r;
+        for (const Group& g : a.groups) {
+            s.listStart.push_back(static_cast<int>(next));
+            s.largest = std::max(s.largest, g.rows.size());
+            for (std::int32_t r : g.rows) s.pointOfSlot[next++] = r;
         }
-        listStart.push_back(static_cast<int>(next));
-        for (std::int32_t r : singletons) pointOfSlot[next++] = r;
+        s.listStart.push_back(static_cast<int>(next));
+        for (std::int32_t r : a.singletons) s.pointOfSlot[next++] = r;
     } else {
-        std::iota(pointOfSlot.begin(), pointOfSlot.end(), 0);
+        std::iota(s.pointOfSlot.begin(), s.pointOfSlot.end(), 0);
     }
     for (std::size_t slot = 0; slot < n; ++slot)
-        slotOf[static_cast<std::size_t>(pointOfSlot[slot])] = static_cast<int>(slot);
-    std::vector<double> permutedX;
+        s.slotOf[static_cast<std::size_t>(s.pointOfSlot[slot])] = static_cast<int>(slot);
     if (permuted) {
-        permutedX.resize(n * d);
+        s.permutedX.resize(n * d);
         for (std::size_t slot = 0; slot < n; ++slot)
-            std::copy(x + static_cast<std::size_t>(pointOfSlot[slot]) * d,
-                      x + static_cast<std::size_t>(pointOfSlot[slot] + 1) * d,
-                      permutedX.begin() + static_cast<std::ptrdiff_t>(slot * d));
+            std::copy(x + static_cast<std::size_t>(s.pointOfSlot[slot]) * d,
+                      x + static_cast<std::size_t>(s.pointOfSlot[slot] + 1) * d,
+                      s.permutedX.begin() + static_cast<std::ptrdiff_t>(slot * d));
     }
-    std::vector<int> groupOfSlot(n);
+    s.groupOfSlot.resize(n);
     for (std::size_t slot = 0; slot < n; ++slot)
-        groupOfSlot[slot] = groupOf[static_cast<std::size_t>(pointOfSlot[slot])];
+        s.groupOfSlot[slot] = a.groupOf[static_cast<std::size_t>(s.pointOfSlot[slot])];
+    return s;
+}
 
-    times.mark("groups and permutation");
-    MhcaEngine engine(permuted ? permutedX.data() : x, n, d, options);
-    times.mark("device arrays");
-    const bool groupKernel = permuted && engine.groupPhaseFits(largest);
-    engine.startFromPoints(groupOfSlot, nextGroup, pointOfSlot, !groupKernel);
-    times.mark("start");
-    const std::vector<MergeRecord> records =
-        groupKernel ? engine.runGroups(listStart, progress) : engine.run(groupMerges, progress);
-    times.mark("group phase");
-    splitGroupMerges(records, groups, n);
-
-    std::vector<double> heights;
-    std::vector<std::size_t> starts;
-    for (const Group& g : groups) {
-        starts.push_back(heights.size());
-        for (const Merge& m : g.merges) heights.push_back(m.height);
-    }
-    const std::vector<std::size_t> order = mhca::orderStrata(heights, starts);
-    std::vector<std::size_t> rank(order.size());
-    for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
-
-    Linkage linkage;
-    linkage.leafCount = n;
-    linkage.merges.resize(n - 1);
-    const auto nId = static_cast<std::int64_t>(n);
-    for (const Group& g : groups) {
-        const auto m = static_cast<std::int64_t>(g.rows.size());
-        auto globalId = [&](std::int64_t local) -> std::int64_t {
-            return local < m ? g.rows[static_cast<std::size_t>(local)]
-                             : nId + static_cast<std::int64_t>(rank[g.offset + static_cast<std::size_t>(local - m)]);
-        };
-        for (std::size_t t = 0; t < g.merges.size(); ++t) {
-            Merge merge = g.merges[t];
-            const std::int64_t a = globalId(merge.a), b = globalId(merge.b);
-            merge.a = std::min(a, b);
-            merge.b = std::max(a, b);
-            linkage.merges[rank[g.offset + t]] = merge;
-        }
-    }
-
-    // Top level: groups in ascending id order, then the ungrouped points (mhca_runs.cpp).
-    const std::vector<int>& perm = engine.initialPerm();
+/// The top level's clusters: the groups in ascending id order (their shapes, O(n·d²) in all, on every
+/// host core), then the ungrouped points (mhca_runs.cpp).
+std::vector<InitialCluster> topLevelClusters(const AprioriLayout& a, const SlotLayout& s, const std::vector<int>& perm,
+                                             const std::vector<std::int64_t>& groupIds, const double* x, std::size_t n,
+                                             std::size_t d, const MhcaOptions& options) {
     std::vector<int> position(n, 0);
     for (std::size_t p = 0; p < perm.size(); ++p) position[static_cast<std::size_t>(perm[p])] = static_cast<int>(p);
-    std::vector<InitialCluster> clusters;
-    std::size_t full = 0;
-    // The groups' shapes (a covariance and its inverse each: O(n·d²) in all) on every core.
-    clusters.resize(groups.size());
+    std::vector<InitialCluster> clusters(a.groups.size());
     mhca::WorkerPool pool;
-    pool.parallelFor(groups.size(), 8, [&](std::size_t begin, std::size_t end) {
+    pool.parallelFor(a.groups.size(), 8, [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k) {
-            Group& g = groups[k];
-            g.start = position[static_cast<std::size_t>(slotOf[static_cast<std::size_t>(g.rows.front())])];
-            InitialCluster c = groupCluster(g, x, n, d, options);
-            c.id = nId + static_cast<std::int64_t>(rank[g.offset + g.merges.size() - 1]);
-            c.slot = slotOf[static_cast<std::size_t>(g.rows.front())];
-            for (std::int32_t& member : c.members) member = slotOf[static_cast<std::size_t>(member)];
+            const Group& g = a.groups[k];
+            const int start = position[static_cast<std::size_t>(s.slotOf[static_cast<std::size_t>(g.rows.front())])];
+            InitialCluster c = groupCluster(g, start, x, n, d, options);
+            c.id = groupIds[k];
+            c.slot = s.slotOf[static_cast<std::size_t>(g.rows.front())];
+            for (std::int32_t& member : c.members) member = s.slotOf[static_cast<std::size_t>(member)];
             clusters[k] = std::move(c);
         }
     });
-    for (std::int32_t point : singletons) {
+    for (std::int32_t point : a.singletons) {
         InitialCluster c;
-        c.slot = slotOf[static_cast<std::size_t>(point)];
+        c.slot = s.slotOf[static_cast<std::size_t>(point)];
         c.start = position[static_cast<std::size_t>(c.slot)];
         c.members = {c.slot};
         c.centroid.assign(x + static_cast<std::size_t>(point) * d, x + static_cast<std::size_t>(point + 1) * d);
         c.id = point;
         clusters.push_back(std::move(c));
     }
+    return clusters;
+}
+
+/// The top level's initial distances: normalised when `normalize` or some cluster is below the
+/// threshold (then the identity with euclid), as mhclust.R calls computeMahalDistMat.
+int topLevelMode(const std::vector<InitialCluster>& clusters, std::size_t n, const MhcaOptions& options) {
+    std::size_t full = 0;
     for (const InitialCluster& c : clusters)
-        if (static_cast<double>(c.members.size()) >= options.threshold * static_cast<double>(n)) ++full;
-    const bool normalized = options.normalize || full < clusters.size();
-    int mode = normalized ? cuda::mhca::kModeScaled : cuda::mhca::kModeRaw;
-    if (normalized && options.subthreshold == SubthresholdMode::Euclid) mode = cuda::mhca::kModeIdentity;
+        if (mhca::reachesThreshold(static_cast<long long>(c.members.size()), static_cast<long long>(n),
+                                   options.threshold))
+            ++full;
+    return cuda::mhca::distanceModeCode(
+        mhca::distanceModeFor(options.normalize, full < clusters.size(), options.subthreshold));
+}
+
+std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
+                                          MergeProgress& progress) {
+    PhaseTimes times("apriori", options.probe);
+    std::optional<AprioriLayout> found = aprioriLayout(options.apriori, n);
+    if (!found) return std::nullopt;
+    AprioriLayout& a = *found;
+    const SlotLayout s = slotLayout(a, x, n, d, options.variant != MhcaVariant::Full);
+
+    times.mark("groups and permutation");
+    MhcaEngine engine(s.permuted ? s.permutedX.data() : x, n, d, options);
+    times.mark("device arrays");
+    const bool groupKernel = s.permuted && engine.groupPhaseFits(s.largest);
+    engine.startFromPoints(s.groupOfSlot, a.groupCount, s.pointOfSlot, !groupKernel);
+    times.mark("start");
+    const std::vector<MergeRecord> records =
+        groupKernel ? engine.runGroups(s.listStart, progress) : engine.run(a.groupMerges, progress);
+    times.mark("group phase");
+    splitGroupMerges(records, a.groups, n);
+
+    Linkage linkage;
+    linkage.leafCount = n;
+    linkage.merges.resize(n - 1);
+    const std::vector<std::int64_t> groupIds = mhca::placeGroupMerges(a.groups, n, linkage);
+    const std::vector<InitialCluster> clusters =
+        topLevelClusters(a, s, engine.initialPerm(), groupIds, x, n, d, options);
+    const int mode = topLevelMode(clusters, n, options);
     times.mark("merge order and group shapes");
-    engine.startFromClusters(clusters, mode, static_cast<int>(nId + static_cast<std::int64_t>(groupMerges)));
+    engine.startFromClusters(clusters, mode, static_cast<int>(n + a.groupMerges));
     times.mark("top-level start");
     const std::vector<MergeRecord> top = engine.run(clusters.size() - 1, progress);
     times.mark("top level");
     for (std::size_t t = 0; t < top.size(); ++t) {
-        Merge& merge = linkage.merges[groupMerges + t];
+        Merge& merge = linkage.merges[a.groupMerges + t];
         merge.a = top[t].a;
         merge.b = top[t].b;
         merge.height = top[t].height;

@@ -14,6 +14,7 @@
 #include "clusterlens/hca/mhca_cuda_policy.hpp"
 #include "clusterlens/hca/mhca_probe.hpp"
 #include "clusterlens/job_control.hpp"
+#include "cuda/mhca_engine_state.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/mhca_types.cuh"
 #include "cuda/util/device_buffer.cuh"
@@ -93,9 +94,6 @@ private:
     std::size_t m_done = 0;
 };
 
-/// Entries of a cluster array moved per pass of moveLiveSlots (its scratch holds that many per slot).
-constexpr int kSlotMoveChunk = 16;
-
 /// One merge as recorded on the device: cluster ids (a < b), height, size, group of the run.
 struct MergeRecord {
     int a;
@@ -123,6 +121,9 @@ public:
     /// Runs options.cudaPolicy, or chooseMhcaCudaPolicy's for this device; fills options.probe if set.
     MhcaEngine(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options);
     ~MhcaEngine();
+
+    /// Device bytes of every array of a run sized by `z`: the sum of the state objects' own counts.
+    static std::size_t requiredBytes(const MhcaSizing& z);
 
     /// Every point its own cluster; points with equal `group` (>= 0, < groupCount) may merge, others
     /// never (an apriori group each, or all 0). `ids`: the id of each slot's point in the merge
@@ -154,7 +155,12 @@ public:
 
 private:
     MhcaView view();
+    /// Checks requiredBytes() against the free device memory, then allocates, clears and uploads.
     void allocate();
+    /// What sizes this run's arrays (set by the constructor's plan).
+    MhcaSizing sizing() const;
+    void allocateBuffers();
+    void clearBuffers();
     void uploadPoints(const std::vector<int>& group, int groupCount);
     void setList(const std::vector<int>& slots);
     /// Drops the dead entries of the list once at most compactBelow() are alive; with `slots`
@@ -252,57 +258,19 @@ private:
     int m_stageRows = 0;
     std::size_t m_shapeBytes = 0;
     std::size_t m_rowBytes = 0;
-    std::size_t m_compactBytes = 0;
     int m_fmdRowsCap = 16;
     int m_tiles = 0;
     std::vector<int> m_initialPerm;
     PersistentShape m_persistent;  // maxBlocks == 0: the per-stage kernels run CMD
     GroupPhaseShape m_groupPhase;  // maxBlocks == 0: apriori groups run through run()
 
-    DeviceBuffer<double> d_x;
-    DeviceBuffer<int> d_size, d_pos, d_id, d_birth, d_group, d_nn, d_members;
-    DeviceBuffer<signed char> d_mode, d_identity;
-    DeviceBuffer<unsigned char> d_alive;
-    DeviceBuffer<double> d_mu, d_metric, d_scaled, d_scatter, d_nmf, d_weight, d_nnKey, d_nnBefore;
-    DeviceBuffer<int> d_start, d_perm, d_pointSlot, d_temp;
-    DeviceBuffer<int> d_list, d_listSpare, d_selected;
-    DeviceBuffer<unsigned char> d_compactTemp;
-    DeviceBuffer<Step> d_step, d_haltStep;
-    DeviceBuffer<SpecShape> d_spec;
-    DeviceBuffer<RowTop> d_specParts;  // the speculation scan's block results (2 * sms)
-    DeviceBuffer<double> d_specArea;
-    DeviceBuffer<int> d_halt;
-    DeviceBuffer<GroupState> d_groups;
-    DeviceBuffer<int> d_mergeCount, d_outA, d_outB, d_outSize, d_outGroup;
-    DeviceBuffer<double> d_outHeight;
-    DeviceBuffer<int> d_rescanRows, d_rescanCount;
-    DeviceBuffer<RowTop> d_partials;
-    DeviceBuffer<unsigned int> d_counters;
-    DeviceBuffer<double> d_newDist, d_extreme, d_shiftAmount, d_shiftMaxBefore;
-    DeviceBuffer<int> d_shiftCount, d_shiftTime, d_shiftGroup;
-    DeviceBuffer<double> d_h1, d_tileParts, d_h2, d_shapeWork;
-    DeviceBuffer<RowTop> d_blockPart, d_aPart, d_rowPart;
-    DeviceBuffer<double> d_runKey, d_runBound;
-    DeviceBuffer<int> d_runSlot, d_runPos, d_runBirth, d_runCount;
-    DeviceBuffer<double> d_minPart;
-    DeviceBuffer<double> d_lazyPart;
-    DeviceBuffer<unsigned int> d_arrive;  // the persistent kernel without S3: arrivals, shift flags, row journal
-    DeviceBuffer<int> d_shiftSeen;
-    DeviceBuffer<double> d_rowJournal;
-    DeviceBuffer<unsigned int> d_rowCounter;
-    DeviceBuffer<Candidate> d_rowFinal;
-    DeviceBuffer<SpecShape> d_cmdSpec;                 // the persistent kernel's two speculation records
-    DeviceBuffer<double> d_cmdSpecPayload;             // and their shapes
-    DeviceBuffer<PlanRecord> d_growthPlans;            // GrowthShared (mhca_growth_kernel.cuh): [2]
-    DeviceBuffer<unsigned long long> d_growthNearest;  // [2][growthStride()]
-    DeviceBuffer<SpecShape> d_growthIntents;           // [2]
-    DeviceBuffer<SpecShape> d_growthRecords;           // [2]
-    DeviceBuffer<double> d_growthPayload;              // [2][specPayloadDoubles(d)]
-    DeviceBuffer<int> d_growthStop;                    // [1]
-    DeviceBuffer<int> d_status;
-    DeviceBuffer<unsigned long long> d_persistentProfile, d_blockProfile;
-    DeviceBuffer<double> d_slotScratch;  // (n / 2 + 1) x kSlotMoveChunk values of the slot move
-    DeviceBuffer<int> d_slotMap;
+    // The device state, one object per concern (mhca_engine_state.cuh).
+    ClusterState m_clusters;
+    NearestRowState m_rows;
+    MergeLogState m_log;
+    VisitedListState m_visited;
+    MergeScratchState m_scratch;
+    PersistentState m_persist;
 };
 
 }  // namespace clusterlens::cuda::mhca

@@ -39,13 +39,14 @@ void moveSlots(T* a, std::size_t slotStride, std::size_t entryStride, int entrie
 
 void MhcaEngine::compactIfSparse(bool slots) {
     if (m_listLen < 2048 || m_live > compactBelow()) return;
-    launchCompact(d_list.data(), d_listSpare.data(), m_listLen, d_alive.data(), d_compactTemp.data(), m_compactBytes,
-                  d_selected.data(), m_stream.get());
-    if (slots && d_slotScratch.size() > 0) {
-        moveLiveSlots();  // d_listSpare: the live slots, ascending; d_list becomes 0 .. live-1
+    launchCompact(m_visited.list.data(), m_visited.listSpare.data(), m_listLen, m_clusters.alive.data(),
+                  m_visited.compactTemp.data(), m_visited.compactTemp.bytes(), m_visited.selected.data(),
+                  m_stream.get());
+    if (slots && m_visited.slotScratch.size() > 0) {
+        moveLiveSlots();  // m_visited.listSpare: the live slots, ascending; m_visited.list becomes 0 .. live-1
         m_listIdentity = true;
     } else {
-        std::swap(d_list, d_listSpare);
+        std::swap(m_visited.list, m_visited.listSpare);
         m_listIdentity = false;
     }
     m_listLen = m_live;
@@ -54,33 +55,38 @@ void MhcaEngine::compactIfSparse(bool slots) {
 void MhcaEngine::moveLiveSlots() {
     const cudaStream_t s = m_stream.get();
     const int live = m_live, n = m_n, d = m_d, p = m_packed;
-    const int* from = d_listSpare.data();
-    void* scratch = d_slotScratch.data();
-    const std::size_t values = d_slotScratch.size();  // doubles: at least as many values of a smaller T
+    const int* from = m_visited.listSpare.data();
+    void* scratch = m_visited.slotScratch.data();
+    const std::size_t values = m_visited.slotScratch.size();  // doubles: at least as many values of a smaller T
     const std::size_t un = static_cast<std::size_t>(n);
     auto scalars = [&](auto& buffer) { moveSlots(buffer.data(), 1, 0, 1, from, live, scratch, values, s); };
-    for (DeviceBuffer<int>* b : {&d_size, &d_pos, &d_id, &d_birth, &d_group, &d_nn, &d_runCount}) scalars(*b);
-    for (DeviceBuffer<signed char>* b : {&d_mode, &d_identity}) scalars(*b);
-    for (DeviceBuffer<double>* b : {&d_nmf, &d_weight, &d_nnKey, &d_nnBefore, &d_runBound}) scalars(*b);
-    if (d_spec.size() > 0)  // a speculated shape names slots by their old numbers
-        CL_CUDA_TRY(cudaMemsetAsync(d_spec.data(), 0xff, d_spec.bytes(), s));
-    moveSlots(d_mu.data(), 1, un, d, from, live, scratch, values, s);
-    for (DeviceBuffer<double>* b : {&d_metric, &d_scaled, &d_scatter})
+    for (DeviceBuffer<int>* b : {&m_clusters.size, &m_clusters.pos, &m_clusters.id, &m_clusters.birth,
+                                 &m_clusters.group, &m_rows.nn, &m_rows.runCount})
+        scalars(*b);
+    for (DeviceBuffer<signed char>* b : {&m_clusters.mode, &m_clusters.identity}) scalars(*b);
+    for (DeviceBuffer<double>* b :
+         {&m_clusters.nmf, &m_clusters.weight, &m_rows.nnKey, &m_rows.nnBefore, &m_rows.runBound})
+        scalars(*b);
+    if (m_scratch.spec.size() > 0)  // a speculated shape names slots by their old numbers
+        CL_CUDA_TRY(cudaMemsetAsync(m_scratch.spec.data(), 0xff, m_scratch.spec.bytes(), s));
+    moveSlots(m_clusters.mu.data(), 1, un, d, from, live, scratch, values, s);
+    for (DeviceBuffer<double>* b : {&m_clusters.metric, &m_clusters.scaled, &m_clusters.scatter})
         moveSlots(b->data(), 1, un, p, from, live, scratch, values, s);
-    moveSlots(d_runKey.data(), kRunners, 1, kRunners, from, live, scratch, values, s);
-    for (DeviceBuffer<int>* b : {&d_runSlot, &d_runPos, &d_runBirth})
+    moveSlots(m_rows.runKey.data(), kRunners, 1, kRunners, from, live, scratch, values, s);
+    for (DeviceBuffer<int>* b : {&m_rows.runSlot, &m_rows.runPos, &m_rows.runBirth})
         moveSlots(b->data(), kRunners, 1, kRunners, from, live, scratch, values, s);
     const int cap = m_cfg.memberCap;
-    moveSlots(d_members.data(), static_cast<std::size_t>(cap), 1, cap, from, live, scratch, values, s);
-    slotMapKernel<<<gridFor(n), 256, 0, s>>>(live, n, d_slotMap.data());
+    moveSlots(m_clusters.members.data(), static_cast<std::size_t>(cap), 1, cap, from, live, scratch, values, s);
+    slotMapKernel<<<gridFor(n), 256, 0, s>>>(live, n, m_visited.slotMap.data());
     CL_CUDA_CHECK_LAUNCH();
-    slotMapLiveKernel<<<gridFor(live), 256, 0, s>>>(from, live, d_slotMap.data());
+    slotMapLiveKernel<<<gridFor(live), 256, 0, s>>>(from, live, m_visited.slotMap.data());
     CL_CUDA_CHECK_LAUNCH();
-    renameSlotsKernel<<<gridFor(live), 256, 0, s>>>(live, d_slotMap.data(), d_nn.data(), d_runSlot.data(),
-                                                    d_runCount.data(), kRunners, d_list.data());
+    renameSlotsKernel<<<gridFor(live), 256, 0, s>>>(live, m_visited.slotMap.data(), m_rows.nn.data(),
+                                                    m_rows.runSlot.data(), m_rows.runCount.data(), kRunners,
+                                                    m_visited.list.data());
     CL_CUDA_CHECK_LAUNCH();
-    CL_CUDA_TRY(cudaMemsetAsync(d_alive.data(), 0, un, s));
-    CL_CUDA_TRY(cudaMemsetAsync(d_alive.data(), 1, static_cast<std::size_t>(live), s));
+    CL_CUDA_TRY(cudaMemsetAsync(m_clusters.alive.data(), 0, un, s));
+    CL_CUDA_TRY(cudaMemsetAsync(m_clusters.alive.data(), 1, static_cast<std::size_t>(live), s));
 }
 
 }  // namespace clusterlens::cuda::mhca

@@ -37,36 +37,24 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return sizeOf(a) > sizeOf(b); });
 
     const std::size_t count = static_cast<std::size_t>(groups);
-    DeviceBuffer<int> dOrder(count, s), dStart(count + 1, s), dMergeCounts(count, s), dShiftCounts(count, s),
-        dRescanCounts(count, s), dNext(1, s), dFailed(1, s);
-    DeviceBuffer<Step> dSteps(count, s);
-    DeviceBuffer<unsigned long long> dNanoseconds(m_profile ? count : 0, s);
-    DeviceBuffer<RowTop> dRowParts(count * kGroupWarps, s);
-    dOrder.copyFromHost(order.data(), count);
-    dStart.copyFromHost(listStart.data(), count + 1);
-    for (DeviceBuffer<int>* b : {&dMergeCounts, &dShiftCounts, &dRescanCounts, &dFailed})
-        CL_CUDA_TRY(cudaMemsetAsync(b->data(), 0, b->bytes(), s));
+    GroupPhaseState state;
+    allocatePart(state, GroupPhaseSizing{count, m_profile != nullptr}, s);
+    state.order.copyFromHost(order.data(), count);
+    state.start.copyFromHost(listStart.data(), count + 1);
+    state.clear(s);
 
     GroupPhaseArgs args{};
-    args.listStart = dStart.data();
-    args.steps = dSteps.data();
-    args.mergeCounts = dMergeCounts.data();
-    args.shiftCounts = dShiftCounts.data();
-    args.rescanCounts = dRescanCounts.data();
-    args.next = dNext.data();
-    args.failed = dFailed.data();
+    state.fillArgs(args, m_profile != nullptr);
     args.stageRows = m_groupPhase.stageRows;
     args.areaDoubles = m_groupPhase.areaDoubles;
-    args.nanoseconds = m_profile ? dNanoseconds.data() : nullptr;
-    args.rowParts = dRowParts.data();
     // A slice of about four waves of resident blocks, each wave ~ a group's merges.
     const int slice = std::max(1, 4 * m_groupPhase.maxBlocks);
     const MhcaView v = view();
     const auto started = std::chrono::steady_clock::now();
     for (int first = 0; first < groups; first += slice) {
         const int end = std::min(groups, first + slice);
-        CL_CUDA_TRY(cudaMemsetAsync(dNext.data(), 0, sizeof(int), s));
-        args.order = dOrder.data() + first;
+        CL_CUDA_TRY(cudaMemsetAsync(state.next.data(), 0, sizeof(int), s));
+        args.order = state.order.data() + first;
         args.groups = end - first;
         launchCmdGroups(v, args, m_groupPhase, s);
         CL_CUDA_TRY(cudaStreamSynchronize(s));
@@ -78,7 +66,7 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
     }
     if (m_profile) {  // the longest group bounds the phase from below, the sum over blocks from above
         std::vector<unsigned long long> ns(count);
-        dNanoseconds.copyToHost(ns.data(), count);
+        state.nanoseconds.copyToHost(ns.data(), count);
         const int blocks = std::min(groups, m_groupPhase.maxBlocks);
         double sum = 0.0;
         for (unsigned long long t : ns) sum += 1e-9 * static_cast<double>(t);
@@ -91,10 +79,10 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
                      1e-9 * static_cast<double>(*std::max_element(ns.begin(), ns.end())), sum / blocks);
     }
     int failed = 0;
-    dFailed.copyToHost(&failed, 1);
+    state.failed.copyToHost(&failed, 1);
     if (failed) throw CudaError("MHCA on the GPU: an apriori group reached the threshold inside the group kernel");
     std::vector<int> made(count);
-    dMergeCounts.copyToHost(made.data(), count);
+    state.mergeCounts.copyToHost(made.data(), count);
     for (int g = 0; g < groups; ++g) {
         if (made[static_cast<std::size_t>(g)] != sizeOf(g) - 1)
             throw CudaError("MHCA on the GPU made " + std::to_string(made[static_cast<std::size_t>(g)]) + " of " +

@@ -96,7 +96,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         if (m_profile) {  // the pass's time and the rows it left to the tiled kernel (ties)
             lap(prologueTime);
             std::vector<int> counts(static_cast<std::size_t>(m_n));
-            d_runCount.copyToHost(counts.data(), counts.size());
+            m_rows.runCount.copyToHost(counts.data(), counts.size());
             appendReport(*m_probe, "[mhca profile] pass over the pairs %.3f s; rows left to the tiled kernel %zu\n",
                          prologueTime, static_cast<std::size_t>(std::count(counts.begin(), counts.end(), -1)));
         }
@@ -175,10 +175,10 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
 
 std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologue) {
     const cudaStream_t s = m_stream.get();
-    CL_CUDA_TRY(cudaMemsetAsync(d_status.data(), 0, d_status.bytes(), s));
+    CL_CUDA_TRY(cudaMemsetAsync(m_persist.status.data(), 0, m_persist.status.bytes(), s));
     // The kernel keeps the rescan list empty between its merges; a switch step finished by the
     // per-stage kernels leaves its rows there.
-    CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
+    CL_CUDA_TRY(cudaMemsetAsync(m_scratch.rescanCount.data(), 0, sizeof(int), s));
     if (prologue) launchListLiveRows(view(), s);
     PersistentArgs args{};
     args.prologue = prologue ? 1 : 0;
@@ -197,21 +197,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     // The kernel checks what it needs besides (speculation, lazy rows, list).
     args.elideS3 = m_policy.elideBarrierS3 ? 1 : 0;
     args.oneGroup = m_groupCount == 1 ? 1 : 0;
-    args.arrive = d_arrive.data();
-    args.shiftSeen = d_shiftSeen.data();
-    args.journal = d_rowJournal.data();
-    args.spec = d_cmdSpec.data();
-    args.specPayload = d_cmdSpecPayload.data();
-    args.lazyPart = d_lazyPart.data();
-    args.blockPart = d_blockPart.data();
-    args.aPart = d_aPart.data();
-    args.minPart = d_minPart.data();
-    args.rowPart = d_rowPart.data();
-    args.rowCounter = d_rowCounter.data();
-    args.rowFinal = d_rowFinal.data();
-    args.status = d_status.data();
-    args.profile = m_profile ? d_persistentProfile.data() : nullptr;
-    args.blockProfile = m_profile ? d_blockProfile.data() : nullptr;
+    m_persist.fillArgs(args, m_profile != nullptr);
     int blocks = persistentBlocks(m_persistent, m_listLen);
     // The growth kernel (mhca_growth_kernel.cuh) runs beside the kernel on a multiprocessor of its own,
     // where the kernel runs without barrier S3 (its conditions as the kernel checks them) with at least
@@ -222,13 +208,11 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
                         m_n <= kNearestSlots;
     if (growth) {
         blocks = besideBlocks;
-        args.growth =
-            GrowthShared{d_growthPlans.data(),   d_growthNearest.data(), growthStride(),     d_growthIntents.data(),
-                         d_growthRecords.data(), d_growthPayload.data(), d_growthStop.data()};
-        CL_CUDA_TRY(cudaMemsetAsync(d_growthPlans.data(), 0xff, d_growthPlans.bytes(), s));  // merge -1
-        CL_CUDA_TRY(cudaMemsetAsync(d_growthIntents.data(), 0xff, d_growthIntents.bytes(), s));
-        CL_CUDA_TRY(cudaMemsetAsync(d_growthRecords.data(), 0xff, d_growthRecords.bytes(), s));
-        CL_CUDA_TRY(cudaMemsetAsync(d_growthStop.data(), 0, d_growthStop.bytes(), s));
+        args.growth = m_persist.growth(growthStride());
+        CL_CUDA_TRY(cudaMemsetAsync(m_persist.growthPlans.data(), 0xff, m_persist.growthPlans.bytes(), s));  // merge -1
+        CL_CUDA_TRY(cudaMemsetAsync(m_persist.growthIntents.data(), 0xff, m_persist.growthIntents.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(m_persist.growthRecords.data(), 0xff, m_persist.growthRecords.bytes(), s));
+        CL_CUDA_TRY(cudaMemsetAsync(m_persist.growthStop.data(), 0, m_persist.growthStop.bytes(), s));
         m_growthSide.fork(s);
         const int workers = blocks - 1;  // the last block speculates
         launchCmdGrowth(view(), args.growth, workers, m_persistent, m_growthSide.side());
@@ -236,7 +220,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     launchCmdPersistent(view(), args, blocks, m_persistent.sharedBytes, s);
     if (growth) m_growthSide.join(s);
     int status[3] = {0, 0, 0};
-    CL_CUDA_TRY(cudaMemcpyAsync(status, d_status.data(), sizeof(status), cudaMemcpyDeviceToHost, s));
+    CL_CUDA_TRY(cudaMemcpyAsync(status, m_persist.status.data(), sizeof(status), cudaMemcpyDeviceToHost, s));
     CL_CUDA_TRY(cudaStreamSynchronize(s));
     switched = status[1] != 0;
     if (m_probe) m_probe->mergesUpdatedAgain += static_cast<std::size_t>(std::max(0, status[2]));
@@ -256,9 +240,9 @@ void MhcaEngine::finishSwitchStep() {
 void MhcaEngine::reportPersistentProfile() {
     using namespace persistent_profile;
     unsigned long long sums[kPersistentProfileSlots] = {};
-    d_persistentProfile.copyToHost(sums, kPersistentProfileSlots);
+    m_persist.persistentProfile.copyToHost(sums, kPersistentProfileSlots);
     int shifts = 0;
-    d_shiftCount.copyToHost(&shifts, 1);
+    m_log.shiftCount.copyToHost(&shifts, 1);
     m_probe->keyShifts += static_cast<std::size_t>(std::max(0, shifts));
     m_probe->speculatedShapesTaken += sums[kSpeculatedTaken];
     m_probe->growthShapesTaken += sums[kGrowthTaken];
@@ -339,9 +323,9 @@ void MhcaEngine::reportPersistentProfile() {
     appendReport(*m_probe, " its S4 arrival to its record %.1f us; block 0's wait for the records %.1f us\n",
                  us(kSpeculatorRecordRelease, specMerges), us(kBlockZeroRecordWait, merges));
     // Every block's phases per merge it took part in (later launches run fewer blocks).
-    const std::size_t blocks = d_blockProfile.size() / kPhaseSlots;
-    std::vector<unsigned long long> perBlock(d_blockProfile.size());
-    d_blockProfile.copyToHost(perBlock.data(), perBlock.size());
+    const std::size_t blocks = m_persist.blockProfile.size() / kPhaseSlots;
+    std::vector<unsigned long long> perBlock(m_persist.blockProfile.size());
+    m_persist.blockProfile.copyToHost(perBlock.data(), perBlock.size());
     appendReport(*m_probe, "[mhca profile] phases over blocks per merge (min / mean / max):");
     for (int k = 0; k + 1 < kPhaseSlots; ++k) {
         double lo = 1e300, hi = 0.0, sum = 0.0;
@@ -359,8 +343,9 @@ void MhcaEngine::reportPersistentProfile() {
                      sum / static_cast<double>(std::max<std::size_t>(1, counted)), hi);
     }
     appendReport(*m_probe, "\n");
-    CL_CUDA_TRY(cudaMemsetAsync(d_persistentProfile.data(), 0, d_persistentProfile.bytes(), m_stream.get()));
-    CL_CUDA_TRY(cudaMemsetAsync(d_blockProfile.data(), 0, d_blockProfile.bytes(), m_stream.get()));
+    CL_CUDA_TRY(
+        cudaMemsetAsync(m_persist.persistentProfile.data(), 0, m_persist.persistentProfile.bytes(), m_stream.get()));
+    CL_CUDA_TRY(cudaMemsetAsync(m_persist.blockProfile.data(), 0, m_persist.blockProfile.bytes(), m_stream.get()));
 }
 
 void MhcaEngine::mergeStepCentroid() {
@@ -371,7 +356,7 @@ void MhcaEngine::mergeStepCentroid() {
     if (sample) p->mark(0, s);
     launchClosestPair(v, closestPairBlocks(), s);
     if (sample) p->mark(1, s);
-    launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, s);
+    launchMergeShape(v, m_stageRows, m_scratch.shapeWork.data(), m_shapeBytes, s);
     if (sample) p->mark(2, s);
     launchCentroidNewDistances(v, m_rowBytes, s);
     if (sample) p->mark(3, s);
@@ -429,12 +414,12 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
     if (tiled) {
         launchSingletonRows(view(), true, s);  // as runPersistent: single points, one tiled pass
     } else if (m_groupCount == 1) {            // every row rescanned once for its runners-up (as runPersistent)
-        CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
+        CL_CUDA_TRY(cudaMemsetAsync(m_scratch.rescanCount.data(), 0, sizeof(int), s));
         launchListLiveRows(view(), s);
         int rows = 0;
-        d_rescanCount.copyToHost(&rows, 1);
+        m_scratch.rescanCount.copyToHost(&rows, 1);
         fmdRescans(0, rows, 0);
-        CL_CUDA_TRY(cudaMemsetAsync(d_rescanCount.data(), 0, sizeof(int), s));
+        CL_CUDA_TRY(cudaMemsetAsync(m_scratch.rescanCount.data(), 0, sizeof(int), s));
     }
     m_singletons = false;
     std::size_t done = 0;
@@ -445,8 +430,8 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
             batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
         launchStepBatch(batch, true);
         int count = 0, halted = 0;
-        CL_CUDA_TRY(cudaMemcpyAsync(&count, d_mergeCount.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
-        CL_CUDA_TRY(cudaMemcpyAsync(&halted, d_halt.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
+        CL_CUDA_TRY(cudaMemcpyAsync(&count, m_log.mergeCount.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
+        CL_CUDA_TRY(cudaMemcpyAsync(&halted, m_log.halt.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
         CL_CUDA_TRY(cudaStreamSynchronize(s));
         if (halted) finishHaltedStep();
         const std::size_t completed = static_cast<std::size_t>(std::max(0, count)) - done;
@@ -470,7 +455,7 @@ void MhcaEngine::launchStepBatch(std::size_t batch, bool full) {
     }
     const cudaStream_t s = m_stream.get();
     if (!m_stepGraph.get() || m_stepGraphBatch != batch || m_stepGraphFull != full ||
-        m_stepGraphList != d_list.data() || m_stepGraphListLen != m_listLen) {
+        m_stepGraphList != m_visited.list.data() || m_stepGraphListLen != m_listLen) {
         m_stepGraph.reset();
         cudaGraph_t graph = nullptr;
         CL_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
@@ -490,7 +475,7 @@ void MhcaEngine::launchStepBatch(std::size_t batch, bool full) {
         m_stepGraph.reset(exec);
         m_stepGraphBatch = batch;
         m_stepGraphFull = full;
-        m_stepGraphList = d_list.data();
+        m_stepGraphList = m_visited.list.data();
         m_stepGraphListLen = m_listLen;
     }
     CL_CUDA_TRY(cudaGraphLaunch(m_stepGraph.get(), s));
@@ -503,18 +488,19 @@ void MhcaEngine::mergeStepFull() {
     const bool sample = p && p->sampleThisMerge();
     if (sample) p->mark(0, s);
     launchClosestPair(v, closestPairBlocks(), s);
-    launchFmdRotate(v, d_temp.data(), 2 * m_sms, s);
+    launchFmdRotate(v, m_clusters.temp.data(), 2 * m_sms, s);
     if (sample) p->mark(1, s);
     // The merged cluster's shape (one block) reads b's members from the rotation, beside the place
     // kernel and the sums of the merged cluster's members against every cluster, which need no shape.
-    FmdBatch row = fmdBatch(reinterpret_cast<const int*>(d_step.data()), 1);  // Step::a is the first member
+    FmdBatch row = fmdBatch(reinterpret_cast<const int*>(m_log.step.data()), 1);  // Step::a is the first member
     row.gated = 1;
     m_fork.fork(s);
-    launchMergeShape(v, m_stageRows, d_shapeWork.data(), m_shapeBytes, side);
-    launchFmdPlace(v, d_temp.data(), 2 * m_sms, s);
+    launchMergeShape(v, m_stageRows, m_scratch.shapeWork.data(), m_shapeBytes, side);
+    launchFmdPlace(v, m_clusters.temp.data(), 2 * m_sms, s);
     if (m_policy.speculate) {  // the next merge's likely shape, while this step's sums and updates run
         m_spec.fork(s);
-        launchSpeculativeShape(v, d_specParts.data(), closestPairBlocks(), m_stageRows, m_shapeBytes, m_spec.side());
+        launchSpeculativeShape(v, m_scratch.specParts.data(), closestPairBlocks(), m_stageRows, m_shapeBytes,
+                               m_spec.side());
     }
     launchFmdMemberPass(v, row, s);
     m_fork.join(s);
@@ -524,7 +510,7 @@ void MhcaEngine::mergeStepFull() {
     if (sample) p->mark(3, s);
     launchNewRowUpdate(v, s, true);
     if (sample) p->mark(4, s);
-    FmdBatch rescans = fmdBatch(d_rescanRows.data(), m_fmdRowsCap, d_rescanCount.data());
+    FmdBatch rescans = fmdBatch(m_scratch.rescanRows.data(), m_fmdRowsCap, m_scratch.rescanCount.data());
     rescans.gated = 1;
     rescans.haltOnRest = 1;
     rescans.laterOnly = 1;
@@ -541,20 +527,20 @@ void MhcaEngine::finishHaltedStep() {
     const cudaStream_t s = m_stream.get();
     Step step{};
     int rows = 0;
-    CL_CUDA_TRY(cudaMemcpyAsync(&step, d_haltStep.data(), sizeof(Step), cudaMemcpyDeviceToHost, s));
-    // The empty steps queued after it cleared d_step; the passes below read the halted one.
-    CL_CUDA_TRY(cudaMemcpyAsync(d_step.data(), d_haltStep.data(), sizeof(Step), cudaMemcpyDeviceToDevice, s));
-    d_rescanCount.copyToHost(&rows, 1);
+    CL_CUDA_TRY(cudaMemcpyAsync(&step, m_log.haltStep.data(), sizeof(Step), cudaMemcpyDeviceToHost, s));
+    // The empty steps queued after it cleared m_log.step; the passes below read the halted one.
+    CL_CUDA_TRY(cudaMemcpyAsync(m_log.step.data(), m_log.haltStep.data(), sizeof(Step), cudaMemcpyDeviceToDevice, s));
+    m_scratch.rescanCount.copyToHost(&rows, 1);
     if (step.switchNow) {
         // mhclust.c recomputes every pair: the smallest key decides a shift before the new keys.
-        CL_CUDA_TRY(cudaMemsetAsync(d_extreme.data(), 0, sizeof(double), s));
+        CL_CUDA_TRY(cudaMemsetAsync(m_scratch.extreme.data(), 0, sizeof(double), s));
         fmdRescans(0, rows, 1);
         launchApplyShift(view(), s);
         fmdRescans(0, rows, 0);
     } else {
         fmdRescans(m_fmdRowsCap, rows, 0);  // the device pass took the first m_fmdRowsCap rows
     }
-    CL_CUDA_TRY(cudaMemsetAsync(d_halt.data(), 0, sizeof(int), s));
+    CL_CUDA_TRY(cudaMemsetAsync(m_log.halt.data(), 0, sizeof(int), s));
 }
 
 FmdBatch MhcaEngine::fmdBatch(const int* rows, int rowCount, const int* rowLimit) {
@@ -565,13 +551,13 @@ FmdBatch MhcaEngine::fmdBatch(const int* rows, int rowCount, const int* rowLimit
     const long long listLen = std::max(1, m_listLen);
     const long long wanted = static_cast<long long>(m_sms) * 2048 / (listLen * std::max(1, fmdGridRows(batch)));
     // h2 holds rowCount x chunks x listLen sums.
-    const long long fits = static_cast<long long>(d_h2.size()) / (listLen * rowCount);
+    const long long fits = static_cast<long long>(m_scratch.h2.size()) / (listLen * rowCount);
     batch.chunks = static_cast<int>(std::clamp<long long>(std::min(wanted, fits), 1, 1024));
     batch.tiles = m_tiles;
     batch.stage = static_cast<int>(std::clamp<std::size_t>(6144 / static_cast<std::size_t>(m_d), 1, 64));
-    batch.h1 = d_h1.data();
-    batch.tileParts = d_tileParts.data();
-    batch.h2 = d_h2.data();
+    batch.h1 = m_scratch.h1.data();
+    batch.tileParts = m_scratch.tileParts.data();
+    batch.h2 = m_scratch.h2.data();
     return batch;
 }
 
@@ -586,7 +572,7 @@ void MhcaEngine::fmdRowsPass(const int* rows, int rowCount, int mode) {
 
 void MhcaEngine::fmdRescans(int first, int end, int mode) {
     for (int from = first; from < end; from += m_fmdRowsCap)
-        fmdRowsPass(d_rescanRows.data() + from, std::min(m_fmdRowsCap, end - from), mode);
+        fmdRowsPass(m_scratch.rescanRows.data() + from, std::min(m_fmdRowsCap, end - from), mode);
 }
 
 }  // namespace clusterlens::cuda::mhca

@@ -10,10 +10,19 @@
 
 #include <cstddef>
 
+#include "clusterlens/hca/mhca.hpp"
+#include "cpu/mhca_rules.hpp"
+
 namespace clusterlens::cuda::mhca {
 
 /// How a stored distance uses Σ'^-1 (mhca_clusters.hpp's DistanceMode).
 enum DistanceModeCode : int { kModeRaw = 0, kModeScaled = 1, kModeIdentity = 2 };
+
+/// The code of a DistanceMode (mhca_rules.hpp's distanceModeFor): the identity, else scaled when
+/// normalised, else raw.
+__host__ __device__ inline int distanceModeCode(const ::clusterlens::mhca::DistanceMode& m) {
+    return m.identity ? kModeIdentity : (m.normalized ? kModeScaled : kModeRaw);
+}
 
 /// A candidate partner: ordered by key (mhca's maxDistX - d: larger is nearer, NaN after every
 /// number), then position.
@@ -75,7 +84,7 @@ struct MhcaConfig {
     int memberCap;     ///< clusters up to this size keep an ordered member list (CMD) / exact covariance
     int nFull;         ///< size of the whole dataset
     double threshold;  ///< the relative threshold; a cluster reaches it at threshold * nFull points
-    int subthreshold;  ///< SubthresholdMode as int: 0 mahal, 1 mahal0, 2 euclid, 3 euclidMahal
+    SubthresholdMode subthreshold;
     int normalize;
     int full;  ///< FMD
     int postSwitchMode;

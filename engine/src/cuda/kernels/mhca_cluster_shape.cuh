@@ -12,11 +12,11 @@
 
 namespace clusterlens::cuda::mhca {
 
-/// Whether a cluster of weight `weight` gets a shape in sub-threshold mode `sub` at all (otherwise the
-/// identity; mhca_clusters.cpp's setShape).
-__device__ __forceinline__ bool shapedInMode(int sub, double weight) {
-    return sub == 0 || sub == 1 || weight == 1.0;
-}
+// The sub-threshold mode's rules, shared with mhcaCpu (mhca_rules.hpp).
+using ::clusterlens::mhca::scaledShrinkage;
+using ::clusterlens::mhca::shapedInMode;
+using ::clusterlens::mhca::shrinkScale;
+using ::clusterlens::mhca::shrunkEntry;
 
 /// clusterShapeFactor for p <= kShapeRegs, in the registers of the team's first warp (one row per
 /// lane): both factorisations and the determinant power between them. The shape is a chain of
@@ -26,8 +26,9 @@ __device__ __forceinline__ bool shapedInMode(int sub, double weight) {
 /// persistent kernel's spills. Same operations in the same order as the team version. L goes to the
 /// lower triangle of `factor`, the product of its diagonal to *column, whether it factorised to
 /// *s_flag. Ends with the team's barrier.
-static __device__ __noinline__ void clusterFactorWarp(int p, int sub, double weight, const double* cov, double* factor,
-                                                      double* column, int* s_flag, const ShapeTeam& team) {
+static __device__ __noinline__ void clusterFactorWarp(int p, SubthresholdMode sub, double weight, const double* cov,
+                                                      double* factor, double* column, int* s_flag,
+                                                      const ShapeTeam& team) {
     const int tid = team.tid;
     if (tid < 32) {
         double row[kShapeRegs];
@@ -43,13 +44,13 @@ static __device__ __noinline__ void clusterFactorWarp(int p, int sub, double wei
         // first, of the covariance, only for mf (with weight 1 mhcaCpu computes mf too but never
         // uses it); the second of the shrunk matrix.
 #pragma unroll 1
-        for (int pass = sub != 1 && weight < 1.0 ? 0 : 1; pass < 2; ++pass) {
+        for (int pass = scaledShrinkage(sub) && weight < 1.0 ? 0 : 1; pass < 2; ++pass) {
             load();
             if (pass == 1 && weight < 1.0) {
-                const double shrink = dmul(1.0 - weight, mf);
+                const double shrink = shrinkScale(weight, mf);
 #pragma unroll
-                for (int j = 0; j < kShapeRegs; ++j) row[j] = dadd(dmul(weight, row[j]), dmul(shrink, 0.0));
-                diag = dadd(dmul(weight, diag), dmul(shrink, 1.0));
+                for (int j = 0; j < kShapeRegs; ++j) row[j] = shrunkEntry(weight, row[j], shrink, 0.0);
+                diag = shrunkEntry(weight, diag, shrink, 1.0);
             }
             factored = choleskyRegs(row, diag, p);
             if (pass == 0 && factored) mf = shapePower(diagonalProductRegs(diag, p), p, false);
@@ -92,23 +93,24 @@ static __device__ __noinline__ void clusterInverseWarp(int p, double* cov, const
 /// is shaped (shapedInMode). `column`: p doubles of scratch. Ends with the team's barrier.
 __device__ inline void clusterShapeFactor(const MhcaView& v, double weight, double* cov, double* factor, double* column,
                                           int* s_flag, const ShapeTeam& team) {
-    const int p = v.cfg.d, sub = v.cfg.subthreshold;
+    const int p = v.cfg.d;
+    const SubthresholdMode sub = v.cfg.subthreshold;
     const int tid = team.tid, nt = team.nt;
     if (p <= kShapeRegs) {
         clusterFactorWarp(p, sub, weight, cov, factor, column, s_flag, team);
         return;
     }
     double mf = 1.0;
-    if (sub != 1 && weight < 1.0) {  // with weight 1 mhcaCpu computes mf too but never uses it
+    if (scaledShrinkage(sub) && weight < 1.0) {  // with weight 1 mhcaCpu computes mf too but never uses it
         for (int t = tid; t < p * p; t += nt) factor[t] = cov[t];
         team.sync();
         if (choleskyTeam(factor, column, p, team)) mf = shapePower(diagonalProduct(factor, p), p, false);
     }
     if (weight < 1.0) {
-        const double shrink = dmul(1.0 - weight, mf);
+        const double shrink = shrinkScale(weight, mf);
         for (int t = tid; t < p * p; t += nt) {
             const int i = t / p, j = t % p;
-            cov[t] = dadd(dmul(weight, cov[t]), dmul(shrink, i == j ? 1.0 : 0.0));
+            cov[t] = shrunkEntry(weight, cov[t], shrink, i == j ? 1.0 : 0.0);
         }
         team.sync();
     }

@@ -9,7 +9,7 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
-#include "cpu/mhca_weight.hpp"
+#include "cpu/mhca_rules.hpp"
 #include "cuda/kernels/mhca_cluster_shape.cuh"
 #include "cuda/kernels/mhca_device.cuh"
 #include "cuda/kernels/mhca_linalg.cuh"
@@ -63,8 +63,8 @@ __device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnO
         }
     }
     const bool subthreshold = gs.fullCount < gs.clusterCount - 1;
-    int mode = (v.cfg.normalize || subthreshold) ? kModeScaled : kModeRaw;
-    if (subthreshold && v.cfg.subthreshold == 2) mode = kModeIdentity;
+    int mode =
+        distanceModeCode(::clusterlens::mhca::distanceModeFor(v.cfg.normalize != 0, subthreshold, v.cfg.subthreshold));
     gs.clusterCount -= 1;
     plan.st.switchNow = gs.fullCount == gs.clusterCount && !gs.switched;
     if (plan.st.switchNow) {
