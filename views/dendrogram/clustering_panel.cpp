@@ -30,7 +30,6 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr int kPollMs = 100;
 enum AprioriChoice { NoApriori, AprioriFile, AprioriKMeans, AprioriLabeling };
 
 struct ClusteringResult {
@@ -109,7 +108,7 @@ ClusteringPanel::ClusteringPanel(JobRunner* runner, AnalysisSession* analysis, Q
     refreshLabelings();
     connect(m_analysis, &AnalysisSession::labelingsChanged, this, &ClusteringPanel::refreshLabelings);
     auto* timer = new QTimer(this);
-    timer->setInterval(kPollMs);
+    timer->setInterval(kProgressPollMs);
     connect(timer, &QTimer::timeout, this, &ClusteringPanel::pollProgress);
     timer->start();
     updateEnabled();
@@ -268,10 +267,7 @@ void ClusteringPanel::cancel() {
 }
 
 void ClusteringPanel::pollProgress() {
-    if (m_job == 0 || !m_runner->isRunning(m_job)) return;
-    m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
-    m_status->setText(
-        tr("Clustering\u2026 %1 s").arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
+    showJobProgress(*m_runner, m_job, m_progress, m_status, tr("Clustering\u2026"));
 }
 
 void ClusteringPanel::chooseAprioriFile() {

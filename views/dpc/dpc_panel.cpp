@@ -30,7 +30,6 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr int kPollMs = 100;
 const QString kJobSlot = QStringLiteral("dpc");
 const QString kHaloSlot = QStringLiteral("dpc-halo");
 
@@ -50,7 +49,7 @@ DpcPanel::DpcPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
     buildForm();
     connectForm();
     auto* timer = new QTimer(this);
-    timer->setInterval(kPollMs);
+    timer->setInterval(kProgressPollMs);
     connect(timer, &QTimer::timeout, this, &DpcPanel::pollProgress);
     timer->start();
     updateEnabled();
@@ -341,10 +340,7 @@ void DpcPanel::chooseExport(int kind) {
 }
 
 void DpcPanel::pollProgress() {
-    if (m_job == 0 || !m_runner->isRunning(m_job)) return;
-    m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
-    m_status->setText(tr("Computing \u03c1 and \u03b4\u2026 %1 s")
-                          .arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
+    showJobProgress(*m_runner, m_job, m_progress, m_status, tr("Computing \u03c1 and \u03b4\u2026"));
 }
 
 void DpcPanel::updateEnabled() {

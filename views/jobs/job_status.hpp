@@ -1,5 +1,5 @@
 #pragma once
-// How a panel shows the end of a job it started, the same way in every panel.
+// How a panel shows the progress and the end of a job it started, the same way in every panel.
 
 #include <QString>
 
@@ -11,6 +11,16 @@ class QLabel;
 class QProgressBar;
 
 namespace clusterlens::views {
+
+/// How often a panel and the Jobs list show a running job's progress, in ms. Each visible change makes
+/// Qt compose the whole main window again with its OpenGL views; on software OpenGL (Mesa's llvmpipe)
+/// that takes tens of milliseconds of CPU from the cores the job runs on, so progress is shown at 2 Hz.
+inline constexpr int kProgressPollMs = 500;
+
+/// A running job's progress on its panel: the bar, and on `status` (may be null) `what` followed by the
+/// whole seconds elapsed ("Clustering… 12 s"), so that the text changes at most once a second. Does
+/// nothing unless `job` is running.
+void showJobProgress(const JobRunner& runner, JobId job, QProgressBar* progress, QLabel* status, const QString& what);
 
 /// "Cancelled." (progress back to 0) or "Failed: <message>" on the panel's status line, or a full
 /// progress bar when the job finished. Returns true only for Finished: the caller then shows the

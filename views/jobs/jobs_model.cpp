@@ -1,5 +1,7 @@
 #include "jobs/jobs_model.hpp"
 
+#include "jobs/job_status.hpp"
+
 namespace clusterlens::views {
 
 QString formatElapsed(qint64 ms) {
@@ -10,7 +12,7 @@ QString formatElapsed(qint64 ms) {
 }
 
 JobsModel::JobsModel(JobRunner* runner, QObject* parent) : QAbstractListModel(parent), m_runner(runner) {
-    m_poll.setInterval(100);
+    m_poll.setInterval(kProgressPollMs);
     connect(&m_poll, &QTimer::timeout, this, &JobsModel::poll);
     connect(runner, &JobRunner::jobStarted, this, &JobsModel::onStarted);
     connect(runner, &JobRunner::jobFinished, this, &JobsModel::onFinished);
@@ -61,7 +63,7 @@ QString JobsModel::displayText(const Row& row) const {
         return QStringLiteral("%1 — %2 %, %3")
             .arg(row.name)
             .arg(qRound(row.progress * 100.0))
-            .arg(formatElapsed(row.elapsedMs));
+            .arg(formatElapsed(row.elapsedMs / 1000 * 1000));  // whole seconds: one change a second
     return QStringLiteral("%1 — %2 after %3").arg(row.name, jobStateName(row.state), formatElapsed(row.elapsedMs));
 }
 

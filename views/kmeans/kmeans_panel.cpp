@@ -21,8 +21,6 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr int kPollMs = 100;
-
 struct KMeansRun {
     std::shared_ptr<const LabelVector> labels;  ///< one per analysed event
     double inertia = 0.0;
@@ -41,7 +39,7 @@ KMeansPanel::KMeansPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* 
     };
     buildForm();
     auto* timer = new QTimer(this);
-    timer->setInterval(kPollMs);
+    timer->setInterval(kProgressPollMs);
     connect(timer, &QTimer::timeout, this, &KMeansPanel::pollProgress);
     timer->start();
     updateEnabled();
@@ -164,8 +162,7 @@ void KMeansPanel::cancel() {
 }
 
 void KMeansPanel::pollProgress() {
-    if (m_job == 0 || !m_runner->isRunning(m_job)) return;
-    m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
+    showJobProgress(*m_runner, m_job, m_progress, nullptr, QString());
 }
 
 void KMeansPanel::updateEnabled() {

@@ -31,7 +31,6 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr int kPollMs = 100;
 const QString kJobSlot = QStringLiteral("vat");
 const QString kCutSlot = QStringLiteral("vat-cut");
 
@@ -92,7 +91,7 @@ VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
     connect(m_analysis, &AnalysisSession::selectionChanged, this, &VatPanel::onSessionSelection);
     connect(m_analysis, &AnalysisSession::colouringChanged, this, &VatPanel::onColouring);
     auto* timer = new QTimer(this);
-    timer->setInterval(kPollMs);
+    timer->setInterval(kProgressPollMs);
     connect(timer, &QTimer::timeout, this, &VatPanel::pollProgress);
     timer->start();
     updateEnabled();
@@ -341,10 +340,7 @@ void VatPanel::exportOrderTo(const QString& path) {
 }
 
 void VatPanel::pollProgress() {
-    if (m_job == 0 || !m_runner->isRunning(m_job)) return;
-    m_progress->setValue(static_cast<int>(m_runner->progress(m_job) * m_progress->maximum()));
-    m_status->setText(tr("Computing the VAT order\u2026 %1 s")
-                          .arg(static_cast<double>(m_runner->elapsedMs(m_job)) / 1000.0, 0, 'f', 1));
+    showJobProgress(*m_runner, m_job, m_progress, m_status, tr("Computing the VAT order\u2026"));
 }
 
 }  // namespace clusterlens::views
