@@ -142,8 +142,8 @@ void MainWindow::buildMenus() {
             const QString path = runFigureComposer(
                 {scatterExportSource(m_scatter, m_session->current(), m_datasetPanel->axes(), m_analysis->colouring()),
                  m_dendrogramPanel->figureExportSource(), m_dpcPanel->decisionExportSource(),
-                 m_dpcPanel->gammaExportSource(), m_vatPanel->figureExportSource(),
-                 m_heightsView->figureExportSource(), m_flatView->figureExportSource(), statistics},
+                 m_dpcPanel->gammaExportSource(), m_vatPanel->figureExportSource(), m_heightsView->figureExportSource(),
+                 m_flatView->figureExportSource(), statistics},
                 this);
             if (!path.isEmpty()) m_logPanel->info(tr("Wrote %1").arg(path));
         });

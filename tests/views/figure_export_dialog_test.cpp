@@ -441,8 +441,8 @@ void FigureExportDialogTest::composedFigureHasItsPanelsLettered() {
         QVERIFY(process.waitForFinished(30'000));
         const QStringList words =
             QString::fromUtf8(process.readAllStandardOutput()).split(QRegularExpression(QStringLiteral("\\s+")));
-        for (const QString& expected :
-             {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D"), QStringLiteral("north")})
+        for (const QString& expected : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"),
+                                        QStringLiteral("D"), QStringLiteral("north")})
             QVERIFY2(words.contains(expected),
                      qPrintable(expected + QStringLiteral(" missing from the PDF: ") + words.join(QLatin1Char(' '))));
         // The population statistics panel: its title and its rows (a population and the one inside it).

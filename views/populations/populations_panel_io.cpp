@@ -159,8 +159,9 @@ void PopulationsPanel::withStatisticsSource(std::function<void(const FigureExpor
             if (outcome.state == JobState::Cancelled) return;
             if (outcome.state == JobState::Failed)
                 Q_EMIT message(tr("Population statistics not computed: %1").arg(outcome.message), true);
-            use(outcome.state == JobState::Finished ? populationStatisticsSource(outcome.result, *raw, m_document->path())
-                                                    : FigureExportSource{});
+            use(outcome.state == JobState::Finished
+                    ? populationStatisticsSource(outcome.result, *raw, m_document->path())
+                    : FigureExportSource{});
         });
 }
 
