@@ -5,7 +5,10 @@
 #include <QListView>
 #include <QSemaphore>
 
+#include <atomic>
+#include <chrono>
 #include <optional>
+#include <thread>
 
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
@@ -22,6 +25,7 @@ private Q_SLOTS:
     void finishedRowsAreTrimmed();
     void elapsedIsFormattedForPeople();
     void cancelButtonCancelsTheRunningJob();
+    void aRunningRowChangesAtMostTwiceASecond();
 };
 
 void JobsModelTest::modelStaysConsistentThroughAJobsLifecycle() {
@@ -108,6 +112,30 @@ void JobsModelTest::cancelButtonCancelsTheRunningJob() {
     QCOMPARE(panel.model()->index(0).data(JobsModel::StateRole).toInt(), static_cast<int>(JobState::Cancelled));
     release.release();
     runner.waitForWorkers();
+}
+
+void JobsModelTest::aRunningRowChangesAtMostTwiceASecond() {
+    // Every visible change repaints the main window (job_status.hpp, kProgressPollMs): a job whose
+    // progress moves every millisecond changes its row at most twice a second (1.6 s: 3 polls, 1 spare).
+    JobRunner runner;
+    JobsModel model(&runner);
+    std::atomic<bool> stop{false};
+    runner.start<int>(
+        this, QStringLiteral("busy"), QStringLiteral("Busy"),
+        [&stop](JobControl& control) {
+            for (int i = 0; !stop.load(); ++i) {
+                control.setProgress((i % 1000) / 1000.0);
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            return 0;
+        },
+        [](const JobOutcome<int>&) {});
+    int changes = 0;
+    connect(&model, &QAbstractItemModel::dataChanged, this, [&changes] { ++changes; });
+    QTest::qWait(1600);
+    stop.store(true);
+    runner.waitForWorkers();
+    QVERIFY2(changes >= 2 && changes <= 4, qPrintable(QString::number(changes)));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(JobsModelTest)
