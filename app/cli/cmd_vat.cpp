@@ -1,4 +1,5 @@
 // clusterlens-cli vat INPUT [--metric euclidean|sqeuclidean|manhattan|cosine] [--precomputed] --out ORDER.csv
+//                 [--index auto|allpairs|tree]
 //                 [--image OUT.png [--size 1024] [--ivat] [--pixel representative|mean]
 //                  [--colormap grey|viridis|magma] [--reverse] [--clip 1,99] [--gamma 1]]
 //                 [--cut-k K [--labels-out LABELS.csv]] [--session FILE [--name NAME] [--population NAME]]
@@ -130,12 +131,13 @@ Contrast writeImage(const ImageRequest& request, const VatResult& vat, const Dat
 int vatCommand(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--ivat", "--reverse", "--precomputed"}),
               with(with(kCommonValued, {"--metric", "--out", "--image", "--size", "--pixel", "--colormap", "--clip",
-                                        "--gamma", "--cut-k", "--labels-out"}),
+                                        "--gamma", "--cut-k", "--labels-out", "--index"}),
                    kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
     const bool precomputed = args.flag("--precomputed");
     if (precomputed && args.has("--metric")) throw UsageError("--metric does not apply to a --precomputed matrix");
+    if (precomputed && args.has("--index")) throw UsageError("--index does not apply to a --precomputed matrix");
     if (precomputed &&
         (args.has("--columns") || args.has("--transform") || args.has("--subsample") || args.has("--population")))
         throw UsageError("--columns, --transform, --subsample and --population do not apply to a --precomputed matrix");
@@ -146,6 +148,7 @@ int vatCommand(const Arguments& argv) {
     VatOptions options;
     options.metric = metric;
     options.backend = backendFrom(args);
+    options.index = parseMstIndex(args.choice("--index", {"auto", "allpairs", "tree"}, "auto"));
 
     Stopwatch readClock;
     const std::string input = args.positional()[0];
@@ -201,6 +204,7 @@ int vatCommand(const Arguments& argv) {
     });
     if (args.flag("--json")) {
         result.set("backend", vat.backend).set("seconds", seconds);
+        if (!vat.index.empty()) result.set("index", vat.index);
         std::printf("%s\n", result.dump().c_str());
     }
     return 0;

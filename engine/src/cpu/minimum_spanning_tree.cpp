@@ -3,11 +3,13 @@
 
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/minimum_spanning_tree.hpp"
 #include "clusterlens/vat/vat.hpp"
 #include "cpu/classic_linkage_detail.hpp"
+#include "cpu/tree_mst.hpp"
 #include "cpu/vat_kernels.hpp"
 
 namespace clusterlens {
@@ -26,10 +28,16 @@ void checkStart(std::size_t n, std::size_t start) {
 // mst_single_linkage).
 template <class T>
 std::vector<MstEdge> primImpl(const T* x, std::size_t n, std::size_t d, Metric metric, JobControl* control,
-                              std::size_t start) {
+                              std::size_t start, MstIndex index = MstIndex::Auto) {
     cpu::checkPoints(x, n, d, 1, "the minimum spanning tree");
     checkStart(n, start);
     if (metric == Metric::Cosine) cpu::checkNoZeroRows(x, n, d, "the minimum spanning tree");
+    if constexpr (std::is_same_v<T, float>) {
+        if (n > 1 && cpu::usesTreeMst(n, d, metric, index)) {
+            const cpu::TreeMstSearch search(x, n, d, metric == Metric::SqEuclidean);
+            return cpu::primOrderTree(x, n, d, metric, &search, start, control, 0.0, 1.0);
+        }
+    }
     const auto source = [&](const std::uint32_t* fringe, std::size_t count) {
         return cpu::PointSource<T>(x, d, metric, fringe, count);
     };
@@ -51,6 +59,11 @@ std::vector<MstEdge> minimumSpanningTreeCpu(const double* x, std::size_t n, std:
 std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric,
                                             JobControl* control, std::size_t start) {
     return primImpl(x, n, d, metric, control, start);
+}
+
+std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric, MstIndex index,
+                                            JobControl* control, std::size_t start) {
+    return primImpl(x, n, d, metric, control, start, index);
 }
 
 Linkage singleLinkageFromMst(std::vector<MstEdge> edges, std::size_t n) {

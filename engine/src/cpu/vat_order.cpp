@@ -5,6 +5,7 @@
 #include <chrono>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "backend_dispatch.hpp"
 #include "clusterlens/vat/vat_cuda.hpp"
 #include "cpu/classic_linkage_detail.hpp"
+#include "cpu/tree_mst.hpp"
 #include "cpu/vat_kernels.hpp"
 
 namespace clusterlens {
@@ -139,11 +141,15 @@ VatResult computeVat(const float* x, std::size_t n, std::size_t d, const VatOpti
     r.metric = options.metric;
     const auto treeClock = std::chrono::steady_clock::now();
     const auto onCpu = [&] {
-        r.start = farthestPoints(x, n, d, options.metric, control, 0.0, 0.5).i;
-        const auto source = [&](const std::uint32_t* fringe, std::size_t count) {
-            return cpu::PointSource<float>(x, d, options.metric, fringe, count);
-        };
-        r.edges = cpu::primFromStart(source, n, control, r.start, 0.5, 1.0);
+        std::optional<cpu::TreeMstSearch> search;
+        if (cpu::usesTreeMst(n, d, options.metric, options.index))
+            search.emplace(x, n, d, options.metric == Metric::SqEuclidean);
+        r.start = search ? search->farthestPair(control, 0.0, 0.5).i
+                         : farthestPoints(x, n, d, options.metric, control, 0.0, 0.5).i;
+        bool usedTree = false;
+        r.edges = cpu::primOrderTree(x, n, d, options.metric, search ? &*search : nullptr, r.start, control, 0.5, 1.0,
+                                     &usedTree);
+        r.index = !search ? "allpairs" : (usedTree ? "tree" : "tree+allpairs");
     };
     const auto onCuda = [&] {
         auto [start, edges] = vatTreeCuda(x, n, d, options.metric, control, options.trace ? &r.trace : nullptr);

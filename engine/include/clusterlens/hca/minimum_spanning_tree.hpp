@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "clusterlens/hca/linkage.hpp"
@@ -18,7 +19,20 @@ struct MstEdge {
     double w = 0.0;
 };
 
-/// Prim's algorithm on n points x d features (row-major), Euclidean distance accumulated in double.
+/// How the CPU finds an exact Euclidean (or sqeuclidean) minimum spanning tree for VAT and single
+/// linkage. AllPairs: Prim over all pairs, O(N² D). Tree: Borůvka on a kd-tree over the distinct points,
+/// O(N log N · D)-ish on low-dimensional data, falling back to AllPairs where equal distances leave
+/// several minimal trees possible. Auto: Tree when n >= kTreeMstMinPoints and d <= kTreeMstMaxDimension.
+/// Every choice gives the same edges, order and bits.
+enum class MstIndex { Auto, AllPairs, Tree };
+constexpr std::size_t kTreeMstMinPoints = 4096;
+constexpr std::size_t kTreeMstMaxDimension = 32;
+
+/// Parses "auto" | "allpairs" | "tree"; throws InvalidInput naming --index otherwise.
+MstIndex parseMstIndex(const std::string& text);
+
+/// Prim's algorithm on n points x d features (row-major), Euclidean distance accumulated in double
+/// (float input: MstIndex::Auto, see there, with the same result).
 /// Returns n-1 edges in the order Prim adds the vertices: start, edges[0].v, edges[1].v, ... is the
 /// Prim (VAT) order and edges[k].w the cut that added position k+1. Among equal candidate distances
 /// the smaller vertex index is taken; u is the earliest added tree vertex at the minimal distance.

@@ -18,6 +18,9 @@ namespace clusterlens {
 struct VatOptions {
     Metric metric = Metric::Euclidean;
     Backend backend = Backend::Auto;
+    /// CPU: how the spanning tree and the farthest pair are found (MstIndex; Tree needs the euclidean or
+    /// sqeuclidean metric). Every choice gives the same result bit for bit.
+    MstIndex index = MstIndex::Auto;
     /// CUDA: write a line on the GPU engine's passes (rounds, scans, tile pairs, times) into
     /// VatResult::trace (the benchmark's stage report).
     bool trace = false;
@@ -35,6 +38,9 @@ struct VatResult {
     std::vector<std::int64_t> order;
     std::vector<double> cut;
     std::string backend;                ///< backendDescription() of the backend that ran
+    /// CPU: "tree" (kd-tree farthest pair and Borůvka), "tree+allpairs" (kd-tree farthest pair; equal
+    /// distances left several minimal trees possible, so Prim ran over all pairs) or "allpairs"
+    std::string index;
     std::vector<std::string> warnings;  ///< e.g. the GPU ran out of memory and the CPU ran instead
     double secondsTree = 0.0;           ///< farthest pair + spanning tree
     double secondsOrder = 0.0;          ///< Prim walk of the tree
@@ -49,10 +55,16 @@ std::pair<std::size_t, std::size_t> farthestPairCpu(const float* x, std::size_t 
                                                     JobControl* control = nullptr);
 
 /// Exact minimum spanning tree by Prim from `start` under any metric: edges in Prim order (smaller
-/// distance first, then the smaller vertex). O(N² D) time, multithreaded; memory 8·(D+3)·N bytes
-/// besides x (the fringe, with its points copied feature-major in double).
+/// distance first, then the smaller vertex). AllPairs: O(N² D) time, multithreaded; memory 8·(D+3)·N
+/// bytes besides x (the fringe, with its points copied feature-major in double). Tree (MstIndex; Auto
+/// picks it for euclidean/sqeuclidean when n >= kTreeMstMinPoints and d <= 32): the same edges bit for
+/// bit from Borůvka on a kd-tree, O(N log N · D)-ish on low-dimensional data, memory about
+/// 4·N·(D + 12) bytes; where equal distances leave several minimal trees possible it runs AllPairs.
+/// Throws InvalidInput (also for Tree with another metric), NonFiniteInput, Cancelled.
 std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric,
                                             JobControl* control = nullptr, std::size_t start = 0);
+std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric,
+                                            MstIndex index, JobControl* control = nullptr, std::size_t start = 0);
 
 /// minimumSpanningTreeCpu or minimumSpanningTreeCuda (metric form) by `backend` (Auto: CUDA when
 /// usable; equal trees on distinct distances), with the GPU fault handling that Computed in
