@@ -44,11 +44,12 @@ SessionData loadSessionData(const DatasetReference& reference, const std::string
     return out;
 }
 
-DatasetReference describeGuiData(const std::string& path, const DatasetReadSpec& read, const Dataset& current) {
+DatasetReference describeGuiData(const std::string& path, const DatasetReadSpec& read, const Dataset& current,
+                                 const JobControl* control) {
     DatasetReadSpec spec = read;
     // The GUI reads every column; the channels analyses use are recorded with each result.
     spec.columns.clear();
-    return describeDataFile(path, spec, current);
+    return describeDataFile(path, spec, current, control);
 }
 
 bool dataLooksAvailable(const DatasetReference& reference) {

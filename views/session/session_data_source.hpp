@@ -30,8 +30,10 @@ SessionData loadSessionData(const DatasetReference& reference, const std::string
                             JobControl* control = nullptr);
 
 /// The reference of the data file `path` as the GUI read it (every column; reader options, subsample
-/// and transform of `read`), for the transformed matrix `current`: hashes the file (reads it once).
-DatasetReference describeGuiData(const std::string& path, const DatasetReadSpec& read, const Dataset& current);
+/// and transform of `read`), for the transformed matrix `current`: hashes the file (reads it once),
+/// looking at `control` between blocks: a cancel() throws Cancelled.
+DatasetReference describeGuiData(const std::string& path, const DatasetReadSpec& read, const Dataset& current,
+                                 const JobControl* control);
 
 /// True when the session can show its data without asking for a file: embedded data, or a file at
 /// the recorded path with the recorded size (the hash is checked when it is read).

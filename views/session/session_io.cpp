@@ -161,7 +161,7 @@ void SessionIo::describeNewData(const QString& path) {
     const DatasetReadSpec read = m_data->choice().spec;
     m_runner->start<DatasetReference>(
         this, QStringLiteral("session-describe"), tr("Fingerprint %1").arg(QFileInfo(path).fileName()),
-        [file, read, raw](JobControl&) { return describeGuiData(file, read, *raw); },
+        [file, read, raw](JobControl& control) { return describeGuiData(file, read, *raw, &control); },
         [this, raw](const JobOutcome<DatasetReference>& outcome) {
             // A later file or session replaced this data meanwhile: its reference is not ours to set.
             if (outcome.state != JobState::Finished || m_data->raw() != raw) return;

@@ -217,7 +217,11 @@ void addColumns(const std::string& temp, const std::string& out, const ObsFrame&
     }
     writeColumnOrder(obs.get(), out, order);
     obs.reset();
+    // close() writes the whole file image; a cancel during the last column or the write still keeps
+    // the copy from being renamed over `out`.
+    if (control != nullptr) control->checkCancelled();
     w.close();
+    if (control != nullptr) control->checkCancelled();
 }
 
 }  // namespace

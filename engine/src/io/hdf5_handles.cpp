@@ -50,16 +50,23 @@ herr_t keepInnermostError(unsigned /*n*/, const H5E_error2_t* error, void* clien
     return 0;
 }
 
-void reclaimStrings(hid_t memoryType, hid_t space, std::vector<char*>& pointers) {
+void reclaimStrings(hid_t memoryType, hid_t space, void* pointers) {
 #if H5_VERSION_GE(1, 12, 0)
-    H5Treclaim(memoryType, space, H5P_DEFAULT, pointers.data());
+    H5Treclaim(memoryType, space, H5P_DEFAULT, pointers);
 #else
-    H5Dvlen_reclaim(memoryType, space, H5P_DEFAULT, pointers.data());
+    H5Dvlen_reclaim(memoryType, space, H5P_DEFAULT, pointers);
 #endif
 }
 
+/// Strings per block of a 1-D string dataset: 1M cell names are read in 16 blocks of milliseconds each.
+constexpr std::size_t kStringsPerBlock = std::size_t{1} << 16;
+
+/// Values per block of a numeric read: 4 MiB of float32, milliseconds of reading or inflating.
+constexpr std::uint64_t kValuesPerBlock = std::uint64_t{1} << 20;
+
 // Strings of a dataset or an attribute: variable-length ones are copied out of HDF5's buffers,
-// fixed-length ones are cut at the first NUL (HDF5 converts space padding to NUL padding).
+// fixed-length ones are cut at the first NUL (HDF5 converts space padding to NUL padding). A 1-D
+// dataset is read in blocks with a look at the file's control before each; attributes are small.
 std::vector<std::string> readStringData(const File& file, const std::string& object, hid_t source, bool isAttribute) {
     Handle type(isAttribute ? H5Aget_type(source) : H5Dget_type(source), H5Tclose);
     Handle space(isAttribute ? H5Aget_space(source) : H5Dget_space(source), H5Sclose);
@@ -67,44 +74,102 @@ std::vector<std::string> readStringData(const File& file, const std::string& obj
     if (H5Tget_class(type.get()) != H5T_STRING) file.fail(object, "holds numbers, not text");
     const hssize_t points = H5Sget_simple_extent_npoints(space.get());
     const auto count = static_cast<std::size_t>(points < 0 ? 0 : points);
-    auto read = [&](hid_t memoryType, void* buffer) {
-        return isAttribute ? H5Aread(source, memoryType, buffer)
-                           : H5Dread(source, memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer);
-    };
     Handle memoryType(H5Tcopy(H5T_C_S1), H5Tclose);
     H5Tset_cset(memoryType.get(), H5Tget_cset(type.get()));
+    const bool variable = H5Tis_variable_str(type.get()) > 0;
+    const std::size_t width = variable ? sizeof(char*) : H5Tget_size(type.get());
+    H5Tset_size(memoryType.get(), variable ? H5T_VARIABLE : width);
+    if (!variable) H5Tset_strpad(memoryType.get(), H5T_STR_NULLPAD);
+    const bool blocked = !isAttribute && H5Sget_simple_extent_ndims(space.get()) == 1;
+    const std::size_t block = blocked ? kStringsPerBlock : std::max<std::size_t>(count, 1);
     std::vector<std::string> result;
     result.reserve(count);
-    if (H5Tis_variable_str(type.get()) > 0) {
-        H5Tset_size(memoryType.get(), H5T_VARIABLE);
-        std::vector<char*> pointers(count, nullptr);
-        if (count > 0 && read(memoryType.get(), pointers.data()) < 0) file.failHdf5(object, "could not be read");
-        for (const char* text : pointers) result.emplace_back(text != nullptr ? text : "");
-        if (count > 0) reclaimStrings(memoryType.get(), space.get(), pointers);
-        return result;
-    }
-    const std::size_t width = H5Tget_size(type.get());
-    H5Tset_size(memoryType.get(), width);
-    H5Tset_strpad(memoryType.get(), H5T_STR_NULLPAD);
-    std::vector<char> buffer(count * width);
-    if (count > 0 && read(memoryType.get(), buffer.data()) < 0) file.failHdf5(object, "could not be read");
-    for (std::size_t i = 0; i < count; ++i) {
-        const char* text = buffer.data() + i * width;
-        result.emplace_back(text, ::strnlen(text, width));
+    std::vector<char> buffer(std::min(count, block) * width);
+    for (std::size_t first = 0; first < count; first += block) {
+        file.checkCancelled();
+        const hsize_t offset = first, size = std::min(block, count - first);
+        Handle memorySpace(blocked ? H5Screate_simple(1, &size, nullptr) : H5Scopy(space.get()), H5Sclose);
+        const bool selected =
+            !blocked || H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &offset, nullptr, &size, nullptr) >= 0;
+        const herr_t status =
+            isAttribute ? H5Aread(source, memoryType.get(), buffer.data())
+                        : H5Dread(source, memoryType.get(), memorySpace.get(), space.get(), H5P_DEFAULT, buffer.data());
+        if (!memorySpace.valid() || !selected || status < 0) file.failHdf5(object, "could not be read");
+        for (std::size_t i = 0; i < size; ++i) {
+            const char* cell = buffer.data() + i * width;
+            if (variable) {
+                const char* text = nullptr;
+                std::memcpy(&text, cell, sizeof text);
+                result.emplace_back(text != nullptr ? text : "");
+            } else {
+                result.emplace_back(cell, ::strnlen(cell, width));
+            }
+        }
+        if (variable) reclaimStrings(memoryType.get(), memorySpace.get(), buffer.data());
     }
     return result;
 }
 
+/// Rows of a dataset of extent `dims` per block of a read: whole rows of about kValuesPerBlock values,
+/// rounded up to whole chunks of chunked storage (HDF5's chunk cache of 1 MiB would otherwise inflate a
+/// larger chunk again for every block that touches it). A chunk spanning all rows makes one block.
+hsize_t rowsPerBlock(hid_t dataset, const std::vector<hsize_t>& dims) {
+    const std::uint64_t rowValues =
+        std::accumulate(dims.begin() + 1, dims.end(), std::uint64_t{1}, std::multiplies<std::uint64_t>());
+    hsize_t rows = std::max<std::uint64_t>(1, kValuesPerBlock / std::max<std::uint64_t>(rowValues, 1));
+    Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+    std::vector<hsize_t> chunk(dims.size(), 0);
+    const int rank = static_cast<int>(dims.size());
+    if (plist.valid() && H5Pget_layout(plist.get()) == H5D_CHUNKED &&
+        H5Pget_chunk(plist.get(), rank, chunk.data()) == rank && chunk[0] > 0)
+        rows = (rows + chunk[0] - 1) / chunk[0] * chunk[0];
+    return rows;
+}
+
+/// A whole numeric dataset as `memoryType` (native T) into `values`: a scalar in one read, else in
+/// blocks of rowsPerBlock rows with a look at `control` (when given) before each. `values` grows
+/// block by block (its capacity reserved first), so that the page faults of a large result are spread
+/// between the looks too.
 template <typename T>
-std::vector<T> readWhole(const File& file, const std::string& object, hid_t memoryType) {
+void readRowBlocks(const File& file, const std::string& object, hid_t dataset, hid_t memoryType,
+                   std::vector<T>& values, const JobControl* control) {
+    const std::vector<std::uint64_t> extent = file.shape(object);
+    std::vector<hsize_t> start(extent.size(), 0), count(extent.begin(), extent.end());
+    const std::size_t rowValues =
+        std::accumulate(count.begin() + (count.empty() ? 0 : 1), count.end(), std::size_t{1},
+                        std::multiplies<std::size_t>());
+    const std::size_t rows = extent.empty() ? 1 : extent[0];
+    values.reserve(rows * rowValues);
+    if (extent.empty() || rowValues == 0) {
+        values.resize(rows * rowValues);
+        if (!values.empty() && H5Dread(dataset, memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+            file.failHdf5(object, "could not be read");
+        return;
+    }
+    const hsize_t blockRows = rowsPerBlock(dataset, count);
+    Handle fileSpace(H5Dget_space(dataset), H5Sclose);
+    for (hsize_t row = 0; row < extent[0]; row += blockRows) {
+        if (control != nullptr) control->checkCancelled();
+        start[0] = row;
+        count[0] = std::min<hsize_t>(blockRows, extent[0] - row);
+        values.resize((row + count[0]) * rowValues);
+        Handle memorySpace(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose);
+        if (!fileSpace.valid() || !memorySpace.valid() ||
+            H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0 ||
+            H5Dread(dataset, memoryType, memorySpace.get(), fileSpace.get(), H5P_DEFAULT,
+                    values.data() + row * rowValues) < 0)
+            file.failHdf5(object,
+                          "rows " + std::to_string(row) + ".." + std::to_string(row + count[0] - 1) + " could not be read");
+    }
+}
+
+template <typename T>
+std::vector<T> readWhole(const File& file, const std::string& object, hid_t memoryType, const JobControl* control) {
     Handle dataset = file.openDataset(object);
     file.requireNumeric(object, dataset.get());
     file.filters(object, dataset.get());
-    std::uint64_t count = 1;
-    for (std::uint64_t extent : file.shape(object)) count *= extent;
-    std::vector<T> values(count);
-    if (count > 0 && H5Dread(dataset.get(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
-        file.failHdf5(object, "could not be read");
+    std::vector<T> values;
+    readRowBlocks(file, object, dataset.get(), memoryType, values, control);
     return values;
 }
 
@@ -314,38 +379,16 @@ std::string File::filters(const std::string& object, hid_t dataset) const {
     return text;
 }
 
+void File::checkCancelled() const {
+    if (m_control != nullptr) m_control->checkCancelled();
+}
+
 std::vector<float> File::readFloats(const std::string& object, const JobControl* control) const {
-    const std::vector<std::uint64_t> extent = shape(object);
-    if (control == nullptr || extent.empty() || extent[0] == 0)
-        return readWhole<float>(*this, object, H5T_NATIVE_FLOAT);
-    Handle dataset = openDataset(object);
-    requireNumeric(object, dataset.get());
-    filters(object, dataset.get());
-    std::vector<hsize_t> start(extent.size(), 0), count(extent.begin(), extent.end());
-    const std::uint64_t rowValues =
-        std::accumulate(extent.begin() + 1, extent.end(), std::uint64_t{1}, std::multiplies<std::uint64_t>());
-    // A whole number of rows per block, about 2^20 values: milliseconds of inflating between looks.
-    const std::uint64_t blockRows =
-        std::max<std::uint64_t>(1, (std::uint64_t{1} << 20) / std::max<std::uint64_t>(rowValues, 1));
-    std::vector<float> values(extent[0] * rowValues);
-    Handle fileSpace(H5Dget_space(dataset.get()), H5Sclose);
-    for (std::uint64_t row = 0; row < extent[0]; row += blockRows) {
-        control->checkCancelled();
-        start[0] = row;
-        count[0] = std::min(blockRows, extent[0] - row);
-        Handle memorySpace(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), H5Sclose);
-        if (!fileSpace.valid() || !memorySpace.valid() ||
-            H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0 ||
-            H5Dread(dataset.get(), H5T_NATIVE_FLOAT, memorySpace.get(), fileSpace.get(), H5P_DEFAULT,
-                    values.data() + row * rowValues) < 0)
-            failHdf5(object,
-                     "rows " + std::to_string(row) + ".." + std::to_string(row + count[0] - 1) + " could not be read");
-    }
-    return values;
+    return readWhole<float>(*this, object, H5T_NATIVE_FLOAT, control != nullptr ? control : m_control);
 }
 
 std::vector<std::int64_t> File::readIntegers(const std::string& object) const {
-    return readWhole<std::int64_t>(*this, object, H5T_NATIVE_INT64);
+    return readWhole<std::int64_t>(*this, object, H5T_NATIVE_INT64, m_control);
 }
 
 void File::readBlock(const std::string& object, hid_t dataset, hid_t memoryType, std::uint64_t offset,

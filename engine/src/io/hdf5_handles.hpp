@@ -93,15 +93,18 @@ public:
     /// them is not available in this HDF5 library, before a read would fail less clearly.
     std::string filters(const std::string& object, hid_t dataset) const;
 
-    /// A whole numeric dataset of any integer or float type, converted by HDF5. With a `control`, read
-    /// in blocks of rows (about 2^20 values each) with a look at it before each: a cancel() throws
-    /// Cancelled.
+    /// A whole numeric dataset of any integer or float type, converted by HDF5. Read in blocks of whole
+    /// rows, about 2^20 values (4 MiB of float32) each and whole chunks of chunked storage (so that no
+    /// chunk is inflated twice), with a look at `control` (or, when null, the file's control()) before
+    /// each: a cancel() throws Cancelled and nothing is returned.
     std::vector<float> readFloats(const std::string& object, const JobControl* control = nullptr) const;
+    /// As readFloats, converted to int64, looking at the file's control().
     std::vector<std::int64_t> readIntegers(const std::string& object) const;
     /// COUNT elements from OFFSET of a 1-D dataset, converted to MEMORY_TYPE (a native type).
     void readBlock(const std::string& object, hid_t dataset, hid_t memoryType, std::uint64_t offset,
                    std::uint64_t count, void* out) const;
-    /// A 1-D dataset of fixed- or variable-length strings.
+    /// A 1-D dataset of fixed- or variable-length strings, read in blocks of 2^16 strings with a look at
+    /// the file's control() before each.
     std::vector<std::string> readStrings(const std::string& object) const;
 
     /// A string attribute (scalar or first element), or nullopt when absent or not a string.
@@ -115,11 +118,18 @@ public:
     /// The largest dense copy of a matrix of this file that the readers make (ReadOptions::maxDenseValues).
     std::uint64_t maxDenseValues() const { return m_maxDenseValues; }
     void setMaxDenseValues(std::uint64_t limit) { m_maxDenseValues = limit; }
+    /// The job whose cancel() the reads of this file look at between blocks (ReadOptions::control); null:
+    /// the reads cannot be cancelled.
+    const JobControl* control() const { return m_control; }
+    void setControl(const JobControl* control) { m_control = control; }
+    /// Throws Cancelled when control() was cancelled.
+    void checkCancelled() const;
 
 private:
     std::string m_path;
     Handle m_file;
     std::uint64_t m_maxDenseValues = ReadOptions{}.maxDenseValues;
+    const JobControl* m_control = nullptr;
 };
 
 /// Throws InvalidInput with the numbers when an N x D dense copy would exceed file.maxDenseValues().
@@ -146,7 +156,9 @@ struct SparseLayout {
 
 /// Densifies a sparse group after checking indptr (length, start 0, non-decreasing, end = nnz),
 /// the lengths of data and indices and the range of every index. Duplicate entries are summed.
-/// Memory: the dense result plus one block of data/indices; time O(n*d + nnz).
+/// Memory: the dense result plus one block of data/indices; time O(n*d + nnz). The zeros of the result
+/// are written and data and indices read in blocks of 2^20 entries, with a look at the file's control()
+/// before each: a cancel() throws Cancelled.
 Matrix readSparse(const File& file, const SparseLayout& layout);
 
 /// A 2-D numeric dataset, or an AnnData-encoded sparse group (encoding-type csr_matrix/csc_matrix or

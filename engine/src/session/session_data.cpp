@@ -62,14 +62,15 @@ Dataset prepareData(Dataset raw, const DatasetReadSpec& spec, const JobControl* 
     return raw;
 }
 
-DatasetReference describeDataFile(const std::string& path, const DatasetReadSpec& spec, const Dataset& prepared) {
+DatasetReference describeDataFile(const std::string& path, const DatasetReadSpec& spec, const Dataset& prepared,
+                                  const JobControl* control) {
     DatasetReference reference;
     std::error_code ec;
     const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
     reference.path = ec ? path : absolute.lexically_normal().string();
     reference.fileSize = std::filesystem::file_size(path, ec);
     if (ec) throwFileError(path, "", "cannot read the file's size (" + ec.message() + ")");
-    reference.sha256 = sha256File(path);
+    reference.sha256 = sha256File(path, control);
     reference.read = spec;
     reference.n = prepared.n;
     reference.d = prepared.d;

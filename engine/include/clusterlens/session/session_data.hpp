@@ -20,7 +20,9 @@ Dataset prepareData(Dataset raw, const DatasetReadSpec& spec, const JobControl* 
 
 /// The reference of the data file at `path` read with `spec`, for the prepared matrix `prepared`:
 /// absolute path, size, SHA-256 (reads the file once), n, d, features. Nothing is embedded.
-DatasetReference describeDataFile(const std::string& path, const DatasetReadSpec& spec, const Dataset& prepared);
+/// `control` (when given) is checked between blocks of the hash (sha256File): a cancel() throws Cancelled.
+DatasetReference describeDataFile(const std::string& path, const DatasetReadSpec& spec, const Dataset& prepared,
+                                  const JobControl* control = nullptr);
 
 /// Copies the prepared matrix into reference.embedded (4·n·d bytes). Throws InvalidInput when its
 /// shape differs from reference.n x reference.d.
