@@ -137,16 +137,26 @@ TEST(TreeMst, EqualsAllPairsOnCytometryLikeData) {
     options.seed = 7;
     const Dataset data = makeCytometryLike(options);
     EXPECT_TRUE(expectParity(data.values, data.d, "cytometry-like 5000x14"));
-    // classicLinkageCpu's single linkage takes the tree by itself at this size.
-    const Linkage automatic = classicLinkageCpu(data.values.data(), data.n, data.d, LinkageMethod::Single);
-    expectSameLinkage(
-        automatic,
-        singleLinkageFromMst(
-            minimumSpanningTreeCpu(data.values.data(), data.n, data.d, Metric::Euclidean, MstIndex::AllPairs), data.n),
-        "classic single linkage");
-    VatOptions vatOptions;
-    vatOptions.backend = Backend::Cpu;
-    EXPECT_EQ(computeVat(data.values.data(), data.n, data.d, vatOptions).index, "tree");
+}
+
+TEST(TreeMst, AutoTakesTheTreeWherePointsOutnumberTheOrthants) {
+    VatOptions options;
+    options.backend = Backend::Cpu;
+    const Dataset plane = readDataset(test::dataPath("benchmarks/sipu/s3.data.gz"));  // 5000 x 2
+    EXPECT_EQ(computeVat(plane.values.data(), plane.n, plane.d, options).index, "tree");
+    // classicLinkageCpu's single linkage takes the tree by itself here.
+    const Linkage automatic = classicLinkageCpu(plane.values.data(), plane.n, plane.d, LinkageMethod::Single);
+    expectSameLinkage(automatic,
+                      singleLinkageFromMst(minimumSpanningTreeCpu(plane.values.data(), plane.n, plane.d,
+                                                                  Metric::Euclidean, MstIndex::AllPairs),
+                                           plane.n),
+                      "classic single linkage");
+    SyntheticOptions synthetic;
+    synthetic.n = 5000;
+    synthetic.d = 14;
+    const Dataset cytometry = makeCytometryLike(synthetic);
+    EXPECT_EQ(computeVat(cytometry.values.data(), cytometry.n, cytometry.d, options).index, "allpairs")
+        << "5000 points in 14 dimensions: below 4 * 2^14";
 }
 
 TEST(TreeMst, EqualsAllPairsOnTheBenchmarkSets) {

@@ -28,7 +28,6 @@ MstIndex parseMstIndex(const std::string& text) {
 namespace clusterlens::cpu {
 
 namespace {
-
 using tree_mst::kNone;
 
 /// The lightest edge leaving one component that a task has seen, and whether another edge of the
@@ -42,16 +41,17 @@ struct Lightest {
     void offer(double weight, std::uint32_t a, std::uint32_t b) {
         if (weight < w) {
             *this = Lightest{weight, a, b, false};
-        } else if (weight == w) {
+        } else if (weight == w && (a != inside || b != outside)) {
             tie = true;
         }
     }
-    /// Joins another task's finding for the same component (always a different edge).
+    /// Joins another task's finding for the same component (the same edge when both started from the
+    /// known ones).
     void join(const Lightest& other) {
         if (other.w < w) {
             *this = other;
         } else if (other.w == w && other.inside != kNone) {
-            tie = true;
+            tie = tie || other.tie || other.inside != inside || other.outside != outside;
         }
     }
 };
@@ -74,6 +74,7 @@ struct UnionFind {
 struct Labels {
     std::vector<std::uint32_t> atPosition;
     std::vector<std::uint32_t> atNode;
+    std::vector<char> searching;  ///< per component: whether its points search this round
 
     void update(const KdTree& tree, UnionFind& components) {
         const std::size_t m = tree.size();
@@ -94,17 +95,67 @@ struct Labels {
                                           [first](std::uint32_t c) { return c == first; });
             atNode[k] = same ? first : kNone;
         }
+        chooseSearching(m);
+    }
+
+    /// Components whose points search this round: those of at most the median size. Borůvka stays
+    /// exact when only some components add their lightest edge; the smaller half is cheap to certify,
+    /// while a large component whose lightest edge is long would have every point search far (in a
+    /// dozen dimensions nearly all points) — it joins through the smaller ones' edges instead.
+    void chooseSearching(std::size_t m) {
+        std::vector<std::uint32_t> size(m, 0);
+        for (const std::uint32_t c : atPosition) ++size[c];
+        std::vector<std::uint32_t> sizes;
+        for (const std::uint32_t s : size)
+            if (s > 0) sizes.push_back(s);
+        const auto middle = sizes.begin() + static_cast<std::ptrdiff_t>((sizes.size() - 1) / 2);
+        std::nth_element(sizes.begin(), middle, sizes.end());
+        searching.resize(m);
+        for (std::size_t c = 0; c < m; ++c) searching[c] = size[c] > 0 && size[c] <= *middle ? 1 : 0;
     }
 };
 
+/// Per component, the lightest edge weight any thread has seen leave it this round: a bound all
+/// threads prune with.
+class SharedBounds {
+public:
+    explicit SharedBounds(std::size_t m) : m_bound(m) {}
+    void reset(const std::vector<Lightest>& known) {
+        for (std::size_t c = 0; c < m_bound.size(); ++c) m_bound[c].store(known[c].w, std::memory_order_relaxed);
+    }
+    double get(std::uint32_t c) const { return m_bound[c].load(std::memory_order_relaxed); }
+    void lower(std::uint32_t c, double w) {
+        double now = m_bound[c].load(std::memory_order_relaxed);
+        while (w < now && !m_bound[c].compare_exchange_weak(now, w, std::memory_order_relaxed)) {
+        }
+    }
+
+private:
+    std::vector<std::atomic<double>> m_bound;
+};
+
+/// What the last search from a point learned: every point outside its component then was at least
+/// `low` away, and `near` (a position) was the nearest of them, alone at that distance unless `tied`.
+/// Components only grow, so `low` stays a lower bound and `near`, while outside, stays the nearest.
+struct PointMemo {
+    std::vector<double> low;
+    std::vector<std::uint32_t> near;
+    std::vector<char> tied;
+
+    explicit PointMemo(std::size_t m) : low(m, 0.0), near(m, kNone), tied(m, 0) {}
+};
+
 /// Offers best[c] every edge from the point at position p to a point of another component that could
-/// be lighter than or as light as the lightest one known (c = p's component).
+/// be lighter than or as light as the lightest one known (c = p's component), and updates p's memo.
+/// Skips the point when its memo already says (pass of knownNearest) or proves it has no such edge.
 void searchOutside(const KdTree& tree, const Labels& labels, const tree_mst::Key& key, std::size_t p,
-                   tree_mst::Scratch& scratch, std::vector<Lightest>& best) {
+                   tree_mst::Scratch& scratch, std::vector<Lightest>& best, SharedBounds& shared, PointMemo& memo) {
     const std::uint32_t c = labels.atPosition[p];
+    const auto limit = [&] { return std::min(best[c].w, shared.get(c)); };
+    if (!labels.searching[c] || memo.near[p] != kNone || memo.low[p] > limit()) return;
     const std::uint32_t self = tree.pointAt(p);
-    Lightest& mine = best[c];
     tree.load(self, scratch.q.data());
+    Lightest own;  // p's nearest outside point, as a position
     const auto& nodes = tree.nodes();
     auto& stack = scratch.stack;
     stack.clear();
@@ -112,11 +163,20 @@ void searchOutside(const KdTree& tree, const Labels& labels, const tree_mst::Key
     while (!stack.empty()) {
         const auto [id, bound] = stack.back();
         stack.pop_back();
-        if (bound > key.reach(mine.w)) continue;
+        if (bound > key.reach(limit())) continue;
         const KdTree::Node& node = nodes[id];
         if (node.left < 0) {
             tree_mst::scanLeaf(tree, scratch, node, [&](std::size_t position, double squared) {
-                if (labels.atPosition[position] != c) mine.offer(key.weight(squared), self, tree.pointAt(position));
+                if (labels.atPosition[position] == c) return;
+                const double w = key.weight(squared);
+                if (w > limit()) return;
+                const std::uint32_t other = tree.pointAt(position);
+                own.offer(w, self, static_cast<std::uint32_t>(position));
+                // The edge leaves both components: it bounds the other one's lightest edge too.
+                best[c].offer(w, self, other);
+                best[labels.atPosition[position]].offer(w, other, self);
+                shared.lower(c, w);
+                shared.lower(labels.atPosition[position], w);
             });
             continue;
         }
@@ -126,10 +186,38 @@ void searchOutside(const KdTree& tree, const Labels& labels, const tree_mst::Key
             const auto k = static_cast<std::size_t>(child);
             if (labels.atNode[k] == c) continue;
             const double lower = tree.lowerBound(scratch.q.data(), k);
-            if (lower <= key.reach(mine.w)) children[count++] = {k, lower};
+            if (lower <= key.reach(limit())) children[count++] = {k, lower};
         }
         if (count == 2 && children[0].bound < children[1].bound) std::swap(children[0], children[1]);
         for (std::size_t i = 0; i < count; ++i) stack.push_back(children[i]);
+    }
+    // Every outside point up to the final limit was seen: own is exact when it lies within it.
+    const double reached = limit();
+    if (own.w <= reached) {
+        memo.low[p] = own.w;
+        memo.near[p] = own.outside;
+        memo.tied[p] = own.tie ? 1 : 0;
+    } else {
+        memo.low[p] = std::max(memo.low[p], reached);
+    }
+}
+
+/// The lightest edges the memos already know: points whose nearest outside point is still outside.
+/// Forgets the nearest points that the last round joined to their component. O(m).
+void knownNearest(const KdTree& tree, const Labels& labels, PointMemo& memo, std::vector<Lightest>& known) {
+    std::fill(known.begin(), known.end(), Lightest{});
+    for (std::size_t p = 0; p < memo.near.size(); ++p) {
+        const std::uint32_t near = memo.near[p];
+        if (near == kNone) continue;
+        const std::uint32_t c = labels.atPosition[p];
+        if (labels.atPosition[near] == c) {
+            memo.near[p] = kNone;
+            continue;
+        }
+        const std::uint32_t a = tree.pointAt(p), b = tree.pointAt(near);
+        known[c].offer(memo.low[p], a, b);
+        if (memo.tied[p] && known[c].w == memo.low[p]) known[c].tie = true;
+        known[labels.atPosition[near]].offer(memo.low[p], b, a);
     }
 }
 
@@ -164,7 +252,7 @@ TreeMstSearch::TreeMstSearch(const float* x, std::size_t n, std::size_t d, bool 
       m_d(d),
       m_squared(squared),
       m_points(collapseDuplicates(x, n, d)),
-      m_tree(m_points.values.data(), m_points.size(), d, 16) {}
+      m_tree(m_points.values.data(), m_points.size(), d, 32) {}
 
 std::optional<std::vector<MstEdge>> TreeMstSearch::spanningTree(std::size_t start, JobControl* control, double from,
                                                                 double to) const {
@@ -174,26 +262,31 @@ std::optional<std::vector<MstEdge>> TreeMstSearch::spanningTree(std::size_t star
     Labels labels;
     ThreadPool pool;
     std::vector<std::vector<Lightest>> found(pool.size(), std::vector<Lightest>(m));
+    std::vector<Lightest> known(m);
+    PointMemo memo(m);
+    SharedBounds shared(m);
     std::vector<std::uint32_t> roots;
     std::vector<MstEdge> distinctEdges;
     distinctEdges.reserve(m > 0 ? m - 1 : 0);
     for (std::size_t round = 0; distinctEdges.size() + 1 < m; ++round) {
         labels.update(m_tree, components);
+        knownNearest(m_tree, labels, memo, known);
+        shared.reset(known);
         std::atomic<std::size_t> next{0};
         pool.run(found.size(), [&](std::size_t t) {
             std::vector<Lightest>& best = found[t];
-            std::fill(best.begin(), best.end(), Lightest{});
+            std::copy(known.begin(), known.end(), best.begin());
             tree_mst::Scratch scratch(m_d);
             for (std::size_t b = next.fetch_add(tree_mst::kPointsPerBlock); b < m;
                  b = next.fetch_add(tree_mst::kPointsPerBlock)) {
                 if (control) control->checkCancelled();
                 for (std::size_t p = b; p < std::min(m, b + tree_mst::kPointsPerBlock); ++p)
-                    searchOutside(m_tree, labels, key, p, scratch, best);
+                    searchOutside(m_tree, labels, key, p, scratch, best, shared, memo);
             }
         });
         roots.clear();
         for (std::uint32_t c = 0; c < m; ++c) {
-            if (components.find(c) != c) continue;
+            if (components.find(c) != c || !labels.searching[c]) continue;
             Lightest merged = found[0][c];
             for (std::size_t t = 1; t < found.size(); ++t) merged.join(found[t][c]);
             if (merged.tie) return std::nullopt;
@@ -210,7 +303,11 @@ std::optional<std::vector<MstEdge>> TreeMstSearch::spanningTree(std::size_t star
         }
         if (control) control->setProgress(from + (to - from) * (1.0 - std::ldexp(1.0, -static_cast<int>(round + 1))));
     }
-    // Map to the input points: each group's first point (or `start`) stands for it.
+    return onInputPoints(distinctEdges, start);
+}
+
+std::vector<MstEdge> TreeMstSearch::onInputPoints(const std::vector<MstEdge>& distinctEdges, std::size_t start) const {
+    // Each group's first point (or `start`) stands for it; the other members hang on it at weight 0.
     const std::uint32_t startGroup = m_points.group[start];
     const auto standIn = [&](std::uint32_t g) -> std::int64_t {
         return g == startGroup ? static_cast<std::int64_t>(start) : static_cast<std::int64_t>(m_points.rep[g]);
@@ -233,7 +330,10 @@ bool usesTreeMst(std::size_t n, std::size_t d, Metric metric, MstIndex index) {
         throw InvalidInput(std::string("--index tree: the kd-tree spanning tree needs the euclidean or sqeuclidean "
                                        "metric, not ") +
                            metricName(metric) + "; use --index allpairs");
-    if (index == MstIndex::Auto) return euclidean && n >= kTreeMstMinPoints && d <= kTreeMstMaxDimension;
+    // A kd-tree prunes well once the points outnumber its 2^d orthants several times (at d = 14 the
+    // all-pairs Prim still wins at 20K points on 2 cores, docs/benchmarks.md).
+    if (index == MstIndex::Auto)
+        return euclidean && d <= kTreeMstMaxDimension && n >= kTreeMstMinPoints && n >= (std::size_t{4} << d);
     return index == MstIndex::Tree;
 }
 

@@ -15,6 +15,7 @@
 #include "clusterlens/hca/minimum_spanning_tree.hpp"
 #include "clusterlens/job_control.hpp"
 #include "cpu/kd_tree.hpp"
+#include "cpu/tree_mst_detail.hpp"
 #include "cpu/vat_kernels.hpp"
 
 namespace clusterlens::cpu {
@@ -57,6 +58,12 @@ public:
     std::size_t distinctCount() const { return m_points.size(); }
 
 private:
+    /// The spanning tree of the input points from one of the distinct points (edges u, v: groups).
+    std::vector<MstEdge> onInputPoints(const std::vector<MstEdge>& distinctEdges, std::size_t start) const;
+    /// Lowers `best` by every pair of the point at position p whose distance could reach it.
+    void farthestFrom(std::size_t p, tree_mst::Scratch& scratch, FarPair& best) const;
+    FarPair pairOf(double w, std::uint32_t a, std::uint32_t b) const;
+
     std::size_t m_n;
     std::size_t m_d;
     bool m_squared;
@@ -65,7 +72,7 @@ private:
 };
 
 /// Whether the CPU runs the tree: Tree forces it (InvalidInput unless the metric is euclidean or
-/// sqeuclidean), AllPairs never, Auto for those metrics when n >= kTreeMstMinPoints and d <= 32.
+/// sqeuclidean), AllPairs never, Auto for those metrics as MstIndex says.
 bool usesTreeMst(std::size_t n, std::size_t d, Metric metric, MstIndex index);
 
 /// Edges of a spanning tree of n points in Prim order from `start` (primFromStart's result, bit for

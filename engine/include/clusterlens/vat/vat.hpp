@@ -57,7 +57,7 @@ std::pair<std::size_t, std::size_t> farthestPairCpu(const float* x, std::size_t 
 /// Exact minimum spanning tree by Prim from `start` under any metric: edges in Prim order (smaller
 /// distance first, then the smaller vertex). AllPairs: O(N² D) time, multithreaded; memory 8·(D+3)·N
 /// bytes besides x (the fringe, with its points copied feature-major in double). Tree (MstIndex; Auto
-/// picks it for euclidean/sqeuclidean when n >= kTreeMstMinPoints and d <= 32): the same edges bit for
+/// picks it for euclidean/sqeuclidean as minimum_spanning_tree.hpp says): the same edges bit for
 /// bit from Borůvka on a kd-tree, O(N log N · D)-ish on low-dimensional data, memory about
 /// 4·N·(D + 12) bytes; where equal distances leave several minimal trees possible it runs AllPairs.
 /// Throws InvalidInput (also for Tree with another metric), NonFiniteInput, Cancelled.
