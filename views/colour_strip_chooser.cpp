@@ -18,6 +18,8 @@ ColourStripChooser::ColourStripChooser(AnalysisSession* analysis, QWidget* paren
     row->addWidget(new QLabel(tr("Strips:"), this));
     for (std::size_t slot = 0; slot < m_combos.size(); ++slot) {
         auto* combo = new ColouringCombo(tr("None"), this);
+        // Three strips side by side fit a narrow column; the popup shows long names in full.
+        combo->setMinimumContentsLength(5);
         combo->setToolTip(tr("Colour strip %1: a labeling, the populations or a marker").arg(slot + 1));
         combo->setLabelings(m_analysis->labelingNames());
         connect(combo, &ColouringCombo::colouringChosen, this, &ColourStripChooser::rebuild);

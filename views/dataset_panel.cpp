@@ -104,6 +104,8 @@ QWidget* DatasetPanel::buildTransformBox() {
 QWidget* DatasetPanel::buildScatterBox() {
     auto* box = new QGroupBox(tr("Scatter"), this);
     auto* form = new QFormLayout(box);
+    // In a narrow column a field too wide beside its label goes under it.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("Coordinates:"), m_coordinates);
     form->addRow(tr("X:"), m_x);
     form->addRow(tr("Y:"), m_y);

@@ -98,4 +98,11 @@ QWidget* labelledField(const QString& label, QWidget* field, QWidget* parent) {
     return pair;
 }
 
+QWidget* flowRow(std::initializer_list<QWidget*> widgets, QWidget* parent) {
+    auto* row = new QWidget(parent);
+    auto* layout = new FlowLayout(row);
+    for (QWidget* widget : widgets) layout->addWidget(widget);
+    return row;
+}
+
 }  // namespace clusterlens::views

@@ -8,6 +8,8 @@
 #include <QList>
 #include <QString>
 
+#include <initializer_list>
+
 namespace clusterlens::views {
 
 class FlowLayout : public QLayout {
@@ -36,5 +38,8 @@ private:
 
 /// `field` after its `label` in one widget (a child of `parent`), so that a flow keeps them on one line.
 QWidget* labelledField(const QString& label, QWidget* field, QWidget* parent);
+
+/// `widgets` in one row (a child of `parent`) that wraps onto more lines in a narrow column.
+QWidget* flowRow(std::initializer_list<QWidget*> widgets, QWidget* parent);
 
 }  // namespace clusterlens::views

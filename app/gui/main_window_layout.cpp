@@ -1,8 +1,9 @@
 // The window's default layout and focus mode. Forms share one tabbed column on the left, the views
-// one tabbed column on the right (each view gets the column's whole height; on a small screen the
-// forms are tabs of that column too), jobs and log a tabbed strip at the bottom; the data scatter stays in the middle.
-// The window starts within the screen (1366x768 included), and a session's or the last run's saved layout replaces this
-// default.
+// one tabbed column on the right (each view gets the column's whole height), jobs and log a tabbed
+// strip at the bottom; the data scatter stays in the middle. A column too narrow for its tabs' titles
+// side by side (1366x768) has its tabs on its outer edge, their titles running upwards or downwards
+// in full. The window starts within the screen (1366x768 included), and a session's or the last
+// run's saved layout replaces this default.
 
 #include <QDockWidget>
 #include <QGuiApplication>
@@ -10,6 +11,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QTabBar>
 #include <QTimer>
 
 #include <algorithm>
@@ -28,10 +30,24 @@ const char* const kViewDocks[] = {"DendrogramDock",   "DecisionGraphDock",      
                                   "PointHeightsDock", "CompareClusteringsDock", "ChartsDock"};
 const char* const kBottomDocks[] = {"JobsDock", "LogDock"};
 
-constexpr int kLeftWidth = 330;
+// The forms' column: a fifth of the window's width within these bounds.
+constexpr int kMinLeftWidth = 285;
+constexpr int kMaxLeftWidth = 330;
+// The views' column: at least what its widest view needs; it grows to half of what the forms leave
+// once the scatter keeps kScatterWidth (with kChrome for the columns' edge tabs and separators).
+constexpr int kMinRightWidth = 430;
+constexpr int kScatterWidth = 600;
+constexpr int kChrome = 60;
 constexpr int kBottomHeight = 150;
-// Narrower windows keep one side column (see applyDefaultLayout).
-constexpr int kTwoColumnsMinWidth = 1500;
+// Narrower windows (1024x768) keep one side column (see applyDefaultLayout).
+constexpr int kTwoColumnsMinWidth = 1200;
+
+/// Whether the titles of `docks` fit side by side in a tab bar `width` px wide.
+bool tabsFit(const QList<QDockWidget*>& docks, int width) {
+    QTabBar probe;
+    for (const QDockWidget* dock : docks) probe.addTab(dock->windowTitle());
+    return probe.sizeHint().width() <= width;
+}
 
 /// The docks of `window` with these object names, in this order (those that exist).
 QList<QDockWidget*> docksNamed(const QMainWindow* window, std::span<const char* const> names) {
@@ -60,20 +76,26 @@ void MainWindow::applyDefaultLayout() {
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     resizeToScreen();
-    // On a small screen (1366x768) two side columns, each as wide as its widest form or view, leave
-    // the scatter a sliver: the forms then become tabs of the views' column, ahead of the views.
+    // Below 1200 px two side columns, each as wide as its widest form or view, would leave the
+    // scatter a sliver: the forms then become tabs of the views' column, ahead of the views.
     const bool oneColumn = width() < kTwoColumnsMinWidth;
     tabify(Qt::LeftDockWidgetArea, oneColumn ? QList<QDockWidget*>() : left);
     tabify(Qt::RightDockWidgetArea, oneColumn ? left + views : views);
     tabify(Qt::BottomDockWidgetArea, bottom);
+    const int leftWidth = std::clamp(width() / 5, kMinLeftWidth, kMaxLeftWidth);
+    const int rightWidth =
+        std::max(kMinRightWidth, std::min((width() - leftWidth) / 2, width() - leftWidth - kScatterWidth - kChrome));
+    // Tabs under a column while their titles fit there, else on its outer edge: elided titles
+    // ("Da\u2026", "Cl\u2026") cannot be told apart.
+    setTabPosition(Qt::LeftDockWidgetArea, tabsFit(left, leftWidth) ? QTabWidget::South : QTabWidget::West);
+    setTabPosition(Qt::RightDockWidgetArea,
+                   tabsFit(oneColumn ? left + views : views, rightWidth) ? QTabWidget::South : QTabWidget::East);
     // Dock sizes hold only once the window is laid out on screen: set them when the event loop
     // runs, unless a layout saved by an earlier run is restored instead.
     if (QSettings().contains(QStringLiteral("window/state"))) return;
-    QTimer::singleShot(0, this, [this, left, views, bottom] {
-        // The views' column takes about as much width as the scatter.
-        const int rightWidth = std::max(300, (width() - kLeftWidth) / 2);
+    QTimer::singleShot(0, this, [this, left, views, bottom, leftWidth, rightWidth] {
         if (!left.isEmpty() && !views.isEmpty() && dockWidgetArea(left.front()) == Qt::LeftDockWidgetArea)
-            resizeDocks({left.front(), views.front()}, {kLeftWidth, rightWidth}, Qt::Horizontal);
+            resizeDocks({left.front(), views.front()}, {leftWidth, rightWidth}, Qt::Horizontal);
         else if (!views.isEmpty())
             resizeDocks({views.front()}, {rightWidth}, Qt::Horizontal);
         if (!bottom.isEmpty()) resizeDocks({bottom.front()}, {kBottomHeight}, Qt::Vertical);

@@ -1,5 +1,7 @@
 // The main window's layout on the screen it runs on (ctest runs this test on a 1920x1080 and on a
-// 1366x768 X screen): the window fits the screen, no visible dock is squeezed, every view of the
+// 1366x768 X screen): the window fits the screen, forms and views each keep a side column beside
+// the scatter, every form and view fits its column, every dock tab shows its whole title (none
+// elided), no visible dock is squeezed, every view of the
 // demo dataset (the data scatter, coloured by a cut, and the population statistics among them) is
 // shown large enough to read (a PNG of each is saved: into $CLUSTERLENS_SCREENSHOT_DIR when set, else
 // into the temporary folder), and focus mode fills the main area with one view and
@@ -10,7 +12,11 @@
 #include <QGuiApplication>
 #include <QMenuBar>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
+#include <QStyle>
+#include <QTabBar>
 #include <QSignalSpy>
 #include <QToolButton>
 
@@ -45,8 +51,16 @@ constexpr int kTimeoutMs = 120'000;
 constexpr int kMinDockSize = 250;
 // Jobs and log: a strip under the scatter, readable at a few lines.
 constexpr int kMinBottomDockHeight = 120;
-// The data scatter is the headline view: its plot area (inside the axes) stays this wide.
-constexpr int kMinScatterPlotWidth = 400;
+// The data scatter is the headline view: the widget stays this wide, and its plot area (inside the
+// axes and the legend) this wide, with both side columns beside it at 1366x768.
+constexpr int kMinScatterWidth = 450;
+constexpr int kMinScatterPlotWidth = 340;
+// The widest a form (left column) or a view (right column) may need to be, so that at 1366x768 both
+// columns and a scatter of about 450 px fit side by side.
+constexpr int kMaxFormMinimumWidth = 280;
+constexpr int kMaxViewMinimumWidth = 440;
+const QStringList kFormDocks = {QStringLiteral("DatasetDock"), QStringLiteral("ClusteringDock"),
+                                QStringLiteral("KMeansDock"), QStringLiteral("PopulationsDock")};
 const QString kAverage = QStringLiteral("average linkage");
 const QString kWard = QStringLiteral("ward linkage");
 
@@ -76,6 +90,23 @@ std::map<QString, QRect> dockGeometries(const MainWindow& window) {
     return geometries;
 }
 
+/// The width `dock` needs to show its content without a sideways scroll bar: a form in a scroll area
+/// needs its content's minimum width (and room for the vertical scroll bar), not the scroll area's.
+int neededWidth(const QDockWidget* dock) {
+    int width = dock->minimumSizeHint().width();
+    if (const auto* scroll = qobject_cast<const QScrollArea*>(dock->widget()); scroll && scroll->widget()) {
+        const int around = width - scroll->minimumSizeHint().width();
+        width = std::max(width, around + scroll->widget()->minimumSizeHint().width() + 2 * scroll->frameWidth() +
+                                    scroll->verticalScrollBar()->sizeHint().width());
+    }
+    return width;
+}
+
+bool isVertical(const QTabBar* bar) {
+    return bar->shape() == QTabBar::RoundedWest || bar->shape() == QTabBar::RoundedEast ||
+           bar->shape() == QTabBar::TriangularWest || bar->shape() == QTabBar::TriangularEast;
+}
+
 }  // namespace
 
 class MainWindowLayoutTest : public QObject {
@@ -84,7 +115,9 @@ private Q_SLOTS:
     void initTestCase();
     void windowFitsTheScreen();
     void noVisibleDockIsSqueezed();
+    void everyDockTabShowsItsWholeTitle();
     void everyViewIsShownLargeEnoughOnTheDemo();
+    void everyDockFitsItsColumnWithTheDemosResults();
     void focusFillsTheMainAreaAndEscRestoresTheLayout();
     void doubleClickOnADockTitleTogglesFocus();
     void theHeaderButtonTogglesFocus();
@@ -94,6 +127,7 @@ private Q_SLOTS:
 private:
     void checkDocks();
     void checkVatImageInsideItsDock();
+    void checkTabTitles();
     void checkFocusToggle(const QString& dockName, const std::function<void(QDockWidget*)>& toggle);
     void computeViewsOfTheDemo();
     QString screenshotDir() const;
@@ -145,7 +179,7 @@ void MainWindowLayoutTest::checkDocks() {
         QVERIFY2(dock->width() >= kMinDockSize, qPrintable(what));
         QVERIFY2(dock->height() >= (bottom ? kMinBottomDockHeight : kMinDockSize), qPrintable(what));
     }
-    QVERIFY2(m_window->scatter()->width() >= kMinDockSize && m_window->scatter()->height() >= kMinDockSize,
+    QVERIFY2(m_window->scatter()->width() >= kMinScatterWidth && m_window->scatter()->height() >= kMinDockSize,
              qPrintable(
                  QStringLiteral("scatter %1x%2").arg(m_window->scatter()->width()).arg(m_window->scatter()->height())));
     const QRectF plot = m_window->scatter()->plotRect();
@@ -185,7 +219,63 @@ void MainWindowLayoutTest::checkVatImageInsideItsDock() {
 }
 
 void MainWindowLayoutTest::noVisibleDockIsSqueezed() {
+    // Forms on the left and views on the right, on either screen: not all of them tabs of one column.
+    for (const QString& name : kFormDocks)
+        if (auto* dock = m_window->findChild<QDockWidget*>(name))
+            QVERIFY2(m_window->dockWidgetArea(dock) == Qt::LeftDockWidgetArea, qPrintable(name));
+    for (const auto& [name, file] : kViewDocks)
+        if (auto* dock = m_window->findChild<QDockWidget*>(name))
+            QVERIFY2(m_window->dockWidgetArea(dock) == Qt::RightDockWidgetArea, qPrintable(name));
     checkDocks();
+}
+
+void MainWindowLayoutTest::everyDockFitsItsColumnWithTheDemosResults() {
+    QString tooWide;
+    for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(const_cast<QDockWidget*>(dock));
+        if (area == Qt::BottomDockWidgetArea) continue;
+        const bool form = kFormDocks.contains(dock->objectName());
+        const int needed = neededWidth(dock);
+        qInfo("%s needs %d px (minimum size hint %d)", qPrintable(dock->objectName()), needed,
+              dock->minimumSizeHint().width());
+        if (needed > (form ? kMaxFormMinimumWidth : kMaxViewMinimumWidth))
+            tooWide += QStringLiteral(" %1 needs %2 px").arg(dock->objectName()).arg(needed);
+    }
+    QVERIFY2(tooWide.isEmpty(), qPrintable(tooWide));
+}
+
+void MainWindowLayoutTest::checkTabTitles() {
+    QStringList titles;
+    for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>()) titles << dock->windowTitle();
+    int tabs = 0;
+    // The dock areas' tab bars are the main window's own children.
+    for (const QTabBar* bar : m_window->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        if (!bar->isVisible()) continue;
+        const int padding = bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar);
+        for (int i = 0; i < bar->count(); ++i, ++tabs) {
+            const QString text = bar->tabText(i);
+            const QRect tab = bar->tabRect(i);
+            // A tab shorter than its text and padding is drawn with the text elided ("Da…").
+            const int length = isVertical(bar) ? tab.height() : tab.width();
+            const int needed = bar->fontMetrics().horizontalAdvance(text) + padding;
+            const QString what = QStringLiteral("tab \"%1\" %2 px long (needs %3), at %4,%5 in a %6x%7 bar")
+                                     .arg(text)
+                                     .arg(length)
+                                     .arg(needed)
+                                     .arg(tab.x())
+                                     .arg(tab.y())
+                                     .arg(bar->width())
+                                     .arg(bar->height());
+            QVERIFY2(titles.contains(text), qPrintable(what));
+            QVERIFY2(length >= needed && bar->rect().contains(tab), qPrintable(what));
+        }
+    }
+    // The side columns and the bottom strip are tabbed: a check that found no tab would prove nothing.
+    QVERIFY2(tabs >= 6, qPrintable(QString::number(tabs)));
+}
+
+void MainWindowLayoutTest::everyDockTabShowsItsWholeTitle() {
+    checkTabTitles();
 }
 
 void MainWindowLayoutTest::computeViewsOfTheDemo() {
@@ -249,6 +339,7 @@ void MainWindowLayoutTest::everyViewIsShownLargeEnoughOnTheDemo() {
         QTRY_VERIFY(dock->isVisible());
         QTest::qWait(300);
         checkDocks();
+        checkTabTitles();
         if (dockName == QStringLiteral("VatDock")) checkVatImageInsideItsDock();
         const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(file, sizeTag()));
         QVERIFY(grabWindowWithViews(*m_window).save(path));

@@ -15,8 +15,10 @@
 #include <QVBoxLayout>
 
 #include "dendrogram/clustering_panel.hpp"
+#include "flow_layout.hpp"
 #include "jobs/run_controls.hpp"
 #include "populations/run_on_choice.hpp"
+#include "result_names.hpp"
 
 namespace clusterlens::views {
 
@@ -30,9 +32,11 @@ void ClusteringPanel::buildForm() {
            "(at most 65,536 points)."));
 
     m_variant = new QComboBox(this);
-    m_variant->addItem(tr("full (FMD)"), QStringLiteral("full"));
-    m_variant->addItem(tr("centroid (CMD, quick)"), QStringLiteral("centroid"));
-    m_variant->setToolTip(tr("--variant: distance of clusters from all their members, or from their centroids."));
+    for (MhcaVariant variant : {MhcaVariant::Full, MhcaVariant::Centroid})
+        m_variant->addItem(mhcaVariantDisplayName(variant), QLatin1String(mhcaVariantName(variant)));
+    m_variant->setToolTip(
+        tr("--variant: distance of clusters from all their members (full), or from their centroids (centroid, "
+           "quicker)."));
 
     m_threshold = new QDoubleSpinBox(this);
     m_threshold->setRange(0.001, 1.0);
@@ -46,8 +50,8 @@ void ClusteringPanel::buildForm() {
         m_subthreshold->addItem(QLatin1String(mode), QLatin1String(mode));
     m_subthreshold->setToolTip(tr("--subthreshold: shape used for clusters below the threshold size."));
 
-    m_normalize = new QCheckBox(tr("Normalize covariances to unit determinant"), this);
-    m_normalize->setToolTip(tr("--normalize"));
+    m_normalize = new QCheckBox(tr("Unit-determinant covariances"), this);
+    m_normalize->setToolTip(tr("--normalize: covariances normalized to unit determinant"));
 
     m_apriori = new QComboBox(this);
     m_apriori->addItem(tr("none"));
@@ -69,20 +73,16 @@ void ClusteringPanel::buildForm() {
     fileRow->addWidget(m_aprioriFile, 1);
     fileRow->addWidget(browse);
     m_aprioriOptions->addWidget(filePage);
-    auto* kmeansPage = new QWidget(m_aprioriOptions);
-    auto* kmeansRow = new QHBoxLayout(kmeansPage);
-    kmeansRow->setContentsMargins(0, 0, 0, 0);
-    m_kmeansK = new QSpinBox(kmeansPage);
+    m_kmeansK = new QSpinBox(m_aprioriOptions);
     m_kmeansK->setRange(1, 100000);
     m_kmeansK->setValue(50);
     m_kmeansK->setPrefix(tr("K = "));
-    m_kmeansSeed = new QSpinBox(kmeansPage);
+    m_kmeansSeed = new QSpinBox(m_aprioriOptions);
     m_kmeansSeed->setRange(0, 2'000'000'000);
     m_kmeansSeed->setValue(1);
     m_kmeansSeed->setPrefix(tr("seed "));
-    kmeansRow->addWidget(m_kmeansK);
-    kmeansRow->addWidget(m_kmeansSeed);
-    m_aprioriOptions->addWidget(kmeansPage);
+    // K and the seed wrap onto two lines in a narrow column.
+    m_aprioriOptions->addWidget(flowRow({m_kmeansK, m_kmeansSeed}, m_aprioriOptions));
     m_aprioriLabeling = new QComboBox(m_aprioriOptions);
     m_aprioriLabeling->setToolTip(tr("Any labeling of the session: k-means, a cut, density peaks, the populations"));
     m_aprioriOptions->addWidget(m_aprioriLabeling);
@@ -102,6 +102,8 @@ void ClusteringPanel::buildForm() {
     connect(m_apriori, &QComboBox::currentIndexChanged, this, &ClusteringPanel::updateEnabled);
 
     auto* form = new QFormLayout;
+    // In a narrow column a field too wide beside its label goes under it.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("Run on"), m_runOn);
     form->addRow(tr("Linkage"), m_linkage);
     form->addRow(tr("Variant"), m_variant);

@@ -25,6 +25,7 @@
 #include "dendrogram/dendrogram_widget.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "figure/methods_text.hpp"
+#include "flow_layout.hpp"
 #include "populations/run_on_choice.hpp"
 #include "populations/scope_mapping.hpp"
 
@@ -68,21 +69,23 @@ QWidget* DendrogramPanel::buildToolbar() {
            "(for display; the heights then no longer describe the data)"));
     connect(m_fix, &QPushButton::clicked, this, &DendrogramPanel::fixHeights);
 
-    // Two rows: which tree and what to do with it; how it is cut and drawn.
+    // Two rows: which tree and what to do with it; how it is cut and drawn. The second wraps onto
+    // more lines in a narrow column rather than widening it.
     auto* tree = new QHBoxLayout;
     tree->addWidget(m_linkages, 1);
     tree->addWidget(import);
     tree->addWidget(buildExportButton());
-    auto* cut = new QHBoxLayout;
+    auto* cutRow = new QWidget(bar);
+    auto* cut = new FlowLayout(cutRow);
     cut->addWidget(m_clusters);
-    cut->addWidget(buildCutControls(bar));
+    cut->addWidget(buildCutControls(cutRow));
     cut->addWidget(m_heightScale);
-    cut->addWidget(m_info, 1);
+    cut->addWidget(m_info);
     cut->addWidget(m_fix);
     auto* rows = new QVBoxLayout(bar);
     rows->setContentsMargins(0, 0, 0, 0);
     rows->addLayout(tree);
-    rows->addLayout(cut);
+    rows->addWidget(cutRow);
     return bar;
 }
 

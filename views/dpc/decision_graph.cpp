@@ -34,6 +34,9 @@ DecisionGraph::DecisionGraph(QWidget* parent)
     // Peaks sit in the top right corner, where the legend would cover them.
     setLegendVisible(false);
     setMouseTracking(true);
+    // Narrower than a scatter may be: beside the controls' column it still fits a view column
+    // at 1366x768.
+    setMinimumSize(230, 240);
     connect(this, &ScatterWidget::selectionChanged, this, &DecisionGraph::onRegion);
 }
 

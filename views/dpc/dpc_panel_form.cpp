@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -20,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "dpc/decision_graph.hpp"
+#include "flow_layout.hpp"
 #include "dpc/dpc_panel.hpp"
 #include "populations/run_on_choice.hpp"
 #include "session/result_staleness.hpp"
@@ -33,11 +35,20 @@ namespace {
 
 enum ExportKind { ExportFigure, ExportLabels, ExportTable, ExportGamma };
 
+/// A form whose fields go under their labels when the controls' column is narrow.
+QFormLayout* narrowForm(QWidget* box) {
+    auto* form = new QFormLayout(box);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    return form;
+}
+
 QDoubleSpinBox* thresholdBox(QWidget* parent) {
     auto* box = new QDoubleSpinBox(parent);
     box->setDecimals(4);
     box->setRange(0.0, 1e12);
     box->setKeyboardTracking(false);
+    // Room for a value, not for 10^12 in full: the controls' column stays narrow.
+    box->setMinimumWidth(100);
     return box;
 }
 
@@ -45,7 +56,7 @@ QDoubleSpinBox* thresholdBox(QWidget* parent) {
 
 QWidget* DpcPanel::buildRunBox() {
     auto* box = new QGroupBox(tr("Density peaks"), this);
-    auto* form = new QFormLayout(box);
+    auto* form = narrowForm(box);
     m_featuresLabel = new QLabel(box);
     m_featuresLabel->setWordWrap(true);
     form->addRow(m_featuresLabel);
@@ -69,6 +80,7 @@ QWidget* DpcPanel::buildRunBox() {
     m_dcValue->setRange(1e-9, 1e9);
     m_dcValue->setDecimals(4);
     m_dcValue->setValue(1.0);
+    m_dcValue->setMinimumWidth(100);
     form->addRow(tr("dc value"), m_dcValue);
     m_dcMethod = new QComboBox(box);
     m_dcMethod->addItem(tr("Exact (all pairs)"), true);
@@ -79,12 +91,14 @@ QWidget* DpcPanel::buildRunBox() {
     m_backend->addItem(tr("CPU"), static_cast<int>(Backend::Cpu));
     m_backend->addItem(tr("CUDA"), static_cast<int>(Backend::Cuda));
     form->addRow(tr("Backend"), m_backend);
-    auto* buttons = new QHBoxLayout;
+    // Long choices must not widen the controls' column; the popups show them in full.
+    for (QComboBox* combo : {m_kernel, m_dcMode, m_dcMethod}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(10);
+    }
     m_runButton = new QPushButton(tr("Run"), box);
     m_cancelButton = new QPushButton(tr("Cancel"), box);
-    buttons->addWidget(m_runButton);
-    buttons->addWidget(m_cancelButton);
-    form->addRow(buttons);
+    form->addRow(flowRow({m_runButton, m_cancelButton}, box));
     m_progress = new QProgressBar(box);
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
@@ -97,7 +111,7 @@ QWidget* DpcPanel::buildRunBox() {
 
 QWidget* DpcPanel::buildPickBox() {
     auto* box = new QGroupBox(tr("Peaks"), this);
-    auto* form = new QFormLayout(box);
+    auto* form = narrowForm(box);
     auto* hint = new QLabel(tr("Right-drag a rectangle or ctrl-drag a lasso around the peaks on the graph, "
                                "ctrl-click a point to add or remove one peak, drag the threshold lines, or "
                                "click the \u03b3 plot at rank K. Shift-drag selects events in every view."),
@@ -110,27 +124,21 @@ QWidget* DpcPanel::buildPickBox() {
     m_deltaMin = thresholdBox(box);
     form->addRow(tr("\u03c1 min"), m_rhoMin);
     form->addRow(tr("\u03b4 min"), m_deltaMin);
-    auto* top = new QHBoxLayout;
     m_topK = new QSpinBox(box);
     m_topK->setRange(1, 1'000'000);
     m_topK->setValue(3);
     m_topKButton = new QPushButton(tr("Top K by \u03b3"), box);
     m_kneeButton = new QPushButton(tr("Knee"), box);
     m_kneeButton->setToolTip(tr("The suggested number of peaks: the largest drop in sorted \u03b3."));
-    top->addWidget(m_topK);
-    top->addWidget(m_topKButton);
-    top->addWidget(m_kneeButton);
-    form->addRow(tr("K"), top);
-    auto* axes = new QHBoxLayout;
+    form->addRow(tr("K"), flowRow({m_topK, m_topKButton, m_kneeButton}, box));
     m_logRho = new QCheckBox(tr("log \u03c1"), box);
     m_logDelta = new QCheckBox(tr("log \u03b4"), box);
-    axes->addWidget(m_logRho);
-    axes->addWidget(m_logDelta);
-    axes->addStretch();
-    form->addRow(tr("Axes"), axes);
-    m_halo = new QCheckBox(tr("Halo: mark cluster borders as noise"), box);
+    form->addRow(tr("Axes"), flowRow({m_logRho, m_logDelta}, box));
+    m_halo = new QCheckBox(tr("Halo as noise"), box);
+    m_halo->setToolTip(tr("Halo: mark cluster borders as noise"));
     form->addRow(m_halo);
-    auto* history = new QHBoxLayout;
+    auto* history = new QWidget(box);
+    new FlowLayout(history);  // history takes it as its layout
     // Buttons only: Ctrl+Z belongs to the application's one undo stack, which holds these choices too.
     QAction* undo = m_choice->undoStack()->createUndoAction(this, tr("Undo"));
     QAction* redo = m_choice->undoStack()->createRedoAction(this, tr("Redo"));
@@ -138,9 +146,8 @@ QWidget* DpcPanel::buildPickBox() {
         auto* button = new QToolButton(box);
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
-        history->addWidget(button);
+        history->layout()->addWidget(button);
     }
-    history->addStretch();
     form->addRow(history);
     m_pickStatus = new QLabel(box);
     m_pickStatus->setWordWrap(true);
@@ -150,8 +157,8 @@ QWidget* DpcPanel::buildPickBox() {
 
 QWidget* DpcPanel::buildExportRow() {
     auto* row = new QWidget(this);
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
+    // The buttons wrap onto a second line in a narrow column rather than widening it.
+    auto* layout = new FlowLayout(row);
     const std::pair<QString, int> buttons[] = {{tr("Export graph\u2026"), ExportFigure},
                                                {tr("Export \u03b3 plot\u2026"), ExportGamma},
                                                {tr("Export labels\u2026"), ExportLabels},
@@ -185,6 +192,8 @@ void DpcPanel::buildForm() {
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
         scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        // The column is never narrower than a page's controls, which would be cut off on the right.
+        scroll->setMinimumWidth(page->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
         side->addTab(scroll, title);
     }
     side->setMaximumWidth(320);

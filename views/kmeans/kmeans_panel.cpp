@@ -71,6 +71,8 @@ void KMeansPanel::buildForm() {
     connect(m_cancelButton, &QPushButton::clicked, this, &KMeansPanel::cancel);
 
     auto* form = new QFormLayout;
+    // In a narrow column a field too wide beside its label goes under it.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("Run on"), m_runOn);
     form->addRow(tr("Clusters (K)"), m_k);
     form->addRow(tr("Seed"), m_seed);

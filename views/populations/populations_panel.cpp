@@ -43,6 +43,8 @@ PopulationsPanel::PopulationsPanel(SessionDocument* document, AnalysisSession* a
     for (int column = PopulationModel::CountColumn; column < PopulationModel::ColumnCount; ++column)
         m_tree->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
 
+    // A long population name wraps rather than widening the forms' column.
+    m_detailsTitle->setWordWrap(true);
     m_details->setObjectName(QStringLiteral("PopulationDetails"));
     m_details->setHorizontalHeaderLabels({tr("Marker"), tr("Median")});
     m_details->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);

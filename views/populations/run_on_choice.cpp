@@ -5,6 +5,9 @@
 namespace clusterlens::views {
 
 RunOnChoice::RunOnChoice(AnalysisSession* analysis, QWidget* parent) : QComboBox(parent), m_analysis(analysis) {
+    // Long population names must not widen the forms' column; the popup shows them in full.
+    setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    setMinimumContentsLength(12);
     setToolTip(
         tr("--population: the events the analysis runs on. Results keep the indices of the whole "
            "dataset; events outside the population are unlabelled."));

@@ -6,8 +6,6 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -20,6 +18,7 @@
 #include "jobs/job_status.hpp"
 #include "populations/run_on_choice.hpp"
 #include "populations/scope_mapping.hpp"
+#include "result_names.hpp"
 #include "session/result_staleness.hpp"
 #include "session/session_results.hpp"
 #include "vat/vat_figure.hpp"
@@ -53,26 +52,19 @@ VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
     m_hover = new QLabel(this);
     m_hover->setTextFormat(Qt::PlainText);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // The rows of controls are wider than a narrow column: they alone scroll sideways, so the image
-    // keeps the dock's width and scales to it rather than being cut off on the right.
+    // The rows of controls wrap onto more lines in a narrow column, so the image keeps the dock's
+    // width and scales to it.
     auto* controls = new QWidget(this);
+    controls->setObjectName(QStringLiteral("VatControls"));
     auto* rows = new QVBoxLayout(controls);
     rows->setContentsMargins(0, 0, 0, 0);
     rows->addWidget(buildComputeRow());
     rows->addWidget(buildDisplayRow());
     m_strips = new ColourStripChooser(m_analysis, this);
     rows->addWidget(m_strips);
-    auto* controlsScroll = new QScrollArea(this);
-    controlsScroll->setObjectName(QStringLiteral("VatControls"));
-    controlsScroll->setWidget(controls);
-    controlsScroll->setWidgetResizable(true);
-    controlsScroll->setFrameShape(QFrame::NoFrame);
-    controlsScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    controlsScroll->setFixedHeight(controls->sizeHint().height() +
-                                   controlsScroll->horizontalScrollBar()->sizeHint().height());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(controlsScroll);
+    layout->addWidget(controls);
     connect(m_strips, &ColourStripChooser::stripsChanged, this, &VatPanel::showStrips);
     m_stale = new StaleBanner(this);
     layout->addWidget(m_stale);
@@ -225,7 +217,7 @@ void VatPanel::showCut(std::shared_ptr<const LabelVector> labels, std::vector<st
     m_widget->setCutBoundaries(std::move(boundaries));
     m_cutLabeling.clear();
     if (!labels || !runFitsData()) return;
-    m_cutLabeling = tr("VAT cuts (k=%1)").arg(k) + scopeSuffix(m_run->scope);
+    m_cutLabeling = vatCutsName(k) + scopeSuffix(m_run->scope);
     // Replacing the labeling that already colours the views recolours them once, not twice.
     const bool colouring = m_analysis->colouring() == m_cutLabeling;
     m_analysis->addLabeling(m_cutLabeling, wholeLabels(std::move(labels), m_run->scope, m_dataset->n), m_run->scope);

@@ -18,6 +18,7 @@
 #include "clusterlens/vat/metric.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "figure/methods_text.hpp"
+#include "flow_layout.hpp"
 #include "vat/vat_figure.hpp"
 #include "session/session_results.hpp"
 #include "vat/vat_panel.hpp"
@@ -39,6 +40,18 @@ QDoubleSpinBox* percentBox(QWidget* parent, double low, double high, double valu
     return box;
 }
 
+/// "clip low – high": the two percentiles of the colour scale, kept on one line.
+QWidget* clipRange(QWidget* low, QWidget* high, QWidget* parent) {
+    auto* range = new QWidget(parent);
+    auto* row = new QHBoxLayout(range);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(new QLabel(QObject::tr("clip"), range));
+    row->addWidget(low);
+    row->addWidget(new QLabel(QStringLiteral("\u2013"), range));
+    row->addWidget(high);
+    return range;
+}
+
 }  // namespace
 
 QWidget* VatPanel::buildComputeRow() {
@@ -58,7 +71,7 @@ QWidget* VatPanel::buildComputeRow() {
     m_progress = new QProgressBar(box);
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
-    m_progress->setMaximumWidth(120);
+    m_progress->setFixedWidth(120);
     m_status = new QLabel(box);
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
@@ -66,20 +79,11 @@ QWidget* VatPanel::buildComputeRow() {
     connect(m_cancelButton, &QPushButton::clicked, this, &VatPanel::cancel);
 
     m_runOn = new RunOnChoice(m_analysis, box);
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Run on"), box));
-    row->addWidget(m_runOn);
-    row->addWidget(new QLabel(tr("Metric"), box));
-    row->addWidget(m_metric);
-    row->addWidget(new QLabel(tr("Backend"), box));
-    row->addWidget(m_backend);
-    row->addWidget(m_runButton);
-    row->addWidget(m_cancelButton);
-    row->addWidget(m_progress);
-    row->addStretch(1);
     auto* rows = new QVBoxLayout(box);
     rows->setContentsMargins(0, 0, 0, 0);
-    rows->addLayout(row);
+    rows->addWidget(flowRow({labelledField(tr("Run on"), m_runOn, box), labelledField(tr("Metric"), m_metric, box),
+                             labelledField(tr("Backend"), m_backend, box), m_runButton, m_cancelButton, m_progress},
+                            box));
     rows->addWidget(m_status);
     return box;
 }
@@ -128,26 +132,12 @@ QWidget* VatPanel::buildDisplayRow() {
     connect(m_holdLevels, &QCheckBox::toggled, m_widget, &VatWidget::setHoldLevels);
     connect(m_clusters, &QSpinBox::valueChanged, this, [this](int k) { applyCut(k); });
 
-    auto* image = new QHBoxLayout;
-    image->addWidget(m_kind);
-    image->addWidget(m_mode);
-    image->addWidget(m_clusters);
-    image->addStretch(1);
-    image->addWidget(m_export);
-    auto* colour = new QHBoxLayout;
-    colour->addWidget(m_colormap);
-    colour->addWidget(m_reversed);
-    colour->addWidget(m_gamma);
-    colour->addWidget(new QLabel(tr("clip"), box));
-    colour->addWidget(m_lowPercent);
-    colour->addWidget(new QLabel(QStringLiteral("\u2013"), box));
-    colour->addWidget(m_highPercent);
-    colour->addWidget(m_holdLevels);
-    colour->addStretch(1);
+    // Two groups, what the image shows and how it is coloured, each wrapping in a narrow column.
     auto* rows = new QVBoxLayout(box);
     rows->setContentsMargins(0, 0, 0, 0);
-    rows->addLayout(image);
-    rows->addLayout(colour);
+    rows->addWidget(flowRow({m_kind, m_mode, m_clusters, m_export}, box));
+    rows->addWidget(
+        flowRow({m_colormap, m_reversed, m_gamma, clipRange(m_lowPercent, m_highPercent, box), m_holdLevels}, box));
     return box;
 }
 
