@@ -11,6 +11,7 @@
 #include "dataset_session.hpp"
 #include "marker_scale.hpp"
 #include "main_window.hpp"
+#include "result_names.hpp"
 #include "scatter/point_tooltip.hpp"
 #include "scatter/scatter_controller.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -65,7 +66,7 @@ void MainWindow::resetAnalysis(bool newRows) {
     m_analysis->clear();
     const auto current = m_session->current();
     if (current && !current->labels.empty())
-        m_analysis->addLabeling(tr("ground truth (%1)").arg(QString::fromStdString(current->labelSource)),
+        m_analysis->addLabeling(groundTruthName(QString::fromStdString(current->labelSource)),
                                 std::make_shared<LabelVector>(current->labels));
 }
 

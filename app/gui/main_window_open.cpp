@@ -28,6 +28,7 @@
 #include "main_window.hpp"
 #include "open/open_dialog.hpp"
 #include "palette.hpp"
+#include "result_names.hpp"
 #include "session/result_staleness.hpp"
 #include "session/session_document.hpp"
 #include "session/session_recorder.hpp"
@@ -94,7 +95,7 @@ void MainWindow::keepFileLabels() {
     const auto current = m_session->current();
     if (!current || current->labels.empty()) return;
     for (const QString& name : m_analysis->labelingNames()) {
-        if (!name.startsWith(tr("ground truth"))) continue;
+        if (!isGroundTruthName(name)) continue;
         // The class names of a file's label column name its labels.
         const auto style = styleWithNames(current->labelNames);
         if (style) m_analysis->setLabelingStyle(name, style);

@@ -24,6 +24,7 @@
 #include "dendrogram/dendrogram_axes.hpp"
 #include "jobs/job_status.hpp"
 #include "populations/run_on_choice.hpp"
+#include "result_names.hpp"
 #include "session/session_results.hpp"
 
 namespace clusterlens::views {
@@ -150,11 +151,7 @@ HcaRequest ClusteringPanel::request() const {
 }
 
 QString ClusteringPanel::resultName() const {
-    const HcaRequest r = request();
-    QString base = r.mahalanobis ? tr("MHCA %1, threshold %2")
-                                       .arg(QString::fromLatin1(mhcaVariantName(r.mhca.variant)))
-                                       .arg(r.mhca.threshold)
-                                 : tr("%1 linkage").arg(QString::fromStdString(linkageMethodName(r.method)));
+    QString base = hcaResultName(request());
     base += scopeSuffix(m_runOn->scope());
     if (!m_analysis->linkage(base)) return base;
     for (int copy = 2;; ++copy) {
@@ -166,7 +163,7 @@ QString ClusteringPanel::resultName() const {
 QString ClusteringPanel::describe(const HcaRequest& r, const QString& backend) const {
     QStringList parts;
     if (r.mahalanobis) {
-        parts << tr("MHCA %1").arg(r.mhca.variant == MhcaVariant::Full ? QStringLiteral("FMD") : QStringLiteral("CMD"))
+        parts << tr("MHCA %1").arg(mhcaVariantDisplayName(r.mhca.variant))
               << tr("threshold %1").arg(r.mhca.threshold)
               << tr("sub-threshold %1").arg(QString::fromLatin1(subthresholdModeName(r.mhca.subthreshold)));
         if (r.mhca.normalize) parts << tr("normalized");
@@ -245,7 +242,7 @@ void ClusteringPanel::run() {
 }
 
 QString ClusteringPanel::aprioriLabelingName(const QString& linkageName) {
-    return tr("a-priori groups of %1").arg(linkageName);
+    return aprioriGroupsName(linkageName);
 }
 
 void ClusteringPanel::setAprioriLabeling(const QString& name) {

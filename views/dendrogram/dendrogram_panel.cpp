@@ -23,6 +23,7 @@
 #include "dendrogram/dendrogram_widget.hpp"
 #include "populations/run_on_choice.hpp"
 #include "populations/scope_mapping.hpp"
+#include "result_names.hpp"
 
 namespace clusterlens::views {
 
@@ -248,10 +249,9 @@ void DendrogramPanel::showCut(std::shared_ptr<const DendrogramCut> cut, std::sha
     m_tableModel->setTable(std::move(table));
     m_cutLabeling.clear();
     if (m_cut && linkedToData()) {
-        m_cutLabeling =
-            m_cut->population.empty()
-                ? tr("cut of %1 (k=%2)").arg(m_linkageName).arg(m_cut->k)
-                : tr("cut of %1 (k=%2, min %3)").arg(m_linkageName).arg(m_cut->populations).arg(m_cut->minSize);
+        m_cutLabeling = m_cut->population.empty()
+                            ? dendrogramCutName(m_linkageName, m_cut->k)
+                            : dendrogramCutName(m_linkageName, m_cut->populations, m_cut->minSize);
         // The labels stay inside the shared cut: the session holds them without a copy. Events of
         // small clusters are -1 there (grey, as noise); a tree of a population labels its members only.
         m_analysis->addLabeling(

@@ -23,6 +23,7 @@
 #include "figure/figure_export_dialog.hpp"
 #include "jobs/job_status.hpp"
 #include "populations/run_on_choice.hpp"
+#include "result_names.hpp"
 #include "session/result_staleness.hpp"
 #include "session/session_results.hpp"
 
@@ -35,7 +36,7 @@ const QString kHaloSlot = QStringLiteral("dpc-halo");
 
 /// "DPC (k=3)", "DPC (k=3, halo)", with " on POPULATION" for a run on a population.
 QString labelingNameOf(std::size_t k, bool halo, const ResultScope& scope) {
-    return (halo ? DpcPanel::tr("DPC (k=%1, halo)") : DpcPanel::tr("DPC (k=%1)")).arg(k) + scopeSuffix(scope);
+    return dpcLabelingName(k, halo) + scopeSuffix(scope);
 }
 
 }  // namespace
