@@ -8,31 +8,37 @@
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
-void launchCentroidNewDistances(const MhcaView& v, std::size_t rowBytes, cudaStream_t stream) {
-    const unsigned blocks = static_cast<unsigned>(std::max(1, (v.listLen + kListThreads - 1) / kListThreads));
-    byWideDimension(v.cfg.d, [&](auto instance) {
+void launchCentroidNewDistances(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                                const MergeScratchView& scratch, const VisitedListView& visited, std::size_t rowBytes,
+                                cudaStream_t stream) {
+    const unsigned blocks = static_cast<unsigned>(std::max(1, (visited.length + kListThreads - 1) / kListThreads));
+    byWideDimension(cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
-        centroidNewDistancesKernel<kMaxD><<<blocks, kListThreads, rowBytes, stream>>>(v);
+        centroidNewDistancesKernel<kMaxD>
+            <<<blocks, kListThreads, rowBytes, stream>>>(cfg, clusters, mergeLog, scratch, visited);
     });
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchNewRowUpdate(const MhcaView& v, cudaStream_t stream, bool runners) {
-    const unsigned blocks = static_cast<unsigned>(std::max(1, (v.listLen + kListThreads - 1) / kListThreads));
+void launchNewRowUpdate(const ClusterView& clusters, const NearestRowView& nearest, const MergeLogView& mergeLog,
+                        const MergeScratchView& scratch, const VisitedListView& visited, cudaStream_t stream,
+                        bool runners) {
+    const unsigned blocks = static_cast<unsigned>(std::max(1, (visited.length + kListThreads - 1) / kListThreads));
     if (runners) {
-        newRowUpdateKernel<true><<<blocks, kListThreads, 0, stream>>>(v);
+        newRowUpdateKernel<true><<<blocks, kListThreads, 0, stream>>>(clusters, nearest, mergeLog, scratch, visited);
     } else {
-        newRowUpdateKernel<false><<<blocks, kListThreads, 0, stream>>>(v);
+        newRowUpdateKernel<false><<<blocks, kListThreads, 0, stream>>>(clusters, nearest, mergeLog, scratch, visited);
     }
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchCentroidRescan(const MhcaView& v, int blocks, int targetItems, std::size_t rowBytes, int mode,
-                          cudaStream_t stream) {
-    byWideDimension(v.cfg.d, [&](auto instance) {
+void launchCentroidRescan(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                          const MergeLogView& mergeLog, const MergeScratchView& scratch, const VisitedListView& visited,
+                          int blocks, int targetItems, std::size_t rowBytes, int mode, cudaStream_t stream) {
+    byWideDimension(cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
-        centroidRescanKernel<kMaxD>
-            <<<static_cast<unsigned>(std::max(1, blocks)), kListThreads, rowBytes, stream>>>(v, targetItems, mode);
+        centroidRescanKernel<kMaxD><<<static_cast<unsigned>(std::max(1, blocks)), kListThreads, rowBytes, stream>>>(
+            cfg, clusters, nearest, mergeLog, scratch, visited, targetItems, mode);
     });
     CL_CUDA_CHECK_LAUNCH();
 }

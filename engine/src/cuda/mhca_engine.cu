@@ -198,18 +198,8 @@ void MhcaEngine::allocate() {
 }
 
 MhcaView MhcaEngine::view() {
-    MhcaView v{};
-    v.cfg = m_cfg;
-    m_clusters.viewInto(v.s);
-    m_rows.viewInto(v.s);
-    m_log.viewInto(v.w);
-    m_scratch.viewInto(v.w);
-    v.w.moved = m_clusters.temp.data();
-    v.x = m_clusters.x.data();
-    v.list = m_visited.list.data();
-    v.listLen = m_listLen;
-    v.listIsIdentity = m_listIdentity ? 1 : 0;
-    return v;
+    return MhcaView{m_cfg,        m_clusters.view(), m_rows.view(),
+                    m_log.view(), m_scratch.view(),  m_visited.view(m_listLen, m_listIdentity)};
 }
 
 void MhcaEngine::setList(const std::vector<int>& slots) {
@@ -235,7 +225,7 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, 
     // The slots' arrays on the device from the points there (building them here cost ~4 ms at 44K).
     if (!ids.empty()) m_clusters.id.copyFromHost(ids.data(), n);
     m_clusters.group.copyFromHost(group.data(), n);
-    launchSinglePointSlots(view(), !ids.empty(), s);
+    launchSinglePointSlots(m_cfg, m_clusters.view(), !ids.empty(), s);
     CL_CUDA_TRY(cudaMemsetAsync(m_clusters.mode.data(), kModeRaw, n, s));
     CL_CUDA_TRY(cudaMemsetAsync(m_clusters.identity.data(), 1, n, s));
     CL_CUDA_TRY(cudaMemsetAsync(m_clusters.alive.data(), 1, n, s));
@@ -272,8 +262,10 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, 
 }
 
 void MhcaEngine::finishStart(bool tiled, bool largestByPairs) {
-    if (m_largestPending && !largestByPairs) launchNearestPoints(view(), 0, m_n, true, m_stream.get());
-    if (m_nearestPending && !tiled) launchNearestPoints(view(), 0, m_n, false, m_stream.get());
+    if (m_largestPending && !largestByPairs)
+        launchNearestPoints(m_cfg, m_clusters.view(), m_rows.view(), m_log.view(), 0, m_n, true, m_stream.get());
+    if (m_nearestPending && !tiled)
+        launchNearestPoints(m_cfg, m_clusters.view(), m_rows.view(), m_log.view(), 0, m_n, false, m_stream.get());
     m_largestPending = false;
     m_nearestPending = false;
 }
@@ -343,7 +335,7 @@ void MhcaEngine::startFromClusters(const std::vector<InitialCluster>& clusters, 
                     uShape.data(),           uMode.data(),   uNmf.data(),    uWeight.data(), uMu.data(),
                     uMetric.data(),          uScaled.data(), uOffset.data(), uRows.data()};
     CL_CUDA_TRY(cudaMemsetAsync(m_clusters.alive.data(), 0, static_cast<std::size_t>(m_n), s));
-    launchScatterClusters(view(), u, s);
+    launchScatterClusters(m_cfg, m_clusters.view(), m_rows.view(), u, s);
     if (m_cfg.full) m_clusters.perm.copyFromHost(m_initialPerm.data(), m_initialPerm.size());
     CL_CUDA_TRY(cudaMemsetAsync(m_log.shiftCount.data(), 0, sizeof(int), s));
     m_groupCount = 1;
@@ -371,7 +363,9 @@ void MhcaEngine::rescanAll(const std::vector<int>& slots) {
         if (m_cfg.full) {
             fmdRescans(0, count, mode == 1 ? 2 : 0);
         } else {
-            launchCentroidRescan(view(), 2 * m_sms, m_targetItems, m_rowBytes, mode, s);
+            launchCentroidRescan(m_cfg, m_clusters.view(), m_rows.view(), m_log.view(), m_scratch.view(),
+                                 m_visited.view(m_listLen, m_listIdentity), 2 * m_sms, m_targetItems, m_rowBytes, mode,
+                                 s);
         }
     }
     CL_CUDA_TRY(cudaMemsetAsync(m_scratch.rescanCount.data(), 0, sizeof(int), s));

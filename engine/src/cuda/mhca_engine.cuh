@@ -247,7 +247,7 @@ private:
     MhcaConfig m_cfg{};
     int m_sms = 1;
     std::size_t m_l2Bytes = 0;      // the device's L2 cache
-    bool m_listIdentity = false;    // d_list holds 0 .. m_listLen-1 (MhcaView::listIsIdentity)
+    bool m_listIdentity = false;    // d_list holds 0 .. m_listLen-1 (VisitedListView::isIdentity)
     bool m_singletons = false;      // every cluster a single point and no merge made yet
     bool m_nearestPending = false;  // startFromPoints left the rows' nearest neighbours to the run
     bool m_largestPending = false;  // ... and the groups' maxDistX (CMD's pass over the pairs takes it)

@@ -87,12 +87,14 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     const bool byPairs = tiled && m_policy.cmdStart != MhcaSingletonStart::TwoPasses &&
                          dimensionInstance(m_d) > 0;  // maxDistX from the same pass
     finishStart(tiled, byPairs);
-    launchForgetRunners(view(), s);  // the rows' neighbours came from the per-stage kernels
+    launchForgetRunners(m_cfg, m_rows.view(), s);  // the rows' neighbours came from the per-stage kernels
     lap(compactions);
     if (byPairs) {
         // Every cluster is one point and no key has shifted: maxDistX and the rows' state from one
         // pass over the pairs (CMD 44K×14 on an H200: ~6 ms against 10 + 18 ms for the two passes).
-        launchSingletonPairs(view(), m_policy.cmdStart == MhcaSingletonStart::PairsPassRedoAll, s);
+        launchSingletonPairs(m_cfg, m_clusters.view(), m_rows.view(), m_log.view(),
+                             m_visited.view(m_listLen, m_listIdentity),
+                             m_policy.cmdStart == MhcaSingletonStart::PairsPassRedoAll, s);
         if (m_profile) {  // the pass's time and the rows it left to the tiled kernel (ties)
             lap(prologueTime);
             std::vector<int> counts(static_cast<std::size_t>(m_n));
@@ -100,12 +102,14 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
             appendReport(*m_probe, "[mhca profile] pass over the pairs %.3f s; rows left to the tiled kernel %zu\n",
                          prologueTime, static_cast<std::size_t>(std::count(counts.begin(), counts.end(), -1)));
         }
-        launchSingletonRowsFlagged(view(), s);
+        launchSingletonRowsFlagged(m_cfg, m_clusters.view(), m_rows.view(), m_log.view(),
+                                   m_visited.view(m_listLen, m_listIdentity), s);
         prologue = false;
     } else if (tiled) {
         // The rows' state in one tiled pass (CMD 200K×14 on an H200: 0.16 s against ~1.45 s for the
         // kernel's rescans).
-        launchSingletonRows(view(), false, s);
+        launchSingletonRows(m_cfg, m_clusters.view(), m_rows.view(), m_log.view(),
+                            m_visited.view(m_listLen, m_listIdentity), false, s);
         prologue = false;
     }
     m_singletons = false;
@@ -179,7 +183,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     // The kernel keeps the rescan list empty between its merges; a switch step finished by the
     // per-stage kernels leaves its rows there.
     CL_CUDA_TRY(cudaMemsetAsync(m_scratch.rescanCount.data(), 0, sizeof(int), s));
-    if (prologue) launchListLiveRows(view(), s);
+    if (prologue) launchListLiveRows(m_clusters.view(), m_scratch.view(), m_visited.view(m_listLen, m_listIdentity), s);
     PersistentArgs args{};
     args.prologue = prologue ? 1 : 0;
     args.merges = merges;
@@ -231,10 +235,11 @@ void MhcaEngine::finishSwitchStep() {
     // The kernel wrote the step's plan and shape; the all-pairs part of the switch is the per-stage one.
     const cudaStream_t s = m_stream.get();
     const MhcaView v = view();
-    launchCentroidNewDistances(v, m_rowBytes, s);
-    launchNewRowUpdate(v, s);
-    launchCentroidRescan(v, 2 * m_sms, m_targetItems, m_rowBytes, 0, s);
-    launchForgetRunners(v, s);
+    launchCentroidNewDistances(v.cfg, v.clusters, v.mergeLog, v.scratch, v.visited, m_rowBytes, s);
+    launchNewRowUpdate(v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, s);
+    launchCentroidRescan(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, 2 * m_sms, m_targetItems,
+                         m_rowBytes, 0, s);
+    launchForgetRunners(v.cfg, v.nearest, s);
 }
 
 void MhcaEngine::reportPersistentProfile() {
@@ -354,15 +359,17 @@ void MhcaEngine::mergeStepCentroid() {
     StageProfile* p = m_profile.get();
     const bool sample = p && p->sampleThisMerge();
     if (sample) p->mark(0, s);
-    launchClosestPair(v, closestPairBlocks(), s);
+    launchClosestPair(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, closestPairBlocks(), s);
     if (sample) p->mark(1, s);
-    launchMergeShape(v, m_stageRows, m_scratch.shapeWork.data(), m_shapeBytes, s);
+    launchMergeShape(v.cfg, v.clusters, v.mergeLog, v.scratch, m_stageRows, m_scratch.shapeWork.data(), m_shapeBytes,
+                     s);
     if (sample) p->mark(2, s);
-    launchCentroidNewDistances(v, m_rowBytes, s);
+    launchCentroidNewDistances(v.cfg, v.clusters, v.mergeLog, v.scratch, v.visited, m_rowBytes, s);
     if (sample) p->mark(3, s);
-    launchNewRowUpdate(v, s);
+    launchNewRowUpdate(v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, s);
     if (sample) p->mark(4, s);
-    launchCentroidRescan(v, 2 * m_sms, m_targetItems, m_rowBytes, 0, s);
+    launchCentroidRescan(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, 2 * m_sms, m_targetItems,
+                         m_rowBytes, 0, s);
     if (sample) p->finish(5, s);
 }
 
@@ -410,12 +417,14 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
     const cudaStream_t s = m_stream.get();
     const bool tiled = m_groupCount == 1 && m_singletons && m_policy.tiledStart && dimensionInstance(m_d) > 0;
     finishStart(tiled);
-    launchForgetRunners(view(), s);  // the rows' neighbours came from the start's nearest-point pass
+    launchForgetRunners(m_cfg, m_rows.view(), s);  // the rows' neighbours came from the start's nearest-point pass
     if (tiled) {
-        launchSingletonRows(view(), true, s);  // as runPersistent: single points, one tiled pass
-    } else if (m_groupCount == 1) {            // every row rescanned once for its runners-up (as runPersistent)
+        // as runPersistent: single points, one tiled pass
+        launchSingletonRows(m_cfg, m_clusters.view(), m_rows.view(), m_log.view(),
+                            m_visited.view(m_listLen, m_listIdentity), true, s);
+    } else if (m_groupCount == 1) {  // every row rescanned once for its runners-up (as runPersistent)
         CL_CUDA_TRY(cudaMemsetAsync(m_scratch.rescanCount.data(), 0, sizeof(int), s));
-        launchListLiveRows(view(), s);
+        launchListLiveRows(m_clusters.view(), m_scratch.view(), m_visited.view(m_listLen, m_listIdentity), s);
         int rows = 0;
         m_scratch.rescanCount.copyToHost(&rows, 1);
         fmdRescans(0, rows, 0);
@@ -487,38 +496,42 @@ void MhcaEngine::mergeStepFull() {
     StageProfile* p = m_profile.get();
     const bool sample = p && p->sampleThisMerge();
     if (sample) p->mark(0, s);
-    launchClosestPair(v, closestPairBlocks(), s);
-    launchFmdRotate(v, m_clusters.temp.data(), 2 * m_sms, s);
+    launchClosestPair(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, closestPairBlocks(), s);
+    launchFmdRotate(v.clusters, v.mergeLog, m_clusters.temp.data(), 2 * m_sms, s);
     if (sample) p->mark(1, s);
     // The merged cluster's shape (one block) reads b's members from the rotation, beside the place
     // kernel and the sums of the merged cluster's members against every cluster, which need no shape.
     FmdBatch row = fmdBatch(reinterpret_cast<const int*>(m_log.step.data()), 1);  // Step::a is the first member
     row.gated = 1;
     m_fork.fork(s);
-    launchMergeShape(v, m_stageRows, m_scratch.shapeWork.data(), m_shapeBytes, side);
-    launchFmdPlace(v, m_clusters.temp.data(), 2 * m_sms, s);
+    launchMergeShape(v.cfg, v.clusters, v.mergeLog, v.scratch, m_stageRows, m_scratch.shapeWork.data(), m_shapeBytes,
+                     side);
+    launchFmdPlace(v.clusters, v.mergeLog, v.visited, m_clusters.temp.data(), 2 * m_sms, s);
     if (m_policy.speculate) {  // the next merge's likely shape, while this step's sums and updates run
         m_spec.fork(s);
-        launchSpeculativeShape(v, m_scratch.specParts.data(), closestPairBlocks(), m_stageRows, m_shapeBytes,
+        launchSpeculativeShape(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited,
+                               m_scratch.specParts.data(), closestPairBlocks(), m_stageRows, m_shapeBytes,
                                m_spec.side());
     }
-    launchFmdMemberPass(v, row, s);
+    launchFmdMemberPass(v.cfg, v.clusters, v.mergeLog, v.visited, row, s);
     m_fork.join(s);
     if (sample) p->mark(2, s);
-    launchFmdPointPass(v, row, m_rowBytes, s);
-    launchFmdNewDistances(v, row, s);
+    launchFmdPointPass(v.cfg, v.clusters, v.mergeLog, row, m_rowBytes, s);
+    launchFmdNewDistances(v.cfg, v.clusters, v.mergeLog, v.scratch, v.visited, row, s);
     if (sample) p->mark(3, s);
-    launchNewRowUpdate(v, s, true);
+    launchNewRowUpdate(v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, s, true);
     if (sample) p->mark(4, s);
     FmdBatch rescans = fmdBatch(m_scratch.rescanRows.data(), m_fmdRowsCap, m_scratch.rescanCount.data());
     rescans.gated = 1;
     rescans.haltOnRest = 1;
     rescans.laterOnly = 1;
     m_fork.fork(s);
-    launchFmdMemberPass(v, rescans, side);
-    launchFmdPointPass(v, rescans, m_rowBytes, s);
+    launchFmdMemberPass(v.cfg, v.clusters, v.mergeLog, v.visited, rescans, side);
+    launchFmdPointPass(v.cfg, v.clusters, v.mergeLog, rescans, m_rowBytes, s);
     m_fork.join(s);
-    launchFmdFinalize(v, rescans, 2 * m_sms, m_targetItems, 0, s);  // mode 0: keys
+    // mode 0: keys
+    launchFmdFinalize(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, rescans, 2 * m_sms, m_targetItems,
+                      0, s);
     if (m_policy.speculate) m_spec.join(s);  // before the next step commits a merge and rewrites perm
     if (sample) p->finish(5, s);
 }
@@ -535,7 +548,7 @@ void MhcaEngine::finishHaltedStep() {
         // mhclust.c recomputes every pair: the smallest key decides a shift before the new keys.
         CL_CUDA_TRY(cudaMemsetAsync(m_scratch.extreme.data(), 0, sizeof(double), s));
         fmdRescans(0, rows, 1);
-        launchApplyShift(view(), s);
+        launchApplyShift(m_log.view(), m_scratch.view(), s);
         fmdRescans(0, rows, 0);
     } else {
         fmdRescans(m_fmdRowsCap, rows, 0);  // the device pass took the first m_fmdRowsCap rows
@@ -566,8 +579,9 @@ void MhcaEngine::fmdRowsPass(const int* rows, int rowCount, int mode) {
     const MhcaView v = view();
     FmdBatch batch = fmdBatch(rows, rowCount);
     batch.laterOnly = 1;  // every mode of the finalize kernel reads the rows' later partners only
-    launchFmdSums(v, batch, m_rowBytes, s);
-    launchFmdFinalize(v, batch, 2 * m_sms, m_targetItems, mode, s);
+    launchFmdSums(v.cfg, v.clusters, v.mergeLog, v.visited, batch, m_rowBytes, s);
+    launchFmdFinalize(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, batch, 2 * m_sms, m_targetItems,
+                      mode, s);
 }
 
 void MhcaEngine::fmdRescans(int first, int end, int mode) {

@@ -24,7 +24,9 @@ void ClusterState::clear(cudaStream_t s) {
     fill(scaled, 0, s);
 }
 
-void ClusterState::viewInto(MhcaSlots& v) {
+ClusterView ClusterState::view() {
+    ClusterView v{};
+    v.x = x.data();
     v.size = size.data();
     v.pos = pos.data();
     v.id = id.data();
@@ -43,6 +45,8 @@ void ClusterState::viewInto(MhcaSlots& v) {
     v.start = start.data();
     v.perm = perm.data();
     v.pointSlot = pointSlot.data();
+    v.moved = temp.data();
+    return v;
 }
 
 void NearestRowState::clear(cudaStream_t s) {
@@ -52,7 +56,8 @@ void NearestRowState::clear(cudaStream_t s) {
     fill(runKey, 0, s);
 }
 
-void NearestRowState::viewInto(MhcaSlots& v) {
+NearestRowView NearestRowState::view() {
+    NearestRowView v{};
     v.nn = nn.data();
     v.nnKey = nnKey.data();
     v.nnBefore = nnBefore.data();
@@ -62,28 +67,31 @@ void NearestRowState::viewInto(MhcaSlots& v) {
     v.runBirth = runBirth.data();
     v.runCount = runCount.data();
     v.runBound = runBound.data();
+    return v;
 }
 
 void MergeLogState::clear(cudaStream_t s) {
     for (DeviceBuffer<int>* b : {&halt, &mergeCount, &shiftCount}) fill(*b, 0, s);
 }
 
-void MergeLogState::viewInto(MhcaScratch& w) {
-    w.step = step.data();
-    w.groups = groups.data();
-    w.mergeCount = mergeCount.data();
-    w.outA = outA.data();
-    w.outB = outB.data();
-    w.outHeight = outHeight.data();
-    w.outSize = outSize.data();
-    w.outGroup = outGroup.data();
-    w.halt = halt.data();
-    w.haltStep = haltStep.data();
-    w.shiftCount = shiftCount.data();
-    w.shiftTime = shiftTime.data();
-    w.shiftGroup = shiftGroup.data();
-    w.shiftAmount = shiftAmount.data();
-    w.shiftMaxBefore = shiftMaxBefore.data();
+MergeLogView MergeLogState::view() {
+    MergeLogView v{};
+    v.step = step.data();
+    v.groups = groups.data();
+    v.mergeCount = mergeCount.data();
+    v.outA = outA.data();
+    v.outB = outB.data();
+    v.outHeight = outHeight.data();
+    v.outSize = outSize.data();
+    v.outGroup = outGroup.data();
+    v.halt = halt.data();
+    v.haltStep = haltStep.data();
+    v.shiftCount = shiftCount.data();
+    v.shiftTime = shiftTime.data();
+    v.shiftGroup = shiftGroup.data();
+    v.shiftAmount = shiftAmount.data();
+    v.shiftMaxBefore = shiftMaxBefore.data();
+    return v;
 }
 
 void MergeScratchState::clear(cudaStream_t s) {
@@ -92,15 +100,21 @@ void MergeScratchState::clear(cudaStream_t s) {
     fill(spec, 0xff, s);  // merge -1: none
 }
 
-void MergeScratchState::viewInto(MhcaScratch& w) {
-    w.rescanRows = rescanRows.data();
-    w.rescanCount = rescanCount.data();
-    w.partials = partials.data();
-    w.counters = counters.data();
-    w.spec = spec.data();
-    w.specArea = specArea.data();
-    w.newDist = newDist.data();
-    w.extreme = extreme.data();
+MergeScratchView MergeScratchState::view() {
+    MergeScratchView v{};
+    v.rescanRows = rescanRows.data();
+    v.rescanCount = rescanCount.data();
+    v.partials = partials.data();
+    v.counters = counters.data();
+    v.spec = spec.data();
+    v.specArea = specArea.data();
+    v.newDist = newDist.data();
+    v.extreme = extreme.data();
+    return v;
+}
+
+VisitedListView VisitedListState::view(int length, bool identity) {
+    return VisitedListView{list.data(), length, identity ? 1 : 0};
 }
 
 void PersistentState::clear(cudaStream_t s, bool profiled) {

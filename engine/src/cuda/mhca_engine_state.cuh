@@ -59,7 +59,7 @@ void allocatePart(Part& part, const Sizing& z, cudaStream_t s) {
     part.visitBuffers(z, [&](auto& buffer, std::size_t count) { buffer = std::decay_t<decltype(buffer)>(count, s); });
 }
 
-/// The points and the clusters' moments and members (MhcaSlots' cluster arrays), by slot.
+/// The points and the clusters' moments and members (ClusterView), by slot.
 struct ClusterState {
     DeviceBuffer<double> x;  ///< n x d points
     DeviceBuffer<int> size, pos, id, birth, group;
@@ -86,7 +86,8 @@ struct ClusterState {
     }
     /// Zeroes the metrics (rows whose metric stays the identity are staged, never used) and scatters.
     void clear(cudaStream_t s);
-    void viewInto(MhcaSlots& slots);
+    /// The kernels' pointers into this state (moved: FMD's rotation scratch, `temp`).
+    ClusterView view();
 };
 
 /// The nearest-partner rows: each row's best later partner, its key, the bound of the others, and its
@@ -110,7 +111,7 @@ struct NearestRowState {
     }
     /// Zeroes the runner lists (resolveRow loads a whole list, entries past its count included).
     void clear(cudaStream_t s);
-    void viewInto(MhcaSlots& slots);
+    NearestRowView view();
 };
 
 /// The merge log: the step being made, the groups' state, the merge records and the key-shift log.
@@ -141,7 +142,7 @@ struct MergeLogState {
     }
     /// Zeroes the counts: no merge, no shift, no halt.
     void clear(cudaStream_t s);
-    void viewInto(MhcaScratch& w);
+    MergeLogView view();
 };
 
 /// The visited list and its compaction (the slot move's scratch with the persistent kernel).
@@ -161,6 +162,8 @@ struct VisitedListState {
         visit(slotScratch, z.persistentBlocks > 0 ? (z.n / 2 + 1) * kSlotMoveChunk : 0);
         visit(slotMap, z.persistentBlocks > 0 ? z.n : 0);
     }
+    /// The kernels' view of the list's first `length` entries (`identity`: list[t] == t for each).
+    VisitedListView view(int length, bool identity);
 };
 
 /// The per-stage merge loop's scratch: new distances, rescans, reductions, the shape's global area,
@@ -196,7 +199,7 @@ struct MergeScratchState {
     }
     /// Zeroes the arrival counters and the rescan count; FMD's speculated shapes are "none".
     void clear(cudaStream_t s);
-    void viewInto(MhcaScratch& w);
+    MergeScratchView view();
 };
 
 /// The persistent CMD kernel's state: the blocks' parts, the rescan passes' partials, the split

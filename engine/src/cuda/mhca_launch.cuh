@@ -63,51 +63,71 @@ void configureKernelLimits(std::size_t shapeBytes);
 
 /// Every slot a single point: its size, position, id (unless keepIds), birth, nmf, weight, mean and,
 /// for CMD, member list (singlePointSlotsKernel). O(n·d).
-void launchSinglePointSlots(const MhcaView& v, bool keepIds, cudaStream_t stream);
+void launchSinglePointSlots(const MhcaConfig& cfg, const ClusterView& clusters, bool keepIds, cudaStream_t stream);
 /// Single points of the same group: kLargest pass (maxDistX) or the initial nearest-neighbour keys.
-void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool largest, cudaStream_t stream);
-void launchClosestPair(const MhcaView& v, int blocks, cudaStream_t stream);
-void launchMergeShape(const MhcaView& v, int stageRows, double* globalWork, std::size_t sharedBytes,
+void launchNearestPoints(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                         const MergeLogView& mergeLog, int rowBegin, int rowEnd, bool largest, cudaStream_t stream);
+void launchClosestPair(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                       const MergeLogView& mergeLog, const MergeScratchView& scratch, const VisitedListView& visited,
+                       int blocks, cudaStream_t stream);
+void launchMergeShape(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                      const MergeScratchView& scratch, int stageRows, double* globalWork, std::size_t sharedBytes,
                       cudaStream_t stream);
 /// FMD: the shape of the likely next merge, ahead of it: a scan of the rows (`blocks` blocks, their bests
 /// in parts), then one block (sharedBytes 0: it works in its global area).
-void launchSpeculativeShape(const MhcaView& v, RowTop* parts, int blocks, int stageRows, std::size_t sharedBytes,
-                            cudaStream_t stream);
+void launchSpeculativeShape(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                            const MergeLogView& mergeLog, const MergeScratchView& scratch,
+                            const VisitedListView& visited, RowTop* parts, int blocks, int stageRows,
+                            std::size_t sharedBytes, cudaStream_t stream);
 /// Scatters the initial clusters of a run that starts from clusters into their slots.
-void launchScatterClusters(const MhcaView& v, const ClusterUpload& upload, cudaStream_t stream);
+void launchScatterClusters(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                           const ClusterUpload& upload, cudaStream_t stream);
 
 /// CMD: the merged cluster's distances to the list and the shift (one block per kListThreads entries).
-void launchCentroidNewDistances(const MhcaView& v, std::size_t rowBytes, cudaStream_t stream);
+void launchCentroidNewDistances(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                                const MergeScratchView& scratch, const VisitedListView& visited, std::size_t rowBytes,
+                                cudaStream_t stream);
 /// CMD and FMD: keys of the merged cluster's row, updates of the earlier rows, rescan marks; with
 /// `runners` (FMD) the rows' runners-up are kept and answer stale rows where they can.
-void launchNewRowUpdate(const MhcaView& v, cudaStream_t stream, bool runners = false);
+void launchNewRowUpdate(const ClusterView& clusters, const NearestRowView& nearest, const MergeLogView& mergeLog,
+                        const MergeScratchView& scratch, const VisitedListView& visited, cudaStream_t stream,
+                        bool runners = false);
 /// CMD: the marked rows against their later partners (mode: 0 keys, 1 largest distance).
-void launchCentroidRescan(const MhcaView& v, int blocks, int targetItems, std::size_t rowBytes, int mode,
-                          cudaStream_t stream);
+void launchCentroidRescan(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                          const MergeLogView& mergeLog, const MergeScratchView& scratch, const VisitedListView& visited,
+                          int blocks, int targetItems, std::size_t rowBytes, int mode, cudaStream_t stream);
 
 /// FMD: the member block move of the step's merge (rotation through `temp`, starts, owners).
 /// (1) the rotation of perm's positions [endA, endB) into `temp`; the merged cluster's shape may read b's
 /// members there while (2) fmdPlaceKernel copies them back and updates starts and owners.
-void launchFmdRotate(const MhcaView& v, int* temp, int blocks, cudaStream_t stream);
-void launchFmdPlace(const MhcaView& v, const int* temp, int blocks, cudaStream_t stream);
+void launchFmdRotate(const ClusterView& clusters, const MergeLogView& mergeLog, int* temp, int blocks,
+                     cudaStream_t stream);
+void launchFmdPlace(const ClusterView& clusters, const MergeLogView& mergeLog, const VisitedListView& visited,
+                    const int* temp, int blocks, cudaStream_t stream);
 /// FMD: blocks along the rows of a device-sized batch (each loops over the rows it is dealt): most
 /// merges mark a few rows, and blocks past the marked rows leave at once.
 constexpr int kFmdRowBlocks = 4;
 /// Row blocks a launch over the batch uses (kFmdRowBlocks at most when it is sized on the device).
 int fmdGridRows(const FmdBatch& batch);
 /// FMD: Σ_{x∈j} m(x, row) for every live cluster j and batch row (a pass over all points).
-void launchFmdPointPass(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream);
+void launchFmdPointPass(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                        const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream);
 /// FMD: Σ_{x∈row} m(x, j) for every live cluster j and batch row; independent of the point pass.
-void launchFmdMemberPass(const MhcaView& v, const FmdBatch& batch, cudaStream_t stream);
+void launchFmdMemberPass(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                         const VisitedListView& visited, const FmdBatch& batch, cudaStream_t stream);
 /// FMD: both member sums of the batch rows against every live cluster (the two passes in turn).
-void launchFmdSums(const MhcaView& v, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream);
+void launchFmdSums(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                   const VisitedListView& visited, const FmdBatch& batch, std::size_t rowBytes, cudaStream_t stream);
 /// FMD: the merged cluster's distances from its sums and the shift.
-void launchFmdNewDistances(const MhcaView& v, const FmdBatch& batch, cudaStream_t stream);
+void launchFmdNewDistances(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                           const MergeScratchView& scratch, const VisitedListView& visited, const FmdBatch& batch,
+                           cudaStream_t stream);
 /// FMD: the batch rows' keys (mode 0), smallest key (1) or largest distance (2) from their sums.
-void launchFmdFinalize(const MhcaView& v, const FmdBatch& batch, int blocks, int targetItems, int mode,
-                       cudaStream_t stream);
+void launchFmdFinalize(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                       const MergeLogView& mergeLog, const MergeScratchView& scratch, const VisitedListView& visited,
+                       const FmdBatch& batch, int blocks, int targetItems, int mode, cudaStream_t stream);
 /// The shift decided by an all-pairs smallest-key pass.
-void launchApplyShift(const MhcaView& v, cudaStream_t stream);
+void launchApplyShift(const MergeLogView& mergeLog, const MergeScratchView& scratch, cudaStream_t stream);
 
 /// Launch shape of the persistent CMD kernel for a dimension; maxBlocks == 0: it cannot run here
 /// (d > 16, no cooperative launch, or its shared memory does not fit), use the per-stage kernels.
@@ -133,20 +153,25 @@ void launchCmdPersistent(const MhcaView& v, const PersistentArgs& args, int bloc
 void launchCmdGrowth(const MhcaView& v, const GrowthShared& growth, int workers, const PersistentShape& shape,
                      cudaStream_t stream);
 /// Marks every row's runners-up unknown (rows whose neighbours the per-stage kernels computed).
-void launchForgetRunners(const MhcaView& v, cudaStream_t stream);
+void launchForgetRunners(const MhcaConfig& cfg, const NearestRowView& nearest, cudaStream_t stream);
 /// Puts every live slot of the list into the rescan list (any order: each row's result is its own).
-void launchListLiveRows(const MhcaView& v, cudaStream_t stream);
+void launchListLiveRows(const ClusterView& clusters, const MergeScratchView& scratch, const VisitedListView& visited,
+                        cudaStream_t stream);
 /// Every listed row's best partner, runners-up and bound while every cluster is a single point and no
 /// key has shifted (mhca_prologue_kernels.cuh): the first rescan of every row as one tiled pass,
 /// O(N²·d) work, d <= 16 (dimensionInstance(d) > 0). `fused`: FMD's sums (fused multiply-adds).
-void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream);
+void launchSingletonRows(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                         const MergeLogView& mergeLog, const VisitedListView& visited, bool fused, cudaStream_t stream);
 /// CMD: the same rows' state and the group's maxDistX (which must be 0 before: no largest pass ran)
 /// from one pass over the pairs (mhca_singleton_pairs_kernels.cuh), O(N²·d / 2) work, for a list of
 /// single points in position order (the start's). Rows whose keys tie beyond their kept partners
 /// get runCount -1 (all rows with flagAll, a test of that path): launchSingletonRowsFlagged next.
-void launchSingletonPairs(const MhcaView& v, bool flagAll, cudaStream_t stream);
+void launchSingletonPairs(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                          const MergeLogView& mergeLog, const VisitedListView& visited, bool flagAll,
+                          cudaStream_t stream);
 /// launchSingletonRows' pass for the rows whose runCount is -1 only (a block without one returns).
-void launchSingletonRowsFlagged(const MhcaView& v, cudaStream_t stream);
+void launchSingletonRowsFlagged(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                                const MergeLogView& mergeLog, const VisitedListView& visited, cudaStream_t stream);
 
 /// Launch shape of the CMD group phase; maxBlocks == 0: its shared memory does not fit (large d).
 struct GroupPhaseShape {

@@ -19,19 +19,22 @@ constexpr std::size_t kPersistentSharedBudget = 96 * 1024;
 constexpr std::size_t kPersistentStaticReserve = 16 * 1024;
 
 /// Runners unknown for every slot (bound +inf): rows computed without lists rescan when stale.
-__global__ void forgetRunnersKernel(MhcaView v) {
-    for (int s = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); s < v.cfg.n;
+__global__ void forgetRunnersKernel(const __grid_constant__ MhcaConfig cfg,
+                                    const __grid_constant__ NearestRowView nearest) {
+    for (int s = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); s < cfg.n;
          s += static_cast<int>(gridDim.x * blockDim.x)) {
-        v.s.runCount[s] = 0;
-        v.s.runBound[s] = __longlong_as_double(0x7ff0000000000000LL);
+        nearest.runCount[s] = 0;
+        nearest.runBound[s] = __longlong_as_double(0x7ff0000000000000LL);
     }
 }
 
 /// Every live slot of the visited list into the rescan list.
-__global__ void listLiveRowsKernel(MhcaView v) {
-    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < v.listLen;
+__global__ void listLiveRowsKernel(const __grid_constant__ ClusterView clusters,
+                                   const __grid_constant__ MergeScratchView scratch,
+                                   const __grid_constant__ VisitedListView visited) {
+    for (int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); t < visited.length;
          t += static_cast<int>(gridDim.x * blockDim.x))
-        if (v.s.alive[v.list[t]]) appendRescan(v, v.list[t]);
+        if (clusters.alive[visited.list[t]]) appendRescan(scratch, visited.list[t]);
 }
 
 }  // namespace
@@ -119,13 +122,15 @@ void launchCmdGrowth(const MhcaView& v, const GrowthShared& growth, int workers,
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchListLiveRows(const MhcaView& v, cudaStream_t stream) {
-    listLiveRowsKernel<<<std::max(1, std::min(1024, (v.listLen + 255) / 256)), 256, 0, stream>>>(v);
+void launchListLiveRows(const ClusterView& clusters, const MergeScratchView& scratch, const VisitedListView& visited,
+                        cudaStream_t stream) {
+    listLiveRowsKernel<<<std::max(1, std::min(1024, (visited.length + 255) / 256)), 256, 0, stream>>>(clusters, scratch,
+                                                                                                      visited);
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchForgetRunners(const MhcaView& v, cudaStream_t stream) {
-    forgetRunnersKernel<<<256, 256, 0, stream>>>(v);
+void launchForgetRunners(const MhcaConfig& cfg, const NearestRowView& nearest, cudaStream_t stream) {
+    forgetRunnersKernel<<<256, 256, 0, stream>>>(cfg, nearest);
     CL_CUDA_CHECK_LAUNCH();
 }
 

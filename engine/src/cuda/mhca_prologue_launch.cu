@@ -11,16 +11,20 @@
 
 namespace clusterlens::cuda::mhca {
 
-void launchSingletonRows(const MhcaView& v, bool fused, cudaStream_t stream) {
-    byDimension(v.cfg.d, [&](auto instance) {
+void launchSingletonRows(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                         const MergeLogView& mergeLog, const VisitedListView& visited, bool fused,
+                         cudaStream_t stream) {
+    byDimension(cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         if constexpr (kMaxD > 0) {
             const unsigned blocks =
-                std::max(1u, static_cast<unsigned>((v.listLen + kPrologueTile - 1) / kPrologueTile));
+                std::max(1u, static_cast<unsigned>((visited.length + kPrologueTile - 1) / kPrologueTile));
             if (fused) {
-                singletonRowsKernel<kMaxD, true><<<blocks, kPrologueTile, 0, stream>>>(v, 0);
+                singletonRowsKernel<kMaxD, true>
+                    <<<blocks, kPrologueTile, 0, stream>>>(cfg, clusters, nearest, mergeLog, visited, 0);
             } else {
-                singletonRowsKernel<kMaxD, false><<<blocks, kPrologueTile, 0, stream>>>(v, 0);
+                singletonRowsKernel<kMaxD, false>
+                    <<<blocks, kPrologueTile, 0, stream>>>(cfg, clusters, nearest, mergeLog, visited, 0);
             }
         }
     });
@@ -32,34 +36,43 @@ namespace {
 /// singletonPairsKernel for exactly d features, d in [1, D]: the padded features of the instance for
 /// 16 were (16 - d) / 16 of the pass's FP64 work (12.5 % at d = 14).
 template <int D>
-void launchPairsOfDimension(const MhcaView& v, unsigned blocks, cudaStream_t stream) {
+void launchPairsOfDimension(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                            const MergeLogView& mergeLog, const VisitedListView& visited, unsigned blocks,
+                            cudaStream_t stream) {
     if constexpr (D > 1) {
-        if (v.cfg.d < D) {
-            launchPairsOfDimension<D - 1>(v, blocks, stream);
+        if (cfg.d < D) {
+            launchPairsOfDimension<D - 1>(cfg, clusters, nearest, mergeLog, visited, blocks, stream);
             return;
         }
     }
-    singletonPairsKernel<D><<<blocks, kPairsThreads, 0, stream>>>(v);
+    singletonPairsKernel<D><<<blocks, kPairsThreads, 0, stream>>>(cfg, clusters, nearest, mergeLog, visited);
 }
 
 }  // namespace
 
-void launchSingletonPairs(const MhcaView& v, bool flagAll, cudaStream_t stream) {
-    if (dimensionInstance(v.cfg.d) <= 0) return;  // (d > 16: launchSingletonRows' limit too)
-    const int rowTiles = std::max(1, (v.listLen + kPairsRows - 1) / kPairsRows);
-    launchPairsOfDimension<16>(v, static_cast<unsigned>((rowTiles + 1) / 2), stream);
+void launchSingletonPairs(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                          const MergeLogView& mergeLog, const VisitedListView& visited, bool flagAll,
+                          cudaStream_t stream) {
+    if (dimensionInstance(cfg.d) <= 0) return;  // (d > 16: launchSingletonRows' limit too)
+    const int rowTiles = std::max(1, (visited.length + kPairsRows - 1) / kPairsRows);
+    launchPairsOfDimension<16>(cfg, clusters, nearest, mergeLog, visited, static_cast<unsigned>((rowTiles + 1) / 2),
+                               stream);
     CL_CUDA_CHECK_LAUNCH();
-    const unsigned rowBlocks = static_cast<unsigned>((v.listLen + 255) / 256);
-    singletonRowsFromPairsKernel<<<std::max(1u, rowBlocks), 256, 0, stream>>>(v, flagAll ? 1 : 0);
+    const unsigned rowBlocks = static_cast<unsigned>((visited.length + 255) / 256);
+    singletonRowsFromPairsKernel<<<std::max(1u, rowBlocks), 256, 0, stream>>>(clusters, nearest, mergeLog, visited,
+                                                                              flagAll ? 1 : 0);
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchSingletonRowsFlagged(const MhcaView& v, cudaStream_t stream) {
-    byDimension(v.cfg.d, [&](auto instance) {
+void launchSingletonRowsFlagged(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                                const MergeLogView& mergeLog, const VisitedListView& visited, cudaStream_t stream) {
+    byDimension(cfg.d, [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         if constexpr (kMaxD > 0) {
-            const unsigned tiles = static_cast<unsigned>(std::max(1, (v.listLen + kPrologueTile - 1) / kPrologueTile));
-            singletonRowsKernel<kMaxD, false><<<tiles, kPrologueTile, 0, stream>>>(v, 1);
+            const unsigned tiles =
+                static_cast<unsigned>(std::max(1, (visited.length + kPrologueTile - 1) / kPrologueTile));
+            singletonRowsKernel<kMaxD, false>
+                <<<tiles, kPrologueTile, 0, stream>>>(cfg, clusters, nearest, mergeLog, visited, 1);
             CL_CUDA_CHECK_LAUNCH();
         }
     });

@@ -26,58 +26,70 @@ std::size_t shapeSharedBytes(int d, int stageRows) {
     return layout.doubles() * sizeof(double);
 }
 
-void launchSinglePointSlots(const MhcaView& v, bool keepIds, cudaStream_t stream) {
-    const int blocks = std::max(1, std::min((v.cfg.n + 255) / 256, 4096));
-    singlePointSlotsKernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(v, keepIds ? 1 : 0);
+void launchSinglePointSlots(const MhcaConfig& cfg, const ClusterView& clusters, bool keepIds, cudaStream_t stream) {
+    const int blocks = std::max(1, std::min((cfg.n + 255) / 256, 4096));
+    singlePointSlotsKernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(cfg, clusters, keepIds ? 1 : 0);
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchNearestPoints(const MhcaView& v, int rowBegin, int rowEnd, bool largest, cudaStream_t stream) {
+void launchNearestPoints(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                         const MergeLogView& mergeLog, int rowBegin, int rowEnd, bool largest, cudaStream_t stream) {
     if (rowEnd <= rowBegin) return;
     const unsigned blocks = static_cast<unsigned>((rowEnd - rowBegin + kNearestThreads - 1) / kNearestThreads);
-    const std::size_t perRow = v.cfg.d * sizeof(double) + sizeof(int);
+    const std::size_t perRow = cfg.d * sizeof(double) + sizeof(int);
     const int tileRows = static_cast<int>(std::clamp<std::size_t>(40 * 1024 / perRow, 1, kNearestThreads));
     const std::size_t shared = static_cast<std::size_t>(tileRows) * perRow;
     auto run = [&](auto instance) {
         constexpr int kMaxD = decltype(instance)::value;
         if (largest) {
-            nearestPointKernel<kMaxD, true><<<blocks, kNearestThreads, shared, stream>>>(v, rowBegin, rowEnd, tileRows);
+            nearestPointKernel<kMaxD, true><<<blocks, kNearestThreads, shared, stream>>>(
+                cfg, clusters, nearest, mergeLog, rowBegin, rowEnd, tileRows);
         } else {
-            nearestPointKernel<kMaxD, false>
-                <<<blocks, kNearestThreads, shared, stream>>>(v, rowBegin, rowEnd, tileRows);
+            nearestPointKernel<kMaxD, false><<<blocks, kNearestThreads, shared, stream>>>(
+                cfg, clusters, nearest, mergeLog, rowBegin, rowEnd, tileRows);
         }
     };
-    byWideDimension(v.cfg.d, run);
+    byWideDimension(cfg.d, run);
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchClosestPair(const MhcaView& v, int blocks, cudaStream_t stream) {
-    closestPairKernel<<<static_cast<unsigned>(std::max(1, blocks)), kListThreads, 0, stream>>>(v);
+void launchClosestPair(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                       const MergeLogView& mergeLog, const MergeScratchView& scratch, const VisitedListView& visited,
+                       int blocks, cudaStream_t stream) {
+    closestPairKernel<<<static_cast<unsigned>(std::max(1, blocks)), kListThreads, 0, stream>>>(
+        cfg, clusters, nearest, mergeLog, scratch, visited);
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchMergeShape(const MhcaView& v, int stageRows, double* globalWork, std::size_t sharedBytes,
+void launchMergeShape(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                      const MergeScratchView& scratch, int stageRows, double* globalWork, std::size_t sharedBytes,
                       cudaStream_t stream) {
-    ShapeLayout layout{v.cfg.d, stageRows};
-    mergeShapeKernel<<<1, kShapeThreads, globalWork ? 0 : sharedBytes, stream>>>(v, layout, globalWork);
+    ShapeLayout layout{cfg.d, stageRows};
+    mergeShapeKernel<<<1, kShapeThreads, globalWork ? 0 : sharedBytes, stream>>>(cfg, clusters, mergeLog, scratch,
+                                                                                 layout, globalWork);
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchSpeculativeShape(const MhcaView& v, RowTop* parts, int blocks, int stageRows, std::size_t sharedBytes,
-                            cudaStream_t stream) {
+void launchSpeculativeShape(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                            const MergeLogView& mergeLog, const MergeScratchView& scratch,
+                            const VisitedListView& visited, RowTop* parts, int blocks, int stageRows,
+                            std::size_t sharedBytes, cudaStream_t stream) {
     blocks = std::max(1, blocks);
-    fmdSpeculationScanKernel<<<static_cast<unsigned>(blocks), kListThreads, 0, stream>>>(v, parts);
+    fmdSpeculationScanKernel<<<static_cast<unsigned>(blocks), kListThreads, 0, stream>>>(clusters, nearest, mergeLog,
+                                                                                         visited, parts);
     CL_CUDA_CHECK_LAUNCH();
     const bool staged = sharedBytes > 0;
-    fmdSpeculativeShapeKernel<<<1, kShapeThreads, sharedBytes, stream>>>(
-        v, ShapeLayout{v.cfg.d, staged ? stageRows : 0}, staged ? 1 : 0, parts, blocks);
+    fmdSpeculativeShapeKernel<<<1, kShapeThreads, sharedBytes, stream>>>(cfg, clusters, nearest, mergeLog, scratch,
+                                                                         ShapeLayout{cfg.d, staged ? stageRows : 0},
+                                                                         staged ? 1 : 0, parts, blocks);
     CL_CUDA_CHECK_LAUNCH();
 }
 
-void launchScatterClusters(const MhcaView& v, const ClusterUpload& upload, cudaStream_t stream) {
+void launchScatterClusters(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                           const ClusterUpload& upload, cudaStream_t stream) {
     if (upload.count <= 0) return;
     const unsigned blocks = static_cast<unsigned>(std::min(upload.count, 4096));
-    scatterClustersKernel<<<blocks, 128, 0, stream>>>(v, upload);
+    scatterClustersKernel<<<blocks, 128, 0, stream>>>(cfg, clusters, nearest, upload);
     CL_CUDA_CHECK_LAUNCH();
 }
 

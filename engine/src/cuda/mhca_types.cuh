@@ -1,6 +1,11 @@
 #pragma once
 // Plain structures shared by the MHCA host code and its kernels: the per-slot cluster arrays, the
-// record of one merge step and the scratch of the reductions. Kernels get one MhcaView by value.
+// record of one merge step and the scratch of the reductions. Kernels get the views of the state
+// objects (mhca_engine_state.cuh) they use by value; the whole-merge kernels get all of them (MhcaView).
+// The per-stage kernels take their views as const __grid_constant__ parameters: read from the
+// parameter space where used, as the single view before them was (copied into registers at the
+// start, small views raised the registers of some kernels, up to 32 -> 64); fmdMemberPassKernel,
+// which reads its views once at the start, keeps fewer registers with them by value.
 //
 // A slot holds one live cluster (thesis section 2.4.1: centroid, inverse covariance and neighbour
 // arrays). Its `pos` is its place in mhclust's cluster list, which decides ties; the merged cluster
@@ -92,7 +97,10 @@ struct MhcaConfig {
     int stage;       ///< the row kernels copy a row's mean and metrics into shared memory (they fit)
 };
 
-struct MhcaSlots {
+/// ClusterState's arrays (mhca_engine_state.cuh): the points and the clusters' moments and members,
+/// by slot.
+struct ClusterView {
+    const double* x;  ///< n x d, row-major
     int* size;
     int* pos;
     int* id;
@@ -107,6 +115,16 @@ struct MhcaSlots {
     double* scatter;  ///< packed x n: Σ (x - mean)(x - mean)ᵀ
     double* nmf;
     double* weight;
+    int* members;      ///< memberCap x n, slot-major: members of slot s at [s * memberCap]
+    int* start;        ///< FMD: first position of the slot's members in `perm`
+    int* perm;         ///< FMD: points, every cluster contiguous and in member order
+    int* pointSlot;    ///< FMD: slot of each point
+    const int* moved;  ///< FMD: perm positions [endA, endA + sizeB) after the step's rotation (when b moved)
+};
+
+/// NearestRowState's arrays: each row's best later partner, its key, the bound of the others, and its
+/// runners-up (mhca_runner_device.cuh), by slot.
+struct NearestRowView {
     int* nn;
     double* nnKey;     ///< key of the best later partner
     double* nnBefore;  ///< bound of the keys of the other partners
@@ -116,15 +134,11 @@ struct MhcaSlots {
     int* runBirth;  ///< birth of the partner when offered (a reused slot invalidates the entry)
     int* runCount;
     double* runBound;  ///< upper bound of the keys of the partners neither best nor listed; +inf: unknown
-    int* members;      ///< memberCap x n, slot-major: members of slot s at [s * memberCap]
-    int* start;        ///< FMD: first position of the slot's members in `perm`
-    int* perm;         ///< FMD: points, every cluster contiguous and in member order
-    int* pointSlot;    ///< FMD: slot of each point
 };
 
 /// FMD: the shape of a pair computed ahead of its merge (fmdSpeculativeShapeKernel); it stands for the
 /// step with this merge index that merges slots a and b. Two alternate (merge index parity), each with
-/// an area of MhcaScratch::specArea (a ShapeLayout{d, 0}: newMu, scatter and Σ'^-1 at their offsets).
+/// an area of MergeScratchView::specArea (a ShapeLayout{d, 0}: newMu, scatter and Σ'^-1 at their offsets).
 struct SpecShape {
     int merge;  ///< -1: none
     int a;
@@ -135,8 +149,12 @@ struct SpecShape {
     double nmf;
 };
 
-struct MhcaScratch {
+/// MergeLogState's arrays: the step being made, the groups' state, the merge records and the key-shift
+/// log.
+struct MergeLogView {
     Step* step;
+    Step* haltStep;  ///< FMD: the step the host finishes: the switch, or more rows than a device pass
+    int* halt;       ///< FMD: non-zero while the merge loop waits for the host (haltStep)
     GroupState* groups;
     int* mergeCount;
     int* outA;
@@ -144,22 +162,34 @@ struct MhcaScratch {
     double* outHeight;
     int* outSize;
     int* outGroup;
-    int* rescanRows;
-    int* rescanCount;
-    RowTop* partials;  ///< per block / per (row, chunk) results
-    double* newDist;   ///< distances of the merged cluster to the visited list (by list index)
-    double* extreme;   ///< accumulator of the all-pairs largest distance / smallest key
-    int* shiftCount;   ///< shift log (mhca_agglomerate.cpp's recordShift), in merge order
+    int* shiftCount;  ///< shift log (mhca_agglomerate.cpp's recordShift), in merge order
     int* shiftTime;
     int* shiftGroup;
     double* shiftAmount;
     double* shiftMaxBefore;
+};
+
+/// MergeScratchState's arrays: the rescan list, the reductions' partials and counters, the new
+/// distances and FMD's speculated shapes.
+struct MergeScratchView {
+    int* rescanRows;
+    int* rescanCount;
+    RowTop* partials;        ///< per block / per (row, chunk) results
+    double* newDist;         ///< distances of the merged cluster to the visited list (by list index)
+    double* extreme;         ///< accumulator of the all-pairs largest distance / smallest key
     unsigned int* counters;  ///< arrival counters of the last-block reductions (kept zero between uses)
-    int* halt;               ///< FMD: non-zero while the merge loop waits for the host (haltStep)
-    Step* haltStep;          ///< the step the host finishes: the switch, or more rows than a device pass
-    const int* moved;        ///< FMD: perm positions [endA, endA + sizeB) after the step's rotation (when b moved)
     SpecShape* spec;         ///< FMD: the two speculated shapes (null: none kept, CMD)
     double* specArea;        ///< their two areas
+};
+
+/// The visited list (VisitedListState's list): the slots a pass visits, ascending; dead ones are skipped.
+struct VisitedListView {
+    const int* list;
+    int length;
+    /// list[t] == t for every t < length (a single-group run's list, from the start and after each
+    /// slot compaction): the persistent kernel's passes take the slot from the position, one
+    /// dependent round trip fewer per entry.
+    int isIdentity;
 };
 
 /// Initial clusters of a run that starts from clusters (mhclust.R's apriori top level), compact host
@@ -387,17 +417,16 @@ struct GroupPhaseArgs {
     RowTop* rowParts;                 ///< [all groups][warps of a block] a row's best per warp
 };
 
+/// Every part of the engine's state, for the kernels that run whole merges (the persistent CMD kernel,
+/// the growth kernel beside it and the group phase). The per-stage kernels take only the parts they
+/// read or write.
 struct MhcaView {
     MhcaConfig cfg;
-    MhcaSlots s;
-    MhcaScratch w;
-    const double* x;  ///< n x d, row-major
-    const int* list;  ///< slots to visit (ascending), dead ones are skipped
-    int listLen;
-    /// list[t] == t for every t < listLen (a single-group run's list, from the start and after each
-    /// slot compaction): the persistent kernel's passes take the slot from the position, one
-    /// dependent round trip fewer per entry.
-    int listIsIdentity;
+    ClusterView clusters;
+    NearestRowView nearest;
+    MergeLogView mergeLog;
+    MergeScratchView scratch;
+    VisitedListView visited;
 };
 
 }  // namespace clusterlens::cuda::mhca

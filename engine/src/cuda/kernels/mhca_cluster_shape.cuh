@@ -91,10 +91,10 @@ static __device__ __noinline__ void clusterInverseWarp(int p, double* cov, const
 /// Σ' = wf·Σ + (1 - wf)·mf·I from the covariance in `cov`, and its Cholesky factor (in `factor` for
 /// p <= kShapeRegs, else in place in `cov`); *s_flag: whether it factorised. Only for a cluster that
 /// is shaped (shapedInMode). `column`: p doubles of scratch. Ends with the team's barrier.
-__device__ inline void clusterShapeFactor(const MhcaView& v, double weight, double* cov, double* factor, double* column,
-                                          int* s_flag, const ShapeTeam& team) {
-    const int p = v.cfg.d;
-    const SubthresholdMode sub = v.cfg.subthreshold;
+__device__ inline void clusterShapeFactor(const MhcaConfig& cfg, double weight, double* cov, double* factor,
+                                          double* column, int* s_flag, const ShapeTeam& team) {
+    const int p = cfg.d;
+    const SubthresholdMode sub = cfg.subthreshold;
     const int tid = team.tid, nt = team.nt;
     if (p <= kShapeRegs) {
         clusterFactorWarp(p, sub, weight, cov, factor, column, s_flag, team);
@@ -123,10 +123,10 @@ __device__ inline void clusterShapeFactor(const MhcaView& v, double weight, doub
 /// inverse by the team's first warp); false (the identity, nmf 1) when it did not factorise. `cov`
 /// and `factor` are overwritten; `column` and `scratch` are p doubles each; s_value: one shared
 /// double. The caller's barrier follows every read of *s_flag.
-__device__ inline bool clusterShapeInverse(const MhcaView& v, double* cov, double* factor, double* inverse,
+__device__ inline bool clusterShapeInverse(const MhcaConfig& cfg, double* cov, double* factor, double* inverse,
                                            double* column, double* scratch, double& nmf, const int* s_flag,
                                            double* s_value, const ShapeTeam& team) {
-    const int p = v.cfg.d, tid = team.tid;
+    const int p = cfg.d, tid = team.tid;
     if (*s_flag == 0) return false;
     if (p <= kShapeRegs) {
         clusterInverseWarp(p, cov, factor, inverse, column, nmf, s_value, team);

@@ -201,38 +201,38 @@ __device__ __forceinline__ void atomicMinDouble(double* target, double value) {
 /// mhca's stored key of a distance d computed when the younger cluster was born (`stamp`), in group g:
 /// maxDistX of that time minus d, then minus every later shift of the group, each rounded
 /// (mhca_agglomerate.cpp's keyOf).
-__device__ inline double keyOf(const MhcaView& v, double d, int stamp, int g) {
-    const int count = *v.w.shiftCount;
+__device__ inline double keyOf(const MergeLogView& mergeLog, double d, int stamp, int g) {
+    const int count = *mergeLog.shiftCount;
     int lo = 0, hi = count;
     while (lo < hi) {
         const int mid = (lo + hi) / 2;
-        if (v.w.shiftTime[mid] < stamp) {
+        if (mergeLog.shiftTime[mid] < stamp) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
     int k = lo;
-    while (k < count && v.w.shiftGroup[k] != g) ++k;
-    if (k == count) return dsub(v.w.groups[g].maxDist, d);
-    double key = dsub(v.w.shiftMaxBefore[k], d);
+    while (k < count && mergeLog.shiftGroup[k] != g) ++k;
+    if (k == count) return dsub(mergeLog.groups[g].maxDist, d);
+    double key = dsub(mergeLog.shiftMaxBefore[k], d);
     for (; k < count; ++k)
-        if (v.w.shiftGroup[k] == g) key = dsub(key, v.w.shiftAmount[k]);
+        if (mergeLog.shiftGroup[k] == g) key = dsub(key, mergeLog.shiftAmount[k]);
     return key;
 }
 
 /// mhca_agglomerate.cpp's recordShift for the step's group when `smallest` (the smallest new key) is
 /// negative: logged, maxDistX raised; the step remembers it for the keys of its new distances.
-__device__ inline void recordShift(const MhcaView& v, double smallest) {
+__device__ inline void recordShift(const MergeLogView& mergeLog, double smallest) {
     if (!(smallest < 0.0)) return;
-    Step& st = *v.w.step;
-    GroupState& gs = v.w.groups[st.group];
-    const int k = *v.w.shiftCount;
-    v.w.shiftTime[k] = st.merge;
-    v.w.shiftGroup[k] = st.group;
-    v.w.shiftAmount[k] = smallest;
-    v.w.shiftMaxBefore[k] = gs.maxDist;
-    *v.w.shiftCount = k + 1;
+    Step& st = *mergeLog.step;
+    GroupState& gs = mergeLog.groups[st.group];
+    const int k = *mergeLog.shiftCount;
+    mergeLog.shiftTime[k] = st.merge;
+    mergeLog.shiftGroup[k] = st.group;
+    mergeLog.shiftAmount[k] = smallest;
+    mergeLog.shiftMaxBefore[k] = gs.maxDist;
+    *mergeLog.shiftCount = k + 1;
     st.shifted = 1;
     st.shiftAmount = smallest;
     st.maxBefore = gs.maxDist;
@@ -299,31 +299,34 @@ struct EntryState {
     int group;
 };
 
-__device__ __forceinline__ EntryState entryState(const MhcaView& v, int slot) {
-    return EntryState{loadNow(v.s.alive + slot) != 0, loadNow(v.s.identity + slot) != 0, loadNow(v.s.group + slot)};
+__device__ __forceinline__ EntryState entryState(const ClusterView& clusters, int slot) {
+    return EntryState{loadNow(clusters.alive + slot) != 0, loadNow(clusters.identity + slot) != 0,
+                      loadNow(clusters.group + slot)};
 }
 
 /// slotMetric with the slot's identity flag already read.
-__device__ __forceinline__ MetricRef slotMetric(const MhcaView& v, int slot, int mode, bool identity) {
+__device__ __forceinline__ MetricRef slotMetric(const MhcaConfig& cfg, const ClusterView& clusters, int slot, int mode,
+                                                bool identity) {
     MetricRef r;
     if (mode == kModeIdentity || identity) {
         r.m = nullptr;
         r.stride = 0;
     } else {
-        r.m = (mode == kModeScaled ? v.s.scaled : v.s.metric) + slot;
-        r.stride = static_cast<size_t>(v.cfg.n);
+        r.m = (mode == kModeScaled ? clusters.scaled : clusters.metric) + slot;
+        r.stride = static_cast<size_t>(cfg.n);
     }
     return r;
 }
 
-__device__ __forceinline__ MetricRef slotMetric(const MhcaView& v, int slot, int mode) {
+__device__ __forceinline__ MetricRef slotMetric(const MhcaConfig& cfg, const ClusterView& clusters, int slot,
+                                                int mode) {
     MetricRef r;
-    if (mode == kModeIdentity || v.s.identity[slot]) {
+    if (mode == kModeIdentity || clusters.identity[slot]) {
         r.m = nullptr;
         r.stride = 0;
     } else {
-        r.m = (mode == kModeScaled ? v.s.scaled : v.s.metric) + slot;
-        r.stride = static_cast<size_t>(v.cfg.n);
+        r.m = (mode == kModeScaled ? clusters.scaled : clusters.metric) + slot;
+        r.stride = static_cast<size_t>(cfg.n);
     }
     return r;
 }
@@ -436,14 +439,14 @@ __device__ __noinline__ double newRowDistance(const double* muC, size_t muStride
 
 /// Row r's mean, Σ'^-1 and Σ'^-1/nmf (the matrices unless the row is the identity) into s_r
 /// (d + 2 * packed doubles) by the block; the caller's barriers fence it.
-__device__ inline void stageRow(const MhcaView& v, int r, bool identity, double* s_r) {
-    const int n = v.cfg.n, d = v.cfg.d, packed = v.cfg.packed;
+__device__ inline void stageRow(const MhcaConfig& cfg, const ClusterView& clusters, int r, bool identity, double* s_r) {
+    const int n = cfg.n, d = cfg.d, packed = cfg.packed;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
-    for (int k = tid; k < d; k += nt) s_r[k] = v.s.mu[static_cast<size_t>(k) * n + r];
+    for (int k = tid; k < d; k += nt) s_r[k] = clusters.mu[static_cast<size_t>(k) * n + r];
     if (identity) return;
     for (int e = tid; e < packed; e += nt) {
-        s_r[d + e] = v.s.metric[static_cast<size_t>(e) * n + r];
-        s_r[d + packed + e] = v.s.scaled[static_cast<size_t>(e) * n + r];
+        s_r[d + e] = clusters.metric[static_cast<size_t>(e) * n + r];
+        s_r[d + packed + e] = clusters.scaled[static_cast<size_t>(e) * n + r];
     }
 }
 
@@ -469,26 +472,27 @@ struct PointBest {
 };
 
 /// Appends a row to the rescan list (order irrelevant: each row's result is deterministic).
-__device__ __forceinline__ void appendRescan(const MhcaView& v, int slot) {
-    const int k = atomicAdd(v.w.rescanCount, 1);
-    v.w.rescanRows[k] = slot;
+__device__ __forceinline__ void appendRescan(const MergeScratchView& scratch, int slot) {
+    const int k = atomicAdd(scratch.rescanCount, 1);
+    scratch.rescanRows[k] = slot;
 }
 
 /// Last block of a grid: the smallest of the blocks' values (partials[i].second) decides the shift.
-__device__ inline void finishSmallest(const MhcaView& v, double smallest, double* s_min, int* s_flag) {
+__device__ inline void finishSmallest(const MergeLogView& mergeLog, const MergeScratchView& scratch, double smallest,
+                                      double* s_min, int* s_flag) {
     const double blockSmallest = blockMinValue(smallest, s_min);
     RowTop mine = noTop();
     mine.second = blockSmallest;
-    if (!publishAndArrive(mine, &v.w.partials[blockIdx.x], &v.w.counters[0], gridDim.x, s_flag)) return;
+    if (!publishAndArrive(mine, &scratch.partials[blockIdx.x], &scratch.counters[0], gridDim.x, s_flag)) return;
     double all = 0.0;
     for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(gridDim.x); i += static_cast<int>(blockDim.x)) {
-        const double p = __ldcg(&v.w.partials[i].second);
+        const double p = __ldcg(&scratch.partials[i].second);
         if (p < all) all = p;
     }
     all = blockMinValue(all, s_min);
     if (threadIdx.x == 0) {
-        v.w.counters[0] = 0;
-        recordShift(v, all);
+        scratch.counters[0] = 0;
+        recordShift(mergeLog, all);
     }
 }
 
@@ -508,9 +512,10 @@ struct RunnerRefs {
     double* nnBefore;
 };
 
-__device__ __forceinline__ RunnerRefs runnerRefs(const MhcaView& v) {
-    return RunnerRefs{v.s.runKey, v.s.runSlot, v.s.runPos, v.s.runBirth, v.s.runCount, v.s.runBound,
-                      v.s.alive,  v.s.birth,   v.s.nn,     v.s.nnKey,    v.s.nnBefore};
+__device__ __forceinline__ RunnerRefs runnerRefs(const ClusterView& clusters, const NearestRowView& nearest) {
+    return RunnerRefs{nearest.runKey,   nearest.runSlot,  nearest.runPos,  nearest.runBirth,
+                      nearest.runCount, nearest.runBound, clusters.alive,  clusters.birth,
+                      nearest.nn,       nearest.nnKey,    nearest.nnBefore};
 }
 
 /// Chunks of the visited list per rescanned row: enough work items to fill the device, chunks of at

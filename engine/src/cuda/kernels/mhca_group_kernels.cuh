@@ -35,25 +35,25 @@ constexpr int kGroupThreads = kGroupWarps * 32;
 __device__ inline MhcaView groupView(const MhcaView& v, const GroupPhaseArgs& ga, int g) {
     MhcaView lv = v;
     const int first = ga.listStart[g], offset = first - g;  // a group of k points makes k - 1 merges
-    lv.list = v.list + first;
-    lv.listLen = ga.listStart[g + 1] - first;
-    lv.listIsIdentity = 0;
+    lv.visited.list = v.visited.list + first;
+    lv.visited.length = ga.listStart[g + 1] - first;
+    lv.visited.isIdentity = 0;
     lv.cfg.firstNewId = v.cfg.firstNewId + offset;
-    lv.w.step = ga.steps + g;
-    lv.w.mergeCount = ga.mergeCounts + g;
-    lv.w.outA = v.w.outA + offset;
-    lv.w.outB = v.w.outB + offset;
-    lv.w.outHeight = v.w.outHeight + offset;
-    lv.w.outSize = v.w.outSize + offset;
-    lv.w.outGroup = v.w.outGroup + offset;
-    lv.w.rescanRows = v.w.rescanRows + first;
-    lv.w.rescanCount = ga.rescanCounts + g;
-    lv.w.newDist = v.w.newDist + first;
-    lv.w.shiftCount = ga.shiftCounts + g;
-    lv.w.shiftTime = v.w.shiftTime + offset;
-    lv.w.shiftGroup = v.w.shiftGroup + offset;
-    lv.w.shiftAmount = v.w.shiftAmount + offset;
-    lv.w.shiftMaxBefore = v.w.shiftMaxBefore + offset;
+    lv.mergeLog.step = ga.steps + g;
+    lv.mergeLog.mergeCount = ga.mergeCounts + g;
+    lv.mergeLog.outA = v.mergeLog.outA + offset;
+    lv.mergeLog.outB = v.mergeLog.outB + offset;
+    lv.mergeLog.outHeight = v.mergeLog.outHeight + offset;
+    lv.mergeLog.outSize = v.mergeLog.outSize + offset;
+    lv.mergeLog.outGroup = v.mergeLog.outGroup + offset;
+    lv.scratch.rescanRows = v.scratch.rescanRows + first;
+    lv.scratch.rescanCount = ga.rescanCounts + g;
+    lv.scratch.newDist = v.scratch.newDist + first;
+    lv.mergeLog.shiftCount = ga.shiftCounts + g;
+    lv.mergeLog.shiftTime = v.mergeLog.shiftTime + offset;
+    lv.mergeLog.shiftGroup = v.mergeLog.shiftGroup + offset;
+    lv.mergeLog.shiftAmount = v.mergeLog.shiftAmount + offset;
+    lv.mergeLog.shiftMaxBefore = v.mergeLog.shiftMaxBefore + offset;
     return lv;
 }
 
@@ -72,26 +72,28 @@ __device__ __forceinline__ double pointSquare(const double* x, int i, int j, int
 /// The group's start as nearestPointKernel makes it: maxDistX, the largest distance of two of its
 /// points, then each point's best later partner by key, first on ties, and the previous running best.
 __device__ inline void startGroup(const MhcaView& lv, int g, double* s_min) {
-    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x), len = lv.listLen, d = lv.cfg.d;
+    const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x), len = lv.visited.length,
+              d = lv.cfg.d;
     double largest = 0.0;
     for (int t = tid; t < len; t += nt)
         for (int u = t + 1; u < len; ++u) {
-            const double q = pointSquare(lv.x, lv.list[t], lv.list[u], d);
+            const double q = pointSquare(lv.clusters.x, lv.visited.list[t], lv.visited.list[u], d);
             if (q > largest) largest = q;
         }
     largest = -blockMinValue(-largest, s_min);  // sqrt is monotone: the root of the largest square
-    if (tid == 0) lv.w.groups[g].maxDist = sqrt(largest);
+    if (tid == 0) lv.mergeLog.groups[g].maxDist = sqrt(largest);
     __syncthreads();
-    const double maxDist = lv.w.groups[g].maxDist;
+    const double maxDist = lv.mergeLog.groups[g].maxDist;
     for (int t = tid; t < len; t += nt) {
-        const int i = lv.list[t];
+        const int i = lv.visited.list[t];
         PointBest best;
-        for (int u = t + 1; u < len; ++u) best.offer(pointSquare(lv.x, i, lv.list[u], d), lv.list[u], maxDist);
-        lv.s.nn[i] = best.slot;
-        lv.s.nnKey[i] = best.slot < 0 ? kNoKey : best.key;
-        lv.s.nnBefore[i] = best.before;
-        lv.s.runCount[i] = 0;  // runners-up unknown: a stale row is rescanned, which lists them
-        lv.s.runBound[i] = __longlong_as_double(0x7ff0000000000000LL);
+        for (int u = t + 1; u < len; ++u)
+            best.offer(pointSquare(lv.clusters.x, i, lv.visited.list[u], d), lv.visited.list[u], maxDist);
+        lv.nearest.nn[i] = best.slot;
+        lv.nearest.nnKey[i] = best.slot < 0 ? kNoKey : best.key;
+        lv.nearest.nnBefore[i] = best.before;
+        lv.nearest.runCount[i] = 0;  // runners-up unknown: a stale row is rescanned, which lists them
+        lv.nearest.runBound[i] = __longlong_as_double(0x7ff0000000000000LL);
     }
     __syncthreads();
 }
@@ -103,7 +105,8 @@ __device__ inline void finishGroupRow(const MhcaView& lv, int r, RowTop top, Row
     top = warpTop(top);
     if ((threadIdx.x & 31u) == 0) parts[threadIdx.x >> 5] = top;
     __syncthreads();
-    if (threadIdx.x < 32) warpFinishRow(runnerRefs(lv), r, parts, static_cast<int>(blockDim.x >> 5), true);
+    if (threadIdx.x < 32)
+        warpFinishRow(runnerRefs(lv.clusters, lv.nearest), r, parts, static_cast<int>(blockDim.x >> 5), true);
     __syncthreads();
 }
 
@@ -113,25 +116,26 @@ template <int MAXD>
 __device__ inline void rescanGroupRow(const MhcaView& lv, int g, int r, double* s_r, RowTop* parts) {
     const int n = lv.cfg.n, d = lv.cfg.d, packed = lv.cfg.packed;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
-    const bool identityR = lv.s.identity[r] != 0;
+    const bool identityR = lv.clusters.identity[r] != 0;
     __syncthreads();  // s_r is free
-    stageRow(lv, r, identityR, s_r);
+    stageRow(lv.cfg, lv.clusters, r, identityR, s_r);
     __syncthreads();
-    const int posR = lv.s.pos[r], birthR = lv.s.birth[r], modeR = lv.s.mode[r];
+    const int posR = lv.clusters.pos[r], birthR = lv.clusters.birth[r], modeR = lv.clusters.mode[r];
     RowTop top = noTop();
-    for (int t = tid; t < lv.listLen; t += nt) {
-        const int j = lv.list[t];
-        if (!lv.s.alive[j] || lv.s.pos[j] <= posR) continue;
-        const int birthJ = lv.s.birth[j];
-        const int pairMode = birthR >= birthJ ? modeR : lv.s.mode[j];
+    for (int t = tid; t < lv.visited.length; t += nt) {
+        const int j = lv.visited.list[t];
+        if (!lv.clusters.alive[j] || lv.clusters.pos[j] <= posR) continue;
+        const int birthJ = lv.clusters.birth[j];
+        const int pairMode = birthR >= birthJ ? modeR : lv.clusters.mode[j];
         MetricRef mR;
         mR.m =
             (identityR || pairMode == kModeIdentity) ? nullptr : (pairMode == kModeScaled ? s_r + d + packed : s_r + d);
         mR.stride = 1;
-        const double dist = newRowDistance<MAXD>(s_r, 1, mR, lv.s.mu + j, slotMetric(lv, j, pairMode), n, d);
+        const double dist =
+            newRowDistance<MAXD>(s_r, 1, mR, lv.clusters.mu + j, slotMetric(lv.cfg, lv.clusters, j, pairMode), n, d);
         Candidate cand;
-        cand.key = keyOf(lv, dist, max(birthR, birthJ), g);
-        cand.pos = lv.s.pos[j];
+        cand.key = keyOf(lv.mergeLog, dist, max(birthR, birthJ), g);
+        cand.pos = lv.clusters.pos[j];
         cand.slot = j;
         offerTop(top, cand);
     }
@@ -146,7 +150,7 @@ __device__ inline int compactGroupList(const MhcaView& lv, int* list, int len, i
         for (int base = 0; base < len; base += 32) {
             const int t = base + static_cast<int>(lane);
             const int slot = t < len ? list[t] : -1;
-            const bool keep = slot >= 0 && lv.s.alive[slot];
+            const bool keep = slot >= 0 && lv.clusters.alive[slot];
             const unsigned ballot = __ballot_sync(0xffffffffu, keep);
             if (keep) list[kept + __popc(ballot & ((1u << lane) - 1u))] = slot;
             kept += __popc(ballot);
@@ -172,74 +176,78 @@ __device__ inline void clusterGroup(MhcaView lv, int g, const GroupPhaseArgs& ga
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     const int n = lv.cfg.n, d = lv.cfg.d, packed = lv.cfg.packed;
     const ShapeArea area = shapeArea(s_dyn, d, ga.stageRows);
-    int* list = const_cast<int*>(lv.list);
-    const int merges = lv.listLen - 1;
+    int* list = const_cast<int*>(lv.visited.list);
+    const int merges = lv.visited.length - 1;
     startGroup(lv, g, s_min);
     for (int m = 0; m < merges; ++m) {
         RowTop top = noTop();
-        for (int t = tid; t < lv.listLen; t += nt) {
+        for (int t = tid; t < lv.visited.length; t += nt) {
             const int slot = list[t];
-            if (!lv.s.alive[slot] || lv.s.nn[slot] < 0) continue;
-            const Candidate c{lv.s.nnKey[slot], lv.s.pos[slot], slot};
+            if (!lv.clusters.alive[slot] || lv.nearest.nn[slot] < 0) continue;
+            const Candidate c{lv.nearest.nnKey[slot], lv.clusters.pos[slot], slot};
             if (candidateBefore(c, top.best)) top.best = c;
         }
         top = blockTop(top, s_warp);
         if (tid == 0) {
-            MergePlan plan = planMerge(lv, top.best, top.best.slot >= 0 ? lv.s.nn[top.best.slot] : -1, m);
+            MergePlan plan = planMerge(lv.cfg, lv.clusters, lv.mergeLog, top.best,
+                                       top.best.slot >= 0 ? lv.nearest.nn[top.best.slot] : -1, m);
             if (plan.st.valid && plan.st.switchNow) {  // the host admits no group that reaches the threshold
                 atomicExch(ga.failed, 1);
                 plan.st.valid = 0;
             }
-            commitMerge(lv, plan, true);
+            commitMerge(lv.cfg, lv.clusters, lv.nearest, lv.mergeLog, lv.scratch, lv.visited, plan, true);
             s_step = plan.st;
         }
         __syncthreads();
         if (!s_step.valid) break;  // no finite pair left: the host reports the missing merges
         const Step planned = s_step;
-        mergedShapeBlock(lv, planned, area, &s_shape, &s_flag, &s_value, wholeBlock(), false);
-        writeMergedShape(lv, planned, area, s_shape);
+        mergedShapeBlock(lv.cfg, lv.clusters, planned, area, &s_shape, &s_flag, &s_value, wholeBlock(), false);
+        writeMergedShape(lv.cfg, lv.clusters, planned, area, s_shape);
         __syncthreads();  // the shape area is free; slot a's new values are visible to the block
 
-        const int a = planned.a, modeC = lv.s.mode[a];
-        const MetricRef mGlobal = slotMetric(lv, a, modeC);
+        const int a = planned.a, modeC = lv.clusters.mode[a];
+        const MetricRef mGlobal = slotMetric(lv.cfg, lv.clusters, a, modeC);
         double* s_c = s_dyn;
-        for (int k = tid; k < d; k += nt) s_c[k] = lv.s.mu[static_cast<size_t>(k) * n + a];
+        for (int k = tid; k < d; k += nt) s_c[k] = lv.clusters.mu[static_cast<size_t>(k) * n + a];
         if (mGlobal.m)
             for (int e = tid; e < packed; e += nt) s_c[d + e] = mGlobal.m[e * mGlobal.stride];
         __syncthreads();
         const MetricRef mC{mGlobal.m ? s_c + d : nullptr, 1};
-        const double maxDist = lv.w.groups[g].maxDist;
+        const double maxDist = lv.mergeLog.groups[g].maxDist;
         double smallest = 0.0;
-        for (int t = tid; t < lv.listLen; t += nt) {
+        for (int t = tid; t < lv.visited.length; t += nt) {
             const int o = list[t];
-            if (!lv.s.alive[o] || o == a) continue;
-            const double dist = newRowDistance<MAXD>(s_c, 1, mC, lv.s.mu + o, slotMetric(lv, o, modeC), n, d);
-            lv.w.newDist[t] = dist;
+            if (!lv.clusters.alive[o] || o == a) continue;
+            const double dist =
+                newRowDistance<MAXD>(s_c, 1, mC, lv.clusters.mu + o, slotMetric(lv.cfg, lv.clusters, o, modeC), n, d);
+            lv.scratch.newDist[t] = dist;
             const double key = dsub(maxDist, dist);
             if (key < smallest) smallest = key;
         }
         smallest = blockMinValue(smallest, s_min);
         if (tid == 0) {
-            recordShift(lv, smallest);
-            s_step = *lv.w.step;
+            recordShift(lv.mergeLog, smallest);
+            s_step = *lv.mergeLog.step;
         }
         __syncthreads();
 
         const Step st = s_step;
-        const double maxDistNow = lv.w.groups[g].maxDist;
-        const int posA = lv.s.pos[a];
+        const double maxDistNow = lv.mergeLog.groups[g].maxDist;
+        const int posA = lv.clusters.pos[a];
         RowTop topA = noTop();
-        for (int t = tid; t < lv.listLen; t += nt) {
+        for (int t = tid; t < lv.visited.length; t += nt) {
             const int o = list[t];
-            if (!lv.s.alive[o] || o == a) continue;
-            if (updateRowForMerge<true>(lv, st, o, lv.w.newDist[t], maxDistNow, posA, topA)) appendRescan(lv, o);
+            if (!lv.clusters.alive[o] || o == a) continue;
+            if (updateRowForMerge<true>(lv.clusters, lv.nearest, st, o, lv.scratch.newDist[t], maxDistNow, posA, topA))
+                appendRescan(lv.scratch, o);
         }
         RowTop* parts = ga.rowParts + static_cast<size_t>(g) * kGroupWarps;
         finishGroupRow(lv, a, topA, parts);
-        const int rows = *reinterpret_cast<volatile int*>(lv.w.rescanCount);
-        for (int i = 0; i < rows; ++i) rescanGroupRow<MAXD>(lv, g, lv.w.rescanRows[i], s_dyn, parts);
+        const int rows = *reinterpret_cast<volatile int*>(lv.scratch.rescanCount);
+        for (int i = 0; i < rows; ++i) rescanGroupRow<MAXD>(lv, g, lv.scratch.rescanRows[i], s_dyn, parts);
         const int live = merges - m;  // clusters left
-        if (lv.listLen >= 64 && live <= lv.listLen / 2) lv.listLen = compactGroupList(lv, list, lv.listLen, &s_len);
+        if (lv.visited.length >= 64 && live <= lv.visited.length / 2)
+            lv.visited.length = compactGroupList(lv, list, lv.visited.length, &s_len);
         __syncthreads();  // every thread read the rescan count and the list before the next commit
     }
 }

@@ -48,9 +48,9 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
     // The pair's member lists as slots 0 and 1 of a view of its own (mergedMember reads them there).
     int* lists = reinterpret_cast<int*>(s_dyn + ShapeLayout{v.cfg.d, stageRows}.doubles());
     MhcaView local = v;
-    local.s.members = lists;
+    local.clusters.members = lists;
     const int entries = workers * (kPersistentThreads / 32);  // the worker warps' nearest partners
-    int next = *v.w.mergeCount;  // the host launches the kernel after the last launch's work
+    int next = *v.mergeLog.mergeCount;  // the host launches the kernel after the last launch's work
     for (;;) {
         __syncthreads();  // every thread read the last merge's plan and step
         if (tid == 0) {
@@ -69,15 +69,15 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
         if (tid == 0) {
             const int c = s_plan.a, e = nearestSlot(s_nearest);
             const int sizeC = s_plan.sizeA + s_plan.sizeB;
-            const int sizeE = e >= 0 ? __ldcg(&v.s.size[e]) : 0;
-            if (e >= 0 && e != c && e != s_plan.b && __ldcg(&v.s.alive[e]) && sizeC + sizeE <= cap) {
+            const int sizeE = e >= 0 ? __ldcg(&v.clusters.size[e]) : 0;
+            if (e >= 0 && e != c && e != s_plan.b && __ldcg(&v.clusters.alive[e]) && sizeC + sizeE <= cap) {
                 Step sp{};
                 sp.a = min(c, e);
                 sp.b = max(c, e);
                 sp.sizeA = sp.a == c ? sizeC : sizeE;
                 sp.sizeB = sizeC + sizeE - sp.sizeA;
                 sp.merge = m + 1;
-                sp.weight = mergeWeight(v, sizeC + sizeE);
+                sp.weight = mergeWeight(v.cfg, sizeC + sizeE);
                 sp.valid = 1;
                 s_step = sp;
                 SpecShape* intent = &g.intents[sp.merge & 1];
@@ -99,18 +99,19 @@ __global__ void __launch_bounds__(kPersistentThreads, 1)
         const size_t capStride = static_cast<size_t>(cap);
         for (int k = tid; k < sp.sizeA + sp.sizeB; k += nt) {
             if (k < s_plan.sizeA) {
-                listC[k] = __ldcg(&v.s.members[static_cast<size_t>(s_plan.a) * capStride + k]);
+                listC[k] = __ldcg(&v.clusters.members[static_cast<size_t>(s_plan.a) * capStride + k]);
             } else if (k < sizeC) {
-                listC[k] = __ldcg(&v.s.members[static_cast<size_t>(s_plan.b) * capStride + (k - s_plan.sizeA)]);
+                listC[k] = __ldcg(&v.clusters.members[static_cast<size_t>(s_plan.b) * capStride + (k - s_plan.sizeA)]);
             } else {
-                listE[k - sizeC] = __ldcg(&v.s.members[static_cast<size_t>(e) * capStride + (k - sizeC)]);
+                listE[k - sizeC] = __ldcg(&v.clusters.members[static_cast<size_t>(e) * capStride + (k - sizeC)]);
             }
         }
         __syncthreads();
         Step pair = sp;  // the same step, its lists at slots 0 and 1 of the local view
         pair.a = 0;
         pair.b = 1;
-        mergedShapeBlock(local, pair, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, nt, 0}, true);
+        mergedShapeBlock(local.cfg, local.clusters, pair, area, &s_shape, &s_flag, &s_value, ShapeTeam{tid, nt, 0},
+                         true);
         publishSpecShape(v, g.records, g.payload, area, s_shape, sp, sp.merge);
     }
 }

@@ -33,8 +33,8 @@ struct MergePlan {
 };
 
 /// wf of the union of clusters of sizeC points (mhca_agglomerate.cpp's mergeStep; a pair weighs 0).
-__device__ __forceinline__ double mergeWeight(const MhcaView& v, int sizeC) {
-    return ::clusterlens::mhca::clusterWeight(sizeC, v.cfg.nFull, v.cfg.threshold);
+__device__ __forceinline__ double mergeWeight(const MhcaConfig& cfg, int sizeC) {
+    return ::clusterlens::mhca::clusterWeight(sizeC, cfg.nFull, cfg.threshold);
 }
 
 /// mhclust.c's bookkeeping of the merge of rows a = best.slot and b = nnOfBest (mhca_agglomerate.cpp's
@@ -44,17 +44,18 @@ __device__ __forceinline__ double mergeWeight(const MhcaView& v, int sizeC) {
 /// merge index within the run. known (or null): the group's state, knownGroup's, when the caller
 /// holds it (the persistent kernel's last plan of a single-group run: one dependent round trip less).
 /// Single thread.
-__device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnOfBest, int m,
-                                      const GroupState* known = nullptr, int knownGroup = -1) {
+__device__ inline MergePlan planMerge(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
+                                      Candidate best, int nnOfBest, int m, const GroupState* known = nullptr,
+                                      int knownGroup = -1) {
     MergePlan plan{};
     if (best.slot < 0) return plan;  // st.valid == 0
     const int a = best.slot, b = nnOfBest;
-    const int g = known != nullptr ? knownGroup : v.s.group[a];
-    GroupState gs = known != nullptr ? *known : v.w.groups[g];
-    const int sizeA = v.s.size[a], sizeB = v.s.size[b], sizeC = sizeA + sizeB;
-    const double w1 = v.s.weight[a], w2 = v.s.weight[b];
-    const int idA = v.s.id[a], idB = v.s.id[b];
-    const double weight = mergeWeight(v, sizeC);
+    const int g = known != nullptr ? knownGroup : clusters.group[a];
+    GroupState gs = known != nullptr ? *known : mergeLog.groups[g];
+    const int sizeA = clusters.size[a], sizeB = clusters.size[b], sizeC = sizeA + sizeB;
+    const double w1 = clusters.weight[a], w2 = clusters.weight[b];
+    const int idA = clusters.id[a], idB = clusters.id[b];
+    const double weight = mergeWeight(cfg, sizeC);
     if (weight == 1.0) {
         if (w1 + w2 == 2.0) {
             --gs.fullCount;
@@ -64,12 +65,12 @@ __device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnO
     }
     const bool subthreshold = gs.fullCount < gs.clusterCount - 1;
     int mode =
-        distanceModeCode(::clusterlens::mhca::distanceModeFor(v.cfg.normalize != 0, subthreshold, v.cfg.subthreshold));
+        distanceModeCode(::clusterlens::mhca::distanceModeFor(cfg.normalize != 0, subthreshold, cfg.subthreshold));
     gs.clusterCount -= 1;
     plan.st.switchNow = gs.fullCount == gs.clusterCount && !gs.switched;
     if (plan.st.switchNow) {
         gs.switched = 1;
-        mode = v.cfg.postSwitchMode;
+        mode = cfg.postSwitchMode;
     }
     plan.gs = gs;
     plan.mode = mode;
@@ -83,9 +84,9 @@ __device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnO
     plan.st.merge = m;
     plan.st.group = g;
     plan.st.valid = 1;
-    if (v.cfg.full) {
-        plan.st.startA = v.s.start[a];
-        plan.st.startB = v.s.start[b];
+    if (cfg.full) {
+        plan.st.startA = clusters.start[a];
+        plan.st.startB = clusters.start[b];
         plan.st.bMoved = plan.st.startB != plan.st.startA + sizeA;
     }
     plan.st.weight = weight;
@@ -96,37 +97,39 @@ __device__ inline MergePlan planMerge(const MhcaView& v, Candidate best, int nnO
 /// on the switch every live cluster of the group's new mode and stamp; the step record last.
 /// `resetRescans` empties the rescan list (the per-stage kernels; the persistent kernel keeps its own
 /// timing of that reset).
-__device__ inline void commitMerge(const MhcaView& v, const MergePlan& plan, bool resetRescans) {
+__device__ inline void commitMerge(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
+                                   const MergeLogView& mergeLog, const MergeScratchView& scratch,
+                                   const VisitedListView& visited, const MergePlan& plan, bool resetRescans) {
     const Step& st = plan.st;
-    if (resetRescans) *v.w.rescanCount = 0;
+    if (resetRescans) *scratch.rescanCount = 0;
     if (!st.valid) {
-        *v.w.step = st;
+        *mergeLog.step = st;
         return;
     }
     const int a = st.a, b = st.b, g = st.group, m = st.merge;
     if (st.switchNow) {
-        for (int t = 0; t < v.listLen; ++t) {
-            const int o = v.list[t];
-            if (!v.s.alive[o] || v.s.group[o] != g) continue;
-            v.s.mode[o] = static_cast<signed char>(plan.mode);
-            v.s.birth[o] = m;
+        for (int t = 0; t < visited.length; ++t) {
+            const int o = visited.list[t];
+            if (!clusters.alive[o] || clusters.group[o] != g) continue;
+            clusters.mode[o] = static_cast<signed char>(plan.mode);
+            clusters.birth[o] = m;
         }
     }
-    v.w.groups[g] = plan.gs;
-    v.w.outA[m] = plan.idLow;
-    v.w.outB[m] = plan.idHigh;
-    v.w.outHeight[m] = plan.height;
-    v.w.outSize[m] = st.sizeA + st.sizeB;
-    v.w.outGroup[m] = g;
-    *v.w.mergeCount = m + 1;
-    v.s.size[a] = st.sizeA + st.sizeB;
-    v.s.id[a] = v.cfg.firstNewId + m;
-    v.s.birth[a] = m;
-    v.s.mode[a] = static_cast<signed char>(plan.mode);
-    v.s.weight[a] = st.weight;
-    v.s.alive[b] = 0;
-    v.s.nn[b] = -1;
-    *v.w.step = st;
+    mergeLog.groups[g] = plan.gs;
+    mergeLog.outA[m] = plan.idLow;
+    mergeLog.outB[m] = plan.idHigh;
+    mergeLog.outHeight[m] = plan.height;
+    mergeLog.outSize[m] = st.sizeA + st.sizeB;
+    mergeLog.outGroup[m] = g;
+    *mergeLog.mergeCount = m + 1;
+    clusters.size[a] = st.sizeA + st.sizeB;
+    clusters.id[a] = cfg.firstNewId + m;
+    clusters.birth[a] = m;
+    clusters.mode[a] = static_cast<signed char>(plan.mode);
+    clusters.weight[a] = st.weight;
+    clusters.alive[b] = 0;
+    nearest.nn[b] = -1;
+    *mergeLog.step = st;
 }
 
 /// Work area of the merged shape (doubles): cov, factor, inverse (p*p each), muA, muB, means, column,
@@ -176,25 +179,26 @@ __device__ inline ShapeArea shapeArea(double* base, int p, int stageRows) {
 /// a's block of perm and b's members where the step's rotation put them (fmdRotateKernel's output), or
 /// at startB in perm when b did not move or the step is a speculation, so the shape may run while
 /// fmdPlaceKernel rewrites perm.
-__device__ __forceinline__ int mergedMember(const MhcaView& v, const Step& st, int k) {
-    if (v.cfg.full) {
-        if (k < st.sizeA) return v.s.perm[st.startA + k];
-        return st.bMoved ? v.w.moved[st.startA + k] : v.s.perm[st.startB + (k - st.sizeA)];
+__device__ __forceinline__ int mergedMember(const MhcaConfig& cfg, const ClusterView& clusters, const Step& st, int k) {
+    if (cfg.full) {
+        if (k < st.sizeA) return clusters.perm[st.startA + k];
+        return st.bMoved ? clusters.moved[st.startA + k] : clusters.perm[st.startB + (k - st.sizeA)];
     }
-    const size_t cap = static_cast<size_t>(v.cfg.memberCap);
-    return k < st.sizeA ? v.s.members[static_cast<size_t>(st.a) * cap + k]
-                        : v.s.members[static_cast<size_t>(st.b) * cap + (k - st.sizeA)];
+    const size_t cap = static_cast<size_t>(cfg.memberCap);
+    return k < st.sizeA ? clusters.members[static_cast<size_t>(st.a) * cap + k]
+                        : clusters.members[static_cast<size_t>(st.b) * cap + (k - st.sizeA)];
 }
 
 /// Scatter matrix Σ (x - mean)(x - mean)ᵀ and covariance (÷ (r - 1)) of the merged cluster: from its
 /// members as mhca_linalg.cpp's sampleCovariance while it has at most memberCap members, otherwise
 /// by the pairwise update of the two scatter matrices (Chan, Golub, LeVeque 1979). Into the area.
-__device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const ShapeArea& s, const ShapeTeam& team) {
-    const int p = v.cfg.d, n = v.cfg.n, sizeC = st.sizeA + st.sizeB;
+__device__ inline void mergedCovariance(const MhcaConfig& cfg, const ClusterView& clusters, const Step& st,
+                                        const ShapeArea& s, const ShapeTeam& team) {
+    const int p = cfg.d, n = cfg.n, sizeC = st.sizeA + st.sizeB;
     const int tid = team.tid, nt = team.nt;
     const double divisor = static_cast<double>(sizeC) - 1.0;
     double* cov = s.cov;
-    if (sizeC <= v.cfg.memberCap) {
+    if (sizeC <= cfg.memberCap) {
         const bool staged = sizeC <= s.stageRows;
         // The factorisation's three p x p matrices are free until the scatter is summed: they hold the
         // member indices while the rows are copied asynchronously, so the copy costs two round trips
@@ -207,8 +211,8 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
 #endif
         if (async) {
             for (int k = tid; k < sizeC; k += 2 * nt) {
-                const int first = mergedMember(v, st, k);
-                const int second = k + nt < sizeC ? mergedMember(v, st, k + nt) : 0;
+                const int first = mergedMember(cfg, clusters, st, k);
+                const int second = k + nt < sizeC ? mergedMember(cfg, clusters, st, k + nt) : 0;
                 memberSlots[k] = first;
                 if (k + nt < sizeC) memberSlots[k + nt] = second;
             }
@@ -216,7 +220,7 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
             const int total = sizeC * p;
             for (int t = tid; t < total; t += nt) {
                 const int k = t / p;
-                __pipeline_memcpy_async(&s.rows[t], &v.x[static_cast<size_t>(memberSlots[k]) * p + (t - k * p)],
+                __pipeline_memcpy_async(&s.rows[t], &clusters.x[static_cast<size_t>(memberSlots[k]) * p + (t - k * p)],
                                         sizeof(double));
             }
             __pipeline_commit();
@@ -231,12 +235,12 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
 #pragma unroll
                 for (int u = 0; u < kUnroll; ++u) {
                     const int t = base + u * nt;
-                    member[u] = t < total ? mergedMember(v, st, t / p) : 0;
+                    member[u] = t < total ? mergedMember(cfg, clusters, st, t / p) : 0;
                 }
 #pragma unroll
                 for (int u = 0; u < kUnroll; ++u) {
                     const int t = base + u * nt;
-                    value[u] = t < total ? v.x[static_cast<size_t>(member[u]) * p + t % p] : 0.0;
+                    value[u] = t < total ? clusters.x[static_cast<size_t>(member[u]) * p + t % p] : 0.0;
                 }
 #pragma unroll
                 for (int u = 0; u < kUnroll; ++u)
@@ -245,7 +249,8 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
         }
         team.sync();  // the staged rows, and muA and muB
         auto value = [&](int k, int j) {
-            return staged ? s.rows[k * p + j] : v.x[static_cast<size_t>(mergedMember(v, st, k)) * p + j];
+            return staged ? s.rows[k * p + j]
+                          : clusters.x[static_cast<size_t>(mergedMember(cfg, clusters, st, k)) * p + j];
         };
         for (int j = tid; j < p; j += nt) {
             double sum = 0.0;
@@ -272,8 +277,8 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
             const int i = t / p, j = t % p;
             if (j < i) continue;
             const size_t e = static_cast<size_t>(packedIndex(j, i)) * n;
-            const double sum =
-                v.s.scatter[e + st.a] + v.s.scatter[e + st.b] + (s.muA[i] - s.muB[i]) * (s.muA[j] - s.muB[j]) * factor;
+            const double sum = clusters.scatter[e + st.a] + clusters.scatter[e + st.b] +
+                               (s.muA[i] - s.muB[i]) * (s.muA[j] - s.muB[j]) * factor;
             s.scatter[packedIndex(j, i)] = sum;
             cov[i * p + j] = cov[j * p + i] = sum / divisor;
         }
@@ -283,11 +288,12 @@ __device__ inline void mergedCovariance(const MhcaView& v, const Step& st, const
 
 /// The means of a and b into the area and the merged mean (mhclust.c's size-weighted update) into
 /// area.newMu, by threads tid of nt; the caller's next barrier publishes them.
-__device__ inline void mergedMean(const MhcaView& v, const Step& st, const ShapeArea& s, int tid, int nt) {
-    const int p = v.cfg.d, n = v.cfg.n;
+__device__ inline void mergedMean(const MhcaConfig& cfg, const ClusterView& clusters, const Step& st,
+                                  const ShapeArea& s, int tid, int nt) {
+    const int p = cfg.d, n = cfg.n;
     for (int k = tid; k < p; k += nt) {
-        const double muA = v.s.mu[static_cast<size_t>(k) * n + st.a];
-        const double muB = v.s.mu[static_cast<size_t>(k) * n + st.b];
+        const double muA = clusters.mu[static_cast<size_t>(k) * n + st.a];
+        const double muB = clusters.mu[static_cast<size_t>(k) * n + st.b];
         const double s1 = static_cast<double>(st.sizeA), s2 = static_cast<double>(st.sizeB);
         s.muA[k] = muA;
         s.muB[k] = muB;
@@ -296,8 +302,8 @@ __device__ inline void mergedMean(const MhcaView& v, const Step& st, const Shape
 }
 
 /// The speculated shape of merge m (FMD): one of two alternating ShapeLayout{p, 0} areas.
-__device__ inline ShapeArea specArea(const MhcaView& v, int p, int m) {
-    return shapeArea(v.w.specArea + (m & 1) * ShapeLayout{p, 0}.doubles(), p, 0);
+__device__ inline ShapeArea specArea(const MergeScratchView& scratch, int p, int m) {
+    return shapeArea(scratch.specArea + (m & 1) * ShapeLayout{p, 0}.doubles(), p, 0);
 }
 
 /// Block-uniform outcome of mergedShapeBlock.
@@ -323,10 +329,10 @@ __device__ __forceinline__ SpecShape specRecordOf(const Step& sp, const ShapeRes
 /// The second half of mergedShapeBlock (after its factorisation, by the same team on the same area):
 /// Σ'^-1, nmf and the identity test into the area and *out. Ends with the team's barrier.
 /// `profile`: as mergedShapeBlock's, from `stamp` on.
-__device__ inline void finishMergedShape(const MhcaView& v, const Step& st, const ShapeArea& s, ShapeResult* out,
+__device__ inline void finishMergedShape(const MhcaConfig& cfg, const Step& st, const ShapeArea& s, ShapeResult* out,
                                          int* s_flag, double* s_value, const ShapeTeam& team,
                                          unsigned long long* profile = nullptr, unsigned long long stamp = 0ull) {
-    const int p = v.cfg.d, tid = team.tid, nt = team.nt;
+    const int p = cfg.d, tid = team.tid, nt = team.nt;
     auto lap = [&](int slot) {
         if (!profile) return;
         const unsigned long long now = globalNanoseconds();
@@ -335,8 +341,8 @@ __device__ inline void finishMergedShape(const MhcaView& v, const Step& st, cons
     };
     double nmf = 1.0;
     const bool shaped =
-        st.sizeA + st.sizeB > 2 && shapedInMode(v.cfg.subthreshold, st.weight) &&
-        clusterShapeInverse(v, s.cov, s.factor, s.inverse, s.column, s.means, nmf, s_flag, s_value, team);
+        st.sizeA + st.sizeB > 2 && shapedInMode(cfg.subthreshold, st.weight) &&
+        clusterShapeInverse(cfg, s.cov, s.factor, s.inverse, s.column, s.means, nmf, s_flag, s_value, team);
     team.sync();  // every thread read *s_flag
     lap(1);
     if (tid == 0) *s_flag = shaped ? (nmf == 1.0) : 1;
@@ -364,46 +370,48 @@ __device__ inline void finishMergedShape(const MhcaView& v, const Step& st, cons
 /// s.column hold the rest's input) and finishMergedShape completes it later. `profile` (thread 0 of
 /// one block, or null): nanoseconds of member sums, factorisations and the rest added to
 /// profile[0 .. 2].
-__device__ inline void mergedShapeBlock(const MhcaView& v, const Step& st, const ShapeArea& s, ShapeResult* out,
-                                        int* s_flag, double* s_value, const ShapeTeam& team, bool meansReady,
-                                        unsigned long long* profile = nullptr, bool factorOnly = false) {
+__device__ inline void mergedShapeBlock(const MhcaConfig& cfg, const ClusterView& clusters, const Step& st,
+                                        const ShapeArea& s, ShapeResult* out, int* s_flag, double* s_value,
+                                        const ShapeTeam& team, bool meansReady, unsigned long long* profile = nullptr,
+                                        bool factorOnly = false) {
     unsigned long long stamp = profile ? globalNanoseconds() : 0ull;
-    if (!meansReady) mergedMean(v, st, s, team.tid, team.nt);
-    mergedCovariance(v, st, s, team);  // its first barrier publishes muA and muB
+    if (!meansReady) mergedMean(cfg, clusters, st, s, team.tid, team.nt);
+    mergedCovariance(cfg, clusters, st, s, team);  // its first barrier publishes muA and muB
     if (profile) {
         const unsigned long long now = globalNanoseconds();
         profile[0] += now - stamp;
         stamp = now;
     }
-    if (st.sizeA + st.sizeB > 2 && shapedInMode(v.cfg.subthreshold, st.weight))
-        clusterShapeFactor(v, st.weight, s.cov, s.factor, s.column, s_flag, team);
-    if (!factorOnly) finishMergedShape(v, st, s, out, s_flag, s_value, team, profile, stamp);
+    if (st.sizeA + st.sizeB > 2 && shapedInMode(cfg.subthreshold, st.weight))
+        clusterShapeFactor(cfg, st.weight, s.cov, s.factor, s.column, s_flag, team);
+    if (!factorOnly) finishMergedShape(cfg, st, s, out, s_flag, s_value, team, profile, stamp);
 }
 
 /// Writes the merged shape of mergedShapeBlock into slot a (the whole block): member list (CMD, while
 /// it fits), mean, scatter, Σ'^-1 and Σ'^-1 / nmf entry by entry, nmf and the identity flag.
-__device__ inline void writeMergedShape(const MhcaView& v, const Step& st, const ShapeArea& s, const ShapeResult& r) {
-    const int p = v.cfg.d, n = v.cfg.n, a = st.a;
+__device__ inline void writeMergedShape(const MhcaConfig& cfg, const ClusterView& clusters, const Step& st,
+                                        const ShapeArea& s, const ShapeResult& r) {
+    const int p = cfg.d, n = cfg.n, a = st.a;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
-    if (!v.cfg.full && st.sizeA + st.sizeB <= v.cfg.memberCap) {
-        int* target = v.s.members + static_cast<size_t>(a) * v.cfg.memberCap + st.sizeA;
-        const int* source = v.s.members + static_cast<size_t>(st.b) * v.cfg.memberCap;
+    if (!cfg.full && st.sizeA + st.sizeB <= cfg.memberCap) {
+        int* target = clusters.members + static_cast<size_t>(a) * cfg.memberCap + st.sizeA;
+        const int* source = clusters.members + static_cast<size_t>(st.b) * cfg.memberCap;
         for (int t = tid; t < st.sizeB; t += nt) target[t] = source[t];
     }
     for (int t = tid; t < p * p; t += nt) {
         const int i = t / p, j = t % p;
         if (j > i) continue;
         const size_t e = static_cast<size_t>(packedIndex(i, j)) * n + a;
-        v.s.scatter[e] = s.scatter[packedIndex(i, j)];
+        clusters.scatter[e] = s.scatter[packedIndex(i, j)];
         if (r.shaped) {
-            v.s.metric[e] = s.inverse[t];
-            v.s.scaled[e] = s.inverse[t] / r.nmf;
+            clusters.metric[e] = s.inverse[t];
+            clusters.scaled[e] = s.inverse[t] / r.nmf;
         }
     }
-    for (int k = tid; k < p; k += nt) v.s.mu[static_cast<size_t>(k) * n + a] = s.newMu[k];
+    for (int k = tid; k < p; k += nt) clusters.mu[static_cast<size_t>(k) * n + a] = s.newMu[k];
     if (tid == 0) {
-        v.s.nmf[a] = r.nmf;
-        v.s.identity[a] = static_cast<signed char>(r.identity);
+        clusters.nmf[a] = r.nmf;
+        clusters.identity[a] = static_cast<signed char>(r.identity);
     }
 }
 

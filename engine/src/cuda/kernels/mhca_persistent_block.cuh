@@ -123,11 +123,11 @@ __device__ __forceinline__ PersistentBlock startBlock(const MhcaView& v, Persist
     // The last block speculates (mhca_persistent_speculation.cuh) and owns no entries.
     c.specBlock = args.speculate && c.blocks >= 2 ? c.blocks - 1 : -1;
     c.workers = c.specBlock >= 0 ? c.blocks - 1 : c.blocks;
-    c.own = ownedEntries(v.listLen, 0, c.warps, c.workers);
+    c.own = ownedEntries(v.visited.length, 0, c.warps, c.workers);
     // Without barrier S3 (mhca_row_journal.cuh): the rows update as soon as a block's new distances
     // are done. The rows a block's selecting warps write are then those it owns, which the identity
     // list makes cheap to tell.
-    c.elide = args.elideS3 && c.specBlock >= 0 && v.listIsIdentity;
+    c.elide = args.elideS3 && c.specBlock >= 0 && v.visited.isIdentity;
     c.pa = args;
     if (!kProfiled) {
         args.profile = nullptr;
@@ -175,7 +175,7 @@ __device__ __forceinline__ MergeLoop launchStartPhase(const MhcaView& v, Persist
     // Records of an earlier launch name slots that compaction may have moved. The blocks wait for the
     // record of every merge: the first's is out already, "none".
     if (c.pa.spec != nullptr && c.blk == 0 && c.tid < 2) {
-        const int first = *v.w.mergeCount;
+        const int first = *v.mergeLog.mergeCount;
         c.pa.spec[c.tid] = noSpecRecord(c.tid == (first & 1) ? first : -1);
     }
     __syncthreads();
@@ -183,10 +183,10 @@ __device__ __forceinline__ MergeLoop launchStartPhase(const MhcaView& v, Persist
         RowTop top = noTop();
         for (int t = c.own.first; t < c.own.end; t += c.own.stride) {
             const int slot = listSlot(v, t);
-            if (!v.s.alive[slot]) continue;
-            const int nn = v.s.nn[slot];
-            if (nn == kLazyRow) atomicMax(&s.lazy, keyOrderBits(v.s.nnKey[slot]));
-            const Candidate cand = rowCandidate(v.s.nnKey[slot], v.s.pos[slot], slot, nn);
+            if (!v.clusters.alive[slot]) continue;
+            const int nn = v.nearest.nn[slot];
+            if (nn == kLazyRow) atomicMax(&s.lazy, keyOrderBits(v.nearest.nnKey[slot]));
+            const Candidate cand = rowCandidate(v.nearest.nnKey[slot], v.clusters.pos[slot], slot, nn);
             if (candidateBefore(cand, top.best)) top.best = cand;
         }
         top = blockTop(top, s.warp);
@@ -201,8 +201,8 @@ __device__ __forceinline__ MergeLoop launchStartPhase(const MhcaView& v, Persist
         s.growthHit = 0;
     }
     MergeLoop loop;
-    loop.m = *v.w.mergeCount;
-    loop.prevRows = c.pa.prologue ? *reinterpret_cast<volatile int*>(v.w.rescanCount) : 0;
+    loop.m = *v.mergeLog.mergeCount;
+    loop.prevRows = c.pa.prologue ? *reinterpret_cast<volatile int*>(v.scratch.rescanCount) : 0;
     loop.prevA = -1;
     loop.prevANn = -1;
     loop.aCand = noCandidate();
@@ -235,7 +235,7 @@ __device__ __forceinline__ void rescanPhase(const MhcaView& v, PersistentBlock& 
         c.lap(persistent_profile::kRescanBarriers);
         if (c.elide && defer && c.tid == 0) {  // the owner selects a deferred row's runners-up
             for (int i = 0; i < count; ++i) {
-                const int r = v.w.rescanRows[first + i];
+                const int r = v.scratch.rescanRows[first + i];
                 if (ownerBlock(r, c.workers) == c.blk) s.pending.add(r, c.pa.rowPart + i * c.blocks);
             }
         }
@@ -268,13 +268,13 @@ __device__ __forceinline__ bool closestCandidatePhase(const MhcaView& v, Persist
         if (s.value != kNoKey && lazyRowForced(s.value, known)) {
             for (int t = c.own.first; t < c.own.end; t += c.own.stride) {
                 const int o = listSlot(v, t);
-                if (v.s.alive[o] && v.s.nn[o] == kLazyRow && lazyRowForced(v.s.nnKey[o], known))
-                    appendRescan(v, o);  // the row holding s.value, unless a prologue rescanned it
+                if (v.clusters.alive[o] && v.nearest.nn[o] == kLazyRow && lazyRowForced(v.nearest.nnKey[o], known))
+                    appendRescan(v.scratch, o);  // the row holding s.value, unless a prologue rescanned it
             }
             grid.sync();
             // With nothing appended there is no pass (no barrier) before block 0 resets the count,
             // so a slow block may read 0: the list only grows between resets.
-            loop.prevRows = max(loop.prevRows, *reinterpret_cast<volatile int*>(v.w.rescanCount));
+            loop.prevRows = max(loop.prevRows, *reinterpret_cast<volatile int*>(v.scratch.rescanCount));
             return true;
         }
     }
@@ -292,19 +292,21 @@ __device__ __forceinline__ void planPhase(const MhcaView& v, const PersistentBlo
     if (c.blk == c.specBlock && c.tid < 32) {
         Step merging{};
         merging.a = bestNow.slot;
-        merging.b = bestNow.slot < 0 ? -1 : (bestNow.slot == loop.prevA ? loop.prevANn : __ldcg(&v.s.nn[bestNow.slot]));
+        merging.b =
+            bestNow.slot < 0 ? -1 : (bestNow.slot == loop.prevA ? loop.prevANn : __ldcg(&v.nearest.nn[bestNow.slot]));
         merging.merge = loop.m;
         speculatedStep(v, c.pa.blockPart, c.blocks, c.pa.rowFinal, loop.prevRows, loop.aCand, loop.prevANn, merging,
                        &s.specStep);
     }
     if (c.tid == (c.blk == c.specBlock ? 32 : 0)) {
         // All blocks read the last merge's rescan count before the barrier that ended its rescans.
-        if (c.blk == 0 && loop.prevRows > 0) *v.w.rescanCount = 0;
+        if (c.blk == 0 && loop.prevRows > 0) *v.scratch.rescanCount = 0;
         const Candidate best = bestNow;
-        const int nnBest = best.slot < 0 ? -1 : (best.slot == loop.prevA ? loop.prevANn : v.s.nn[best.slot]);
+        const int nnBest = best.slot < 0 ? -1 : (best.slot == loop.prevA ? loop.prevANn : v.nearest.nn[best.slot]);
         const GroupState known = s.plan.gs;
         const int knownGroup = s.plan.st.group;
-        s.plan = planMerge(v, best, nnBest, loop.m, loop.groupKnown ? &known : nullptr, knownGroup);
+        s.plan = planMerge(v.cfg, v.clusters, v.mergeLog, best, nnBest, loop.m, loop.groupKnown ? &known : nullptr,
+                           knownGroup);
         if (c.blk == c.specBlock && c.pa.growth.plans != nullptr)
             publishPlan(&c.pa.growth.plans[loop.m & 1], s.plan.st);
         s.specHit = 0;
@@ -348,7 +350,8 @@ __device__ __forceinline__ void shapeTeamPart(const MhcaView& v, PersistentBlock
     } else if (shapeStep.valid) {
         // The speculating block stops after the factorisation and finishes after barrier S3,
         // in its empty row update, so that neither barrier waits for its whole chain.
-        mergedShapeBlock(v, shapeStep, c.area, &s.shape, &s.flag, &s.value, ShapeTeam{tid, teamThreads, 1}, true,
+        mergedShapeBlock(v.cfg, v.clusters, shapeStep, c.area, &s.shape, &s.flag, &s.value,
+                         ShapeTeam{tid, teamThreads, 1}, true,
                          c.timed ? c.pa.profile + persistent_profile::kShapeMemberSums : nullptr, c.blk == c.specBlock);
     }
 }
@@ -366,7 +369,7 @@ __device__ __forceinline__ void shapePhase(const MhcaView& v, PersistentBlock& c
         probe.phaseStart = globalNanoseconds();
         probe.streamEnd = 0ull;
     }
-    if (shapeStep.valid) mergedMean(v, shapeStep, c.area, tid, static_cast<int>(blockDim.x));
+    if (shapeStep.valid) mergedMean(v.cfg, v.clusters, shapeStep, c.area, tid, static_cast<int>(blockDim.x));
     __syncthreads();
     if (c.timed) c.pa.profile[persistent_profile::kMergedMean] += globalNanoseconds() - probe.phaseStart;
     // The shape team factorises while the other warps stream the other clusters' metrics. The
@@ -378,7 +381,7 @@ __device__ __forceinline__ void shapePhase(const MhcaView& v, PersistentBlock& c
         const int selectors = min(s.pending.count, kSelectorWarps);
         const int w = (tid - kShapeTeamThreads) >> 5;
         for (int k = w; k < s.pending.count && w < selectors; k += selectors)
-            warpFinishRow(runnerRefs(v), s.pending.row[k], s.pending.parts[k], c.blocks, false);
+            warpFinishRow(runnerRefs(v.clusters, v.nearest), s.pending.row[k], s.pending.parts[k], c.blocks, false);
         if (kProfiled && c.blk == 0 && tid == kShapeTeamThreads && selectors > 0) {
             c.pa.profile[persistent_profile::kSelectionDone] += globalNanoseconds() - probe.phaseStart;
             c.pa.profile[persistent_profile::kSelections] += 1ull;
@@ -409,10 +412,10 @@ __device__ __forceinline__ void switchStepStop(const MhcaView& v, PersistentBloc
     grid.sync();
     if (c.blk == 0) {
         if (c.tid == 0) {
-            commitMerge(v, s.plan, true);
+            commitMerge(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, s.plan, true);
             c.pa.status[1] = 1;
         }
-        writeMergedShape(v, planned, c.area, s.shape);
+        writeMergedShape(v.cfg, v.clusters, planned, c.area, s.shape);
     }
 }
 

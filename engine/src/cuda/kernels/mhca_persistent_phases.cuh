@@ -39,9 +39,9 @@ __device__ __forceinline__ int ownerBlock(int t, int workers) {
     return (t >> 5) % workers;
 }
 
-/// The slot at list position t (MhcaView::listIsIdentity: no load).
+/// The slot at list position t (VisitedListView::isIdentity: no load).
 __device__ __forceinline__ int listSlot(const MhcaView& v, int t) {
-    return v.listIsIdentity ? t : v.list[t];
+    return v.visited.isIdentity ? t : v.visited.list[t];
 }
 
 __device__ __forceinline__ Candidate shflCandidate(const Candidate& c, int offset) {
@@ -262,48 +262,50 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
     const int blocks = static_cast<int>(gridDim.x), blk = static_cast<int>(blockIdx.x);
     __syncthreads();  // the shape area (which s_rows reuses) is no longer read
     const unsigned long long passStart = pa.profile != nullptr ? globalNanoseconds() : 0ull;
-    const int shifts = *v.w.shiftCount;
+    const int shifts = *v.mergeLog.shiftCount;
     const bool cached = shifts <= kShiftCache;
     if (cached && tid < shifts) {
-        s_shifts->time[tid] = v.w.shiftTime[tid];
-        s_shifts->group[tid] = v.w.shiftGroup[tid];
-        s_shifts->amount[tid] = v.w.shiftAmount[tid];
-        s_shifts->maxBefore[tid] = v.w.shiftMaxBefore[tid];
+        s_shifts->time[tid] = v.mergeLog.shiftTime[tid];
+        s_shifts->group[tid] = v.mergeLog.shiftGroup[tid];
+        s_shifts->amount[tid] = v.mergeLog.shiftAmount[tid];
+        s_shifts->maxBefore[tid] = v.mergeLog.shiftMaxBefore[tid];
     }
     if (tid == 0) s_shifts->count = shifts;
     for (int e = tid; e < count * rowDoubles; e += nt) {
         const int i = e / rowDoubles, q = e % rowDoubles;
-        const int r = v.w.rescanRows[first + i];
+        const int r = v.scratch.rescanRows[first + i];
         const size_t slot = static_cast<size_t>(r);
-        s_rows[e] = q < d ? v.s.mu[static_cast<size_t>(q) * n + slot]
-                          : (q < d + packed ? v.s.metric[static_cast<size_t>(q - d) * n + slot]
-                                            : v.s.scaled[static_cast<size_t>(q - d - packed) * n + slot]);
+        s_rows[e] = q < d ? v.clusters.mu[static_cast<size_t>(q) * n + slot]
+                          : (q < d + packed ? v.clusters.metric[static_cast<size_t>(q - d) * n + slot]
+                                            : v.clusters.scaled[static_cast<size_t>(q - d - packed) * n + slot]);
     }
     __syncthreads();
     for (int i = 0; i < count; ++i) {
-        const int r = v.w.rescanRows[first + i];
+        const int r = v.scratch.rescanRows[first + i];
         const double* row = s_rows + i * rowDoubles;
-        const bool identityR = v.s.identity[r] != 0;
-        const int posR = v.s.pos[r], groupR = v.s.group[r], birthR = v.s.birth[r], modeR = v.s.mode[r];
-        const double maxDistR = v.w.groups[groupR].maxDist;
+        const bool identityR = v.clusters.identity[r] != 0;
+        const int posR = v.clusters.pos[r], groupR = v.clusters.group[r], birthR = v.clusters.birth[r],
+                  modeR = v.clusters.mode[r];
+        const double maxDistR = v.mergeLog.groups[groupR].maxDist;
         RowTop top = noTop();
         for (int t = own.first; t < own.end; t += own.stride) {
             const int j = listSlot(v, t);
-            if (!v.s.alive[j] || v.s.group[j] != groupR || v.s.pos[j] <= posR) continue;
-            const int birthJ = v.s.birth[j];
-            const int pairMode = birthR >= birthJ ? modeR : v.s.mode[j];
+            if (!v.clusters.alive[j] || v.clusters.group[j] != groupR || v.clusters.pos[j] <= posR) continue;
+            const int birthJ = v.clusters.birth[j];
+            const int pairMode = birthR >= birthJ ? modeR : v.clusters.mode[j];
             MetricRef mR;
             mR.m = (identityR || pairMode == kModeIdentity) ? nullptr
                                                             : (pairMode == kModeScaled ? row + d + packed : row + d);
             mR.stride = 1;
-            const MetricRef mJ = slotMetric(v, j, pairMode);
+            const MetricRef mJ = slotMetric(v.cfg, v.clusters, j, pairMode);
             const double dist = pa.streamEvictFirst
-                                    ? stagedDistanceStreamed<MAXD, true>(row, mR, v.s.mu + j, mJ, n, d)
-                                    : stagedDistanceStreamed<MAXD, false>(row, mR, v.s.mu + j, mJ, n, d);
+                                    ? stagedDistanceStreamed<MAXD, true>(row, mR, v.clusters.mu + j, mJ, n, d)
+                                    : stagedDistanceStreamed<MAXD, false>(row, mR, v.clusters.mu + j, mJ, n, d);
             Candidate cand;
             const int stamp = max(birthR, birthJ);
-            cand.key = cached ? keyOfCached(*s_shifts, maxDistR, dist, stamp, groupR) : keyOf(v, dist, stamp, groupR);
-            cand.pos = v.s.pos[j];
+            cand.key =
+                cached ? keyOfCached(*s_shifts, maxDistR, dist, stamp, groupR) : keyOf(v.mergeLog, dist, stamp, groupR);
+            cand.pos = v.clusters.pos[j];
             cand.slot = j;
             offerTop(top, cand);
         }
@@ -326,7 +328,7 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
         }
         if (!__shfl_sync(0xffffffffu, last, 0)) continue;
         const unsigned long long selectStart = pa.profile != nullptr ? globalNanoseconds() : 0ull;
-        const int r = v.w.rescanRows[first + i];
+        const int r = v.scratch.rescanRows[first + i];
         Candidate best;
         if (defer) {
             RowTop all = noTop();
@@ -336,19 +338,19 @@ __device__ inline void rescanPass(const MhcaView& v, const PersistentArgs& pa, i
             best.pos = __shfl_sync(0xffffffffu, all.best.pos, 0);
             best.slot = __shfl_sync(0xffffffffu, all.best.slot, 0);
             if (lane == 0) {
-                v.s.nn[r] = all.best.slot;
-                v.s.nnKey[r] = all.best.slot < 0 ? kNoKey : all.best.key;
-                v.s.nnBefore[r] = all.second;
-                v.s.runCount[r] = 0;
-                v.s.runBound[r] = __longlong_as_double(0x7ff0000000000000LL);  // unknown until selected
+                v.nearest.nn[r] = all.best.slot;
+                v.nearest.nnKey[r] = all.best.slot < 0 ? kNoKey : all.best.key;
+                v.nearest.nnBefore[r] = all.second;
+                v.nearest.runCount[r] = 0;
+                v.nearest.runBound[r] = __longlong_as_double(0x7ff0000000000000LL);  // unknown until selected
                 if (!ownerSelects) pending->add(r, pa.rowPart + i * blocks);
             }
         } else {
-            best = warpFinishRow(runnerRefs(v), r, pa.rowPart + i * blocks, blocks, true);
+            best = warpFinishRow(runnerRefs(v.clusters, v.nearest), r, pa.rowPart + i * blocks, blocks, true);
         }
         if (lane == 0) {
             pa.rowCounter[i] = 0;
-            pa.rowFinal[first + i] = rowCandidate(best.key, v.s.pos[r], r, best.slot);
+            pa.rowFinal[first + i] = rowCandidate(best.key, v.clusters.pos[r], r, best.slot);
             if (pa.profile != nullptr) {
                 atomicAdd(&pa.profile[persistent_profile::kRescanSelection], globalNanoseconds() - selectStart);
                 atomicAdd(&pa.profile[persistent_profile::kRescanSelectedRows], 1ull);
@@ -373,15 +375,15 @@ __device__ inline void otherSideForms(const MhcaView& v, const Step& st, int mod
         int k = 0;
         if (lane == 0) k = atomicAdd(s_claim, 1);
         const int chunk = __shfl_sync(0xffffffffu, k, 0) * workers + blk;
-        if (chunk * 32 >= v.listLen) break;
+        if (chunk * 32 >= v.visited.length) break;
         const int t = chunk * 32 + lane;
-        if (t >= v.listLen) continue;
+        if (t >= v.visited.length) continue;
         const int o = listSlot(v, t);
         // o's state read in one round trip: the tests one after the other made a chain of three.
-        const EntryState e = entryState(v, o);
+        const EntryState e = entryState(v.clusters, o);
         if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
-        const MetricRef mO = slotMetric(v, o, modeC, e.identity);
-        v.w.newDist[t] = streamedSide<MAXD>(evictFirst, muC, v.s.mu + o, v.cfg.n, mO, v.cfg.d);
+        const MetricRef mO = slotMetric(v.cfg, v.clusters, o, modeC, e.identity);
+        v.scratch.newDist[t] = streamedSide<MAXD>(evictFirst, muC, v.clusters.mu + o, v.cfg.n, mO, v.cfg.d);
     }
 }
 
@@ -394,12 +396,12 @@ __device__ inline double newDistancesOfRange(const MhcaView& v, const Step& st, 
     double smallest = 0.0;
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = listSlot(v, t);
-        const double qO = v.w.newDist[t];
-        const EntryState e = entryState(v, o);
+        const double qO = v.scratch.newDist[t];
+        const EntryState e = entryState(v.clusters, o);
         if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
-        const double qC = sideFormOf<MAXD>(muC, v.s.mu + o, v.cfg.n, mC, v.cfg.d);
+        const double qC = sideFormOf<MAXD>(muC, v.clusters.mu + o, v.cfg.n, mC, v.cfg.d);
         const double dist = (sqrt(qC) + sqrt(qO)) / 2.0;
-        v.w.newDist[t] = dist;
+        v.scratch.newDist[t] = dist;
         if (nearest != nullptr) *nearest = min(*nearest, nearestKey(dist, o));
         const double key = dsub(maxDist, dist);
         if (key < smallest) smallest = key;
@@ -417,23 +419,23 @@ __device__ inline void rowUpdateOfRange(const MhcaView& v, const Step& st, doubl
                                         RowJournal journal) {
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = listSlot(v, t);
-        const double dist = v.w.newDist[t];
+        const double dist = v.scratch.newDist[t];
         // Everything the update reads first about the row, in one round trip: each test used to wait
         // for its own load.
-        const EntryState e = entryState(v, o);
-        const RowState row = rowState<true>(v, o);
+        const EntryState e = entryState(v.clusters, o);
+        const RowState row = rowState<true>(v.clusters, v.nearest, o);
         if (o == st.a || o == st.b || !e.alive) continue;
         if (s_heavy != nullptr) {
             if (row.nn == st.a || row.nn == st.b) atomicAdd(&s_heavy[0], 1);
             if (row.nn == kLazyRow) atomicAdd(&s_heavy[1], 1);
         }
-        if (e.group == st.group &&
-            updateRowForMerge<true, true>(v, st, o, dist, maxDist, posA, topA, true, row, journal)) {
-            appendRescan(v, o);
+        if (e.group == st.group && updateRowForMerge<true, true>(v.clusters, v.nearest, st, o, dist, maxDist, posA,
+                                                                 topA, true, row, journal)) {
+            appendRescan(v.scratch, o);
             continue;
         }
-        const int nnO = v.s.nn[o];  // after the update's stores
-        const double key = v.s.nnKey[o];
+        const int nnO = v.nearest.nn[o];  // after the update's stores
+        const double key = v.nearest.nnKey[o];
         if (nnO == kLazyRow) {
             atomicMax(s_lazy, keyOrderBits(key));
             continue;
@@ -449,9 +451,9 @@ __device__ inline double smallestKeyOfRange(const MhcaView& v, const Step& st, d
     double smallest = 0.0;
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = listSlot(v, t);
-        const EntryState e = entryState(v, o);
+        const EntryState e = entryState(v.clusters, o);
         if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
-        const double key = dsub(maxDist, v.w.newDist[t]);
+        const double key = dsub(maxDist, v.scratch.newDist[t]);
         if (key < smallest) smallest = key;
     }
     return smallest;
@@ -462,9 +464,9 @@ __device__ inline double smallestKeyOfRange(const MhcaView& v, const Step& st, d
 __device__ inline void restoreRange(const MhcaView& v, const Step& st, OwnedEntries own, const RowJournal& j) {
     for (int t = own.first; t < own.end; t += own.stride) {
         const int o = listSlot(v, t);
-        const EntryState e = entryState(v, o);
+        const EntryState e = entryState(v.clusters, o);
         if (o == st.a || o == st.b || !e.alive || e.group != st.group) continue;
-        restoreRow(j, runnerRefs(v), o);
+        restoreRow(j, runnerRefs(v.clusters, v.nearest), o);
     }
 }
 

@@ -46,7 +46,7 @@ __device__ __forceinline__ double newDistancesPhase(const MhcaView& v, Persisten
     c.lap(persistent_profile::kBarrierS3);
     if (c.blk == c.specBlock && !c.elide) {  // the speculated shape's second half, and its record
         if (s.specStep.valid)
-            finishMergedShape(v, s.specStep, c.area, &s.shape, &s.flag, &s.value, ShapeTeam{tid, c.warps * 32, 1});
+            finishMergedShape(v.cfg, s.specStep, c.area, &s.shape, &s.flag, &s.value, ShapeTeam{tid, c.warps * 32, 1});
         publishSpecShape(v, c.pa.spec, c.pa.specPayload, c.area, s.shape, s.specStep, m + 1);
         if (c.pa.profile != nullptr && tid == 0 && s.specStep.valid)
             c.pa.profile[persistent_profile::kSpeculatedWritten] += 1ull;
@@ -70,12 +70,12 @@ __device__ __forceinline__ Step commitPhase(const MhcaView& v, PersistentBlock& 
     st.maxBefore = maxDist;
     if (c.blk == 0 && !c.elide) {
         if (c.tid == 0) {
-            commitMerge(v, s.plan, false);
-            recordShift(v, s.smallest);
+            commitMerge(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, s.plan, false);
+            recordShift(v.mergeLog, s.smallest);
         }
-        writeMergedShape(v, planned, c.area, s.shape);
+        writeMergedShape(v.cfg, v.clusters, planned, c.area, s.shape);
     }
-    *posA = v.s.pos[st.a];
+    *posA = v.clusters.pos[st.a];
     c.part(persistent_profile::kRowCommit);
     return st;
 }
@@ -113,9 +113,9 @@ __device__ __forceinline__ void rowUpdatePhase(const MhcaView& v, PersistentBloc
     }
     if (c.elide && blk == 0 && journal.base != nullptr) {  // after every block's shape phase
         const unsigned long long commitStart = kProfiled && tid == 0 ? globalNanoseconds() : 0ull;
-        if (tid == 0) commitMerge(v, s.plan, false);
+        if (tid == 0) commitMerge(v.cfg, v.clusters, v.nearest, v.mergeLog, v.scratch, v.visited, s.plan, false);
         __syncthreads();
-        writeMergedShape(v, planned, c.area, s.shape);
+        writeMergedShape(v.cfg, v.clusters, planned, c.area, s.shape);
         if (kProfiled && tid == 0)
             c.pa.profile[persistent_profile::kBlockZeroCommit] += globalNanoseconds() - commitStart;
     }
@@ -139,7 +139,8 @@ __device__ __forceinline__ void barrierS4Phase(const MhcaView& v, PersistentBloc
         if (c.blk == c.specBlock && journal.base != nullptr) {
             const unsigned long long finishStart = kProfiled && tid == 0 ? globalNanoseconds() : 0ull;
             if (s.specStep.valid)
-                finishMergedShape(v, s.specStep, c.area, &s.shape, &s.flag, &s.value, ShapeTeam{tid, c.warps * 32, 1});
+                finishMergedShape(v.cfg, s.specStep, c.area, &s.shape, &s.flag, &s.value,
+                                  ShapeTeam{tid, c.warps * 32, 1});
             publishSpecShape(v, c.pa.spec, c.pa.specPayload, c.area, s.shape, s.specStep, m + 1);
             if (c.pa.profile != nullptr && tid == 0 && s.specStep.valid)
                 c.pa.profile[persistent_profile::kSpeculatedWritten] += 1ull;
@@ -219,7 +220,7 @@ __device__ __forceinline__ void shiftedUpdatePhase(const MhcaView& v, Persistent
     restoreRange(v, *st, c.own, *journal);
     if (c.tid == 0) {
         if (c.blk == 0) {
-            recordShift(v, s.smallest);
+            recordShift(v.mergeLog, s.smallest);
             c.pa.shiftSeen[m & 1] = 0;  // every block read it before the barrier above
             c.pa.status[2] += 1;
         }
@@ -274,11 +275,11 @@ __device__ __forceinline__ void mergedRowPhase(const MhcaView& v, PersistentBloc
         s.rows = 0;
         // Without S3 the row's owner writes it: its selecting warps write its runners-up next.
         if (c.blk == (c.elide ? ownerBlock(st.a, c.workers) : 0)) {
-            v.s.nn[st.a] = s.aRow.best.slot;
-            v.s.nnKey[st.a] = s.aRow.best.slot < 0 ? kNoKey : s.aRow.best.key;
-            v.s.nnBefore[st.a] = s.aRow.second;
-            v.s.runCount[st.a] = 0;  // no runners-up yet: the bound of all its other partners
-            v.s.runBound[st.a] = s.aRow.second;
+            v.nearest.nn[st.a] = s.aRow.best.slot;
+            v.nearest.nnKey[st.a] = s.aRow.best.slot < 0 ? kNoKey : s.aRow.best.key;
+            v.nearest.nnBefore[st.a] = s.aRow.second;
+            v.nearest.runCount[st.a] = 0;  // no runners-up yet: the bound of all its other partners
+            v.nearest.runBound[st.a] = s.aRow.second;
             s.pending.add(st.a, c.pa.aPart);
         }
     }
@@ -302,7 +303,7 @@ __device__ __forceinline__ void mergedRowPhase(const MhcaView& v, PersistentBloc
 __device__ __forceinline__ void launchEndPhase(const MhcaView& v, const PersistentBlock& c,
                                                const PersistentProbeShared& probe, const MergeLoop& loop) {
     if (c.blk == 0 && c.tid == 0) {
-        if (loop.prevRows > 0) *v.w.rescanCount = 0;  // every block read it before the last barrier
+        if (loop.prevRows > 0) *v.scratch.rescanCount = 0;  // every block read it before the last barrier
         c.pa.status[0] = loop.done;
         if (c.pa.growth.plans != nullptr) storeRelease(c.pa.growth.stop, 1);
     }

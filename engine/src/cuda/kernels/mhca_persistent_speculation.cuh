@@ -65,7 +65,7 @@ __device__ inline void speculatedStep(const MhcaView& v, const RowTop* parts, in
         int nn[kPerLane];
 #pragma unroll
         for (int u = 0; u < kPerLane; ++u)
-            nn[u] = x[u].slot < 0 ? -1 : (x[u].slot == extra.slot ? extraNn : __ldcg(&v.s.nn[x[u].slot]));
+            nn[u] = x[u].slot < 0 ? -1 : (x[u].slot == extra.slot ? extraNn : __ldcg(&v.nearest.nn[x[u].slot]));
 #pragma unroll
         for (int u = 0; u < kPerLane; ++u) {
             const bool clear = x[u].slot >= 0 && x[u].slot != st.a && x[u].slot != st.b && nn[u] >= 0 &&
@@ -93,11 +93,11 @@ __device__ inline void speculatedStep(const MhcaView& v, const RowTop* parts, in
     if (c.slot >= 0 && !st.switchNow) {  // a switch ends the launch with this merge
         sp.a = c.slot;
         sp.b = nnC;
-        sp.sizeA = v.s.size[c.slot];
-        sp.sizeB = v.s.size[nnC];
+        sp.sizeA = v.clusters.size[c.slot];
+        sp.sizeB = v.clusters.size[nnC];
         sp.merge = st.merge + 1;
-        sp.group = v.s.group[c.slot];
-        sp.weight = mergeWeight(v, sp.sizeA + sp.sizeB);
+        sp.group = v.clusters.group[c.slot];
+        sp.weight = mergeWeight(v.cfg, sp.sizeA + sp.sizeB);
         sp.valid = 1;
     }
     *out = sp;

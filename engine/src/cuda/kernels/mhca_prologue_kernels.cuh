@@ -28,9 +28,9 @@ constexpr int kPrologueTile = 128;
 
 /// A row's state from its exact list (candidateBefore order, empty entries last) and the bound of its
 /// other partners: warpFinishRow's stores.
-__device__ __forceinline__ void writeSingletonRow(const MhcaView& v, int row, const Candidate (&top)[kRowListLength],
-                                                  double bound) {
-    const RunnerRefs ref = runnerRefs(v);
+__device__ __forceinline__ void writeSingletonRow(const ClusterView& clusters, const NearestRowView& nearest, int row,
+                                                  const Candidate (&top)[kRowListLength], double bound) {
+    const RunnerRefs ref = runnerRefs(clusters, nearest);
     int runners = 0;
 #pragma unroll
     for (int k = 1; k < kRowListLength; ++k) {
@@ -54,26 +54,29 @@ __device__ __forceinline__ void writeSingletonRow(const MhcaView& v, int row, co
 /// list runs in position order at the start, so about half the tiles are). onlyFlagged: only the rows
 /// whose runCount is -1 (mhca_singleton_pairs_kernels.cuh), and a block without one returns at once.
 template <int MAXD, bool kFused>
-__global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v, int onlyFlagged) {
+__global__ void __launch_bounds__(kPrologueTile)
+    singletonRowsKernel(const __grid_constant__ MhcaConfig cfg, const __grid_constant__ ClusterView clusters,
+                        const __grid_constant__ NearestRowView nearest, const __grid_constant__ MergeLogView mergeLog,
+                        const __grid_constant__ VisitedListView visited, int onlyFlagged) {
     __shared__ double s_mu[MAXD][kPrologueTile];
     __shared__ int s_slot[kPrologueTile];
     __shared__ int s_pos[kPrologueTile];
     __shared__ int s_group[kPrologueTile];
     __shared__ int s_firstRow, s_lastCandidate;
-    const int n = v.cfg.n, d = v.cfg.d, tid = static_cast<int>(threadIdx.x);
+    const int n = cfg.n, d = cfg.d, tid = static_cast<int>(threadIdx.x);
     const int t = static_cast<int>(blockIdx.x) * kPrologueTile + tid;
-    const int row = t < v.listLen ? v.list[t] : -1;
-    const bool active = row >= 0 && v.s.alive[row] != 0 && (!onlyFlagged || v.s.runCount[row] < 0);
+    const int row = t < visited.length ? visited.list[t] : -1;
+    const bool active = row >= 0 && clusters.alive[row] != 0 && (!onlyFlagged || nearest.runCount[row] < 0);
     if (onlyFlagged && __syncthreads_count(active) == 0) return;  // (block-uniform)
     double mu[MAXD];
     int posR = INT_MAX, groupR = -1;
     double maxDist = 0.0;
 #pragma unroll
-    for (int k = 0; k < MAXD; ++k) mu[k] = active && k < d ? v.s.mu[static_cast<size_t>(k) * n + row] : 0.0;
+    for (int k = 0; k < MAXD; ++k) mu[k] = active && k < d ? clusters.mu[static_cast<size_t>(k) * n + row] : 0.0;
     if (active) {
-        posR = v.s.pos[row];
-        groupR = v.s.group[row];
-        maxDist = v.w.groups[groupR].maxDist;
+        posR = clusters.pos[row];
+        groupR = clusters.group[row];
+        maxDist = mergeLog.groups[groupR].maxDist;
     }
     if (tid == 0) s_firstRow = INT_MAX;
     __syncthreads();
@@ -83,26 +86,26 @@ __global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v,
 #pragma unroll
     for (int k = 0; k < kRowListLength; ++k) top[k] = noCandidate();
     double bound = kNoKey;
-    for (int start = 0; start < v.listLen; start += kPrologueTile) {
+    for (int start = 0; start < visited.length; start += kPrologueTile) {
         __syncthreads();  // the last tile is read (and s_firstRow complete)
         if (tid == 0) s_lastCandidate = INT_MIN;
         __syncthreads();
         const int e = start + tid;
-        int slot = e < v.listLen ? v.list[e] : -1;
-        if (slot >= 0 && v.s.alive[slot] == 0) slot = -1;
+        int slot = e < visited.length ? visited.list[e] : -1;
+        if (slot >= 0 && clusters.alive[slot] == 0) slot = -1;
         s_slot[tid] = slot;
         if (slot >= 0) {
-            const int pos = v.s.pos[slot];
+            const int pos = clusters.pos[slot];
             s_pos[tid] = pos;
-            s_group[tid] = v.s.group[slot];
+            s_group[tid] = clusters.group[slot];
 #pragma unroll
             for (int k = 0; k < MAXD; ++k)
-                if (k < d) s_mu[k][tid] = v.s.mu[static_cast<size_t>(k) * n + slot];
+                if (k < d) s_mu[k][tid] = clusters.mu[static_cast<size_t>(k) * n + slot];
             atomicMax(&s_lastCandidate, pos);
         }
         __syncthreads();
         if (s_lastCandidate <= s_firstRow || !active) continue;  // block-uniform first test
-        const int count = min(kPrologueTile, v.listLen - start);
+        const int count = min(kPrologueTile, visited.length - start);
         for (int c = 0; c < count; ++c) {
             const int j = s_slot[c];
             if (j < 0 || s_pos[c] <= posR || s_group[c] != groupR) continue;
@@ -129,7 +132,7 @@ __global__ void __launch_bounds__(kPrologueTile) singletonRowsKernel(MhcaView v,
             if (cand.slot >= 0) bound = betterKey(bound, cand.key);  // the candidate or the one it pushed out
         }
     }
-    if (active) writeSingletonRow(v, row, top, bound);
+    if (active) writeSingletonRow(clusters, nearest, row, top, bound);
 }
 
 }  // namespace clusterlens::cuda::mhca

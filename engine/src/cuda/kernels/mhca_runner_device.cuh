@@ -196,13 +196,13 @@ struct RowState {
 
 /// (loadNow: the row's own thread is its only writer during a row update.)
 template <bool runners>
-__device__ __forceinline__ RowState rowState(const MhcaView& v, int o) {
+__device__ __forceinline__ RowState rowState(const ClusterView& clusters, const NearestRowView& nearest, int o) {
     RowState r;
-    r.nn = loadNow(v.s.nn + o);
-    r.pos = loadNow(v.s.pos + o);
-    r.key = loadNow(v.s.nnKey + o);
-    r.before = loadNow(v.s.nnBefore + o);
-    r.bound = runners ? loadNow(v.s.runBound + o) : 0.0;
+    r.nn = loadNow(nearest.nn + o);
+    r.pos = loadNow(clusters.pos + o);
+    r.key = loadNow(nearest.nnKey + o);
+    r.before = loadNow(nearest.nnBefore + o);
+    r.bound = runners ? loadNow(nearest.runBound + o) : 0.0;
     return r;
 }
 
@@ -211,40 +211,44 @@ __device__ __forceinline__ RowState rowState(const MhcaView& v, int o) {
 /// partner that does not become the best is offered to the row's runners-up. `row`: the row's state
 /// after the step's shift. j: the row journal (mhca_row_journal.cuh), or none.
 template <bool runners = false>
-__device__ __forceinline__ bool offerNewCluster(const MhcaView& v, const Step& st, int slot, double key, int posA,
-                                                const RowState& row, RowJournal j = RowJournal{}) {
+__device__ __forceinline__ bool offerNewCluster(const ClusterView& clusters, const NearestRowView& nearest,
+                                                const Step& st, int slot, double key, int posA, const RowState& row,
+                                                RowJournal j = RowJournal{}) {
     const int nn = row.nn;
     if (nn == st.a || nn == st.b) {
         // Every other partner's key is at most the old best, and partners tying with it lie beyond b
         // (or were flagged by the shift check), so the merged cluster wins unless it is worse.
         if (better(row.key, key)) return false;
-        v.s.nn[slot] = st.a;
-        v.s.nnKey[slot] = key;
+        nearest.nn[slot] = st.a;
+        nearest.nnKey[slot] = key;
         return true;
     }
-    const int posNn = nn >= 0 ? v.s.pos[nn] : -1;
+    const int posNn = nn >= 0 ? clusters.pos[nn] : -1;
     const double current = row.key;
     if (better(key, current) || (key == current && posA < posNn)) {
-        if (posNn < posA) v.s.nnBefore[slot] = current;
+        if (posNn < posA) nearest.nnBefore[slot] = current;
         if constexpr (runners) {
-            if (nn >= 0) runnerOffer(runnerRefs(v), slot, Candidate{current, posNn, nn}, v.s.birth[nn], row.bound, j);
+            if (nn >= 0)
+                runnerOffer(runnerRefs(clusters, nearest), slot, Candidate{current, posNn, nn}, clusters.birth[nn],
+                            row.bound, j);
         }
-        v.s.nn[slot] = st.a;
-        v.s.nnKey[slot] = key;
+        nearest.nn[slot] = st.a;
+        nearest.nnKey[slot] = key;
     } else {
-        if (posA < posNn && better(key, row.before)) v.s.nnBefore[slot] = key;
-        if constexpr (runners) runnerOffer(runnerRefs(v), slot, Candidate{key, posA, st.a}, st.merge, row.bound, j);
+        if (posA < posNn && better(key, row.before)) nearest.nnBefore[slot] = key;
+        if constexpr (runners)
+            runnerOffer(runnerRefs(clusters, nearest), slot, Candidate{key, posA, st.a}, st.merge, row.bound, j);
     }
     return true;
 }
 
 /// The shift of every stored key of the row (mhca_agglomerate.cpp's shiftStoredKeys).
-__device__ __forceinline__ void runnerShift(const MhcaView& v, int row, double amount) {
+__device__ __forceinline__ void runnerShift(const NearestRowView& nearest, int row, double amount) {
     const size_t base = static_cast<size_t>(row) * kRunners;
-    const int count = v.s.runCount[row];
-    for (int k = 0; k < count; ++k) v.s.runKey[base + k] = dsub(v.s.runKey[base + k], amount);
-    const double bound = v.s.runBound[row];
-    if (bound != kNoKey) v.s.runBound[row] = dsub(bound, amount);
+    const int count = nearest.runCount[row];
+    for (int k = 0; k < count; ++k) nearest.runKey[base + k] = dsub(nearest.runKey[base + k], amount);
+    const double bound = nearest.runBound[row];
+    if (bound != kNoKey) nearest.runBound[row] = dsub(bound, amount);
 }
 
 /// A stale row during the row update of the step merging slots a and b (merge index `merge`): its new
@@ -356,16 +360,17 @@ __device__ __noinline__ double carryLazyRow(RunnerRefs ref, int o, int a, bool p
 /// instead of needing a rescan. +inf stands for an unknown bound and forces the rescan.
 /// j (the persistent kernel without barrier S3): the row journal of the step, or none.
 template <bool runners, bool lazy = false>
-__device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist, double maxDist,
-                                                  int posA, RowTop& topA, bool makeLazy, RowState row,
+__device__ __forceinline__ bool updateRowForMerge(const ClusterView& clusters, const NearestRowView& nearest,
+                                                  const Step& st, int o, double dist, double maxDist, int posA,
+                                                  RowTop& topA, bool makeLazy, RowState row,
                                                   RowJournal j = RowJournal{}) {
     const int nnO = row.nn;
     const int posO = row.pos;
     if (j.base != nullptr) journalScalars(j, o, row.nn, row.key, row.before, row.bound);
     if constexpr (lazy) {
         if (nnO == kLazyRow) {
-            const double key = carryLazyRow(runnerRefs(v), o, st.a, posO < posA, st.shifted != 0, st.shiftAmount,
-                                            st.maxBefore, maxDist, dist, j);
+            const double key = carryLazyRow(runnerRefs(clusters, nearest), o, st.a, posO < posA, st.shifted != 0,
+                                            st.shiftAmount, st.maxBefore, maxDist, dist, j);
             if (posO > posA) offerTop(topA, Candidate{key, posO, o});
             return false;
         }
@@ -373,14 +378,14 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
     bool stale = false;
     if (st.shifted && nnO >= 0) {
         row.key = dsub(row.key, st.shiftAmount);
-        v.s.nnKey[o] = row.key;
+        nearest.nnKey[o] = row.key;
         if (row.before != kNoKey) {
             row.before = dsub(row.before, st.shiftAmount);
-            v.s.nnBefore[o] = row.before;
+            nearest.nnBefore[o] = row.before;
         }
         if constexpr (runners) {
-            runnerShift(v, o, st.shiftAmount);
-            row.bound = v.s.runBound[o];
+            runnerShift(nearest, o, st.shiftAmount);
+            row.bound = nearest.runBound[o];
         }
         stale = row.before == row.key;
     }
@@ -388,7 +393,7 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
     if (posO > posA) {
         offerTop(topA, Candidate{key, posO, o});
         if (nnO == st.b) stale = true;
-    } else if (!stale && !offerNewCluster<runners>(v, st, o, key, posA, row, j)) {
+    } else if (!stale && !offerNewCluster<runners>(clusters, nearest, st, o, key, posA, row, j)) {
         stale = true;
     }
     if constexpr (runners) {
@@ -396,16 +401,16 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
             Candidate keep = noCandidate(), fresh = noCandidate();
             int keepBirth = 0;
             if (nnO >= 0 && nnO != st.a && nnO != st.b) {
-                keep = Candidate{row.key, v.s.pos[nnO], nnO};  // nothing stored the row's key since the shift
-                keepBirth = v.s.birth[nnO];
+                keep = Candidate{row.key, clusters.pos[nnO], nnO};  // nothing stored the row's key since the shift
+                keepBirth = clusters.birth[nnO];
             }
             if (posO < posA) fresh = Candidate{key, posA, st.a};
-            stale = !resolveRow(runnerRefs(v), st.a, st.b, st.merge, o, keep, keepBirth, fresh, j);
+            stale = !resolveRow(runnerRefs(clusters, nearest), st.a, st.b, st.merge, o, keep, keepBirth, fresh, j);
             if constexpr (lazy) {
                 if (stale && makeLazy) {
-                    const double bound = v.s.runBound[o];
-                    v.s.nn[o] = kLazyRow;
-                    v.s.nnKey[o] = isnan(bound) ? __builtin_huge_val() : bound;
+                    const double bound = nearest.runBound[o];
+                    nearest.nn[o] = kLazyRow;
+                    nearest.nnKey[o] = isnan(bound) ? __builtin_huge_val() : bound;
                     return false;
                 }
             }
@@ -416,9 +421,11 @@ __device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step&
 
 /// updateRowForMerge with the row's state read here.
 template <bool runners, bool lazy = false>
-__device__ __forceinline__ bool updateRowForMerge(const MhcaView& v, const Step& st, int o, double dist, double maxDist,
-                                                  int posA, RowTop& topA, bool makeLazy = false) {
-    return updateRowForMerge<runners, lazy>(v, st, o, dist, maxDist, posA, topA, makeLazy, rowState<runners>(v, o));
+__device__ __forceinline__ bool updateRowForMerge(const ClusterView& clusters, const NearestRowView& nearest,
+                                                  const Step& st, int o, double dist, double maxDist, int posA,
+                                                  RowTop& topA, bool makeLazy = false) {
+    return updateRowForMerge<runners, lazy>(clusters, nearest, st, o, dist, maxDist, posA, topA, makeLazy,
+                                            rowState<runners>(clusters, nearest, o));
 }
 
 }  // namespace clusterlens::cuda::mhca

@@ -155,29 +155,32 @@ __device__ __forceinline__ double stagedSquare(const double (*s_mu)[kPairsCandid
 /// q and slot of the nearest in nnKey / nn (its position in runCount), the others in runKey /
 /// runSlot / runPos, and `rest` in runBound. Grid: (row tiles + 1) / 2 blocks of kPairsThreads.
 template <int MAXD>
-__global__ void __launch_bounds__(kPairsThreads, 2) singletonPairsKernel(MhcaView v) {
+__global__ void __launch_bounds__(kPairsThreads, 2)
+    singletonPairsKernel(const __grid_constant__ MhcaConfig cfg, const __grid_constant__ ClusterView clusters,
+                         const __grid_constant__ NearestRowView nearest, const __grid_constant__ MergeLogView mergeLog,
+                         const __grid_constant__ VisitedListView visited) {
     __shared__ __align__(16) double s_mu[MAXD][kPairsCandidates];
     __shared__ int s_slot[kPairsCandidates];
     __shared__ int s_pos[kPairsCandidates];
     __shared__ int s_group[kPairsCandidates];
     __shared__ int s_rowMaxPos, s_rowGroup;
-    const int n = v.cfg.n, d = v.cfg.d, tid = static_cast<int>(threadIdx.x);
+    const int n = cfg.n, d = cfg.d, tid = static_cast<int>(threadIdx.x);
     const int part = tid % kPairsSplit;  // this thread's share of the candidates
-    const int tiles = (v.listLen + kPairsRows - 1) / kPairsRows, blk = static_cast<int>(blockIdx.x);
-    const RunnerRefs ref = runnerRefs(v);
+    const int tiles = (visited.length + kPairsRows - 1) / kPairsRows, blk = static_cast<int>(blockIdx.x);
+    const RunnerRefs ref = runnerRefs(clusters, nearest);
     for (int half = 0; half < 2; ++half) {
         const int rowTile = half == 0 ? blk : tiles - 1 - blk;
         if (half == 1 && rowTile <= blk) break;  // the middle tile is the first half's
         const int t = rowTile * kPairsRows + tid / kPairsSplit;
-        const int row = t < v.listLen ? v.list[t] : -1;
-        const bool active = row >= 0 && v.s.alive[row] != 0;
+        const int row = t < visited.length ? visited.list[t] : -1;
+        const bool active = row >= 0 && clusters.alive[row] != 0;
         double mu[MAXD];
         int posR = INT_MAX, groupR = -1;
 #pragma unroll
-        for (int k = 0; k < MAXD; ++k) mu[k] = active && k < d ? v.s.mu[static_cast<size_t>(k) * n + row] : 0.0;
+        for (int k = 0; k < MAXD; ++k) mu[k] = active && k < d ? clusters.mu[static_cast<size_t>(k) * n + row] : 0.0;
         if (active) {
-            posR = v.s.pos[row];
-            groupR = v.s.group[row];
+            posR = clusters.pos[row];
+            groupR = clusters.group[row];
         }
         __syncthreads();  // the first half's last tile is read
         if (tid == 0) {
@@ -193,19 +196,21 @@ __global__ void __launch_bounds__(kPairsThreads, 2) singletonPairsKernel(MhcaVie
         NearestBySquare best;
         best.clear();
         // The start's list runs in position order: no tile before the row's holds a later partner.
-        for (int start = v.listIsIdentity ? rowTile * kPairsRows : 0; start < v.listLen; start += kPairsCandidates) {
+        for (int start = visited.isIdentity ? rowTile * kPairsRows : 0; start < visited.length;
+             start += kPairsCandidates) {
             __syncthreads();  // the last tile is read (and the rows' summary complete)
             const int e = start + tid;
-            int slot = e < v.listLen ? v.list[e] : -1;
-            if (slot >= 0 && v.s.alive[slot] == 0) slot = -1;
+            int slot = e < visited.length ? visited.list[e] : -1;
+            if (slot >= 0 && clusters.alive[slot] == 0) slot = -1;
             s_slot[tid] = slot;
             bool clean = false;  // a partner of every row of the block
             if (slot >= 0) {
-                const int pos = v.s.pos[slot], group = v.s.group[slot];
+                const int pos = clusters.pos[slot], group = clusters.group[slot];
                 s_pos[tid] = pos;
                 s_group[tid] = group;
 #pragma unroll
-                for (int k = 0; k < MAXD; ++k) s_mu[k][tid] = k < d ? v.s.mu[static_cast<size_t>(k) * n + slot] : 0.0;
+                for (int k = 0; k < MAXD; ++k)
+                    s_mu[k][tid] = k < d ? clusters.mu[static_cast<size_t>(k) * n + slot] : 0.0;
                 clean = pos > s_rowMaxPos && group == s_rowGroup;
             }
             const bool fast = __syncthreads_and(clean) != 0;
@@ -258,9 +263,9 @@ __global__ void __launch_bounds__(kPairsThreads, 2) singletonPairsKernel(MhcaVie
 #pragma unroll
         for (int mask = 1; mask < kPairsSplit; mask <<= 1) best.mergeLane(mask);
         if (!active || part != 0) continue;
-        atomicMaxNonNegative(&v.w.groups[groupR].maxDist, sqrt(best.largest));
-        v.s.nnKey[row] = best.q[0];
-        v.s.nn[row] = best.slot[0];
+        atomicMaxNonNegative(&mergeLog.groups[groupR].maxDist, sqrt(best.largest));
+        nearest.nnKey[row] = best.q[0];
+        nearest.nn[row] = best.slot[0];
         ref.count[row] = best.pos[0];
 #pragma unroll
         for (int k = 1; k < kRowListLength; ++k) {
@@ -283,23 +288,26 @@ __device__ __forceinline__ double singletonKey(double maxDist, double square) {
 /// partners and the group's maxDistX; rows whose keys tie beyond the kept ones get runCount -1 (see
 /// the file comment). One thread per entry of the visited list. flagAll: every row is flagged (a test
 /// of the fallback).
-__global__ void singletonRowsFromPairsKernel(MhcaView v, int flagAll) {
+__global__ void singletonRowsFromPairsKernel(const __grid_constant__ ClusterView clusters,
+                                             const __grid_constant__ NearestRowView nearest,
+                                             const __grid_constant__ MergeLogView mergeLog,
+                                             const __grid_constant__ VisitedListView visited, int flagAll) {
     const int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (t >= v.listLen) return;
-    const int row = v.list[t];
-    if (v.s.alive[row] == 0) return;
-    const RunnerRefs ref = runnerRefs(v);
-    const double maxDist = v.w.groups[v.s.group[row]].maxDist;
+    if (t >= visited.length) return;
+    const int row = visited.list[t];
+    if (clusters.alive[row] == 0) return;
+    const RunnerRefs ref = runnerRefs(clusters, nearest);
+    const double maxDist = mergeLog.groups[clusters.group[row]].maxDist;
     Candidate top[kRowListLength];
 #pragma unroll
     for (int k = 0; k < kRowListLength; ++k) {
         const size_t e = static_cast<size_t>(row) * kRunners + static_cast<size_t>(k > 0 ? k - 1 : 0);
-        const int slot = k == 0 ? v.s.nn[row] : ref.slot[e];
+        const int slot = k == 0 ? nearest.nn[row] : ref.slot[e];
         top[k] = noCandidate();
         if (slot >= 0) {
             top[k].slot = slot;
             top[k].pos = k == 0 ? ref.count[row] : ref.pos[e];
-            top[k].key = singletonKey(maxDist, k == 0 ? v.s.nnKey[row] : ref.key[e]);
+            top[k].key = singletonKey(maxDist, k == 0 ? nearest.nnKey[row] : ref.key[e]);
         }
     }
     // Into candidateBefore order (the keys can only tie where q differs: insertion, unrolled).
@@ -325,7 +333,7 @@ __global__ void singletonRowsFromPairsKernel(MhcaView v, int flagAll) {
         ref.count[row] = -1;  // singletonRowsKernel (onlyFlagged) writes the row
         return;
     }
-    writeSingletonRow(v, row, top, bound);
+    writeSingletonRow(clusters, nearest, row, top, bound);
 }
 
 }  // namespace clusterlens::cuda::mhca

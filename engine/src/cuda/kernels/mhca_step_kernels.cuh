@@ -13,18 +13,20 @@ namespace clusterlens::cuda::mhca {
 /// Every slot a single point (MhcaEngine::startFromPoints), one thread per slot: size 1, position and
 /// id its index (the id only without `keepIds`: the caller uploaded them), birth -1, nmf 1, weight 0,
 /// its mean the point (mu is d x n, x n x d) and, for CMD, itself as its member list.
-__global__ void singlePointSlotsKernel(MhcaView v, int keepIds) {
-    const int n = v.cfg.n, d = v.cfg.d;
+__global__ void singlePointSlotsKernel(const __grid_constant__ MhcaConfig cfg,
+                                       const __grid_constant__ ClusterView clusters, int keepIds) {
+    const int n = cfg.n, d = cfg.d;
     for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < n;
          i += static_cast<int>(gridDim.x * blockDim.x)) {
-        v.s.size[i] = 1;
-        v.s.pos[i] = i;
-        if (!keepIds) v.s.id[i] = i;
-        v.s.birth[i] = -1;
-        v.s.nmf[i] = 1.0;
-        v.s.weight[i] = 0.0;
-        for (int k = 0; k < d; ++k) v.s.mu[static_cast<size_t>(k) * n + i] = v.x[static_cast<size_t>(i) * d + k];
-        if (!v.cfg.full) v.s.members[static_cast<size_t>(i) * v.cfg.memberCap] = i;
+        clusters.size[i] = 1;
+        clusters.pos[i] = i;
+        if (!keepIds) clusters.id[i] = i;
+        clusters.birth[i] = -1;
+        clusters.nmf[i] = 1.0;
+        clusters.weight[i] = 0.0;
+        for (int k = 0; k < d; ++k)
+            clusters.mu[static_cast<size_t>(k) * n + i] = clusters.x[static_cast<size_t>(i) * d + k];
+        if (!cfg.full) clusters.members[static_cast<size_t>(i) * cfg.memberCap] = i;
     }
 }
 
@@ -36,16 +38,19 @@ __global__ void singlePointSlotsKernel(MhcaView v, int keepIds) {
 /// the previous running best (mhca_agglomerate.cpp's RowBest). Dynamic shared memory:
 /// tileRows * (d doubles + 1 int).
 template <int MAXD, bool kLargest>
-__global__ void nearestPointKernel(MhcaView v, int rowBegin, int rowEnd, int tileRows) {
+__global__ void nearestPointKernel(const __grid_constant__ MhcaConfig cfg, const __grid_constant__ ClusterView clusters,
+                                   const __grid_constant__ NearestRowView nearest,
+                                   const __grid_constant__ MergeLogView mergeLog, int rowBegin, int rowEnd,
+                                   int tileRows) {
     extern __shared__ double s_tile[];
-    const int d = v.cfg.d, n = v.cfg.n, tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
+    const int d = cfg.d, n = cfg.n, tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     int* s_group = reinterpret_cast<int*>(s_tile + static_cast<size_t>(tileRows) * d);
     const int blockFirst = rowBegin + static_cast<int>(blockIdx.x) * nt;
     const int i = blockFirst + tid;
     const bool active = i < rowEnd;
-    const int gi = active ? v.s.group[i] : -1;
-    const double maxDist = active ? v.w.groups[gi].maxDist : 0.0;
-    const double* xi = v.x + static_cast<size_t>(active ? i : 0) * d;
+    const int gi = active ? clusters.group[i] : -1;
+    const double maxDist = active ? mergeLog.groups[gi].maxDist : 0.0;
+    const double* xi = clusters.x + static_cast<size_t>(active ? i : 0) * d;
     double xr[MAXD > 0 ? MAXD : 1];
     if constexpr (MAXD > 0) {
 #pragma unroll
@@ -56,9 +61,9 @@ __global__ void nearestPointKernel(MhcaView v, int rowBegin, int rowEnd, int til
         __syncthreads();
         for (int t = tid; t < tileRows * d; t += nt) {
             const int j = tile + t / d;
-            s_tile[t] = j < n ? v.x[static_cast<size_t>(j) * d + t % d] : 0.0;
+            s_tile[t] = j < n ? clusters.x[static_cast<size_t>(j) * d + t % d] : 0.0;
         }
-        for (int t = tid; t < tileRows; t += nt) s_group[t] = tile + t < n ? v.s.group[tile + t] : -2;
+        for (int t = tid; t < tileRows; t += nt) s_group[t] = tile + t < n ? clusters.group[tile + t] : -2;
         __syncthreads();
         if (!active) continue;
         const int count = min(tileRows, n - tile);
@@ -90,27 +95,28 @@ __global__ void nearestPointKernel(MhcaView v, int rowBegin, int rowEnd, int til
     }
     if (!active) return;
     if constexpr (kLargest) {
-        atomicMaxNonNegative(&v.w.groups[gi].maxDist, sqrt(best.q));
+        atomicMaxNonNegative(&mergeLog.groups[gi].maxDist, sqrt(best.q));
     } else {
-        v.s.nn[i] = best.slot;
-        v.s.nnKey[i] = best.slot < 0 ? kNoKey : best.key;
-        v.s.nnBefore[i] = best.before;
+        nearest.nn[i] = best.slot;
+        nearest.nnKey[i] = best.slot < 0 ? kNoKey : best.key;
+        nearest.nnBefore[i] = best.before;
     }
 }
 
 /// The best row of rows list[first], list[first + stride], .. in candidate order (key, then position:
 /// BLAS idamax over mhca's packed keys): alive, with a partner, and neither the row nor its partner is
 /// slot x or y (-1: none; the speculation leaves out the step's merged pair).
-__device__ inline RowTop bestRow(const MhcaView& v, int first, int stride, int x = -1, int y = -1) {
+__device__ inline RowTop bestRow(const ClusterView& clusters, const NearestRowView& nearest,
+                                 const VisitedListView& visited, int first, int stride, int x = -1, int y = -1) {
     RowTop top = noTop();
-    for (int t = first; t < v.listLen; t += stride) {
-        const int slot = v.list[t];
+    for (int t = first; t < visited.length; t += stride) {
+        const int slot = visited.list[t];
         // Every load of the row at once (one latency, not three): the arrays hold any slot.
-        const bool alive = v.s.alive[slot] != 0;
-        const int nn = v.s.nn[slot];
+        const bool alive = clusters.alive[slot] != 0;
+        const int nn = nearest.nn[slot];
         Candidate c;
-        c.key = v.s.nnKey[slot];
-        c.pos = v.s.pos[slot];
+        c.key = nearest.nnKey[slot];
+        c.pos = clusters.pos[slot];
         c.slot = slot;
         if (alive && nn >= 0 && slot != x && slot != y && nn != x && nn != y && candidateBefore(c, top.best))
             top.best = c;
@@ -122,62 +128,72 @@ __device__ inline RowTop bestRow(const MhcaView& v, int first, int stride, int x
 /// grid-stride share, the last block to finish reduces the block results in block order and decides
 /// the merge (largest key, first position on ties: BLAS idamax over mhca's packed keys). Uses
 /// partials[0 .. gridDim.x) and counters[0]. Nothing but an empty step while the loop is halted.
-__global__ void closestPairKernel(MhcaView v) {
+__global__ void closestPairKernel(const __grid_constant__ MhcaConfig cfg, const __grid_constant__ ClusterView clusters,
+                                  const __grid_constant__ NearestRowView nearest,
+                                  const __grid_constant__ MergeLogView mergeLog,
+                                  const __grid_constant__ MergeScratchView scratch,
+                                  const __grid_constant__ VisitedListView visited) {
     __shared__ RowTop s_warp[32];
     __shared__ int s_flag;
-    if (*v.w.halt) {  // FMD: the loop waits for the host; this step is empty (every later kernel skips it)
-        if (blockIdx.x == 0 && threadIdx.x == 0) v.w.step->valid = 0;
+    if (*mergeLog.halt) {  // FMD: the loop waits for the host; this step is empty (every later kernel skips it)
+        if (blockIdx.x == 0 && threadIdx.x == 0) mergeLog.step->valid = 0;
         return;
     }
-    RowTop top =
-        bestRow(v, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x), static_cast<int>(gridDim.x * blockDim.x));
+    RowTop top = bestRow(clusters, nearest, visited, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+                         static_cast<int>(gridDim.x * blockDim.x));
     top = blockTop(top, s_warp);
-    if (!publishAndArrive(top, &v.w.partials[blockIdx.x], &v.w.counters[0], gridDim.x, &s_flag)) return;
+    if (!publishAndArrive(top, &scratch.partials[blockIdx.x], &scratch.counters[0], gridDim.x, &s_flag)) return;
     RowTop all = noTop();
     for (int i = static_cast<int>(threadIdx.x); i < static_cast<int>(gridDim.x); i += static_cast<int>(blockDim.x))
-        all = combineTop(all, loadTop(&v.w.partials[i]));
+        all = combineTop(all, loadTop(&scratch.partials[i]));
     all = blockTop(all, s_warp);
     if (threadIdx.x == 0) {
-        v.w.counters[0] = 0;
-        const int nnOfBest = all.best.slot >= 0 ? v.s.nn[all.best.slot] : -1;
-        commitMerge(v, planMerge(v, all.best, nnOfBest, *v.w.mergeCount), true);
+        scratch.counters[0] = 0;
+        const int nnOfBest = all.best.slot >= 0 ? nearest.nn[all.best.slot] : -1;
+        commitMerge(cfg, clusters, nearest, mergeLog, scratch, visited,
+                    planMerge(cfg, clusters, mergeLog, all.best, nnOfBest, *mergeLog.mergeCount), true);
     }
 }
 
 /// Thesis 2.5.2 / 2.5.3 for the merged cluster of the step, by one block: member list (CMD), mean
 /// (mhclust.c's size-weighted update), scatter matrix, covariance, Σ'^-1, Σ'^-1/nmf and the identity
 /// flag into slot a. `g_work` replaces shared memory when the layout does not fit there.
-__global__ void mergeShapeKernel(MhcaView v, ShapeLayout layout, double* g_work) {
+__global__ void mergeShapeKernel(const __grid_constant__ MhcaConfig cfg, const __grid_constant__ ClusterView clusters,
+                                 const __grid_constant__ MergeLogView mergeLog,
+                                 const __grid_constant__ MergeScratchView scratch, ShapeLayout layout, double* g_work) {
     extern __shared__ double s_dyn[];
     __shared__ int s_flag;
     __shared__ Step s_step;
     __shared__ ShapeResult s_result;
     __shared__ double s_value;
-    if (threadIdx.x == 0) s_step = *v.w.step;
+    if (threadIdx.x == 0) s_step = *mergeLog.step;
     __syncthreads();
     const Step st = s_step;
     if (!st.valid) return;
-    if (v.w.spec) {  // FMD: the shape computed ahead stands for exactly this merge of these slots
-        const SpecShape spec = v.w.spec[st.merge & 1];
+    if (scratch.spec) {  // FMD: the shape computed ahead stands for exactly this merge of these slots
+        const SpecShape spec = scratch.spec[st.merge & 1];
         if (spec.merge == st.merge && spec.a == st.a && spec.b == st.b) {
             const ShapeResult r{spec.nmf, spec.shaped, spec.identity};
-            writeMergedShape(v, st, specArea(v, layout.p, st.merge), r);
+            writeMergedShape(cfg, clusters, st, specArea(scratch, layout.p, st.merge), r);
             return;
         }
     }
     const ShapeArea area = shapeArea(g_work ? g_work : s_dyn, layout.p, layout.stageRows);
-    mergedShapeBlock(v, st, area, &s_result, &s_flag, &s_value, wholeBlock(), false);
+    mergedShapeBlock(cfg, clusters, st, area, &s_result, &s_flag, &s_value, wholeBlock(), false);
     __syncthreads();
-    writeMergedShape(v, st, area, s_result);
+    writeMergedShape(cfg, clusters, st, area, s_result);
 }
 
 /// FMD speculation, first half (grid-wide, beside the step's later kernels): each block's best row
 /// for the next merge other than this step's pair, into parts[blockIdx.x].
-__global__ void fmdSpeculationScanKernel(MhcaView v, RowTop* parts) {
+__global__ void fmdSpeculationScanKernel(const __grid_constant__ ClusterView clusters,
+                                         const __grid_constant__ NearestRowView nearest,
+                                         const __grid_constant__ MergeLogView mergeLog,
+                                         const __grid_constant__ VisitedListView visited, RowTop* parts) {
     __shared__ RowTop s_warp[32];
-    const Step st = *v.w.step;
+    const Step st = *mergeLog.step;
     if (!st.valid) return;
-    RowTop top = bestRow(v, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+    RowTop top = bestRow(clusters, nearest, visited, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
                          static_cast<int>(gridDim.x * blockDim.x), st.a, st.b);
     top = blockTop(top, s_warp);
     if (threadIdx.x == 0) parts[blockIdx.x] = top;
@@ -190,15 +206,19 @@ __global__ void fmdSpeculationScanKernel(MhcaView v, RowTop* parts) {
 /// meanwhile, so the choice may be stale; but the shape of c ∪ d depends only on the two clusters'
 /// members, which nothing changes before one of them merges, so mergeShapeKernel takes it exactly when
 /// the next step merges c (row) and d. O(|c ∪ d|·d²).
-__global__ void fmdSpeculativeShapeKernel(MhcaView v, ShapeLayout layout, int stagedInShared, const RowTop* parts,
-                                          int partCount) {
+__global__ void fmdSpeculativeShapeKernel(const __grid_constant__ MhcaConfig cfg,
+                                          const __grid_constant__ ClusterView clusters,
+                                          const __grid_constant__ NearestRowView nearest,
+                                          const __grid_constant__ MergeLogView mergeLog,
+                                          const __grid_constant__ MergeScratchView scratch, ShapeLayout layout,
+                                          int stagedInShared, const RowTop* parts, int partCount) {
     extern __shared__ double s_dyn[];
     __shared__ RowTop s_warp[32];
     __shared__ int s_flag;
     __shared__ Step s_step;
     __shared__ ShapeResult s_result;
     __shared__ double s_value;
-    const Step st = *v.w.step;
+    const Step st = *mergeLog.step;
     if (!st.valid) return;  // a halted loop's empty step: the speculation stays for the merge to come
     RowTop top = noTop();
     for (int i = static_cast<int>(threadIdx.x); i < partCount; i += static_cast<int>(blockDim.x))
@@ -206,18 +226,18 @@ __global__ void fmdSpeculativeShapeKernel(MhcaView v, ShapeLayout layout, int st
     top = blockTop(top, s_warp);
     if (threadIdx.x == 0) {
         Step sp{};
-        const int c = top.best.slot, d = c >= 0 ? v.s.nn[c] : -1;
-        sp.valid = c >= 0 && d >= 0 && d != st.a && d != st.b && v.s.alive[d];
+        const int c = top.best.slot, d = c >= 0 ? nearest.nn[c] : -1;
+        sp.valid = c >= 0 && d >= 0 && d != st.a && d != st.b && clusters.alive[d];
         if (sp.valid) {
             sp.a = c;
             sp.b = d;
-            sp.sizeA = v.s.size[c];
-            sp.sizeB = v.s.size[d];
-            sp.startA = v.s.start[c];
-            sp.startB = v.s.start[d];
+            sp.sizeA = clusters.size[c];
+            sp.sizeB = clusters.size[d];
+            sp.startA = clusters.start[c];
+            sp.startB = clusters.start[d];
             sp.bMoved = 0;
             sp.merge = st.merge + 1;
-            sp.weight = mergeWeight(v, sp.sizeA + sp.sizeB);
+            sp.weight = mergeWeight(cfg, sp.sizeA + sp.sizeB);
         }
         s_step = sp;
     }
@@ -225,9 +245,9 @@ __global__ void fmdSpeculativeShapeKernel(MhcaView v, ShapeLayout layout, int st
     const Step sp = s_step;
     if (!sp.valid) return;
     const int p = layout.p;
-    const ShapeArea out = specArea(v, p, sp.merge);
+    const ShapeArea out = specArea(scratch, p, sp.merge);
     const ShapeArea area = stagedInShared ? shapeArea(s_dyn, p, layout.stageRows) : out;
-    mergedShapeBlock(v, sp, area, &s_result, &s_flag, &s_value, wholeBlock(), false);
+    mergedShapeBlock(cfg, clusters, sp, area, &s_result, &s_flag, &s_value, wholeBlock(), false);
     __syncthreads();
     if (stagedInShared) {
         for (int t = static_cast<int>(threadIdx.x); t < p * p; t += static_cast<int>(blockDim.x))
@@ -237,43 +257,45 @@ __global__ void fmdSpeculativeShapeKernel(MhcaView v, ShapeLayout layout, int st
         for (int t = static_cast<int>(threadIdx.x); t < p; t += static_cast<int>(blockDim.x))
             out.newMu[t] = area.newMu[t];
     }
-    if (threadIdx.x == 0) v.w.spec[sp.merge & 1] = specRecordOf(sp, s_result);
+    if (threadIdx.x == 0) scratch.spec[sp.merge & 1] = specRecordOf(sp, s_result);
 }
 
 /// Writes the initial clusters of a run that starts from clusters into their slots (one block per
 /// cluster): position, id, distance mode, shape, mean, FMD start or CMD member list; they form group 0.
-__global__ void scatterClustersKernel(MhcaView v, ClusterUpload u) {
-    const int n = v.cfg.n, d = v.cfg.d, packed = v.cfg.packed;
+__global__ void scatterClustersKernel(const __grid_constant__ MhcaConfig cfg,
+                                      const __grid_constant__ ClusterView clusters,
+                                      const __grid_constant__ NearestRowView nearest, ClusterUpload u) {
+    const int n = cfg.n, d = cfg.d, packed = cfg.packed;
     const int tid = static_cast<int>(threadIdx.x), nt = static_cast<int>(blockDim.x);
     for (int t = static_cast<int>(blockIdx.x); t < u.count; t += static_cast<int>(gridDim.x)) {
         const int slot = u.slot[t], shape = u.shapeIndex[t];
         if (tid == 0) {
-            v.s.pos[slot] = u.pos[t];
-            v.s.id[slot] = u.id[t];
-            v.s.group[slot] = 0;
-            v.s.birth[slot] = -1;
-            v.s.mode[slot] = u.mode[t];
-            v.s.identity[slot] = static_cast<signed char>(shape < 0);
-            v.s.nmf[slot] = u.nmf[t];
-            v.s.weight[slot] = u.weight[t];
-            v.s.alive[slot] = 1;
-            v.s.nn[slot] = -1;
-            v.s.nnKey[slot] = kNoKey;
-            v.s.nnBefore[slot] = kNoKey;
-            if (v.cfg.full) v.s.start[slot] = u.start[t];
+            clusters.pos[slot] = u.pos[t];
+            clusters.id[slot] = u.id[t];
+            clusters.group[slot] = 0;
+            clusters.birth[slot] = -1;
+            clusters.mode[slot] = u.mode[t];
+            clusters.identity[slot] = static_cast<signed char>(shape < 0);
+            clusters.nmf[slot] = u.nmf[t];
+            clusters.weight[slot] = u.weight[t];
+            clusters.alive[slot] = 1;
+            nearest.nn[slot] = -1;
+            nearest.nnKey[slot] = kNoKey;
+            nearest.nnBefore[slot] = kNoKey;
+            if (cfg.full) clusters.start[slot] = u.start[t];
         }
         for (int k = tid; k < d; k += nt)
-            v.s.mu[static_cast<size_t>(k) * n + slot] = u.mu[static_cast<size_t>(t) * d + k];
+            clusters.mu[static_cast<size_t>(k) * n + slot] = u.mu[static_cast<size_t>(t) * d + k];
         if (shape >= 0) {
             for (int e = tid; e < packed; e += nt) {
-                v.s.metric[static_cast<size_t>(e) * n + slot] = u.metric[static_cast<size_t>(shape) * packed + e];
-                v.s.scaled[static_cast<size_t>(e) * n + slot] = u.scaled[static_cast<size_t>(shape) * packed + e];
+                clusters.metric[static_cast<size_t>(e) * n + slot] = u.metric[static_cast<size_t>(shape) * packed + e];
+                clusters.scaled[static_cast<size_t>(e) * n + slot] = u.scaled[static_cast<size_t>(shape) * packed + e];
             }
         }
         const int first = u.memberOffset[t], count = u.memberOffset[t + 1] - first;
-        if (!v.cfg.full && count <= v.cfg.memberCap)
+        if (!cfg.full && count <= cfg.memberCap)
             for (int i = tid; i < count; i += nt)
-                v.s.members[static_cast<size_t>(slot) * v.cfg.memberCap + i] = u.memberRows[first + i];
+                clusters.members[static_cast<size_t>(slot) * cfg.memberCap + i] = u.memberRows[first + i];
     }
 }
 
