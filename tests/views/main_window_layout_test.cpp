@@ -226,6 +226,8 @@ void MainWindowLayoutTest::noVisibleDockIsSqueezed() {
     for (const auto& [name, file] : kViewDocks)
         if (auto* dock = m_window->findChild<QDockWidget*>(name))
             QVERIFY2(m_window->dockWidgetArea(dock) == Qt::RightDockWidgetArea, qPrintable(name));
+    qInfo("scatter %d px wide, its plot %d px", m_window->scatter()->width(),
+          static_cast<int>(m_window->scatter()->plotRect().width()));
     checkDocks();
 }
 
