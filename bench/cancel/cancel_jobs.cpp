@@ -102,6 +102,34 @@ std::vector<Job> documentJobs(const Dataset& data, const std::string& folder, co
             std::move(writeBack)};
 }
 
+Job readFileJob(std::string name, std::string path, std::function<void()> prepare) {
+    return {std::move(name),
+            [path = std::move(path)](JobControl& c) {
+                ReadOptions options;
+                options.control = &c;
+                readDataset(path, options);
+            },
+            std::move(prepare)};
+}
+
+std::vector<Job> hdf5ReadJobs(const Dataset& data, const std::string& folder, const std::string& csv) {
+    const std::string dense = folder + "/dense.h5", h5ad = folder + "/read.h5ad", sparse = folder + "/sparse.h5ad",
+                      tenx = folder + "/tenx.h5";
+    auto written = std::make_shared<std::once_flag>();
+    const auto files = [written, &data, dense, h5ad, sparse, tenx] {
+        std::call_once(*written, [&] {
+            if (!writeBenchH5ad(h5ad, data) || !writeBenchHdf5Files(data, dense, sparse, tenx))
+                throw std::runtime_error("this build has no HDF5");
+        });
+    };
+    return {readFileJob("read HDF5 dense", dense, files),
+            readFileJob("read h5ad (X dense)", h5ad, files),
+            readFileJob("read h5ad (X sparse CSR)", sparse, files),
+            readFileJob("read 10x h5", tenx, files),
+            {"fingerprint CSV (SHA-256)",
+             [csv, &data](JobControl& c) { describeDataFile(csv, DatasetReadSpec{}, data, &c); }}};
+}
+
 std::vector<Job> transformJobs(const Dataset& data) {
     auto values = std::make_shared<const Dataset>(data);
     Dataset counts = data;

@@ -8,8 +8,10 @@
 // median); such a run is repeated with half the wait (down to 5 ms), so that a job shorter than MS is
 // still cancelled while it runs, and cancelled_after_ms is the wait of the last run.
 // Data: makeCytometryLike (12 populations + 3 % noise, seed 1); the file jobs write it first to a
-// temporary folder as CSV and FCS, and (cancel_jobs.hpp) as sessions and an .h5ad file. Jobs: the
-// readers, the Open dialog's inspection, opening a session (data embedded or referenced), the exports
+// temporary folder as CSV and FCS, and (cancel_jobs.hpp) as sessions and HDF5 files. Jobs: the
+// readers (CSV, FCS, and HDF5: a dense dataset, .h5ad with X dense or sparse, 10x), the fingerprint
+// (SHA-256) of the data file, the Open dialog's inspection, opening a session (data embedded or
+// referenced), the exports
 // (of all events and of a population, and clusters written into an .h5ad copy), the transform step
 // (arcsinh, z-score, normalise-total + log1p, PCA) and the algorithms. With a CUDA device (cudaAvailable()) the CUDA
 // backend's jobs run too (DPC, VAT, k-means, MHCA under Backend::Cuda); without one they are listed with "skipped". A
@@ -123,13 +125,6 @@ std::vector<Job> makeJobs(const Dataset& data, const std::vector<double>& exact,
     const std::string csv = folder + "/data.csv", fcs = folder + "/data.fcs";
     writeCsv(csv, data);
     writeFcs(fcs, data);
-    auto readJob = [](std::string path) {
-        return [path](JobControl& c) {
-            ReadOptions options;
-            options.control = &c;
-            readDataset(path, options);
-        };
-    };
     auto exportJob = [fcs](std::string out) {
         return [fcs, out](JobControl& c) {
             ReadOptions options;
@@ -141,13 +136,14 @@ std::vector<Job> makeJobs(const Dataset& data, const std::vector<double>& exact,
         };
     };
     std::vector<Job> jobs{
-        {"read CSV", readJob(csv)},
-        {"read FCS", readJob(fcs)},
+        bench::readFileJob("read CSV", csv),
+        bench::readFileJob("read FCS", fcs),
         {"export FCS", exportJob(folder + "/out.fcs")},
         {"export CSV", exportJob(folder + "/out.csv")},
         {"MHCA (cpu)", [&exact, n, d](JobControl& c) { mhcaCpu(exact.data(), n, d, MhcaOptions{}, &c); }},
         {"single linkage (cpu)", [=](JobControl& c) { classicLinkageCpu(x, n, d, LinkageMethod::Single, &c); }},
     };
+    for (Job& job : bench::hdf5ReadJobs(data, folder, csv)) jobs.push_back(std::move(job));
     for (Job& job : bench::documentJobs(data, folder, csv, fcs)) jobs.push_back(std::move(job));
     for (Job& job : bench::transformJobs(data)) jobs.push_back(std::move(job));
     for (Job& job : algorithmJobs(data, Backend::Cpu)) jobs.push_back(std::move(job));
