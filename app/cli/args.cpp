@@ -39,6 +39,7 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& fl
                 value = argv[++i];
             }
             m_values[name] = value;
+            m_repeated[name].push_back(value);
         } else {
             throw UsageError("unknown option " + name);
         }
@@ -55,6 +56,11 @@ void Args::expectPositional(const std::vector<std::string>& names) const {
 std::string Args::value(const std::string& name, const std::string& fallback) const {
     auto it = m_values.find(name);
     return it == m_values.end() ? fallback : it->second;
+}
+
+std::vector<std::string> Args::values(const std::string& name) const {
+    auto it = m_repeated.find(name);
+    return it == m_repeated.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::string Args::required(const std::string& name) const {

@@ -33,6 +33,8 @@ public:
     double number(const std::string& name, double fallback) const;
     std::uint64_t count(const std::string& name, std::uint64_t fallback) const;
     std::vector<std::string> list(const std::string& name) const;  ///< comma-separated
+    /// Every value of an option given more than once, in command-line order (value() is the last).
+    std::vector<std::string> values(const std::string& name) const;
     /// One of `choices`, else UsageError naming the option.
     std::string choice(const std::string& name, const std::vector<std::string>& choices,
                        const std::string& fallback) const;
@@ -41,6 +43,7 @@ private:
     std::vector<std::string> m_positional;
     std::set<std::string> m_flags;
     std::map<std::string, std::string> m_values;
+    std::map<std::string, std::vector<std::string>> m_repeated;
 };
 
 /// Options every data-reading command accepts (DESIGN.md "common").

@@ -361,6 +361,32 @@ TEST_F(CliPlotFigures, PopulationsNeedTheSessionsDataFileAndKnownMarkers) {
     EXPECT_THAT(unknown.err, HasSubstr("CD99"));
 }
 
+TEST_F(CliPlotFigures, PopulationsNameDrawsThatPopulationAndThoseBelowIt) {
+    std::ofstream(file("inner.csv")) << "index\n0\n4\n";
+    ASSERT_EQ(runCli({"population", "add", file("gated.clusterlens"), "--name", "inner", "--parent", "every 4th",
+                      "--indices", file("inner.csv")})
+                  .exitCode,
+              0);
+    const auto draw = [&](const std::string& name, const std::string& out) {
+        return runCli({"plot", "populations", file("blobs.csv"), "--session", file("gated.clusterlens"), "--name", name,
+                       "--out", file(out)});
+    };
+    const CliResult subtree = draw("every 4th", "subtree.svg");
+    ASSERT_EQ(subtree.exitCode, 0) << subtree.err;
+    EXPECT_THAT(subtree.out, HasSubstr("2 populations"));
+    const std::string svg = readFile(file("subtree.svg"));
+    EXPECT_THAT(svg, HasSubstr("inner"));
+    EXPECT_THAT(svg, HasSubstr("every 4th"));
+    EXPECT_THAT(svg, testing::Not(HasSubstr("not every 4th")));
+    const CliResult leaf = draw("inner", "leaf.svg");
+    ASSERT_EQ(leaf.exitCode, 0) << leaf.err;
+    EXPECT_THAT(leaf.out, HasSubstr("1 populations"));
+    const CliResult unknown = draw("nope", "nope.svg");
+    EXPECT_EQ(unknown.exitCode, 3);
+    EXPECT_THAT(unknown.err, HasSubstr("--name"));
+    EXPECT_THAT(unknown.err, HasSubstr("'not every 4th'"));  // what there is
+}
+
 TEST_F(CliPlotFigures, AnUnwritableFolderGivesAClearErrorAndNoFile) {
     if (::geteuid() == 0) GTEST_SKIP() << "root writes into read-only folders";
     const std::string folder = file("locked");

@@ -2,6 +2,8 @@
 // session (a linkage, labeling, DPC result, VAT order, comparison or population), the same figure as
 // from the files the analysis wrote; a DPC result of a population plots from its DPC.csv (whole-dataset
 // indices) and from the session; names that are missing or of another kind exit 3 naming the option.
+// Colour strips (--strip) of stored labelings and populations draw as from their files; --xlim/--ylim
+// draw the scatter's zoomed view.
 
 #include <gtest/gtest.h>
 
@@ -175,6 +177,48 @@ TEST_F(CliPlotSession, MissingNamesAndResultsOfAnotherKindExitThreeNamingTheOpti
     expectExit(2, {"plot", "gamma", file("dpc.csv"), "--session", m_session, "--name", "dpc", "--out", out});
     expectExit(2, {"plot", "gamma", file("dpc.csv"), "--name", "dpc", "--out", out});
     expectExit(2, {"plot", "sizes", file("ward.csv"), "--out", out});
+}
+
+TEST_F(CliPlotSession, ColourStripsOfStoredLabelingsDrawAsFromTheirFiles) {
+    if (IsSkipped()) return;
+    const std::vector<std::string> strips = {"--strip", "k3", "--strip", "marker:V1"};
+    const auto session = [&](const std::string& kind, const std::string& name, std::vector<std::string> more) {
+        std::vector<std::string> args = {"--session", m_session, "--name", name};
+        args.insert(args.end(), more.begin(), more.end());
+        return svgBody(plot(kind, args, kind + "-" + name + "-" + std::to_string(more.size())));
+    };
+    const std::string vat = session("vat", "vat", strips);
+    EXPECT_EQ(vat, svgBody(plot("vat", {m_data, "--strip", file("k3.csv"), "--strip", "marker:V1"}, "vat-files")));
+    EXPECT_NE(vat, svgBody(plot("vat", {m_data}, "vat-plain")));
+    EXPECT_NE(vat, session("vat", "vat", {"--strip", "populations", "--strip", "marker:V1"}));
+    // A marker strip under a tree from a file takes the data of --heatmap.
+    std::vector<std::string> heatmap = strips;
+    heatmap.insert(heatmap.end(), {"--heatmap", m_data});
+    EXPECT_EQ(session("dendrogram", "ward", heatmap),
+              svgBody(plot("dendrogram",
+                           {file("ward.csv"), "--heatmap", m_data, "--strip", file("k3.csv"), "--strip", "marker:V1"},
+                           "tree-files")));
+    const std::string out = file("x.svg");
+    const CliResult unknown =
+        expectExit(3, {"plot", "vat", "--session", m_session, "--name", "vat", "--strip", "nope", "--out", out});
+    EXPECT_NE(unknown.err.find("no labeling 'nope'"), std::string::npos) << unknown.err;
+    expectExit(2, {"plot", "vat", m_data, "--strip", "marker:nope", "--out", out});
+    expectExit(2, {"plot", "dendrogram", file("ward.csv"), "--strip", "marker:V1", "--out", out});
+    expectExit(2, {"plot", "vat", m_data, "--strip", file("k3.csv"), "--strip", file("k3.csv"), "--strip",
+                   file("k3.csv"), "--strip", file("k3.csv"), "--out", out});
+}
+
+TEST_F(CliPlotSession, ScatterLimitsDrawTheZoomedView) {
+    if (IsSkipped()) return;
+    const std::string zoomed = readFile(plot("scatter", {m_data, "--x", "0", "--y", "1", "--xlim", "5:6", "--ylim",
+                                                         "2.8:3.4"},
+                                             "zoomed"));
+    EXPECT_NE(zoomed.find(" in view)"), std::string::npos);
+    EXPECT_EQ(readFile(plot("scatter", {m_data, "--x", "0", "--y", "1"}, "whole")).find(" in view)"),
+              std::string::npos);
+    const std::string out = file("x.svg");
+    for (const char* bad : {"6:5", "5", "5:x", ":6"})
+        expectExit(2, {"plot", "scatter", m_data, "--x", "0", "--y", "1", "--xlim", bad, "--out", out});
 }
 
 TEST_F(CliPlotSession, TheCommandInAFiguresMetadataRegeneratesIt) {

@@ -1,7 +1,9 @@
 // The command a figure's metadata carries regenerates it: the DPC panel's decision graph and γ-rank
 // plot, of a run on all events and of a run on a population, and the Charts dock's cluster sizes and
 // merge-height profile of a stored tree, exported through the figure dialog while the session that
-// stores the result is saved; the `clusterlens-cli plot ... --session FILE --name ...`
+// stores the result is saved; the VAT image and the dendrogram with three colour strips (a labeling,
+// the populations, a marker) and the scatter's zoomed view ("only what is in view"); the
+// `clusterlens-cli plot ... --session FILE --name ...`
 // read back from the SVG's metadata, run as a shell command, writes the same SVG (besides the
 // metadata) and, for PNG, the same pixels.
 
@@ -16,6 +18,7 @@
 
 #include "analysis_session.hpp"
 #include "charts/charts_panel.hpp"
+#include "colour_strip_chooser.hpp"
 #include "compare/flat_view.hpp"
 #include "compare/heights_view.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
@@ -32,9 +35,11 @@
 #include "gui_test_main.hpp"
 #include "regenerate_support.hpp"
 #include "jobs/job_runner.hpp"
+#include "populations/population_ops.hpp"
 #include "populations/run_on_choice.hpp"
 #include "scatter/scatter_export.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "session/session_recorder.hpp"
 #include "session/session_results.hpp"
 #include "vat/vat_panel.hpp"
 #include "vat/vat_run.hpp"
@@ -45,6 +50,40 @@ using namespace clusterlens::views;
 namespace {
 
 constexpr int kJobTimeoutMs = 60'000;
+constexpr const char* kThirds = "thirds";
+/// The --strip words the three strips of chooseStrips() give the session's command.
+constexpr const char* kStripWords = "--strip thirds --strip populations --strip marker:y";
+
+/// Stores in `session` (replacing entries of the same names) the labeling "thirds" (event i in cluster
+/// i % 3) and the population "blob A" (every third event from 0), and shows them in `analysis` with
+/// the populations labeling the Populations dock makes.
+void addStripResults(Session& session, AnalysisSession& analysis) {
+    LabelingResult thirds;
+    thirds.info.name = kThirds;
+    for (std::size_t i = 0; i < session.data.n; ++i) thirds.labels.push_back(static_cast<std::int32_t>(i % 3));
+    Population blob;
+    blob.name = "blob A";
+    blob.colour = "#d62728";
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(session.data.n); i += 3) blob.members.push_back(i);
+    std::erase_if(session.labelings, [](const LabelingResult& l) { return l.info.name == kThirds; });
+    std::erase_if(session.populations, [&](const Population& p) { return p.name == blob.name; });
+    session.labelings.push_back(thirds);
+    session.populations.push_back(blob);
+    analysis.addLabeling(QString::fromLatin1(kThirds), std::make_shared<const LabelVector>(thirds.labels));
+    PopulationLabels drawn = populationLabels(session);
+    auto style = std::make_shared<LabelStyle>();
+    style->colours = drawn.colours;
+    style->names = drawn.names;
+    analysis.setLabelingStyle(SessionRecorder::populationsLabeling(), style);
+    analysis.addLabeling(SessionRecorder::populationsLabeling(), drawn.labels);
+}
+
+/// Strips of the labeling "thirds", the populations and the marker y, in this order.
+void chooseStrips(ColourStripChooser* chooser) {
+    chooser->setStrip(0, ColourMode::Labels, QString::fromLatin1(kThirds));
+    chooser->setStrip(1, ColourMode::Labels, SessionRecorder::populationsLabeling());
+    chooser->setStrip(2, ColourMode::Marker, QStringLiteral("y"));
+}
 
 }  // namespace
 
@@ -62,6 +101,9 @@ private Q_SLOTS:
     void comparisonsOfStoredResultsRegenerate();
     void scatterColouredByAStoredLabelingRegenerates();
     void vatImageOfAStoredOrderRegenerates();
+    void vatImageWithColourStripsRegenerates();
+    void dendrogramWithColourStripsRegenerates();
+    void zoomedScatterRegenerates();
     void markerHistogramsOfStoredPopulationsRegenerate();
 
 private:
@@ -74,6 +116,10 @@ private:
     /// Stores the panel's run (and `population`) in the session file, exports the decision graph or
     /// γ plot as SVG and PNG, runs the metadata's command and compares.
     void checkRegenerates(const QString& tag, bool decision, const Population* population = nullptr);
+    /// The scatter of the stored k-means labeling "k3", whole or `zoomed` in, regenerates.
+    void checkScatterRegenerates(bool zoomed);
+    /// A VAT panel that has ordered the blobs, its data read from m_dataPath.
+    std::unique_ptr<VatPanel> vatPanel(AnalysisSession& analysis);
 
     QTemporaryDir m_dir;
     QString m_dataPath, m_sessionPath;
@@ -208,6 +254,14 @@ void FigureRegenerateTest::comparisonsOfStoredResultsRegenerate() {
 }
 
 void FigureRegenerateTest::scatterColouredByAStoredLabelingRegenerates() {
+    checkScatterRegenerates(false);
+}
+
+void FigureRegenerateTest::zoomedScatterRegenerates() {
+    checkScatterRegenerates(true);
+}
+
+void FigureRegenerateTest::checkScatterRegenerates(bool zoomed) {
     QVERIFY(runCli({QStringLiteral("kmeans"), m_dataPath, QStringLiteral("-k"), QStringLiteral("3"),
                     QStringLiteral("--labels-out"), m_dir.filePath(QStringLiteral("k.csv")), QStringLiteral("--name"),
                     QStringLiteral("k3")}));
@@ -223,33 +277,95 @@ void FigureRegenerateTest::scatterColouredByAStoredLabelingRegenerates() {
     request.labels = std::make_shared<const LabelVector>(labeling->labels);
     request.mode = ColourMode::Labels;
     widget.setData(std::make_shared<const ScatterData>(prepareScatter(request)));
+    if (zoomed) {
+        widget.zoomAt(QPointF(250, 220), 2.5);
+        widget.panByPixels(QPointF(37, -21));
+        QVERIFY(widget.viewWindow().x1() - widget.viewWindow().x0() < 0.5);
+    }
+    const QString tag = zoomed ? QStringLiteral("scatter-zoom") : QStringLiteral("scatter");
     setFigureSessionFile(treeSession());
     test::regenerateAndCompare(m_dir.path(), scatterExportSource(&widget, read, ScatterAxes{}, QStringLiteral("k3")),
-                               QStringLiteral("scatter"), QStringLiteral("scatter"), QStringLiteral("--name k3"));
+                               tag, QStringLiteral("scatter"),
+                               zoomed ? QStringLiteral("--xlim") : QStringLiteral("--name k3"), zoomed);
+    setFigureSessionFile(QString());
+    // The zoomed figure names the points in view, which the whole one does not.
+    const QString svg = test::readText(m_dir.filePath(tag + QStringLiteral("-gui.svg")));
+    QCOMPARE(svg.contains(QStringLiteral(" in view)")), zoomed);
+}
+
+std::unique_ptr<VatPanel> FigureRegenerateTest::vatPanel(AnalysisSession& analysis) {
+    auto read = std::make_shared<Dataset>(*m_data);
+    read->provenance.path = m_dataPath.toStdString();
+    auto panel = std::make_unique<VatPanel>(m_runner, &analysis);
+    panel->resize(800, 700);
+    panel->setDataSource(read, {QStringLiteral("x"), QStringLiteral("y")});
+    panel->setBackend(Backend::Cpu);
+    QSignalSpy shown(panel.get(), &VatPanel::resultShown);
+    panel->run();
+    if (!shown.wait(kJobTimeoutMs) || !panel->lastRun()) return nullptr;
+    return panel;
+}
+
+void FigureRegenerateTest::vatImageWithColourStripsRegenerates() {
+    AnalysisSession analysis;
+    const std::unique_ptr<VatPanel> panel = vatPanel(analysis);
+    QVERIFY(panel);
+    Session session;
+    session.data = describeDataFile(m_dataPath.toStdString(), {}, *m_data);
+    session.vat.push_back(vatEntry(vatEntryName(*panel->lastRun()), *panel->lastRun(), QString()));
+    addStripResults(session, analysis);
+    const QString path = m_dir.filePath(QStringLiteral("vat-strips.clusterlens"));
+    writeSession(path.toStdString(), session);
+    chooseStrips(panel->stripChooser());
+    QCOMPARE(panel->stripChooser()->strips()->size(), std::size_t{3});
+    setFigureSessionFile(path);
+    test::regenerateAndCompare(m_dir.path(), panel->figureExportSource(), QStringLiteral("vat-strips"),
+                               QStringLiteral("vat"), QString::fromLatin1(kStripWords));
+    // The strips are drawn: the figure differs from the one without them.
+    for (int slot = 0; slot < maxColourStrips; ++slot) panel->stripChooser()->setStrip(slot, ColourMode::Density, {});
+    test::regenerateAndCompare(m_dir.path(), panel->figureExportSource(), QStringLiteral("vat-plain"),
+                               QStringLiteral("vat"), QStringLiteral("--name"));
+    setFigureSessionFile(QString());
+    QVERIFY(test::withoutMetadata(test::readText(m_dir.filePath(QStringLiteral("vat-plain-gui.svg")))) !=
+            test::withoutMetadata(test::readText(m_dir.filePath(QStringLiteral("vat-strips-gui.svg")))));
+}
+
+void FigureRegenerateTest::dendrogramWithColourStripsRegenerates() {
+    const Linkage linkage = storeTree();
+    QCOMPARE(linkage.leafCount, m_data->n);
+    Session session = readSession(treeSession().toStdString());
+    AnalysisSession analysis;
+    addStripResults(session, analysis);
+    writeSession(treeSession().toStdString(), session);
+    DendrogramPanel panel(m_runner, &analysis);
+    panel.resize(900, 700);
+    auto read = std::make_shared<Dataset>(*m_data);
+    read->provenance.path = m_dataPath.toStdString();
+    panel.setDataSource(read, {QStringLiteral("x"), QStringLiteral("y")});
+    analysis.addLinkage(QStringLiteral("average tree"), std::make_shared<const Linkage>(linkage));
+    panel.showLinkage(QStringLiteral("average tree"));
+    panel.setClusterCount(3);
+    chooseStrips(panel.stripChooser());
+    QCOMPARE(panel.stripChooser()->strips()->size(), std::size_t{3});
+    setFigureSessionFile(treeSession());
+    test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("dendrogram-strips"),
+                               QStringLiteral("dendrogram"), QString::fromLatin1(kStripWords));
     setFigureSessionFile(QString());
 }
 
 void FigureRegenerateTest::vatImageOfAStoredOrderRegenerates() {
-    auto read = std::make_shared<Dataset>(*m_data);
-    read->provenance.path = m_dataPath.toStdString();
     AnalysisSession analysis;
-    VatPanel panel(m_runner, &analysis);
-    panel.resize(800, 700);
-    panel.setDataSource(read, {QStringLiteral("x"), QStringLiteral("y")});
-    panel.setBackend(Backend::Cpu);
-    QSignalSpy shown(&panel, &VatPanel::resultShown);
-    panel.run();
-    QVERIFY(shown.wait(kJobTimeoutMs));
-    const std::shared_ptr<const VatRun> run = panel.lastRun();
-    QVERIFY(run);
+    const std::unique_ptr<VatPanel> panel = vatPanel(analysis);
+    QVERIFY(panel);
+    const std::shared_ptr<const VatRun> run = panel->lastRun();
     Session session;
     session.data = describeDataFile(m_dataPath.toStdString(), {}, *m_data);
     session.vat.push_back(vatEntry(vatEntryName(*run), *run, QString()));
     const QString path = m_dir.filePath(QStringLiteral("vat.clusterlens"));
     writeSession(path.toStdString(), session);
-    panel.setClusterCount(3);
+    panel->setClusterCount(3);
     setFigureSessionFile(path);
-    test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("vat"), QStringLiteral("vat"),
+    test::regenerateAndCompare(m_dir.path(), panel->figureExportSource(), QStringLiteral("vat"), QStringLiteral("vat"),
                                QStringLiteral("--cut-k 3"));
     setFigureSessionFile(QString());
 }

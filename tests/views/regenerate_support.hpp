@@ -39,14 +39,16 @@ inline QString metadataCommand(const QString& svg) {
 /// Exports `source` into `folder` as SVG and PNG through the figure dialog (85 mm, 200 dpi), runs the
 /// command the file's metadata carries (`plot KIND --session ...`, containing `word`) with the CLI at
 /// CLUSTERLENS_CLI and checks that it writes the same SVG (besides the metadata) and the same pixels.
+/// `viewOnly` exports only the part in view (the dialog's check box).
 inline void regenerateAndCompare(const QString& folder, const views::FigureExportSource& source, const QString& tag,
-                                 const QString& kind, const QString& word) {
+                                 const QString& kind, const QString& word, bool viewOnly = false) {
     for (const QString& suffix : {QStringLiteral("svg"), QStringLiteral("png")}) {
         const QString exported = QDir(folder).filePath(tag + QStringLiteral("-gui.") + suffix);
         views::FigureExportDialog dialog(source);
         dialog.setPath(exported);
         dialog.setWidthMillimetres(85.0);
         dialog.setDpi(200);
+        dialog.setViewOnly(viewOnly);
         QString error;
         QVERIFY2(dialog.exportNow(&error), qPrintable(error));
         // The command as the file carries it: SVG <metadata>, PNG text chunk.

@@ -224,8 +224,10 @@ FigureExportSource DendrogramPanel::figureExportSource() const {
             options << QStringLiteral("--heatmap-scale") << QStringLiteral("minmax");
     }
     if (m_widget->logHeights()) options << QStringLiteral("--log");
-    source.command = plot + QStringList{resultFileName(m_linkageName)} + options;
-    source.sessionCommand = plot + QStringList{QStringLiteral("--name"), m_linkageName} + options;
+    source.command = plot + QStringList{resultFileName(m_linkageName)} + options +
+                     stripWords(*m_strips, *m_analysis, m_dataset.get(), false);
+    source.sessionCommand = plot + QStringList{QStringLiteral("--name"), m_linkageName} + options +
+                            stripWords(*m_strips, *m_analysis, m_dataset.get(), true);
     if (m_dataset && treeFitsData()) source.dataFiles = {QString::fromStdString(m_dataset->provenance.path)};
     const QString description = m_analysis->linkageDescription(m_linkageName);
     source.methods = hierarchicalMethods(m_layout->leafCount, description.isEmpty() ? m_linkageName : description,

@@ -178,7 +178,7 @@ FigureExportOptions FigureExportDialog::options() const {
     const bool mm = m_unit->currentIndex() == 0;
     FigureExportOptions options(QSizeF(m_width->value(), m_height->value()), m_dpi->value(),
                                 mm ? FigureUnit::Millimetres : FigureUnit::Pixels);
-    options.provenance = provenanceOf(m_source, path(), options, style());
+    options.provenance = provenanceOf(m_source, path(), options, style(), currentViewOnly());
     return options;
 }
 

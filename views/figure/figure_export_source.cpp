@@ -1,6 +1,11 @@
 #include "figure/figure_export_source.hpp"
 
+#include "analysis_session.hpp"
 #include "clusterlens/errors.hpp"
+#include "colour_strip_chooser.hpp"
+#include "colouring_combo.hpp"
+#include "marker_scale.hpp"
+#include "session/session_recorder.hpp"
 
 namespace clusterlens::views {
 
@@ -63,6 +68,25 @@ QStringList datasetInputWords(const Dataset& dataset, const QStringList& columns
     return words;
 }
 
+QStringList stripWords(const ColourStripChooser& chooser, const AnalysisSession& analysis, const Dataset* dataset,
+                       bool sessionForm) {
+    QStringList words;
+    for (int slot = 0; slot < maxColourStrips; ++slot) {
+        const ColouringCombo* combo = chooser.combo(slot);
+        const QString name = combo->name();
+        if (combo->mode() == ColourMode::Labels && analysis.labeling(name)) {
+            const bool populations = name == SessionRecorder::populationsLabeling();
+            words << QStringLiteral("--strip")
+                  << (populations && sessionForm ? QStringLiteral("populations")
+                      : sessionForm              ? name
+                                                 : resultFileName(name));
+        } else if (combo->mode() == ColourMode::Marker && dataset && markerColumn(*dataset, name) >= 0) {
+            words << QStringLiteral("--strip") << QStringLiteral("marker:") + name;
+        }
+    }
+    return words;
+}
+
 QString resultFileName(const QString& name, const QString& suffix) {
     QString file;
     for (QChar c : name) {
@@ -95,12 +119,13 @@ QStringList plotOptionWords(const QString& path, const FigureExportOptions& opti
 }
 
 FigureProvenance provenanceOf(const FigureExportSource& source, const QString& path, const FigureExportOptions& options,
-                              const FigureStyle& style) {
+                              const FigureStyle& style, bool viewOnly) {
     FigureProvenance provenance;
     if (!source.fixedCommand.isEmpty()) {
         provenance.command = source.fixedCommand;
     } else {
-        provenance.command = regenerateShellText(source, plotOptionWords(path, options, style));
+        const QStringList view = viewOnly ? source.viewOptions : QStringList();
+        provenance.command = regenerateShellText(source, view + plotOptionWords(path, options, style));
     }
     QStringList files = source.dataFiles;
     if (regenerateCommand(source) != source.command) files << sessionFile();

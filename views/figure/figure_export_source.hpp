@@ -14,6 +14,9 @@
 
 namespace clusterlens::views {
 
+class AnalysisSession;
+class ColourStripChooser;
+
 struct FigureExportSource {
     QString title;          ///< the dialog's title, e.g. "Export decision graph"
     QString name;           ///< the view's name in lists, e.g. "Decision graph"
@@ -29,6 +32,9 @@ struct FigureExportSource {
     /// session, without --session and the output and style options. Used instead of prelude and command
     /// while figureSessionFile() names a session file; empty when the figure draws no stored result.
     QStringList sessionCommand;
+    /// Options that make command and sessionCommand draw only the part in view (`--xlim A:B --ylim C:D`),
+    /// added when the export is of the part in view; empty when they cannot.
+    QStringList viewOptions;
     /// The provenance's command as it stands, when set (a composed figure lists its panels' commands).
     QString fixedCommand;
     QStringList dataFiles;  ///< hashed into every file's provenance
@@ -56,6 +62,13 @@ QString regenerateShellText(const FigureExportSource& source, const QStringList&
 /// provenance records them.
 QStringList datasetInputWords(const Dataset& dataset, const QStringList& columns = {});
 
+/// The `--strip WHAT` words of `plot vat` and `plot dendrogram` (app/cli/plot/plot_strips.hpp) for the
+/// strips `chooser` draws, in slot order: a labeling by its name (`sessionForm`) or as the file
+/// resultFileName(name) names, the population set as `populations`, a marker as `marker:NAME`. Slots
+/// whose labeling or marker does not exist are left out, as the chooser leaves their strips out.
+QStringList stripWords(const ColourStripChooser& chooser, const AnalysisSession& analysis, const Dataset* dataset,
+                       bool sessionForm);
+
 /// A file name for a result the GUI holds in memory ("DPC (k=3)" -> "DPC_k3.csv"): the name the
 /// command line expects the user to export it under.
 QString resultFileName(const QString& name, const QString& suffix = QStringLiteral("csv"));
@@ -66,8 +79,9 @@ QString resultFileName(const QString& name, const QString& suffix = QStringLiter
 QStringList plotOptionWords(const QString& path, const FigureExportOptions& options, const FigureStyle& style);
 
 /// The provenance of a figure from `source` written to `path`: the command with its output and
-/// style options, and the SHA-256 of every data file that can be read (others are left out).
+/// style options (and the source's viewOptions for the part in view), and the SHA-256 of every data
+/// file that can be read (others are left out).
 FigureProvenance provenanceOf(const FigureExportSource& source, const QString& path, const FigureExportOptions& options,
-                              const FigureStyle& style);
+                              const FigureStyle& style, bool viewOnly = false);
 
 }  // namespace clusterlens::views

@@ -7,8 +7,45 @@
 #include "figure/methods_text.hpp"
 #include "scatter/scatter_figure.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "scatter/view_window.hpp"
 
 namespace clusterlens::views {
+
+QRectF scatterWindow(const ScatterData& data, const ScatterLimits& limits) {
+    const double pad = ViewWindow::resetPadding;
+    double x0 = -pad, x1 = 1 + pad, y0 = -pad, y1 = 1 + pad;
+    if (limits.x) {
+        x0 = data.toNormalizedX(limits.x->first);
+        x1 = data.toNormalizedX(limits.x->second);
+    }
+    if (limits.y) {
+        y0 = data.toNormalizedY(limits.y->first);
+        y1 = data.toNormalizedY(limits.y->second);
+    }
+    return {x0, y0, x1 - x0, y1 - y0};
+}
+
+QString limitsText(double low, double high) {
+    return QString::number(low, 'g', 17) + QLatin1Char(':') + QString::number(high, 'g', 17);
+}
+
+namespace {
+
+/// The widget's zoom in data units as the command prints them (`--xlim A:B --ylim C:D`, into
+/// `words`), read back: the figure and `plot scatter` then show the same window to the last bit.
+ScatterLimits shownLimits(const ScatterWidget& widget, QStringList& words) {
+    const ViewWindow& w = widget.viewWindow();
+    const ScatterData& shown = *widget.data();
+    const QString xlim = limitsText(shown.toDataX(w.x0()), shown.toDataX(w.x1()));
+    const QString ylim = limitsText(shown.toDataY(w.y0()), shown.toDataY(w.y1()));
+    words = {QStringLiteral("--xlim"), xlim, QStringLiteral("--ylim"), ylim};
+    const auto ends = [](const QString& text) {
+        return std::pair{text.section(QLatin1Char(':'), 0, 0).toDouble(), text.section(QLatin1Char(':'), 1).toDouble()};
+    };
+    return {ends(xlim), ends(ylim)};
+}
+
+}  // namespace
 
 FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_ptr<const Dataset> dataset,
                                        const ScatterAxes& axes, const QString& colouring) {
@@ -25,7 +62,9 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
     source.name = QObject::tr("Data scatter");
     source.suggestedName = QStringLiteral("scatter_%1_%2").arg(widget->data()->xName, widget->data()->yName);
     source.viewOnly = QObject::tr("Only what is in view (the current zoom)");
-    source.figure = [widget, dataset, xTitle, yTitle, colouring, colourName](bool viewOnly) -> std::unique_ptr<Figure> {
+    const ScatterLimits limits = shownLimits(*widget, source.viewOptions);
+    source.figure = [widget, dataset, xTitle, yTitle, colouring, colourName,
+                     limits](bool viewOnly) -> std::unique_ptr<Figure> {
         if (!widget->data()) return nullptr;
         ScatterFigureOptions options;
         options.title = QFileInfo(QString::fromStdString(dataset->provenance.path)).completeBaseName();
@@ -33,10 +72,7 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
         options.yTitle = yTitle;
         options.colouring = colourName;
         if (colouring.isEmpty()) options.labelNames = datasetLabelNames(*dataset);
-        if (viewOnly) {
-            const ViewWindow& w = widget->viewWindow();
-            options.window = QRectF(w.x0(), w.y0(), w.x1() - w.x0(), w.y1() - w.y0());
-        }
+        if (viewOnly) options.window = scatterWindow(*widget->data(), limits);
         return std::make_unique<ScatterFigure>(widget->data(), std::move(options));
     };
     source.dataFiles = {QString::fromStdString(dataset->provenance.path)};

@@ -5,7 +5,11 @@
 
 #include <QString>
 
+#include <QRectF>
+
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "clusterlens/dataset.hpp"
 #include "figure/figure_export_source.hpp"
@@ -17,9 +21,22 @@ namespace clusterlens::views {
 
 class ScatterWidget;
 
+/// Axis limits in data units, as `plot scatter --xlim A:B --ylim C:D` takes them; an axis without
+/// limits shows all of its data with the view's padding.
+struct ScatterLimits {
+    std::optional<std::pair<double, double>> x, y;
+};
+
+/// The normalised window (ScatterFigureOptions::window) that shows `limits` of `data`.
+QRectF scatterWindow(const ScatterData& data, const ScatterLimits& limits);
+
+/// "A:B", each end with the digits that read back as the same double.
+QString limitsText(double low, double high);
+
 /// The export source of `widget` showing `axes` of `dataset`, coloured by the labeling named
 /// `colouring` (empty: the dataset's own labels or the density). The figure is made from what the
-/// widget holds when asked, so an export follows the current view.
+/// widget holds; the part in view is the zoom when the source was made, which the command's
+/// `--xlim/--ylim` (the source's viewOptions) draw again.
 FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_ptr<const Dataset> dataset,
                                        const ScatterAxes& axes, const QString& colouring);
 

@@ -237,6 +237,8 @@ FigureExportSource VatPanel::figureExportSource() const {
         source.command << QStringLiteral("--cut-k") << QString::number(cuts.size() + 1);
         source.sessionCommand << QStringLiteral("--cut-k") << QString::number(cuts.size() + 1);
     }
+    source.command << stripWords(*m_strips, *m_analysis, m_dataset.get(), false);
+    source.sessionCommand << stripWords(*m_strips, *m_analysis, m_dataset.get(), true);
     source.dataFiles = {QString::fromStdString(dataset.provenance.path)};
     source.methods = vatMethods(m_run->n(), QString::fromLatin1(metricName(m_run->vat->metric)), ivat);
     return source;

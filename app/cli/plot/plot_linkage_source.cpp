@@ -3,18 +3,18 @@
 #include <QFileInfo>
 
 #include "input.hpp"
-#include "plot/plot_session.hpp"
 
 namespace clusterlens::cli {
 
 PlotLinkage plotLinkage(const Args& args) {
     PlotLinkage tree;
-    const auto session = plotSession(args, {"LINKAGE.csv"});
+    auto session = plotSession(args, {"LINKAGE.csv"});
     if (session) {
         const LinkageResult& stored = sessionResult(args, *session, session->session.linkages, "--name", "linkage");
         tree.linkage = stored.linkage;
         tree.members = stored.info.members;
         tree.name = QString::fromStdString(stored.info.name);
+        tree.session = std::make_shared<const PlotSession>(std::move(*session));
     } else {
         tree.linkage = readLinkageFrom(args, args.positional()[0]);
         tree.name = QFileInfo(QString::fromStdString(args.positional()[0])).completeBaseName();

@@ -12,6 +12,7 @@
 #include "clusterlens/session/population.hpp"
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
+#include "plot/plot_session.hpp"
 
 namespace clusterlens::cli {
 
@@ -20,6 +21,7 @@ struct PlotLinkage {
     Members members;  ///< ascending whole-dataset indices of the leaves; empty = all events
     QString name;     ///< the file's base name or the stored linkage's name
     std::shared_ptr<const views::DendrogramLayout> layout;
+    std::shared_ptr<const PlotSession> session;  ///< --session, or null
 };
 
 /// Reads the tree of `args` (the options of plot_session.hpp and --linkage-format). UsageError for

@@ -1,9 +1,11 @@
-// clusterlens-cli plot populations INPUT --session FILE [--markers a,b,...] [read options]
+// clusterlens-cli plot populations INPUT --session FILE [--name POPULATION] [--markers a,b,...] [read options]
 //                                 --out FIG.png|tif|svg|pdf [common figure options]
 // The population statistics figure of the GUI's Populations dock (views/figure/population_stats_figure.hpp),
-// headless: every population of the session with its count, % of parent, % of all events and the
-// median of each marker (all of INPUT's features without --markers) over the data as read. INPUT must
-// be the session's data file (same SHA-256) read as the session read it.
+// headless: every population of the session (with --name, the population POPULATION and every
+// population below it, parents before children, % of parent still of its own parent) with its count,
+// % of parent, % of all events and the median of each marker (all of INPUT's features without
+// --markers) over the data as read. INPUT must be the session's data file (same SHA-256) read as the
+// session read it.
 
 #include <QString>
 #include <QStringList>
@@ -19,6 +21,8 @@
 #include "input.hpp"
 #include "plot/plot_options.hpp"
 #include "plot/plot_registry.hpp"
+#include "plot/plot_session.hpp"
+#include "populations/population_ops.hpp"
 #include "populations/population_stats.hpp"
 
 namespace clusterlens::cli {
@@ -40,14 +44,24 @@ Session sessionFor(const std::string& path, const std::string& input, const Data
     return session;
 }
 
+/// With --name: the rows of that population and of every population below it, in the table's order.
+void keepSubtree(const Args& args, const PlotSession& opened, views::PopulationStatistics& statistics) {
+    if (!args.has("--name")) return;
+    const Population& top = sessionResult(args, opened, opened.session.populations, "--name", "population");
+    const QStringList subtree = views::populationSubtree(opened.session, QString::fromStdString(top.name));
+    std::erase_if(statistics.rows,
+                  [&](const views::PopulationStatistics::Row& row) { return !subtree.contains(row.name); });
+}
+
 int runPlotPopulations(const std::vector<std::string>& argv) {
-    Args args(argv, kCommonFlags, with(with(kCommonValued, kPlotValued), {"--session", "--markers"}));
+    Args args(argv, kCommonFlags, with(with(kCommonValued, kPlotValued), {"--session", "--name", "--markers"}));
     args.expectPositional({"INPUT"});
     const std::string& input = args.positional()[0];
     const std::string sessionPath = args.required("--session");
     const PlotOutput output = plotOutput(args, "populations", argv, {input});
     const Dataset data = loadInput(input, args, true);
-    const Session session = sessionFor(sessionPath, input, data);
+    const PlotSession opened{sessionPath, sessionFor(sessionPath, input, data)};
+    const Session& session = opened.session;
     if (session.populations.empty()) throw InvalidInput(sessionPath + ": the session has no populations");
     QStringList markers;
     if (args.has("--markers")) {
@@ -59,8 +73,9 @@ int runPlotPopulations(const std::vector<std::string>& argv) {
     } else {
         for (const std::string& feature : data.features) markers << QString::fromStdString(feature);
     }
-    const auto statistics =
-        std::make_shared<const views::PopulationStatistics>(views::populationStatistics(session, data, markers));
+    auto table = views::populationStatistics(session, data, markers);
+    keepSubtree(args, opened, table);
+    const auto statistics = std::make_shared<const views::PopulationStatistics>(std::move(table));
     views::PopulationStatsFigure figure(statistics);
     writePlot(figure, output,
               std::to_string(statistics->rows.size()) + " populations, medians of " +
@@ -68,7 +83,8 @@ int runPlotPopulations(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{{"populations", "INPUT --session FILE [--markers a,b,...]", runPlotPopulations}};
+const PlotRegistrar registrar{
+    {"populations", "INPUT --session FILE [--name POPULATION] [--markers a,b,...]", runPlotPopulations}};
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 // clusterlens-cli plot scatter INPUT --x F1 --y F2 [--labels LABELS.csv | --colour-by WHAT]
+//                              [--xlim A:B] [--ylim C:D]
 //                              [common data options] --out FIG.png|tif|svg|pdf [common figure options]
 // The data scatter of the GUI (views/scatter/scatter_figure.hpp), headless: features F1 and F2 (a
 // name, or a 0-based number) of INPUT, coloured by LABELS.csv, else by the labels the file carries
@@ -10,14 +11,18 @@
 // From a session (`[INPUT] --session FILE --name NAME [--population P]`): the session's data (INPUT,
 // checked against its SHA-256 and read as the session read it, else its embedded matrix or its data
 // file), coloured by the labeling NAME with its cluster names, or by membership of the population
-// NAME; --population P draws only P's events.
+// NAME; --population P draws only P's events. --xlim/--ylim show only that part of the axes (data
+// units, after the transform), as the GUI's export of "what is in view" does.
 
 #include <QFileInfo>
 #include <QString>
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "args.hpp"
 #include "clusterlens/errors.hpp"
@@ -27,6 +32,7 @@
 #include "marker_scale.hpp"
 #include "plot/plot_registry.hpp"
 #include "plot/plot_session.hpp"
+#include "scatter/scatter_export.hpp"
 #include "scatter/scatter_figure.hpp"
 
 namespace clusterlens::cli {
@@ -66,6 +72,23 @@ views::ColourMode colourBy(const Args& args, const Dataset& data, bool labelled,
     marker = views::markerColumn(data, QString::fromStdString(name));
     if (marker < 0) marker = static_cast<std::ptrdiff_t>(featureColumn(data, name, "--colour-by marker"));
     return views::ColourMode::Marker;
+}
+
+/// --xlim/--ylim A:B: the ends of an axis in data units, A < B; nothing when absent.
+std::optional<std::pair<double, double>> limitsOf(const Args& args, const char* option) {
+    if (!args.has(option)) return std::nullopt;
+    const std::string text = args.value(option);
+    const std::string expected = std::string(option) + ": expected LOW:HIGH in data units with LOW < HIGH, got '";
+    const auto number = [&](std::size_t from, std::size_t to, double& v) {
+        const auto [end, error] = std::from_chars(text.data() + from, text.data() + to, v);
+        return error == std::errc() && end == text.data() + to && std::isfinite(v);
+    };
+    const std::size_t colon = text.find(':', 1);
+    std::pair<double, double> ends;
+    if (colon == std::string::npos || !number(0, colon, ends.first) ||
+        !number(colon + 1, text.size(), ends.second) || !(ends.first < ends.second))
+        throw UsageError(expected + text + "'");
+    return ends;
 }
 
 std::string summaryOf(const views::ScatterData& scatter) {
@@ -122,7 +145,8 @@ void restrictToPopulation(const Args& args, const PlotSession& session, views::S
 int runPlotScatter(const std::vector<std::string>& argv) {
     Args args(
         argv, kCommonFlags,
-        with(with(with(kCommonValued, kPlotValued), kPlotSessionValued), {"--x", "--y", "--labels", "--colour-by"}));
+        with(with(with(kCommonValued, kPlotValued), kPlotSessionValued),
+             {"--x", "--y", "--labels", "--colour-by", "--xlim", "--ylim"}));
     const auto session = plotSession(args, {"INPUT"}, {"INPUT"});
     if (session && args.has("--labels")) throw UsageError("--labels and --session exclude each other");
     std::vector<std::string> files = sourceFiles(args);
@@ -154,6 +178,8 @@ int runPlotScatter(const std::vector<std::string>& argv) {
     options.title =
         QFileInfo(QString::fromStdString(path.empty() ? session->session.data.path : path)).completeBaseName();
     const auto scatter = std::make_shared<const views::ScatterData>(views::prepareScatter(request));
+    const views::ScatterLimits limits{limitsOf(args, "--xlim"), limitsOf(args, "--ylim")};
+    if (limits.x || limits.y) options.window = views::scatterWindow(*scatter, limits);
     views::ScatterFigure figure(scatter, std::move(options));
     writePlot(figure, output, summaryOf(*scatter));
     return 0;
@@ -162,7 +188,7 @@ int runPlotScatter(const std::vector<std::string>& argv) {
 const PlotRegistrar registrar{
     {"scatter",
      "(INPUT | [INPUT] --session FILE --name LABELING|POPULATION [--population P]) --x F1 --y F2 "
-     "[--labels LABELS.csv | --colour-by density|labels|marker:NAME]",
+     "[--labels LABELS.csv | --colour-by density|labels|marker:NAME] [--xlim A:B] [--ylim C:D]",
      runPlotScatter}};
 
 }  // namespace

@@ -1,10 +1,11 @@
 // clusterlens-cli plot vat (INPUT | [INPUT] --session FILE --name VAT [--population P]) [--image ivat|vat] [--metric
 // euclidean|sqeuclidean|manhattan|cosine]
-//                          [--colormap grey|viridis|magma] [--cut-k K] [common data options]
+//                          [--colormap grey|viridis|magma] [--cut-k K] [--strip WHAT]... [common data options]
 //                          --out FIG.png|tif|svg|pdf [common figure options]
 // The VAT/iVAT figure of the GUI (views/vat/vat_figure.hpp), headless: the VAT order of INPUT, the
 // image rendered at the output's resolution by the same viewport renderer as the view, position
-// ticks, the boxes of the K largest cuts, and the colour bar of the distances. From a session, the
+// ticks, the boxes of the K largest cuts, the colour bar of the distances and up to three colour
+// strips along both axes (--strip, plot_strips.hpp). From a session, the
 // stored VAT order NAME (of all events or of a population) over the session's data (INPUT checked
 // against its SHA-256, else its embedded matrix or data file), on the features and metric it was
 // computed with: nothing is ordered again.
@@ -24,6 +25,7 @@
 #include "plot/plot_options.hpp"
 #include "plot/plot_registry.hpp"
 #include "plot/plot_session.hpp"
+#include "plot/plot_strips.hpp"
 #include "vat/vat_figure.hpp"
 #include "vat/vat_run.hpp"
 
@@ -31,10 +33,9 @@ namespace clusterlens::cli {
 
 namespace {
 
-/// The stored order NAME of the session, over the session's data.
-views::VatRun storedRun(const PlotSession& session, const Args& args) {
+/// The stored order NAME of the session, over the session's data `all`.
+views::VatRun storedRun(const PlotSession& session, const Args& args, const Dataset& all) {
     const VatEntry& stored = sessionResult(args, session, session.session.vat, "--name", "VAT order");
-    const Dataset all = sessionData(session, args.positional().empty() ? std::string() : args.positional()[0]);
     views::VatRequest request;
     request.dataset = std::make_shared<const Dataset>(eventsOf(all, stored.info.members, session.path));
     request.metric = parseMetric(stored.metric);
@@ -59,12 +60,11 @@ views::VatRun storedRun(const PlotSession& session, const Args& args) {
     return views::storedVatRun(request, std::move(vat));
 }
 
-views::VatRun computedRun(const Args& args) {
+views::VatRun computedRun(const Args& args, std::shared_ptr<const Dataset> data) {
     views::VatRequest request;
     request.metric =
         parseMetric(args.choice("--metric", {"euclidean", "sqeuclidean", "manhattan", "cosine"}, "euclidean"));
     request.backend = backendFrom(args);
-    auto data = std::make_shared<const Dataset>(loadInput(args.positional()[0], args));
     request.dataset = data;
     for (std::size_t j = 0; j < data->d; ++j) request.columns.push_back(j);
     JobControl control;
@@ -76,14 +76,23 @@ views::VatRun computedRun(const Args& args) {
 int runPlotVat(const std::vector<std::string>& argv) {
     Args args(argv, kCommonFlags,
               with(with(with(kCommonValued, kPlotValued), kPlotSessionValued),
-                   {"--image", "--metric", "--colormap", "--cut-k"}));
+                   {"--image", "--metric", "--colormap", "--cut-k", "--strip"}));
     const auto session = plotSession(args, {"INPUT"}, {"INPUT"});
     if (session && args.has("--metric"))
         throw UsageError("--metric: a stored VAT order keeps the metric it was computed with");
-    const PlotOutput output = plotOutput(args, "vat", argv, sourceFiles(args));
+    std::vector<std::string> files = sourceFiles(args);
+    for (const std::string& file : stripFiles(args)) files.push_back(file);
+    const PlotOutput output = plotOutput(args, "vat", argv, files);
     const bool ivat = args.choice("--image", {"ivat", "vat"}, "ivat") == "ivat";
-    const views::VatRun run = session ? storedRun(*session, args) : computedRun(args);
+    const std::string input = args.positional().empty() ? std::string() : args.positional()[0];
+    // The strips colour every event of the data; a run on a population shows its members' colours.
+    const auto data = std::make_shared<const Dataset>(session ? sessionData(*session, input) : loadInput(input, args));
+    const views::VatRun run = session ? storedRun(*session, args, *data) : computedRun(args, data);
+    StripSource strips{session ? &*session : nullptr, data.get(), "INPUT", data->n, {}};
+    if (session) strips.members = findNamed(session->session.vat, args.value("--name"))->info.members;
     views::VatFigureOptions options;
+    options.strips = plotStrips(args, strips);
+    options.order = std::shared_ptr<const std::vector<std::int64_t>>(run.vat, &run.vat->order);
     const QString name = session ? QString::fromStdString(args.value("--name"))
                                  : QFileInfo(QString::fromStdString(args.positional()[0])).completeBaseName();
     options.title = QStringLiteral("%1: %2").arg(ivat ? QStringLiteral("iVAT") : QStringLiteral("VAT"), name);
@@ -101,7 +110,7 @@ int runPlotVat(const std::vector<std::string>& argv) {
 
 const PlotRegistrar registrar{{"vat",
                                "(INPUT | [INPUT] --session FILE --name VAT) [--image ivat|vat] [--metric M] "
-                               "[--colormap grey|viridis|magma] [--cut-k K]",
+                               "[--colormap grey|viridis|magma] [--cut-k K] [--strip WHAT]...",
                                runPlotVat}};
 
 }  // namespace
