@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -119,21 +118,31 @@ ssize_t openHdf5Objects() {
     return H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL);
 }
 
-/// Cancels the read of `path` after each delay (in the matrix, then in the names), then reads it whole.
-Dataset expectEachCancelStopsTheRead(const std::string& path, std::initializer_list<milliseconds> delays) {
-    for (const auto delay : delays) {
-        SCOPED_TRACE("cancelled after " + std::to_string(delay.count()) + " ms");
+/// Reads `path` whole (timing it), then cancels a read of it at 2 %, 40 % and 80 % of that time (in
+/// the matrix, later in the names), so that the cancels land inside the read on a fast or a loaded
+/// machine: each read stops within kStopWithinMs, the early ones by throwing Cancelled. Returns the
+/// whole read.
+Dataset expectEachCancelStopsTheRead(const std::string& path) {
+    const auto start = std::chrono::steady_clock::now();
+    Dataset whole = readDataset(path);
+    const auto took = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - start);
+    for (const int percent : {2, 40, 80}) {
+        const milliseconds delay = took * percent / 100;
+        SCOPED_TRACE("cancelled after " + std::to_string(delay.count()) + " ms of " + std::to_string(took.count()));
         const test::CancelOutcome outcome = test::cancelAfter(delay, [&](JobControl& control) {
             ReadOptions options;
             options.control = &control;
             readDataset(path, options);
         });
-        EXPECT_FALSE(outcome.endedBeforeCancel) << "the read ended before the cancel: make the file larger";
-        EXPECT_TRUE(outcome.threwCancelled);
+        EXPECT_FALSE(outcome.endedBeforeCancel) << "the read ended before the cancel";
+        // Late in the read the last blocks may be done already: then it ends normally, as soon.
+        if (percent < 50) {
+            EXPECT_TRUE(outcome.threwCancelled);
+        }
         EXPECT_LT(outcome.msToStop, kStopWithinMs);
         EXPECT_EQ(openHdf5Objects(), 0) << "the cancelled read left HDF5 objects open";
     }
-    return readDataset(path);
+    return whole;
 }
 
 }  // namespace
@@ -143,7 +152,7 @@ TEST(CancelHdf5, ANamedDenseDatasetOfAMillionRowsStopsSoonAfterCancelAndReadsWho
     const std::string path = dir.file("dense.h5");
     const std::vector<float> values = denseValues();
     H5Writer(path).dataset("/cells", H5T_NATIVE_FLOAT, {kCells, kDenseColumns}, values.data());
-    const Dataset data = expectEachCancelStopsTheRead(path, {milliseconds(5), milliseconds(20)});
+    const Dataset data = expectEachCancelStopsTheRead(path);
     EXPECT_EQ(data.n, kCells);
     EXPECT_EQ(data.d, kDenseColumns);
     EXPECT_EQ(data.values, values);
@@ -156,7 +165,7 @@ TEST(CancelHdf5, AnH5adWithDenseGzipXOfAMillionCellsStopsSoonAfterCancelAndReads
     writeH5ad(path, kDenseColumns, [&](H5Writer& file) {
         file.dataset("/X", H5T_NATIVE_FLOAT, {kCells, kDenseColumns}, values.data(), 10'000);
     });
-    const Dataset data = expectEachCancelStopsTheRead(path, {milliseconds(5), milliseconds(100), milliseconds(250)});
+    const Dataset data = expectEachCancelStopsTheRead(path);
     EXPECT_EQ(data.values, values);
     ASSERT_EQ(data.pointNames.size(), kCells);
     EXPECT_EQ(data.pointNames.back(), cellNames().back());
@@ -171,7 +180,7 @@ TEST(CancelHdf5, AnH5adWithSparseCsrXOfAMillionCellsStopsSoonAfterCancelAndReads
         file.stringAttribute("/X", "encoding-type", "csr_matrix");
         file.integersAttribute("/X", "shape", {kCells, kGenes});
     });
-    const Dataset data = expectEachCancelStopsTheRead(path, {milliseconds(5), milliseconds(100), milliseconds(250)});
+    const Dataset data = expectEachCancelStopsTheRead(path);
     EXPECT_EQ(data.n, kCells);
     EXPECT_EQ(data.d, kGenes);
     EXPECT_EQ(data.values, expectedSparse());
@@ -182,7 +191,7 @@ TEST(CancelHdf5, ATenxMatrixOfAMillionBarcodesStopsSoonAfterCancelAndReadsWhole)
     const test::TempDir dir;
     const std::string path = dir.file("filtered_feature_bc_matrix.h5");
     writeTenx(path);
-    const Dataset data = expectEachCancelStopsTheRead(path, {milliseconds(5), milliseconds(100), milliseconds(250)});
+    const Dataset data = expectEachCancelStopsTheRead(path);
     EXPECT_EQ(data.provenance.format, "10x-h5");
     EXPECT_EQ(data.values, expectedSparse());
     ASSERT_EQ(data.pointNames.size(), kCells);

@@ -64,6 +64,19 @@ constexpr std::size_t kStringsPerBlock = std::size_t{1} << 16;
 /// Values per block of a numeric read: 4 MiB of float32, milliseconds of reading or inflating.
 constexpr std::uint64_t kValuesPerBlock = std::uint64_t{1} << 20;
 
+/// The pointers HDF5 fills for variable-length strings, freed together however the read ends: freed
+/// block by block, malloc gave the memory back and faulted it in again for every block.
+struct VariableStrings {
+    hid_t memoryType;
+    std::vector<char*> pointers;
+    hsize_t filled = 0;
+    ~VariableStrings() {
+        if (filled == 0) return;
+        Handle space(H5Screate_simple(1, &filled, nullptr), H5Sclose);
+        reclaimStrings(memoryType, space.get(), pointers.data());
+    }
+};
+
 // Strings of a dataset or an attribute: variable-length ones are copied out of HDF5's buffers,
 // fixed-length ones are cut at the first NUL (HDF5 converts space padding to NUL padding). A 1-D
 // dataset is read in blocks with a look at the file's control before each; attributes are small.
@@ -84,28 +97,29 @@ std::vector<std::string> readStringData(const File& file, const std::string& obj
     const std::size_t block = blocked ? kStringsPerBlock : std::max<std::size_t>(count, 1);
     std::vector<std::string> result;
     result.reserve(count);
-    std::vector<char> buffer(std::min(count, block) * width);
+    VariableStrings strings{memoryType.get(), std::vector<char*>(variable ? count : 0, nullptr)};
+    std::vector<char> fixed(variable ? 0 : std::min(count, block) * width);
     for (std::size_t first = 0; first < count; first += block) {
         file.checkCancelled();
         const hsize_t offset = first, size = std::min(block, count - first);
+        void* buffer = variable ? static_cast<void*>(strings.pointers.data() + first) : fixed.data();
         Handle memorySpace(blocked ? H5Screate_simple(1, &size, nullptr) : H5Scopy(space.get()), H5Sclose);
         const bool selected =
             !blocked || H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &offset, nullptr, &size, nullptr) >= 0;
         const herr_t status =
-            isAttribute ? H5Aread(source, memoryType.get(), buffer.data())
-                        : H5Dread(source, memoryType.get(), memorySpace.get(), space.get(), H5P_DEFAULT, buffer.data());
+            isAttribute ? H5Aread(source, memoryType.get(), buffer)
+                        : H5Dread(source, memoryType.get(), memorySpace.get(), space.get(), H5P_DEFAULT, buffer);
         if (!memorySpace.valid() || !selected || status < 0) file.failHdf5(object, "could not be read");
+        if (variable) strings.filled = first + size;
         for (std::size_t i = 0; i < size; ++i) {
-            const char* cell = buffer.data() + i * width;
             if (variable) {
-                const char* text = nullptr;
-                std::memcpy(&text, cell, sizeof text);
+                const char* text = strings.pointers[first + i];
                 result.emplace_back(text != nullptr ? text : "");
             } else {
+                const char* cell = fixed.data() + i * width;
                 result.emplace_back(cell, ::strnlen(cell, width));
             }
         }
-        if (variable) reclaimStrings(memoryType.get(), memorySpace.get(), buffer.data());
     }
     return result;
 }
