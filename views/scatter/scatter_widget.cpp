@@ -129,7 +129,9 @@ void ScatterWidget::applySelection(QList<qsizetype> rows, bool notify) {
                                   [&](qsizetype r) { return r < 0 || static_cast<std::size_t>(r) >= chosen.size(); }),
                    rows.end());
     }
-    if (rows == m_selection) return;  // an unchanged selection must not cost a layer rebuild
+    // An unchanged selection must not cost a layer rebuild. std::equal, not QList's ==: Qt 6.4's passes
+    // an empty list's null data to memcmp (UBSan: null pointer passed as argument 2).
+    if (std::equal(rows.cbegin(), rows.cend(), m_selection.cbegin(), m_selection.cend())) return;
     m_selection = std::move(rows);
     m_selectionPending = true;
     m_contentChanged = true;
