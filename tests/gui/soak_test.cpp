@@ -49,9 +49,13 @@ namespace {
 constexpr std::uint32_t kSeed = 20261128;
 constexpr int kDefaultRounds = 8;
 constexpr int kActionsPerRound = 40;
-// The rounds after the second one may together add this much to the heap: a leak of 1 MiB per round
-// (a dataset's copy, a VAT image, an undo stack that keeps every command) fails 8 rounds.
-constexpr long long kHeapGrowthToleranceBytes = 4LL << 20;
+// The heap after a round (a new session) still differs by up to ~12 MiB from round to round with what
+// the round did (measured: 117.6-130.5 MiB over 8 rounds, no trend), so single rounds are not compared:
+// the lowest heap of the last three rounds may exceed the lowest of the first three by this much. A leak
+// of 2 MiB per round (a dataset's copy, a VAT image, an undo stack that keeps every command) raises that
+// floor by about 10 MiB over 8 rounds and fails.
+constexpr long long kHeapGrowthToleranceBytes = 8LL << 20;
+constexpr int kFloorRounds = 3;
 // Resident memory also counts pages the allocators keep for later and, under ASan, its quarantine and
 // shadow: a coarse bound that catches what the heap count cannot see (OpenGL buffers mapped by Mesa).
 constexpr long long kResidentGrowthToleranceBytes = 48LL << 20;
@@ -150,7 +154,7 @@ void SoakTest::randomUserActionsLeaveTheAppIdleConsistentAndBounded() {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     clusterlens::test::SoakDriver driver(window, kSeed);
 
-    long long warmHeap = 0;
+    std::vector<long long> heaps;
     long long warmResident = 0;
     for (int round = 0; round < rounds(); ++round) {
         // Every round starts on a file and so is independent of the last one's random end.
@@ -174,21 +178,24 @@ void SoakTest::randomUserActionsLeaveTheAppIdleConsistentAndBounded() {
         const long long resident = residentBytes();
         qInfo("round %d: %d actions so far, heap %s MiB, resident %s MiB", round, driver.actionsRun(),
               qPrintable(mib(heap)), qPrintable(mib(resident)));
+        heaps.push_back(heap);
         if (round < kWarmRounds) {
-            warmHeap = heap;
             warmResident = resident;
             continue;
         }
-        QVERIFY2(heap - warmHeap <= kHeapGrowthToleranceBytes,
-                 qPrintable(QStringLiteral("round %1: the heap grew by %2 MiB since round %3")
-                                .arg(round)
-                                .arg(mib(heap - warmHeap))
-                                .arg(kWarmRounds - 1)));
         QVERIFY2(resident - warmResident <= kResidentGrowthToleranceBytes,
                  qPrintable(QStringLiteral("round %1: resident memory grew by %2 MiB since round %3")
                                 .arg(round)
                                 .arg(mib(resident - warmResident))
                                 .arg(kWarmRounds - 1)));
+    }
+    if (heaps.size() >= 2 * kFloorRounds) {
+        const long long early = *std::min_element(heaps.begin(), heaps.begin() + kFloorRounds);
+        const long long late = *std::min_element(heaps.end() - kFloorRounds, heaps.end());
+        QVERIFY2(late - early <= kHeapGrowthToleranceBytes,
+                 qPrintable(QStringLiteral("the heap's floor grew by %1 MiB from the first %2 rounds to the last %2")
+                                .arg(mib(late - early))
+                                .arg(kFloorRounds)));
     }
     window.document()->setModified(false);
     window.close();
