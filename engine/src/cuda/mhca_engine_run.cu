@@ -32,26 +32,12 @@ namespace {
 
 /// Merges between two cancellation checks (a sync drains the queue; 1024 merges take ~0.1-0.2 s).
 constexpr std::size_t kCheckEvery = 1024;
-/// The same for the persistent CMD kernel, one launch per check: at most this many merges (4096 take
-/// ~0.13-0.2 s at 44K-200K points on an H200), and about kPersistentLaunchSeconds of merges at the last
-/// launch's rate, so that a cancel lands within ~0.1 s at any size (a merge takes ~30 us at 44K points,
-/// several hundred at 1M). Each launch costs a sync, the launch of the kernel and of the growth kernel
-/// beside it, and a first merge without a speculated shape: tens of microseconds against 80 ms. (The
-/// growth kernel's 12-bit merge tags bound no launch: every worker warp tags its entry at every merge,
-/// so an entry it reads is at most two merges from the one it waits for, mhca_growth_shared.cuh.)
+/// The same for the persistent CMD kernel, one launch per check (4096 merges take ~0.13-0.2 s at
+/// 44K-200K points on an H200). Each launch costs a sync, the launch of the kernel and of the growth
+/// kernel beside it, and a first merge without a speculated shape. (The growth kernel's 12-bit merge
+/// tags bound no launch: every worker warp tags its entry at every merge, so an entry it reads is at
+/// most two merges from the one it waits for, mhca_growth_shared.cuh.)
 constexpr std::size_t kPersistentCheckEvery = 4096;
-constexpr std::size_t kPersistentFirstLaunch = 256;
-constexpr std::size_t kPersistentLeastLaunch = 16;
-constexpr double kPersistentLaunchSeconds = 0.08;
-
-/// Merges of the next persistent launch after one that made `completed` merges in `seconds`.
-std::size_t nextPersistentLaunch(std::size_t completed, double seconds) {
-    if (completed == 0 || !(seconds > 0.0)) return kPersistentCheckEvery;
-    const double merges = static_cast<double>(completed) * kPersistentLaunchSeconds / seconds;
-    return static_cast<std::size_t>(std::clamp(merges, static_cast<double>(kPersistentLeastLaunch),
-                                               static_cast<double>(kPersistentCheckEvery)));
-}
-
 /// FMD merges queued between two syncs: a sync costs one drained queue, a halt at most this many
 /// empty steps.
 constexpr std::size_t kFmdSyncEvery = 128;
@@ -137,21 +123,19 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
         double seconds;
     };
     std::vector<Span> spans;
-    std::size_t launchMerges = kPersistentFirstLaunch;
     while (done < merges) {
         compactIfSparse(m_groupCount == 1);
         lap(compactions);
         // A batch ends where the list would be compacted (compactBelow) and at each progress check.
-        std::size_t batch = std::min(merges - done, launchMerges);
+        std::size_t batch = std::min(merges - done, kPersistentCheckEvery);
         if (m_listLen >= 2048)
             batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
         bool switched = false;
         const Clock::time_point batchStart = Clock::now();
         const std::size_t completed = persistentBatch(static_cast<int>(batch), switched, prologue);
         ++launches;
-        const double seconds = std::chrono::duration<double>(Clock::now() - batchStart).count();
-        launchMerges = nextPersistentLaunch(completed, seconds);
         if (stats) {
+            const double seconds = std::chrono::duration<double>(Clock::now() - batchStart).count();
             if (spans.empty() || spans.back().listLen != m_listLen)
                 spans.push_back(Span{m_listLen, persistentBlocks(m_persistent, m_listLen), 0, 0.0});
             spans.back().merges += completed;
