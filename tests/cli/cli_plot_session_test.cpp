@@ -210,9 +210,8 @@ TEST_F(CliPlotSession, ColourStripsOfStoredLabelingsDrawAsFromTheirFiles) {
 
 TEST_F(CliPlotSession, ScatterLimitsDrawTheZoomedView) {
     if (IsSkipped()) return;
-    const std::string zoomed = readFile(plot("scatter", {m_data, "--x", "0", "--y", "1", "--xlim", "5:6", "--ylim",
-                                                         "2.8:3.4"},
-                                             "zoomed"));
+    const std::string zoomed =
+        readFile(plot("scatter", {m_data, "--x", "0", "--y", "1", "--xlim", "5:6", "--ylim", "2.8:3.4"}, "zoomed"));
     EXPECT_NE(zoomed.find(" in view)"), std::string::npos);
     EXPECT_EQ(readFile(plot("scatter", {m_data, "--x", "0", "--y", "1"}, "whole")).find(" in view)"),
               std::string::npos);

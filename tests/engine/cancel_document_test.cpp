@@ -75,7 +75,8 @@ TEST(CancelDocumentJobs, HashingADataFileStopsSoonAfterCancel) {
     test::writeFile(path, std::string(std::size_t{64} << 20, 'x'));
     expectStoppedSoon(cancelAfter(5ms, [&](JobControl& c) { sha256File(path, &c); }));
     // The fingerprint the GUI takes of a file it opened (describeDataFile hashes it).
-    expectStoppedSoon(cancelAfter(5ms, [&](JobControl& c) { describeDataFile(path, DatasetReadSpec{}, Dataset{}, &c); }));
+    expectStoppedSoon(
+        cancelAfter(5ms, [&](JobControl& c) { describeDataFile(path, DatasetReadSpec{}, Dataset{}, &c); }));
     DatasetReference reference;
     reference.sha256 = sha256File(path);
     expectStoppedSoon(cancelAfter(5ms, [&](JobControl& c) { requireSameDataFile(reference, path, &c); }));

@@ -163,8 +163,7 @@ QString ClusteringPanel::resultName() const {
 QString ClusteringPanel::describe(const HcaRequest& r, const QString& backend) const {
     QStringList parts;
     if (r.mahalanobis) {
-        parts << tr("MHCA %1").arg(mhcaVariantDisplayName(r.mhca.variant))
-              << tr("threshold %1").arg(r.mhca.threshold)
+        parts << tr("MHCA %1").arg(mhcaVariantDisplayName(r.mhca.variant)) << tr("threshold %1").arg(r.mhca.threshold)
               << tr("sub-threshold %1").arg(QString::fromLatin1(subthresholdModeName(r.mhca.subthreshold)));
         if (r.mhca.normalize) parts << tr("normalized");
         if (r.aprioriKMeans > 0) parts << tr("a-priori k-means K=%1 seed %2").arg(r.aprioriKMeans).arg(r.seed);

@@ -85,8 +85,8 @@ std::optional<std::pair<double, double>> limitsOf(const Args& args, const char* 
     };
     const std::size_t colon = text.find(':', 1);
     std::pair<double, double> ends;
-    if (colon == std::string::npos || !number(0, colon, ends.first) ||
-        !number(colon + 1, text.size(), ends.second) || !(ends.first < ends.second))
+    if (colon == std::string::npos || !number(0, colon, ends.first) || !number(colon + 1, text.size(), ends.second) ||
+        !(ends.first < ends.second))
         throw UsageError(expected + text + "'");
     return ends;
 }
@@ -143,10 +143,9 @@ void restrictToPopulation(const Args& args, const PlotSession& session, views::S
 }
 
 int runPlotScatter(const std::vector<std::string>& argv) {
-    Args args(
-        argv, kCommonFlags,
-        with(with(with(kCommonValued, kPlotValued), kPlotSessionValued),
-             {"--x", "--y", "--labels", "--colour-by", "--xlim", "--ylim"}));
+    Args args(argv, kCommonFlags,
+              with(with(with(kCommonValued, kPlotValued), kPlotSessionValued),
+                   {"--x", "--y", "--labels", "--colour-by", "--xlim", "--ylim"}));
     const auto session = plotSession(args, {"INPUT"}, {"INPUT"});
     if (session && args.has("--labels")) throw UsageError("--labels and --session exclude each other");
     std::vector<std::string> files = sourceFiles(args);

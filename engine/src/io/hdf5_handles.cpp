@@ -145,13 +145,12 @@ hsize_t rowsPerBlock(hid_t dataset, const std::vector<hsize_t>& dims) {
 /// block by block (its capacity reserved first), so that the page faults of a large result are spread
 /// between the looks too.
 template <typename T>
-void readRowBlocks(const File& file, const std::string& object, hid_t dataset, hid_t memoryType,
-                   std::vector<T>& values, const JobControl* control) {
+void readRowBlocks(const File& file, const std::string& object, hid_t dataset, hid_t memoryType, std::vector<T>& values,
+                   const JobControl* control) {
     const std::vector<std::uint64_t> extent = file.shape(object);
     std::vector<hsize_t> start(extent.size(), 0), count(extent.begin(), extent.end());
-    const std::size_t rowValues =
-        std::accumulate(count.begin() + (count.empty() ? 0 : 1), count.end(), std::size_t{1},
-                        std::multiplies<std::size_t>());
+    const std::size_t rowValues = std::accumulate(count.begin() + (count.empty() ? 0 : 1), count.end(), std::size_t{1},
+                                                  std::multiplies<std::size_t>());
     const std::size_t rows = extent.empty() ? 1 : extent[0];
     values.reserve(rows * rowValues);
     if (extent.empty() || rowValues == 0) {
@@ -172,8 +171,8 @@ void readRowBlocks(const File& file, const std::string& object, hid_t dataset, h
             H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) < 0 ||
             H5Dread(dataset, memoryType, memorySpace.get(), fileSpace.get(), H5P_DEFAULT,
                     values.data() + row * rowValues) < 0)
-            file.failHdf5(object,
-                          "rows " + std::to_string(row) + ".." + std::to_string(row + count[0] - 1) + " could not be read");
+            file.failHdf5(object, "rows " + std::to_string(row) + ".." + std::to_string(row + count[0] - 1) +
+                                      " could not be read");
     }
 }
 

@@ -37,7 +37,7 @@ struct VatResult {
     std::vector<MstEdge> edges;
     std::vector<std::int64_t> order;
     std::vector<double> cut;
-    std::string backend;                ///< backendDescription() of the backend that ran
+    std::string backend;  ///< backendDescription() of the backend that ran
     /// CPU: "tree" (kd-tree farthest pair and Borůvka), "tree+allpairs" (kd-tree farthest pair; equal
     /// distances left several minimal trees possible, so Prim ran over all pairs) or "allpairs"
     std::string index;
@@ -63,8 +63,8 @@ std::pair<std::size_t, std::size_t> farthestPairCpu(const float* x, std::size_t 
 /// Throws InvalidInput (also for Tree with another metric), NonFiniteInput, Cancelled.
 std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric,
                                             JobControl* control = nullptr, std::size_t start = 0);
-std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric,
-                                            MstIndex index, JobControl* control = nullptr, std::size_t start = 0);
+std::vector<MstEdge> minimumSpanningTreeCpu(const float* x, std::size_t n, std::size_t d, Metric metric, MstIndex index,
+                                            JobControl* control = nullptr, std::size_t start = 0);
 
 /// minimumSpanningTreeCpu or minimumSpanningTreeCuda (metric form) by `backend` (Auto: CUDA when
 /// usable; equal trees on distinct distances), with the GPU fault handling that Computed in
