@@ -2,14 +2,12 @@
 
 #include <QCoreApplication>
 
+#include "clusterlens/hca/hca_result_name.hpp"
+
 namespace clusterlens::views {
 
 QString hcaResultName(const HcaRequest& request) {
-    if (!request.mahalanobis)
-        return QStringLiteral("%1 linkage").arg(QString::fromStdString(linkageMethodName(request.method)));
-    // QString::number's 'g' with 6 digits is printf's %g, as cmd_hca.cpp's defaultName writes it.
-    return QStringLiteral("MHCA %1 t=%2")
-        .arg(QLatin1String(mhcaVariantName(request.mhca.variant)), QString::number(request.mhca.threshold, 'g', 6));
+    return QString::fromStdString(clusterlens::hcaResultName(request));
 }
 
 QString aprioriGroupsName(const QString& linkageName) {

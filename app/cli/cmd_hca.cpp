@@ -11,6 +11,7 @@
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/fix_monotonic.hpp"
 #include "clusterlens/hca/hca.hpp"
+#include "clusterlens/hca/hca_result_name.hpp"
 #include "clusterlens/hca/mhca_probe.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "commands.hpp"
@@ -54,14 +55,6 @@ HcaRequest requestFrom(const Args& args, std::size_t n) {
         throw UsageError(
             "--variant, --threshold, --subthreshold, --normalize and --apriori apply to --linkage mahalanobis only");
     return request;
-}
-
-std::string defaultName(const Args& args) {
-    const std::string linkage = args.value("--linkage", "mahalanobis");
-    if (linkage != "mahalanobis") return linkage + " linkage";
-    char threshold[32];
-    std::snprintf(threshold, sizeof threshold, "%g", args.number("--threshold", 0.5));
-    return "MHCA " + args.value("--variant", "full") + " t=" + threshold;
 }
 
 /// --apriori FILE: one group per event of the whole dataset, kept for the analysed events.
@@ -132,7 +125,7 @@ int hcaCommand(const Arguments& argv) {
             fixNonMonotonic(linkage, parseMonotonicFix(args.choice("--fix-monotonic", {"eps", "halfway"}, "eps")));
     writeLinkageCsv(out, linkage);
     run.save([&](Session& session) {
-        putNamed(session.linkages, LinkageResult{run.info(defaultName(args), data), linkage});
+        putNamed(session.linkages, LinkageResult{run.info(hcaResultName(request), data), linkage});
     });
     if (inversions > 0 && !fix)
         std::fprintf(stderr,

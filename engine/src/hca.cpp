@@ -1,10 +1,14 @@
 #include "clusterlens/hca/hca.hpp"
 
+#include <cstdio>
+#include <string>
+
 #include "backend_dispatch.hpp"
 #include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/cluster/kmeans_cuda.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/classic_linkage_cuda.hpp"
+#include "clusterlens/hca/hca_result_name.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
 
 namespace clusterlens {
@@ -55,6 +59,13 @@ Computed<Linkage> clusterHierarchically(const Dataset& data, const HcaRequest& r
         "MHCA", backend, control,
         [&] { return mhcaCpu(x.data(), data.n, data.d, withKMeansGroups(data, request, false, control), control); },
         [&] { return mhcaCuda(x.data(), data.n, data.d, withKMeansGroups(data, request, true, control), control); });
+}
+
+std::string hcaResultName(const HcaRequest& request) {
+    if (!request.mahalanobis) return linkageMethodName(request.method) + std::string(" linkage");
+    char threshold[32];
+    std::snprintf(threshold, sizeof threshold, "%g", request.mhca.threshold);
+    return "MHCA " + std::string(mhcaVariantName(request.mhca.variant)) + " t=" + threshold;
 }
 
 }  // namespace clusterlens
