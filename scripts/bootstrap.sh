@@ -2,8 +2,10 @@
 # Set up a fresh Debian 12 / Ubuntu machine, build ClusterLens, then either start the GUI on the
 # bundled demo dataset (`run`) or run the whole test suite (`test`).
 #   scripts/bootstrap.sh run     # install what is missing, build, start the GUI with the demo data
-#   scripts/bootstrap.sh test    # install what is missing, check the formatting, build, run every test
-#                                # (GUI tests under Xvfb), then each fuzz target for 20 s (scripts/fuzz.sh)
+#   scripts/bootstrap.sh test    # install what is missing, check the formatting, build the `ci` preset
+#                                # (ASan + UBSan, GUI, CUDA when found, -Werror), run every test under
+#                                # the sanitizers (GUI tests under Xvfb), then each fuzz target for 20 s
+#                                # (scripts/fuzz.sh)
 set -euo pipefail
 
 mode=${1:-run}
@@ -49,7 +51,9 @@ if [ "$mode" = run ]; then
   exec "$gui" --demo
 fi
 
-# test: each stage is timed; the times are printed at the end (CI has 2 cores).
+# test: each stage is timed; the times are printed at the end (CI has 2 cores). One build serves the
+# tests: `ci` is the sanitizer build (CMakePresets.json), and its test preset sets ASAN_OPTIONS,
+# UBSAN_OPTIONS and LSAN_OPTIONS (tests/sanitizers/lsan.supp).
 times=()
 stage() {
   local name=$1 start=$SECONDS

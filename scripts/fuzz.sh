@@ -24,7 +24,7 @@ cmake --build "$build" -j "$(nproc)" --target clusterlens_fuzz
 
 # UBSan aborts on its first report (cmake/Fuzz.cmake); leaks inside third-party libraries are theirs.
 export LSAN_OPTIONS=suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_stack_use_after_return=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_stack_use_after_return=1:intercept_tls_get_addr=0}
 rm -rf "$build/seeds"
 "$build/tests/fuzz/clusterlens_fuzz_seeds" "$root" "$build/seeds"
 mkdir -p "$build/findings" "$build/logs"

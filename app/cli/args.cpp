@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
 namespace clusterlens::cli {
 
@@ -87,6 +88,27 @@ std::uint64_t Args::count(const std::string& name, std::uint64_t fallback) const
     if (ec != std::errc() || ptr != text.data() + text.size())
         throw UsageError(name + ": '" + text + "' is not a non-negative integer");
     return v;
+}
+
+std::pair<double, double> Args::numberPair(const std::string& name, const std::string& expected) const {
+    const std::vector<std::string> parts = list(name);
+    double a = 0.0, b = 0.0;
+    const auto parse = [](const std::string& text, double& v) {
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        return ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(v);
+    };
+    if (parts.size() != 2 || !parse(parts[0], a) || !parse(parts[1], b))
+        throw UsageError(name + " takes " + expected + ", got '" + value(name) + "'");
+    return {a, b};
+}
+
+std::pair<double, double> Args::clipPercentiles(std::pair<double, double> fallback) const {
+    if (!has("--clip")) return fallback;
+    const std::string expected = "two percentiles LOW,HIGH with 0 <= LOW < HIGH <= 100, e.g. 1,99";
+    const auto [low, high] = numberPair("--clip", expected);
+    if (!(low >= 0.0 && low < high && high <= 100.0))
+        throw UsageError("--clip takes " + expected + ", got '" + value("--clip") + "'");
+    return {low, high};
 }
 
 std::vector<std::string> Args::list(const std::string& name) const {

@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clusterlens::cli {
@@ -33,6 +34,11 @@ public:
     double number(const std::string& name, double fallback) const;
     std::uint64_t count(const std::string& name, std::uint64_t fallback) const;
     std::vector<std::string> list(const std::string& name) const;  ///< comma-separated
+    /// Two finite numbers "A,B", else UsageError naming the option with `expected` and the text.
+    std::pair<double, double> numberPair(const std::string& name, const std::string& expected) const;
+    /// --clip LOW,HIGH of `vat` and `plot vat`: contrast percentiles with 0 <= LOW < HIGH <= 100, else
+    /// UsageError; `fallback` without the option.
+    std::pair<double, double> clipPercentiles(std::pair<double, double> fallback) const;
     /// Every value of an option given more than once, in command-line order (value() is the last).
     std::vector<std::string> values(const std::string& name) const;
     /// One of `choices`, else UsageError naming the option.

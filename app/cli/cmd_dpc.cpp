@@ -1,9 +1,10 @@
 // clusterlens-cli dpc INPUT [--dc X | --dc-percent P] [--kernel cutoff|gaussian] --out DPC.csv
 //                 [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]
-//                 [--session FILE [--name NAME] [--population NAME]]
+//                 [--dc-sweep LO:HI:STEPS] [--session FILE [--name NAME] [--population NAME]]
 
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <utility>
 
 #include "args.hpp"
@@ -12,6 +13,7 @@
 #include "clusterlens/io/dpc_csv.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "commands.hpp"
+#include "dpc_sweep.hpp"
 #include "input.hpp"
 #include "json.hpp"
 #include "progress.hpp"
@@ -94,23 +96,23 @@ std::vector<std::int32_t> peakLabels(const Args& args, const Dataset& data, cons
 }
 
 void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult& entry, Backend backend,
-               const Json& seconds) {
+               const Json& seconds, const std::optional<DcSweepJson>& sweep) {
     Json peakJson = Json::array();
     for (std::int64_t p : entry.peaks) peakJson.push(p);
-    std::printf("%s\n", Json::object()
-                            .set("n", data.n)
-                            .set("d", data.d)
-                            .set("dc", r.dc.value)
-                            .set("dc_method", r.dc.method)
-                            .set("dc_percent", r.dc.percent)
-                            .set("kernel", entry.kernel)
-                            .set("index", r.index)
-                            .set("peaks", peakJson)
-                            .set("suggested_peaks", suggestPeakCount(r))
-                            .set("backend", backendDescription(backend))
-                            .set("seconds", seconds)
-                            .dump()
-                            .c_str());
+    Json json = Json::object()
+                    .set("n", data.n)
+                    .set("d", data.d)
+                    .set("dc", r.dc.value)
+                    .set("dc_method", r.dc.method)
+                    .set("dc_percent", r.dc.percent)
+                    .set("kernel", entry.kernel)
+                    .set("index", r.index)
+                    .set("peaks", peakJson)
+                    .set("suggested_peaks", suggestPeakCount(r))
+                    .set("backend", backendDescription(backend))
+                    .set("seconds", seconds);
+    if (sweep) json.set("sweep", sweep->sweep).set("persistence", sweep->persistence);
+    std::printf("%s\n", json.dump().c_str());
 }
 
 }  // namespace
@@ -118,7 +120,7 @@ void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult
 int dpcCommand(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--halo"}),
               with(with(kCommonValued, {"--dc", "--dc-percent", "--dc-method", "--kernel", "--out", "--peaks-top",
-                                        "--peaks", "--labels-out", "--index"}),
+                                        "--peaks", "--labels-out", "--index", "--dc-sweep"}),
                    kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
@@ -126,6 +128,10 @@ int dpcCommand(const Arguments& argv) {
     if (args.has("--peaks-top") && args.has("--peaks")) throw UsageError("--peaks-top and --peaks cannot be combined");
     if ((args.has("--labels-out") || args.flag("--halo")) && !args.has("--peaks-top") && !args.has("--peaks"))
         throw UsageError("--labels-out and --halo need peaks: --peaks-top K or --peaks i,j,...");
+    const std::optional<DcSweepRequest> sweepRequest = dcSweepRequest(args);
+    if (sweepRequest && options.dc) throw UsageError("--dc-sweep chooses dc itself; it cannot be combined with --dc");
+    if (sweepRequest && !args.has("--peaks-top") && !args.has("--peaks"))
+        throw UsageError("--dc-sweep judges a choice of peaks: add --peaks-top K or --peaks i,j,...");
     const Backend backend = backendFrom(args);
     if (backend == Backend::Cuda && options.index == SpatialIndex::Grid)
         throw UsageError("--index grid runs on the CPU; add --backend cpu (the GPU passes are all-pairs)");
@@ -159,13 +165,15 @@ int dpcCommand(const Arguments& argv) {
     for (std::int64_t p : peaks) entry.peaks.push_back(run.indexOf(p));
     if (args.flag("--halo"))
         for (std::int32_t label : labels) entry.halo.push_back(label == -1 ? 1 : 0);
+    std::optional<DcSweepJson> sweep;
+    if (sweepRequest) sweep = runDcSweep(args, data, options, *sweepRequest, r, peaks, run, computed.backend, seconds);
     if (!labels.empty()) labels = run.wholeLabels(std::move(labels));
     if (args.has("--labels-out")) writeLabelsCsv(args.value("--labels-out"), labels);
     run.save([&](Session& session) {
         if (!labels.empty()) putNamed(session.labelings, LabelingResult{entry.info, labels, {}, {}});
         putNamed(session.dpc, entry);
     });
-    if (args.flag("--json")) printJson(data, r, entry, computed.backend, seconds);
+    if (args.flag("--json")) printJson(data, r, entry, computed.backend, seconds, sweep);
     return 0;
 }
 

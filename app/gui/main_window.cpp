@@ -159,6 +159,12 @@ void MainWindow::buildMenus() {
     view->addAction(tr("&Clear selection"), m_scatter, &ScatterWidget::clearSelection);
     view->addAction(tr("&Polygon gate (click vertices, double-click closes)"), m_scatter,
                     &ScatterWidget::beginPolygonGate);
+    QAction* shapes = view->addAction(tr("Cluster &shapes (95 % covariance ellipses)"));
+    shapes->setCheckable(true);
+    shapes->setToolTip(
+        tr("While the scatter is coloured by a labeling, draw each cluster's covariance ellipse in "
+           "the plotted markers: for a cut of an MHCA tree, the shape its Mahalanobis distance used"));
+    connect(shapes, &QAction::toggled, m_scatter, &ScatterWidget::setShapesVisible);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
     buildFocusMenu(view);

@@ -200,6 +200,9 @@ private:
     views::PopulationsPanel* m_populationsPanel = nullptr;
     QAction* m_embedData = nullptr;
     bool m_closeConfirmed = false;
+    // The comparison the view starts by itself on the labelings of a session just opened is shown, not
+    // stored: opening a session adds nothing to it.
+    bool m_comparisonOfOpen = false;
     QLabel* m_shapeLabel;
     QLabel* m_backendLabel;
     QLabel* m_selectionLabel;

@@ -117,6 +117,8 @@ void MainWindow::connectDocument() {
     connect(m_sessionIo, &SessionIo::sessionShown, this, [this](const QString& path) {
         m_recorder->restoreResults();
         m_populationsPanel->refreshLabeling();
+        // The comparison view compares two of them as soon as there are two.
+        m_comparisonOfOpen = m_analysis->labelingNames().size() >= 2;
         applyViewStateAfterData(viewStateFromJson(m_document->session().viewState));
         if (!path.isEmpty() && QFileInfo(path).suffix() == QLatin1String("clusterlens")) m_recentSessions->add(path);
         if (!m_sessionIo->dataCameEmbedded()) return;

@@ -11,6 +11,7 @@
 
 #include "dataset_panel.hpp"
 #include "dataset_session.hpp"
+#include "dendrogram/dendrogram_panel.hpp"
 #include "log_panel.hpp"
 #include "main_window.hpp"
 #include "vat/vat_panel.hpp"
@@ -49,6 +50,9 @@ void MainWindow::buildVatDock() {
     connect(m_session, &DatasetSession::currentChanged, this, feed);
     connect(m_datasetPanel, &DatasetPanel::activeFeaturesChanged, this, feed);
     connect(m_vatPanel, &VatPanel::resultShown, dock, &QDockWidget::raise);
+    // The dendrogram's iVAT in tree order takes this run when it covers the tree's events.
+    connect(m_vatPanel, &VatPanel::resultShown, m_dendrogramPanel,
+            [this] { m_dendrogramPanel->offerVatRun(m_vatPanel->lastRun()); });
     connect(m_vatPanel, &VatPanel::message, this, [this](const QString& text, bool error) {
         if (error)
             m_logPanel->error(text);

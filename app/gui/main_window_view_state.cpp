@@ -5,6 +5,8 @@
 
 #include <QDockWidget>
 
+#include <utility>
+
 #include "clusterlens/vat/metric.hpp"
 #include "jobs/job_runner.hpp"
 #include "session/session_results.hpp"
@@ -17,6 +19,7 @@
 #include "dataset_panel.hpp"
 #include "dataset_session.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
+#include "dendrogram/dendrogram_widget.hpp"
 #include "dpc/dpc_panel.hpp"
 #include "dpc/peak_choice.hpp"
 #include "clusterlens/session/population.hpp"
@@ -95,6 +98,7 @@ void MainWindow::connectResultRecording() {
         if (const auto run = m_vatPanel->lastRun()) m_recorder->recordVat(*run);
     });
     connect(m_flatView, &FlatComparisonView::comparisonReady, this, [this] {
+        if (std::exchange(m_comparisonOfOpen, false)) return;
         const auto comparison = m_flatView->comparison();
         // A comparison names stored labelings; the populations labeling is derived, never stored.
         const QString derived = SessionRecorder::populationsLabeling();
@@ -118,6 +122,8 @@ ViewState MainWindow::captureViewState() const {
     s.dendrogramMinSize = m_dendrogramPanel->minClusterSize();
     s.dendrogramHeatmap = kClustermapModes.value(m_dendrogramPanel->clustermapMode());
     s.dendrogramStrips = stripChoices(*m_dendrogramPanel->stripChooser());
+    s.dendrogramThresholdMarks = m_dendrogramPanel->widget()->thresholdMarksShown();
+    s.dendrogramTreeIvat = m_dendrogramPanel->treeVatShown();
     s.vatStrips = stripChoices(*m_vatPanel->stripChooser());
     if (const auto run = m_dpcPanel->lastRun()) s.dpcResult = dpcResultName(*run);
     if (const auto run = m_vatPanel->lastRun()) s.vatEntry = vatEntryName(*run);
@@ -139,6 +145,8 @@ void MainWindow::applyViewStateAfterData(const ViewState& s) {
     m_vatPanel->setImageKind(s.vatImage == QLatin1String("ivat") ? VatImageKind::Ivat : VatImageKind::Vat);
     if (const auto mode = kClustermapModes.indexOf(s.dendrogramHeatmap); mode >= 0)
         m_dendrogramPanel->setClustermapMode(static_cast<int>(mode));
+    m_dendrogramPanel->widget()->setThresholdMarksShown(s.dendrogramThresholdMarks);
+    m_dendrogramPanel->setTreeVatShown(s.dendrogramTreeIvat);
     // Colouring and strips may name the labelings of cuts made below: applied again after each.
     const auto applyColouring = [this, s] {
         if (!s.colourMarker.isEmpty())

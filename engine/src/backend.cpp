@@ -132,6 +132,19 @@ std::string noteCudaFailure(const std::string& algorithm, const CudaError& error
            ") and CUDA stays off until ClusterLens restarts: ran on the CPU";
 }
 
+std::string outOfMemoryWayOut(const std::string& algorithm) {
+    const std::string cpu = "run it on the CPU (--backend cpu, or --backend auto to fall back by itself)";
+    if (algorithm == "MHCA")
+        return "A-priori groups (--apriori-kmeans K) cluster many more events in the same memory; or analyse a "
+               "population or a sample of the events, or " +
+               cpu;
+    if (algorithm == "VAT" || algorithm == "minimum spanning tree")
+        return "The sampled VAT (vat --sample N) orders a sample of the events; or analyse a population of the "
+               "events, or " +
+               cpu;
+    return "Analyse a population or a sample of the events, or " + cpu;
+}
+
 Backend runOnBackend(const std::string& algorithm, Backend requested, const std::function<void()>& cpu,
                      const std::function<void()>& cuda, std::vector<std::string>& warnings, JobControl* control) {
     if (resolveBackend(requested) == Backend::Cpu) {
@@ -141,6 +154,7 @@ Backend runOnBackend(const std::string& algorithm, Backend requested, const std:
     std::string warning;
     try {
         throwInjectedFault();
+        waitForLeftCudaWork(control);  // (else this run queues behind a cancelled run's launches)
         cuda();
         return Backend::Cuda;
     } catch (const OutOfDeviceMemory& error) {
@@ -150,7 +164,7 @@ Backend runOnBackend(const std::string& algorithm, Backend requested, const std:
                                          ? " needs " + memorySize(error.neededBytes()) + " of GPU memory,"
                                          : " does not fit the GPU:";
             throw InvalidInput("--backend cuda: " + algorithm + need + " " + memorySize(error.freeBytes()) +
-                               " are free; choose the CPU or automatic backend, or fewer points");
+                               " are free. " + outOfMemoryWayOut(algorithm));
         }
         warning = outOfMemoryWarning(algorithm, error);
     } catch (const CudaError& error) {

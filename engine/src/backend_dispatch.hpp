@@ -18,6 +18,8 @@ namespace clusterlens::detail {
 /// `warnings` and to `control`. Under Cuda, out of memory becomes InvalidInput naming the memory the
 /// run needed, a sticky error a CudaError saying that CUDA is off. A sticky error makes CUDA unusable
 /// for the rest of the process (cudaAvailable() false). Other errors, Cancelled included, propagate.
+/// Before `cuda` it waits, cancellably, for the launches that cancelled CUDA runs left running, which
+/// the new run would otherwise queue behind without a cancel point.
 /// `algorithm` names the work in messages ("density peaks").
 Backend runOnBackend(const std::string& algorithm, Backend requested, const std::function<void()>& cpu,
                      const std::function<void()>& cuda, std::vector<std::string>& warnings, JobControl* control);
@@ -35,6 +37,10 @@ Computed<Result> computeOn(const std::string& algorithm, Backend requested, JobC
 /// Records a CUDA error raised outside runOnBackend (e.g. while rendering): when it is sticky, marks
 /// CUDA unusable and returns the warning to show; returns "" for an error that leaves CUDA usable.
 std::string noteCudaFailure(const std::string& algorithm, const CudaError& error);
+
+/// What a user can do when `algorithm` does not fit the GPU, as the error under --backend cuda says it:
+/// a-priori groups for MHCA, the sampled VAT for VAT, a population or a sample, or the CPU.
+std::string outOfMemoryWayOut(const std::string& algorithm);
 
 /// The out-of-memory warning of runOnBackend: "density peaks: GPU out of memory (needs 3.0 GiB,
 /// 1.0 GiB free): ran on the CPU".

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <string>
 
+#include "clusterlens/job_control.hpp"
+
 namespace clusterlens::detail {
 
 /// Number of usable CUDA devices; 0 without a driver or device (never throws).
@@ -17,5 +19,9 @@ bool cudaContextLost() noexcept;
 /// Clears the calling thread's last non-sticky CUDA error (an allocation that failed), so that the next
 /// launch check does not report it again.
 void clearCudaError() noexcept;
+/// Waits for the launches that cancelled CUDA runs of this process left running (cuda/util/left_work.cuh),
+/// calling control->checkCancelled() while it waits; returns at once when there are none or without
+/// CUDA. Throws Cancelled, CudaError.
+void waitForLeftCudaWork(const JobControl* control);
 
 }  // namespace clusterlens::detail

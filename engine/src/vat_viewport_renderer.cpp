@@ -10,6 +10,7 @@ VatViewportRenderer::VatViewportRenderer(std::shared_ptr<const VatRenderSource> 
                                          JobControl* control)
     : m_source(std::move(source)) {
     if (!m_source) throw InvalidInput("no VAT result to render");
+    if (!m_source->vatPosition.empty()) backend = Backend::Cpu;  // the device renderer reads VAT order only
     detail::runOnBackend(
         "VAT rendering", backend, [] {}, [&] { m_device = std::make_shared<VatDeviceRenderer>(*m_source); }, m_warnings,
         control);

@@ -54,6 +54,22 @@ TEST(CliCompareHeights, IdenticalLinkagesCorrelatePerfectly) {
     EXPECT_EQ(runCli({"compare-heights", dir.file("a.csv"), dir.file("small.csv")}).exitCode, 3);
 }
 
+TEST(CliCompareHeights, OutWritesEveryPointsHeightsAndRankDifference) {
+    TempDir dir;
+    writeFile(dir.file("a.csv"), "a,b,height,size\n0,1,1,2\n2,3,2,3\n");
+    writeFile(dir.file("b.csv"), "a,b,height,size\n1,2,0.5,2\n0,3,4,3\n");
+    auto result =
+        runCli({"compare-heights", dir.file("a.csv"), dir.file("b.csv"), "--out", dir.file("d.csv"), "--json"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, HasSubstr("\"out\":"));
+    // A: points 0 and 1 at 1 + 2, point 2 at 2. B: 1 and 2 at 0.5 + 4, point 0 at 4.
+    EXPECT_EQ(test::readFile(dir.file("d.csv")),
+              "index,height_a,height_b,rank_difference\n0,3,4,1.5\n1,3,4.5,0\n2,2,4.5,-1.5\n");
+    result = runCli({"compare-heights", dir.file("a.csv"), dir.file("b.csv"), "--out", dir.file("no/such/d.csv")});
+    EXPECT_EQ(result.exitCode, 3);
+    EXPECT_THAT(result.err, HasSubstr("d.csv"));
+}
+
 TEST(CliExport, WritesFcsWithClusterParameterThatReadsBack) {
     TempDir dir;
     auto result = runCli({"kmeans", test::dataPath("fcs/AriaFile1.fcs"), "-k", "4", "--backend", "cpu", "--labels-out",

@@ -26,6 +26,23 @@ TEST(CliDpc, R15TopFifteenPeaksRecoverTheClusters) {
     EXPECT_GE(adjustedRandIndex(contingencyTable(truth.labels, labels)), 0.9);
 }
 
+TEST(CliDpc, DcSweepGivesEachReportedPeakItsPersistence) {
+    TempDir dir;
+    const std::string input = dataPath("benchmarks/sipu/r15.data.gz");
+    // R15's fifteen separated clusters: their peaks persist over the whole sweep.
+    auto result = runCli({"dpc", input, "--peaks-top", "15", "--dc-sweep", "0.5:4:8", "--out", dir.file("dpc.csv"),
+                          "--backend", "cpu", "--json"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, AllOf(HasSubstr("\"sweep\":[{\"percent\":0.5,\"dc\":"), HasSubstr("{\"percent\":4,\"dc\":"),
+                                  HasSubstr("\"persistence\":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]")));
+    // A sixteenth peak splits one cluster: that split does not hold across dc.
+    result = runCli(
+        {"dpc", input, "--peaks-top", "16", "--dc-sweep", "0.5:4:8", "--out", dir.file("dpc.csv"), "--backend", "cpu"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, AllOf(HasSubstr("dc sweep: 0.5% to 4%"), HasSubstr("persistence 1.000"),
+                                  HasSubstr("persistence 0.500")));
+}
+
 TEST(CliDpc, BadOptionsExitTwo) {
     TempDir dir;
     const std::string iris = dataPath("tables/iris.csv"), out = dir.file("d.csv");
@@ -36,4 +53,12 @@ TEST(CliDpc, BadOptionsExitTwo) {
     EXPECT_EQ(runCli({"dpc", iris, "--peaks-top", "0", "--out", out}).exitCode, 2);
     EXPECT_EQ(runCli({"dpc", iris, "--labels-out", dir.file("l.csv"), "--out", out}).exitCode, 2);
     EXPECT_EQ(runCli({"dpc", iris, "--peaks", "1,2", "--halo", "--out", out}).exitCode, 0);
+    for (const char* sweep : {"1:2", "4:0.5:8", "0.5:4:1", "0.5:4:x", "0:4:8"}) {
+        const auto bad = runCli({"dpc", iris, "--peaks-top", "3", "--dc-sweep", sweep, "--out", out});
+        EXPECT_EQ(bad.exitCode, 2) << sweep;
+        EXPECT_THAT(bad.err, HasSubstr("--dc-sweep")) << sweep;
+    }
+    EXPECT_EQ(runCli({"dpc", iris, "--dc-sweep", "0.5:4:8", "--out", out}).exitCode, 2);  // no peaks to judge
+    EXPECT_EQ(runCli({"dpc", iris, "--dc", "0.5", "--peaks-top", "3", "--dc-sweep", "0.5:4:8", "--out", out}).exitCode,
+              2);
 }

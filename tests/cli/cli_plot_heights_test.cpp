@@ -78,6 +78,17 @@ protected:
 
 }  // namespace
 
+TEST_F(CliPlotHeights, ColourByRankDifferenceNamesItsScaleAndABadColouringExitsTwo) {
+    const std::string svg = m_dir.file("discordance.svg");
+    auto result =
+        runCli({"plot", "heights", linkage("average"), linkage("ward"), "--out", svg, "--colour", "rank-difference"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(test::readFile(svg), AllOf(HasSubstr("rank in A"), Not(HasSubstr("point density"))));
+    result = runCli({"plot", "heights", linkage("average"), linkage("ward"), "--out", svg, "--colour", "heat"});
+    EXPECT_EQ(result.exitCode, 2);
+    EXPECT_THAT(result.err, AllOf(HasSubstr("--colour"), HasSubstr("heat")));
+}
+
 TEST_F(CliPlotHeights, WritesAnSvgWithPathsTextAndCorrelations) {
     const std::string svg = m_dir.file("heights.svg");
     // Average and ward heights do not overlap: the diagonal is drawn only on one common scale.
@@ -126,6 +137,15 @@ TEST_F(CliPlotHeights, LargeComparisonsDrawADensityImageInsideTheVectorFrame) {
     const std::string text = test::readFile(svg);
     EXPECT_THAT(text, AllOf(HasSubstr("<image"), HasSubstr("<text"), HasSubstr("N = 60"), Not(HasSubstr("<circle"))));
     EXPECT_LT(text.size(), 3'000'000u);
+    // Coloured by rank difference, the image holds each pixel's most discordant point instead.
+    const std::string png = m_dir.file("big.png");
+    const auto density = runCli({"plot", "heights", m_dir.file("big_a.csv"), m_dir.file("big_b.csv"), "--out", png});
+    ASSERT_EQ(density.exitCode, 0) << density.err;
+    const std::string densityPixels = test::readFile(png);
+    const auto discordance = runCli({"plot", "heights", m_dir.file("big_a.csv"), m_dir.file("big_b.csv"), "--out", png,
+                                     "--colour", "rank-difference"});
+    ASSERT_EQ(discordance.exitCode, 0) << discordance.err;
+    EXPECT_NE(test::readFile(png), densityPixels);
 }
 
 TEST_F(CliPlotHeights, BadArgumentsExitTwoBadInputExitsThree) {

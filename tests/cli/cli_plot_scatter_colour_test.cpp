@@ -95,6 +95,37 @@ TEST_F(CliPlotScatterColour, UnknownMarkerOrChoiceIsAUsageError) {
     EXPECT_EQ(noLabels.exitCode, 2);
 }
 
+TEST_F(CliPlotScatterColour, ClusterShapesDrawEachClustersEllipseAndNeedALabeling) {
+    // Two labels: the left and the right half of the grid.
+    {
+        std::ofstream labels(file("halves.csv"));
+        labels << "index,label\n";
+        for (int r = 0; r < 100; ++r) labels << r << ',' << (r % 10 < 5 ? 0 : 1) << '\n';
+    }
+    const CliResult plain = plot({"--labels", file("halves.csv")}, file("plain.svg"));
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    const CliResult shaped = plot({"--labels", file("halves.csv"), "--cluster-shapes"}, file("shaped.svg"));
+    ASSERT_EQ(shaped.exitCode, 0) << shaped.err;
+    const auto read = [](const std::string& path) {
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    const std::string with = read(file("shaped.svg")), without = read(file("plain.svg"));
+    EXPECT_THAT(with, HasSubstr("ellipses: 95 % of each cluster"));
+    EXPECT_THAT(without, testing::Not(HasSubstr("ellipses")));
+    const auto paths = [](const std::string& svg) {
+        std::size_t count = 0;
+        for (std::size_t at = svg.find("<path"); at != std::string::npos; at = svg.find("<path", at + 1)) ++count;
+        return count;
+    };
+    EXPECT_EQ(paths(with), paths(without) + 4);  // two clusters, each a light rim and its outline
+    const CliResult density = plot({"--cluster-shapes"}, file("density.svg"));
+    EXPECT_EQ(density.exitCode, 2);
+    EXPECT_THAT(density.err, HasSubstr("--cluster-shapes"));
+}
+
 }  // namespace clusterlens::test
 
 #endif

@@ -10,6 +10,8 @@
 
 #include "cli_runner.hpp"
 #include "clusterlens/compare/agreement.hpp"
+#include "clusterlens/hca/linkage.hpp"
+#include "clusterlens/hca/linkage_cut.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "clusterlens/vat/vat.hpp"
@@ -200,4 +202,98 @@ TEST(CliVat, BadDataExitsThreeWithOneLine) {
     auto unwritable = runCli({"vat", dir.file("zero.csv"), "--out", dir.file("no/such/dir/o.csv")});
     EXPECT_EQ(unwritable.exitCode, 3);
     EXPECT_THAT(unwritable.err, HasSubstr("o.csv"));
+}
+
+TEST(CliVat, SampleOrdersOnlyTheSampledEventsAndSaysSo) {
+    TempDir dir;
+    const std::string r15 = dataPath("benchmarks/sipu/r15.data.gz");
+    auto result = runCli({"vat", r15, "--sample", "150", "--sample-groups", "15", "--out", dir.file("order.csv"),
+                          "--cut-k", "15", "--labels-out", dir.file("labels.csv"), "--backend", "cpu", "--json",
+                          "--session", dir.file("s.clusterlens")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out,
+                AllOf(HasSubstr("\"n\":150"), HasSubstr("\"sampled\":{\"n\":150,\"of\":600,\"groups\":15")));
+    // ORDER.csv: 150 distinct events of the 600.
+    std::istringstream order(test::readFile(dir.file("order.csv")));
+    std::string line;
+    std::getline(order, line);
+    std::vector<long> events;
+    for (long position, index; std::getline(order, line);) {
+        ASSERT_EQ(std::sscanf(line.c_str(), "%ld,%ld", &position, &index), 2) << line;
+        events.push_back(index);
+    }
+    ASSERT_EQ(events.size(), 150u);
+    std::sort(events.begin(), events.end());
+    EXPECT_EQ(std::unique(events.begin(), events.end()), events.end());
+    EXPECT_TRUE(events.front() >= 0 && events.back() < 600);
+    // The 15 clusters of R15 are all sampled (15 maximin groups on 15 separated clusters), the labels
+    // cover exactly the sampled events and separate the clusters.
+    const std::vector<std::int32_t> labels = readLabels(dir.file("labels.csv"), 600);
+    EXPECT_EQ(std::count_if(labels.begin(), labels.end(), [](std::int32_t l) { return l >= 0; }), 150);
+    const Dataset truth = readDataset(r15);
+    std::vector<std::int32_t> sampledTruth, sampledLabels;
+    for (long i : events) {
+        sampledTruth.push_back(truth.labels[static_cast<std::size_t>(i)]);
+        sampledLabels.push_back(labels[static_cast<std::size_t>(i)]);
+    }
+    EXPECT_GE(adjustedRandIndex(contingencyTable(sampledTruth, sampledLabels)), 0.9);
+    result = runCli({"session", "info", dir.file("s.clusterlens"), "--json"});
+    EXPECT_THAT(result.out, HasSubstr("sampled VAT euclidean (150 of 600)"));
+}
+
+TEST(CliVat, BadSampleOptionsAreRefused) {
+    TempDir dir;
+    const std::string iris = dataPath("tables/iris.csv"), out = dir.file("o.csv");
+    EXPECT_EQ(runCli({"vat", iris, "--sample-groups", "5", "--out", out}).exitCode, 2);
+    EXPECT_EQ(runCli({"vat", iris, "--sample-seed", "5", "--out", out}).exitCode, 2);
+    auto result = runCli({"vat", iris, "--sample", "151", "--out", out});
+    EXPECT_EQ(result.exitCode, 3);
+    EXPECT_THAT(result.err, HasSubstr("--sample"));
+    result = runCli({"vat", iris, "--sample", "20", "--sample-groups", "21", "--out", out});
+    EXPECT_EQ(result.exitCode, 3);
+    EXPECT_THAT(result.err, HasSubstr("--sample-groups"));
+    EXPECT_EQ(runCli({"vat", iris, "--sample", "20", "--sample-groups", "0", "--out", out}).exitCode, 2);
+}
+
+TEST(CliVat, OrderFromATreeListsItsLeavesSoEveryClusterOfEveryCutIsContiguous) {
+    TempDir dir;
+    const std::string iris = dataPath("tables/iris.csv");
+    auto result = runCli({"hca", iris, "--linkage", "mahalanobis", "--backend", "cpu", "--out", dir.file("m.csv")});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = runCli({"vat", iris, "--order-from", dir.file("m.csv"), "--out", dir.file("order.csv"), "--image",
+                     dir.file("i.png"), "--ivat", "--backend", "cpu", "--json"});
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_THAT(result.out, HasSubstr("\"order_from\":"));
+    const Linkage tree = readLinkageCsv(dir.file("m.csv"));
+    std::istringstream order(test::readFile(dir.file("order.csv")));
+    std::string line;
+    std::getline(order, line);
+    std::vector<std::int64_t> leaves;
+    for (long position, index; std::getline(order, line);) {
+        ASSERT_EQ(std::sscanf(line.c_str(), "%ld,%ld", &position, &index), 2) << line;
+        leaves.push_back(index);
+    }
+    EXPECT_EQ(leaves, dendrogramLeafOrder(tree));
+    for (std::size_t k = 2; k <= 12; ++k) {
+        const LinkageCut cut = cutLinkage(tree, k, 1);
+        std::vector<std::int32_t> runs;  // cluster labels along the order, one entry per run
+        for (std::int64_t leaf : leaves)
+            if (runs.empty() || runs.back() != cut.labels[static_cast<std::size_t>(leaf)])
+                runs.push_back(cut.labels[static_cast<std::size_t>(leaf)]);
+        EXPECT_EQ(runs.size(), k) << "a cluster of the cut into " << k << " is split";
+    }
+    // Refused: another tree size (exit 3) and the combinations that would store or change the events (2).
+    writeFile(dir.file("small.csv"), "a,b,height,size\n0,1,1.0,2\n");
+    EXPECT_EQ(runCli({"vat", iris, "--order-from", dir.file("small.csv"), "--out", dir.file("o.csv")}).exitCode, 3);
+    for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
+             {"--sample", "20"}, {"--cut-k", "3"}, {"--session", dir.file("s.clusterlens")}})
+        EXPECT_EQ(runCli([&] {
+                      std::vector<std::string> args = {
+                          "vat", iris, "--order-from", dir.file("m.csv"), "--out", dir.file("o.csv")};
+                      args.insert(args.end(), extra.begin(), extra.end());
+                      return args;
+                  }())
+                      .exitCode,
+                  2)
+            << extra.front();
 }

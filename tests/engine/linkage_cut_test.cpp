@@ -35,6 +35,34 @@ TEST(LinkageCut, CutOrderUndoesTheHighestSubtreesFirst) {
     EXPECT_EQ(linkageCutOrder(outlierOnTop()), (std::vector<std::int32_t>{4, 3, 1, 2, 0}));
 }
 
+TEST(LinkageCut, EveryClusterOfEveryCutIsContiguousInTheLeafOrder) {
+    EXPECT_EQ(dendrogramLeafOrder(outlierOnTop()), (std::vector<std::int64_t>{5, 2, 0, 1, 3, 4}));  // a before b
+    // An MHCA tree of 300 random points in 3-D (inversions included): cuts into 2..30 clusters.
+    std::mt19937_64 random(test::testSeed());
+    std::normal_distribution<double> noise(0.0, 1.0);
+    std::vector<double> x(300 * 3);
+    for (double& v : x) v = noise(random);
+    const Linkage tree = mhcaCpu(x.data(), 300, 3, MhcaOptions{});
+    const std::vector<std::int64_t> order = dendrogramLeafOrder(tree);
+    std::vector<std::int64_t> sorted(order);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::int64_t> all(300);
+    std::iota(all.begin(), all.end(), 0);
+    ASSERT_EQ(sorted, all) << "not a permutation";
+    for (std::size_t k = 2; k <= 30; ++k) {
+        const LinkageCut cut = cutLinkage(tree, k, 1);
+        std::vector<std::int32_t> seen;  // labels in leaf order, each run once
+        for (const std::int64_t leaf : order) {
+            const std::int32_t label = cut.labels[static_cast<std::size_t>(leaf)];
+            if (seen.empty() || seen.back() != label) {
+                EXPECT_EQ(std::count(seen.begin(), seen.end(), label), 0) << "cluster " << label << " of k = " << k;
+                seen.push_back(label);
+            }
+        }
+        EXPECT_EQ(seen.size(), k);
+    }
+}
+
 TEST(LinkageCut, PlainCutGivesTheOutlierAsACluster) {
     const LinkageCut cut = cutLinkage(outlierOnTop(), 2, 1);
     EXPECT_EQ(cut.populations, 2u);

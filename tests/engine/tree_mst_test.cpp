@@ -178,3 +178,16 @@ TEST(TreeMst, ParsesTheIndexAndRejectsTheTreeForOtherMetrics) {
     EXPECT_EQ(vatWith(x, 3, MstIndex::Auto, Metric::Manhattan).index, "allpairs");
     EXPECT_EQ(vatWith(x, 3, MstIndex::Auto).index, "allpairs") << "below kTreeMstMinPoints";
 }
+
+TEST(TreeMst, TheCpuTimeEstimateFollowsThePathTheCpuTakes) {
+    // Measured on 2 cores (docs/benchmarks.md): 200K x 14 in 21.5 s and 1M x 14 in 344 s on the tree.
+    const double at200k = cpuVatSecondsEstimate(200'000, 14, Metric::Euclidean, 2);
+    const double at1m = cpuVatSecondsEstimate(1'000'000, 14, Metric::Euclidean, 2);
+    EXPECT_GT(at200k, 21.5 / 2.0);
+    EXPECT_LT(at200k, 21.5 * 2.0);
+    EXPECT_GT(at1m, 344.0 / 2.0);
+    EXPECT_LT(at1m, 344.0 * 2.0);
+    // Other metrics run the all-pairs Prim: quadratic, far slower at this size.
+    EXPECT_GT(cpuVatSecondsEstimate(200'000, 14, Metric::Manhattan, 2), 4.0 * at200k);
+    EXPECT_LT(cpuVatSecondsEstimate(200'000, 14, Metric::Euclidean, 16), at200k);
+}

@@ -120,6 +120,41 @@ TEST(VatViewport, PixelsEqualTheDistanceOfTheRepresentativesOrTheirBlockMean) {
     }
 }
 
+TEST(VatViewport, ASourceInAnotherOrderDrawsTheSameMatrixPermuted) {
+    const std::uint64_t seed = test::testSeed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    const Fixture f = makeFixture(120, 4, Metric::Euclidean, seed);
+    const VatRenderSource inVat = makeVatRenderSource(f.vat, f.x.data(), f.d);
+    std::vector<std::int64_t> vatPosition(f.n);
+    for (std::size_t k = 0; k < f.n; ++k)
+        vatPosition[static_cast<std::size_t>(f.vat.order[k])] = static_cast<std::int64_t>(k);
+    std::vector<std::int64_t> shuffled(f.vat.order);
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(seed));
+    const auto render = [&](const VatRenderSource& source, VatImageKind kind) {
+        const VatViewport whole{0.0, 120.0, 0.0, 120.0, 120, 120, kind, VatPixelMode::Representative};
+        std::vector<float> out(120 * 120);
+        renderVatViewportCpu(source, whole, out.data());
+        return out;
+    };
+    for (VatImageKind kind : {VatImageKind::Vat, VatImageKind::Ivat}) {
+        // In the VAT's own order the image is the same, pixel for pixel.
+        EXPECT_EQ(render(makeVatRenderSourceInOrder(f.vat, f.x.data(), f.d, f.vat.order), kind), render(inVat, kind));
+        // In a shuffled order, pixel (r, c) is the VAT image's pixel of the same two points.
+        const std::vector<float> vatImage = render(inVat, kind);
+        const std::vector<float> image = render(makeVatRenderSourceInOrder(f.vat, f.x.data(), f.d, shuffled), kind);
+        for (std::size_t r = 0; r < f.n; ++r)
+            for (std::size_t c = 0; c < f.n; ++c)
+                ASSERT_EQ(image[r * f.n + c],
+                          vatImage[static_cast<std::size_t>(vatPosition[static_cast<std::size_t>(shuffled[r])]) * f.n +
+                                   static_cast<std::size_t>(vatPosition[static_cast<std::size_t>(shuffled[c])])])
+                    << "pixel " << r << "," << c;
+    }
+    std::vector<std::int64_t> repeated(f.vat.order);
+    repeated[5] = repeated[6];
+    EXPECT_THROW(makeVatRenderSourceInOrder(f.vat, f.x.data(), f.d, repeated), InvalidInput);
+    EXPECT_THROW(makeVatRenderSourceInOrder(f.vat, f.x.data(), f.d, {0, 1}), InvalidInput);
+}
+
 TEST(VatViewport, MatrixRendererEqualsThePointsRenderer) {
     const std::uint64_t seed = test::testSeed();
     std::printf("seed %llu\n", static_cast<unsigned long long>(seed));

@@ -287,6 +287,9 @@ void AnalysesMainWindowTest::analysesOnAPopulationKeepWholeIndicesAndSurviveSave
         window.clusteringPanel()->setLinkage(QStringLiteral("average"));
         window.clusteringPanel()->run();
         QTRY_VERIFY_WITH_TIMEOUT(tree.count() > 0, kGuiJobTimeoutMs);
+        // The comparisons a new result starts (point heights, the contingency of two cuts) are recorded
+        // when they end: the session is complete once no job runs.
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobRunner()->runningCount() == 0, kGuiJobTimeoutMs);
 
         saved = window.document()->session();
         QVERIFY(saveAndWait(window, path));
@@ -328,6 +331,7 @@ void AnalysesMainWindowTest::analysesOnAPopulationKeepWholeIndicesAndSurviveSave
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(openAndWait(window, path));
     QTRY_VERIFY_WITH_TIMEOUT(window.vatPanel()->lastRun(), kGuiJobTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(window.jobRunner()->runningCount() == 0, kGuiJobTimeoutMs);
     test::compareSessions(window.document()->session(), saved, false);
     if (QTest::currentTestFailed()) return;
     QVERIFY(!window.document()->isModified());

@@ -1,13 +1,17 @@
 // The point-height comparison view: heights and correlations of two known linkages, points drawn
 // on and off the diagonal, rubber-band selection reaching the analysis session and a selection
-// from elsewhere highlighted here, linkage import, and the figure exports (SVG, PDF, PNG).
+// from elsewhere highlighted here, the most discordant points selected everywhere, linkage import,
+// and the figure exports (SVG, PDF, PNG).
 
 #include <QFile>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QXmlStreamReader>
 
 #include <algorithm>
@@ -20,6 +24,7 @@
 #include "compare/heights_view.hpp"
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
+#include "palette.hpp"
 #include "scatter/scatter_widget.hpp"
 
 using namespace clusterlens;
@@ -45,6 +50,13 @@ std::shared_ptr<const Linkage> linkageA() {
 std::shared_ptr<const Linkage> linkageB() {
     return std::make_shared<const Linkage>(makeLinkage(
         6, {Merge{0, 1, 1, 2}, Merge{4, 5, 3, 2}, Merge{2, 3, 6, 2}, Merge{6, 8, 4, 4}, Merge{7, 9, 5, 6}}));
+}
+
+// As A, but (4,5) merges at 9, above the (0,1)-(2,3) cluster's merge at 4: leaves 4 and 5 rise from the
+// lowest heights (8) to the highest (14), 0..3 keep theirs (10, 11) and so drop two ranks each.
+std::shared_ptr<const Linkage> linkageC() {
+    return std::make_shared<const Linkage>(makeLinkage(
+        6, {Merge{0, 1, 1, 2}, Merge{2, 3, 2, 2}, Merge{4, 5, 9, 2}, Merge{6, 7, 4, 4}, Merge{8, 9, 5, 6}}));
 }
 
 bool isPointColour(QRgb p) {
@@ -112,6 +124,8 @@ private Q_SLOTS:
     void drawsPointsOnAndOffTheDiagonal();
     void rubberBandSelectsInTheSession();
     void selectionFromElsewhereIsHighlighted();
+    void mostDiscordantPointsAreSelectedEverywhere();
+    void colourByRankDifferenceReachesTheScatterTheFigureAndItsCommand();
     void importedLinkageJoinsTheSession();
     void importOfAnotherSizeIsRefused();
     void exportsParseAsSvgPdfAndPng();
@@ -193,6 +207,90 @@ void CompareHeightsViewTest::selectionFromElsewhereIsHighlighted() {
     QCOMPARE(changed.count(), 1);  // no echo back into the session
     f.session.setSelection(nullptr, &otherView);
     QVERIFY(f.view.scatter()->selection().isEmpty());
+}
+
+void CompareHeightsViewTest::mostDiscordantPointsAreSelectedEverywhere() {
+    Fixture f;
+    QVERIFY(f.start());
+    QToolButton* select = nullptr;
+    for (QToolButton* b : f.view.findChildren<QToolButton*>())
+        if (b->text() == QStringLiteral("Select most discordant:")) select = b;
+    QVERIFY(select);
+    // A and B order every point alike (Spearman 1): nothing to select.
+    QCOMPARE(f.view.comparison()->rankDifference, std::vector<double>(6, 0.0));
+    QVERIFY(!select->isEnabled());
+    QVERIFY2(f.view.statsText().contains(QStringLiteral("0 placed differently")), qPrintable(f.view.statsText()));
+
+    f.session.addLinkage(QStringLiteral("C"), linkageC(), QStringLiteral("hand-built C"));
+    f.view.setLinkages(QStringLiteral("A"), QStringLiteral("C"));
+    QTRY_VERIFY_WITH_TIMEOUT(f.view.comparison() && f.view.comparison()->nameB == "C", kTimeoutMs);
+    QCOMPARE(f.view.comparison()->rankDifference, (std::vector<double>{2, 2, 2, 2, -4, -4}));
+    QVERIFY2(f.view.statsText().contains(QStringLiteral("6 placed differently")), qPrintable(f.view.statsText()));
+    QTRY_VERIFY(select->isEnabled());
+    auto* count = f.view.findChild<QSpinBox*>();
+    QVERIFY(count);
+    QCOMPARE(count->maximum(), 6);
+    count->setValue(2);
+    QSignalSpy changed(&f.session, &AnalysisSession::selectionChanged);
+    select->click();
+    QCOMPARE(*f.session.selection(), (IndexVector{4, 5}));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(f.view.scatter()->selection(), (QList<qsizetype>{4, 5}));
+    f.view.selectMostDiscordant(100);
+    QCOMPARE(*f.session.selection(), (IndexVector{0, 1, 2, 3, 4, 5}));
+}
+
+void CompareHeightsViewTest::colourByRankDifferenceReachesTheScatterTheFigureAndItsCommand() {
+    Fixture f;
+    QVERIFY(f.start());
+    f.session.addLinkage(QStringLiteral("C"), linkageC(), QStringLiteral("hand-built C"));
+    f.view.setLinkages(QStringLiteral("A"), QStringLiteral("C"));
+    QTRY_VERIFY_WITH_TIMEOUT(f.view.comparison() && f.view.comparison()->nameB == "C", kTimeoutMs);
+    QVERIFY(!f.view.figureExportSource().command.contains(QStringLiteral("--colour")));
+    f.view.setColour(HeightsColour::RankDifference);
+    QTRY_VERIFY_WITH_TIMEOUT(f.view.scatter()->data() && f.view.scatter()->data()->mode == ColourMode::Marker,
+                             kTimeoutMs);
+    const auto data = f.view.scatter()->data();
+    QCOMPARE(data->markerTitle, QStringLiteral("|rank in A \u2212 rank in B|"));
+    // |differences| 2, 2, 2, 2, 4, 4: the two raised leaves are the most discordant, drawn last.
+    QCOMPARE(data->markerLow, 2.0);
+    QCOMPARE(data->markerHigh, 4.0);
+    QCOMPARE(data->values.back(), 1.0f);
+    QVERIFY(data->indices.back() == 4 || data->indices.back() == 5);
+    const QStringList command = f.view.figureExportSource().command;
+    QVERIFY2(command.join(QLatin1Char(' ')).endsWith(QStringLiteral("--colour rank-difference")),
+             qPrintable(command.join(QLatin1Char(' '))));
+    QTemporaryDir dir;
+    const QString svg = dir.filePath(QStringLiteral("d.svg"));
+    f.view.exportFigure(svg);
+    const QString text = readAll(svg);
+    QVERIFY2(text.contains(QStringLiteral("rank in A")) && !text.contains(QStringLiteral("point density")),
+             qPrintable(text.left(400)));
+    // The figure draws the same colours: the two raised leaves share the brightest one.
+    const HeightsFigure figure(f.view.comparison(), false, HeightsColour::RankDifference);
+    QImage image(500, 420, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    figure.paint(painter, image.rect());
+    painter.end();
+    const QRectF plot = figure.plotRect(image.rect());
+    // Points are drawn with alpha 210 over white, and the kept ones lie on the dashed diagonal: colours are
+    // compared within a few levels, anywhere on the point's disc.
+    const auto onDisc = [&](QPointF centre, const QColor& colour) {
+        for (int dy = -2; dy <= 2; ++dy)
+            for (int dx = -2; dx <= 2; ++dx) {
+                const QRgb p = image.pixel(centre.toPoint() + QPoint(dx, dy));
+                if (std::abs(qRed(p) - colour.red()) <= 12 && std::abs(qGreen(p) - colour.green()) <= 12 &&
+                    std::abs(qBlue(p) - colour.blue()) <= 12)
+                    return true;
+            }
+        return false;
+    };
+    const QPointF raised = figure.mapToPlot(8, 14, plot), kept = figure.mapToPlot(10, 10, plot);
+    QVERIFY(onDisc(raised, Palette::colormap(1.0)));
+    QVERIFY(!onDisc(raised, Palette::colormap(0.0)));
+    QVERIFY(onDisc(kept, Palette::colormap(0.0)));
+    QVERIFY(!onDisc(kept, Palette::colormap(1.0)));
 }
 
 void CompareHeightsViewTest::importedLinkageJoinsTheSession() {

@@ -1,10 +1,15 @@
 // The dendrogram in the real main window: the clustering panel runs a job whose tree appears in
 // the dendrogram, a cut recolours the data scatter through the analysis session, a clicked subtree
-// is selected in the scatter and a selection made in the scatter highlights its leaves.
+// is selected in the scatter and a selection made in the scatter highlights its leaves. With
+// CLUSTERLENS_SCREENSHOTS=1, an MHCA tree of the demo with its threshold-size marks and the iVAT in
+// tree order is saved to docs/screenshots/dendrogram-threshold-marks-ivat.png. The iVAT in tree order
+// takes the VAT view's run of the same events.
 
+#include <QDockWidget>
 #include <QSignalSpy>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "analysis_session.hpp"
 #include "dataset_session.hpp"
@@ -12,9 +17,13 @@
 #include "dendrogram/dendrogram_layout.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
+#include "dendrogram/tree_vat_strip.hpp"
+#include "focus_mode.hpp"
 #include "gui_test_main.hpp"
 #include "main_window.hpp"
 #include "scatter/scatter_widget.hpp"
+#include "vat/vat_panel.hpp"
+#include "window_grab.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
@@ -35,6 +44,8 @@ private Q_SLOTS:
     void cutRecoloursTheScatter();
     void clickedSubtreeIsSelectedInTheScatter();
     void scatterSelectionHighlightsTheLeaves();
+    void treeIvatTakesTheVatViewsRunOfTheSameEvents();
+    void screenshotOfThresholdMarksAndTreeIvat();
 
 private:
     std::unique_ptr<MainWindow> m_window;
@@ -115,6 +126,48 @@ void DendrogramMainWindowTest::scatterSelectionHighlightsTheLeaves() {
     QCOMPARE(widget->selectedLeafCount(), std::size_t{4});
     m_window->scatter()->clearSelection();
     QCOMPARE(widget->selectedLeafCount(), std::size_t{0});
+}
+
+void DendrogramMainWindowTest::treeIvatTakesTheVatViewsRunOfTheSameEvents() {
+    DendrogramPanel* dendrogram = m_window->dendrogramPanel();
+    VatPanel* vat = m_window->vatPanel();
+    QSignalSpy computed(vat, &VatPanel::resultShown);
+    vat->run();
+    QTRY_VERIFY_WITH_TIMEOUT(computed.count() > 0, kTimeoutMs);
+    QVERIFY(vat->lastRun());
+    dendrogram->setTreeVatShown(true);
+    QTRY_VERIFY_WITH_TIMEOUT(dendrogram->treeVatStrip()->source() != nullptr, kTimeoutMs);
+    QCOMPARE(dendrogram->treeVatRun(), vat->lastRun());
+    QCOMPARE(dendrogram->treeVatStrip()->source()->n, dendrogram->layout()->leafCount);
+    dendrogram->setTreeVatShown(false);
+}
+
+void DendrogramMainWindowTest::screenshotOfThresholdMarksAndTreeIvat() {
+    if (qEnvironmentVariableIntValue("CLUSTERLENS_SCREENSHOTS") != 1) QSKIP("set CLUSTERLENS_SCREENSHOTS=1 to save it");
+    m_window->resize(1920, 1080);
+    ClusteringPanel* clustering = m_window->clusteringPanel();
+    DendrogramPanel* dendrogram = m_window->dendrogramPanel();
+    QSignalSpy shown(dendrogram, &DendrogramPanel::treeShown);
+    clustering->setLinkage(QStringLiteral("mahalanobis"));
+    clustering->setBackend(Backend::Cpu);
+    clustering->run();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, kTimeoutMs);
+    QCOMPARE(dendrogram->currentLinkage(), QStringLiteral("MHCA full t=0.5"));
+    QVERIFY(dendrogram->widget()->thresholdMarks());
+    dendrogram->setLogHeights(true);
+    dendrogram->setClusterCount(5);
+    dendrogram->setClustermapMode(0);  // the height under the tree to the iVAT
+    dendrogram->setTreeVatShown(true);
+    QTRY_VERIFY_WITH_TIMEOUT(dendrogram->treeVatStrip()->source() != nullptr, kTimeoutMs);
+    QWidget* dock = dendrogram->parentWidget();
+    while (dock && !qobject_cast<QDockWidget*>(dock)) dock = dock->parentWidget();
+    QVERIFY(dock);
+    m_window->focusMode()->focus(dock);
+    QTest::qWait(1500);
+    const QString file = QStringLiteral(CLUSTERLENS_SOURCE_DIR "/docs/screenshots/dendrogram-threshold-marks-ivat.png");
+    QVERIFY(grabWindowWithViews(*m_window).save(file));
+    std::printf("saved %s\n", qPrintable(file));
+    m_window->focusMode()->leave();
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(DendrogramMainWindowTest)

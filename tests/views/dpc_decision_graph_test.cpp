@@ -6,9 +6,16 @@
 
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QLocale>
 #include <QMouseEvent>
+#include <QPainter>
+#include <QStyleOptionViewItem>
 #include <QRegularExpression>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QSplitter>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
@@ -17,17 +24,20 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 
 #include "analysis_session.hpp"
 #include "clusterlens/io/labels.hpp"
+#include "clusterlens/synthetic.hpp"
 #include "dpc/decision_graph.hpp"
 #include "clusterlens/io/dpc_csv.hpp"
 #include "dpc/dpc_panel.hpp"
 #include "dpc/gamma_plot.hpp"
 #include "dpc/peak_choice.hpp"
 #include "dpc/peak_table_model.hpp"
+#include "dpc/stability_strip_delegate.hpp"
 #include "dpc_test_support.hpp"
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
@@ -57,6 +67,19 @@ std::vector<std::int64_t> sorted(std::vector<std::int64_t> v) {
     return v;
 }
 
+/// The stability strip delegate's drawing of one cell on white, at `size`.
+QImage paintedCell(const QModelIndex& cell, QSize size) {
+    QImage image(size, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    QStyleOptionViewItem option;
+    option.rect = QRect(QPoint(0, 0), size);
+    option.state = QStyle::State_Enabled;
+    StabilityStripDelegate().paint(&painter, option, cell);
+    painter.end();
+    return image;
+}
+
 }  // namespace
 
 class DpcDecisionGraphTest : public clusterlens::test::DpcBlobsPanelTest {
@@ -67,12 +90,15 @@ private Q_SLOTS:
     void rectangleAroundThePeaksGivesTheThreeBlobs();
     void lassoAroundTwoPeaksPicksOnlyThem();
     void undoAndRedoRestoreThePeaks();
+    void destroyingAChoiceWithHistoryTellsNoListener();
     void thresholdLinesPickTheSamePeaks();
     void topKAndTheKneePickTheSamePeaks();
+    void stabilityAcrossDcFillsThePeakTable();
     void haloRunsAsAJobAndKeepsTheClusters();
     void figureExportsParse();
     void labelsAndTableExportsRoundTrip();
     void cancelIsANormalOutcome();
+    void theGaussianKernelWithoutAGpuSaysWhatItCostsOnLargeData();
 
 private:
     std::vector<std::int64_t> expectedPeaks() const;
@@ -190,6 +216,21 @@ void DpcDecisionGraphTest::undoAndRedoRestoreThePeaks() {
     QCOMPARE(sorted(choice->peaks()), three);
 }
 
+// The choice dies with its panel: a listener of its undo stack must not be called into the panel's
+// destruction (the main window's undo recorder was, found by UBSan).
+void DpcDecisionGraphTest::destroyingAChoiceWithHistoryTellsNoListener() {
+    auto choice = std::make_unique<PeakChoice>();
+    choice->setResult(m_panel->lastRun()->result);
+    choice->chooseTopK(3);
+    QCOMPARE(choice->undoStack()->count(), 1);
+    int told = 0;
+    QObject listener;
+    connect(choice->undoStack(), &QUndoStack::indexChanged, &listener, [&told] { ++told; });
+    connect(choice->undoStack(), &QUndoStack::canUndoChanged, &listener, [&told] { ++told; });
+    choice.reset();
+    QCOMPARE(told, 0);
+}
+
 void DpcDecisionGraphTest::thresholdLinesPickTheSamePeaks() {
     const DensityPeaksResult& r = *m_panel->lastRun()->result;
     const std::vector<std::int64_t> peaks = expectedPeaks();
@@ -230,6 +271,69 @@ void DpcDecisionGraphTest::topKAndTheKneePickTheSamePeaks() {
     QCOMPARE(sorted(m_panel->peakChoice()->peaks()), expectedPeaks());
     QVERIFY(!m_panel->graph()->thresholds().has_value());
     QVERIFY(matchesBlobs(*m_panel->currentLabels(), m_truth));
+}
+
+void DpcDecisionGraphTest::stabilityAcrossDcFillsThePeakTable() {
+    PeakTableModel* table = m_panel->tableModel();
+    const auto stability = [table](int row) {
+        return table->data(table->index(row, PeakTableModel::StabilityColumn)).toString();
+    };
+    QPushButton* check = nullptr;
+    for (QPushButton* button : m_panel->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Stability across dc")) check = button;
+    QVERIFY(check && check->isEnabled());
+    QCOMPARE(table->rowCount(), 3);
+    QVERIFY(stability(0).isEmpty());
+    check->click();
+    // The three blob peaks keep their clusters at every cutoff from 0.5 % to 4 %.
+    QTRY_COMPARE_WITH_TIMEOUT(stability(0), QStringLiteral("100 %"), kJobTimeoutMs);
+    QCOMPARE(stability(1), QStringLiteral("100 %"));
+    QCOMPARE(stability(2), QStringLiteral("100 %"));
+    QCOMPARE(table->headerData(PeakTableModel::StabilityColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Stable across dc"));
+    // Another choice blanks the column until it is checked again.
+    m_panel->applyTopK(4);
+    QCOMPARE(table->rowCount(), 4);
+    QVERIFY(stability(0).isEmpty() && stability(3).isEmpty());
+    m_panel->checkStability();
+    QTRY_VERIFY_WITH_TIMEOUT(!stability(3).isEmpty(), kJobTimeoutMs);
+    // The fourth peak lies inside a blob: lost at some cutoffs. The strip: a square per cutoff, filled
+    // with the cluster's colour where the peak was kept.
+    QVERIFY(stability(3) != QStringLiteral("100 %"));
+    for (int row = 0; row < 4; ++row) {
+        const QModelIndex cell = table->index(row, PeakTableModel::StabilityColumn);
+        const QVariantList kept = cell.data(PeakTableModel::PresenceRole).toList();
+        QCOMPARE(kept.size(), 8);
+        const auto keptCount = std::count_if(kept.begin(), kept.end(), [](const QVariant& k) { return k.toBool(); });
+        QCOMPARE(stability(row), QStringLiteral("%1 %").arg(100.0 * keptCount / 8.0, 0, 'f', 0));
+        QVERIFY(cell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("dc at 0.5 %")));
+        const QColor colour = table->index(row, PeakTableModel::ClusterColumn).data(Qt::DecorationRole).value<QColor>();
+        const QImage strip = paintedCell(cell, QSize(160, 20));
+        for (int s = 0; s < 8; ++s) {
+            const int x = 4 + s * (StabilityStripDelegate::kSquare + StabilityStripDelegate::kGap) +
+                          StabilityStripDelegate::kSquare / 2;
+            const QColor inside = strip.pixelColor(x, 10);
+            QCOMPARE(inside == colour, kept[s].toBool());
+        }
+    }
+    // The picture of docs/screenshots/decision-graph-stability.png, when asked for.
+    const QString dir = qEnvironmentVariable("CLUSTERLENS_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) {
+        // Room for the four rows of the table under the graph.
+        auto* view = m_panel->findChild<QTableView*>();
+        QVERIFY(view);
+        if (auto* split = qobject_cast<QSplitter*>(view->parentWidget())) {
+            QList<int> sizes = split->sizes();
+            const int more = 150 - std::min(sizes.back(), 150) + 60;
+            sizes.front() -= more;
+            sizes.back() += more;
+            split->setSizes(sizes);
+        }
+        QCoreApplication::processEvents();
+        QVERIFY(m_panel->grab().save(dir + QStringLiteral("/decision-graph-stability.png")));
+    }
+    m_panel->applyTopK(3);
+    QCOMPARE(sorted(m_panel->peakChoice()->peaks()), expectedPeaks());
 }
 
 void DpcDecisionGraphTest::haloRunsAsAJobAndKeepsTheClusters() {
@@ -303,6 +407,31 @@ void DpcDecisionGraphTest::cancelIsANormalOutcome() {
     QCOMPARE(failed.count(), 0);
     m_runner->waitForWorkers();
     QVERIFY(m_panel->lastRun());  // the previous result stays on the graph
+}
+
+void DpcDecisionGraphTest::theGaussianKernelWithoutAGpuSaysWhatItCostsOnLargeData() {
+    SyntheticOptions o;
+    o.n = 60000;
+    o.d = 3;
+    const auto data = std::make_shared<const Dataset>(makeCytometryLike(o));
+    DpcPanel panel(m_runner, m_analysis);
+    panel.setDataSource(data, {QStringLiteral("marker1"), QStringLiteral("marker2"), QStringLiteral("marker3")});
+    const auto statusSays = [&panel](const QString& part) {
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            if (label->text().contains(part)) return true;
+        return false;
+    };
+    const QString warning = QLocale().toString(qulonglong{1'799'970'000}) + QStringLiteral(" pairs of events");
+    for (const DensityKernel kernel : {DensityKernel::Gaussian, DensityKernel::Cutoff}) {
+        DensityPeaksOptions options;
+        options.kernel = kernel;
+        panel.setOptions(options, Backend::Cpu);
+        panel.run();
+        QVERIFY(panel.isRunning());
+        QCOMPARE(statusSays(warning), kernel == DensityKernel::Gaussian);
+        panel.cancel();
+        m_runner->waitForWorkers();
+    }
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(DpcDecisionGraphTest)

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QCheckBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -24,6 +25,7 @@
 #include "dendrogram/dendrogram_cut.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
+#include "dendrogram/dendrogram_widget.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 #include "clusterlens/session/session_data.hpp"
 #include "clusterlens/session/session_file.hpp"
@@ -43,6 +45,7 @@
 #include "session/session_results.hpp"
 #include "vat/vat_panel.hpp"
 #include "vat/vat_run.hpp"
+#include "vat/vat_widget.hpp"
 
 using namespace clusterlens;
 using namespace clusterlens::views;
@@ -120,6 +123,8 @@ private:
     void checkScatterRegenerates(bool zoomed);
     /// A VAT panel that has ordered the blobs, its data read from m_dataPath.
     std::unique_ptr<VatPanel> vatPanel(AnalysisSession& analysis);
+    /// Shows `panel`, waits for its image's contrast levels and checks "hold contrast"; false if any fails.
+    static bool holdContrast(VatPanel& panel);
 
     QTemporaryDir m_dir;
     QString m_dataPath, m_sessionPath;
@@ -130,14 +135,7 @@ void FigureRegenerateTest::initTestCase() {
     if (QTest::currentTestFailed()) return;
     // The blobs as a file, the session's data: 9 significant digits read back as the same floats.
     m_dataPath = m_dir.filePath(QStringLiteral("blobs.csv"));
-    QFile file(m_dataPath);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QTextStream out(&file);
-    out << "x,y\n";
-    for (std::size_t i = 0; i < m_data->n; ++i)
-        out << QString::number(m_data->values[2 * i], 'g', 9) << ','
-            << QString::number(m_data->values[2 * i + 1], 'g', 9) << '\n';
-    file.close();
+    QVERIFY(test::writeXyCsv(*m_data, m_dataPath));
     QCOMPARE(prepareData(readDataset(m_dataPath.toStdString()), {}).values, m_data->values);
     m_sessionPath = m_dir.filePath(QStringLiteral("work.clusterlens"));
     runDpc();
@@ -217,6 +215,33 @@ void FigureRegenerateTest::dendrogramOfAStoredTreeRegenerates() {
     setFigureSessionFile(treeSession());
     test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("dendrogram"),
                                QStringLiteral("dendrogram"), QStringLiteral("--min-cluster-size 5"));
+    // Subtrees collapsed in the view are collapsed in the command's figure too.
+    const auto n = static_cast<std::int32_t>(linkage.leafCount);
+    panel.widget()->toggleCollapsed(n + 10);
+    panel.widget()->toggleCollapsed(2 * n - 5);
+    test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("dendrogram-collapsed"),
+                               QStringLiteral("dendrogram"),
+                               QStringLiteral("--collapse %1,%2").arg(n + 10).arg(2 * n - 5));
+    QVERIFY(test::withoutMetadata(test::readText(m_dir.filePath(QStringLiteral("dendrogram-collapsed-gui.svg")))) !=
+            test::withoutMetadata(test::readText(m_dir.filePath(QStringLiteral("dendrogram-gui.svg")))));
+    // An MHCA tree stored by the command line shows its threshold-size marks, and its command draws them.
+    QVERIFY(runCli({QStringLiteral("hca"), m_dataPath, QStringLiteral("--linkage"), QStringLiteral("mahalanobis"),
+                    QStringLiteral("--threshold"), QStringLiteral("0.3"), QStringLiteral("--backend"),
+                    QStringLiteral("cpu"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("mhca.csv"))}));
+    const QString mhca = QStringLiteral("MHCA full t=0.3");
+    for (const LinkageResult& stored : readSession(treeSession().toStdString()).linkages)
+        if (stored.info.name == mhca.toStdString())
+            analysis.addLinkage(mhca, std::make_shared<const Linkage>(stored.linkage));
+    panel.showLinkage(mhca);
+    QVERIFY(panel.widget()->thresholdMarks());
+    test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("dendrogram-marks"),
+                               QStringLiteral("dendrogram"), QStringLiteral("--threshold-marks 0.3"));
+    // Unmarked, the figure differs: a command without the option would not reproduce the marked one.
+    panel.widget()->setThresholdMarksShown(false);
+    test::regenerateAndCompare(m_dir.path(), panel.figureExportSource(), QStringLiteral("dendrogram-unmarked"),
+                               QStringLiteral("dendrogram"), QStringLiteral("--name"));
+    QVERIFY(test::withoutMetadata(test::readText(m_dir.filePath(QStringLiteral("dendrogram-marks-gui.svg")))) !=
+            test::withoutMetadata(test::readText(m_dir.filePath(QStringLiteral("dendrogram-unmarked-gui.svg")))));
     setFigureSessionFile(QString());
 }
 
@@ -367,7 +392,42 @@ void FigureRegenerateTest::vatImageOfAStoredOrderRegenerates() {
     setFigureSessionFile(path);
     test::regenerateAndCompare(m_dir.path(), panel->figureExportSource(), QStringLiteral("vat"), QStringLiteral("vat"),
                                QStringLiteral("--cut-k 3"));
+    // The view's display settings are part of the command: a VAT image (iVAT draws no block means) at
+    // 40 dpi, where a pixel covers several positions.
+    VatDisplay shown = panel->display();
+    shown.kind = VatImageKind::Vat;
+    shown.colormap = Colormap::Viridis;
+    shown.mode = VatPixelMode::BlockMean;
+    shown.reversed = true;
+    shown.gamma = 1.7;
+    shown.lowPercent = 2.5;
+    shown.highPercent = 97.0;
+    panel->setDisplay(shown);
+    test::regenerateAndCompare(m_dir.path(), panel->figureExportSource(), QStringLiteral("vat-display"),
+                               QStringLiteral("vat"),
+                               QStringLiteral("--pixel mean --reverse --gamma 1.7 --clip 2.5,97"), false, 40);
+    // Held contrast levels stay when the clip moves: the command carries them besides the new clip.
+    QVERIFY(holdContrast(*panel));
+    shown.lowPercent = 20.0;
+    shown.highPercent = 80.0;
+    panel->setDisplay(shown);
+    test::regenerateAndCompare(m_dir.path(), panel->figureExportSource(), QStringLiteral("vat-held"),
+                               QStringLiteral("vat"), QStringLiteral("--clip 20,80 --levels "));
     setFigureSessionFile(QString());
+}
+
+bool FigureRegenerateTest::holdContrast(VatPanel& panel) {
+    panel.show();
+    auto* widget = panel.findChild<VatWidget*>();
+    if (!QTest::qWaitForWindowExposed(&panel) || !widget) return false;
+    if (!QTest::qWaitFor([widget] { return widget->levels().second > widget->levels().first; }, kJobTimeoutMs))
+        return false;
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+        if (box->text() == QStringLiteral("hold contrast")) {
+            box->setChecked(true);
+            return true;
+        }
+    return false;
 }
 
 void FigureRegenerateTest::markerHistogramsOfStoredPopulationsRegenerate() {

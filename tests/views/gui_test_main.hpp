@@ -1,11 +1,13 @@
 #pragma once
 // main() for the GUI tests: the OpenGL format must be set before QApplication exists, which
 // QTEST_MAIN does not allow; settings go to Qt's test locations, never the user's.
+// In sanitizer builds LeakSanitizer checks before the QApplication goes (tests/sanitizers/leak_check.hpp).
 
 #include <QApplication>
 #include <QStandardPaths>
 #include <QtTest>
 
+#include "../sanitizers/leak_check.hpp"
 #include "opengl_setup.hpp"
 
 #define CLUSTERLENS_GUI_TEST_MAIN(TestClass)                                   \
@@ -16,5 +18,7 @@
         QApplication::setOrganizationName(QStringLiteral("ClusterLensTests")); \
         QApplication::setApplicationName(QStringLiteral(#TestClass));          \
         TestClass test;                                                        \
-        return QTest::qExec(&test, argc, argv);                                \
+        const int failures = QTest::qExec(&test, argc, argv);                  \
+        clusterlens::test::checkLeaksBeforeTeardown();                         \
+        return failures;                                                       \
     }

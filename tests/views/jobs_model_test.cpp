@@ -1,9 +1,16 @@
 // JobsModel: a well-behaved item model (QAbstractItemModelTester) that follows the runner; the
-// panel's Cancel button cancels the job of its row.
+// panel's Cancel button cancels the job of its row. Progress is shown on the runner's one tick, and
+// never on a bar that is not on screen: either would make Qt compose the whole window once more.
 
 #include <QAbstractItemModelTester>
+#include <QDockWidget>
+#include <QLabel>
 #include <QListView>
+#include <QMainWindow>
+#include <QProgressBar>
+#include <QScopeGuard>
 #include <QSemaphore>
+#include <QSignalSpy>
 
 #include <atomic>
 #include <chrono>
@@ -12,6 +19,7 @@
 
 #include "gui_test_main.hpp"
 #include "jobs/job_runner.hpp"
+#include "jobs/job_status.hpp"
 #include "jobs/jobs_model.hpp"
 #include "jobs/jobs_panel.hpp"
 
@@ -26,7 +34,26 @@ private Q_SLOTS:
     void elapsedIsFormattedForPeople();
     void cancelButtonCancelsTheRunningJob();
     void aRunningRowChangesAtMostTwiceASecond();
+    void runnerTicksOnlyWhileAJobRuns();
+    void rowsChangeOnlyOnTheRunnersTick();
+    void progressBehindAnotherTabIsLeftAlone();
 };
+
+namespace {
+
+/// Starts a job that reports `progress` and waits for `release`.
+JobId startBlockedJob(JobRunner& runner, QObject* receiver, QSemaphore& release, double progress) {
+    return runner.start<int>(
+        receiver, QStringLiteral("blocked"), QStringLiteral("Blocked"),
+        [&release, progress](JobControl& control) {
+            control.setProgress(progress);
+            release.acquire();
+            return 0;
+        },
+        [](const JobOutcome<int>&) {});
+}
+
+}  // namespace
 
 void JobsModelTest::modelStaysConsistentThroughAJobsLifecycle() {
     JobRunner runner;
@@ -115,7 +142,7 @@ void JobsModelTest::cancelButtonCancelsTheRunningJob() {
 }
 
 void JobsModelTest::aRunningRowChangesAtMostTwiceASecond() {
-    // Every visible change repaints the main window (job_status.hpp, kProgressPollMs): a job whose
+    // Every visible change repaints the main window (job_runner.hpp, kProgressPollMs): a job whose
     // progress moves every millisecond changes its row at most twice a second (1.6 s: 3 polls, 1 spare).
     JobRunner runner;
     JobsModel model(&runner);
@@ -136,6 +163,83 @@ void JobsModelTest::aRunningRowChangesAtMostTwiceASecond() {
     stop.store(true);
     runner.waitForWorkers();
     QVERIFY2(changes >= 2 && changes <= 4, qPrintable(QString::number(changes)));
+}
+
+void JobsModelTest::runnerTicksOnlyWhileAJobRuns() {
+    QSemaphore release;
+    JobRunner runner;
+    const auto unblock = qScopeGuard([&release] { release.release(); });
+    QSignalSpy ticks(&runner, &JobRunner::progressTick);
+    QTest::qWait(2 * kProgressPollMs);
+    QCOMPARE(ticks.count(), 0);
+    const JobId job = startBlockedJob(runner, this, release, 0.5);
+    QTRY_VERIFY(ticks.count() >= 2);
+    release.release();
+    QTRY_VERIFY(!runner.isRunning(job));
+    ticks.clear();
+    QTest::qWait(2 * kProgressPollMs);
+    QCOMPARE(ticks.count(), 0);
+}
+
+void JobsModelTest::rowsChangeOnlyOnTheRunnersTick() {
+    // A timer of its own would change the row between two ticks: one more composition of the window.
+    QSemaphore release;
+    JobRunner runner;
+    const auto unblock = qScopeGuard([&release] { release.release(); });
+    bool inTick = false;
+    // Slots run in the order they were connected: these two enclose the model's own.
+    connect(&runner, &JobRunner::progressTick, this, [&inTick] { inTick = true; });
+    JobsModel model(&runner);
+    connect(&runner, &JobRunner::progressTick, this, [&inTick] { inTick = false; });
+    int changes = 0, changesOutsideTicks = 0;
+    connect(&model, &QAbstractItemModel::dataChanged, this, [&] {
+        ++changes;
+        if (!inTick) ++changesOutsideTicks;
+    });
+    QSignalSpy ticks(&runner, &JobRunner::progressTick);
+    startBlockedJob(runner, this, release, 0.5);
+    QTRY_VERIFY(ticks.count() >= 3);
+    QVERIFY(changes >= 3);
+    QCOMPARE(changesOutsideTicks, 0);
+}
+
+void JobsModelTest::progressBehindAnotherTabIsLeftAlone() {
+    QMainWindow window;
+    window.setCentralWidget(new QLabel(QStringLiteral("views")));
+    const auto addDock = [&window](const QString& title, QWidget* content) {
+        auto* dock = new QDockWidget(title, &window);
+        dock->setWidget(content);
+        window.addDockWidget(Qt::LeftDockWidgetArea, dock);
+        return dock;
+    };
+    auto* panel = new QWidget;
+    auto* bar = new QProgressBar(panel);
+    bar->setRange(0, 1000);
+    auto* status = new QLabel(QStringLiteral("idle"), panel);
+    status->move(0, 40);
+    QDockWidget* front = addDock(QStringLiteral("Dataset"), new QLabel(QStringLiteral("dataset")));
+    QDockWidget* back = addDock(QStringLiteral("Clustering"), panel);
+    window.tabifyDockWidget(front, back);
+    front->raise();
+    window.resize(800, 600);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    QSemaphore release;
+    JobRunner runner;
+    const auto unblock = qScopeGuard([&release] { release.release(); });
+    const JobId job = startBlockedJob(runner, this, release, 0.5);
+    QTRY_COMPARE(runner.progress(job), 0.5);
+    const int before = bar->value();
+    showJobProgress(runner, job, bar, status, QStringLiteral("Clustering"));
+    QCOMPARE(bar->value(), before);
+    QCOMPARE(status->text(), QStringLiteral("idle"));
+
+    back->raise();
+    QTRY_VERIFY(!bar->visibleRegion().isEmpty());
+    showJobProgress(runner, job, bar, status, QStringLiteral("Clustering"));
+    QCOMPARE(bar->value(), 500);
+    QVERIFY(status->text().startsWith(QStringLiteral("Clustering ")));
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(JobsModelTest)

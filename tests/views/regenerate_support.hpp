@@ -8,7 +8,10 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QString>
+#include <QTextStream>
 #include <QtTest>
+
+#include "clusterlens/dataset.hpp"
 
 #include "figure/figure_export_dialog.hpp"
 #include "figure/figure_export_source.hpp"
@@ -18,6 +21,19 @@ namespace clusterlens::test {
 inline QString readText(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+/// Writes the points of the 2-D `data` to `path` as a CSV of columns x and y, 9 significant digits:
+/// read back, the same floats. False when the file cannot be written.
+inline bool writeXyCsv(const Dataset& data, const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return false;
+    QTextStream out(&file);
+    out << "x,y\n";
+    for (std::size_t i = 0; i < data.n; ++i)
+        out << QString::number(data.values[2 * i], 'g', 9) << ',' << QString::number(data.values[2 * i + 1], 'g', 9)
+            << '\n';
+    return true;
 }
 
 inline QString withoutMetadata(QString svg) {
@@ -39,15 +55,16 @@ inline QString metadataCommand(const QString& svg) {
 /// Exports `source` into `folder` as SVG and PNG through the figure dialog (85 mm, 200 dpi), runs the
 /// command the file's metadata carries (`plot KIND --session ...`, containing `word`) with the CLI at
 /// CLUSTERLENS_CLI and checks that it writes the same SVG (besides the metadata) and the same pixels.
-/// `viewOnly` exports only the part in view (the dialog's check box).
+/// `viewOnly` exports only the part in view (the dialog's check box); `dpi` replaces the 200 dpi (a low
+/// one makes an image pixel cover several positions of a VAT order).
 inline void regenerateAndCompare(const QString& folder, const views::FigureExportSource& source, const QString& tag,
-                                 const QString& kind, const QString& word, bool viewOnly = false) {
+                                 const QString& kind, const QString& word, bool viewOnly = false, int dpi = 200) {
     for (const QString& suffix : {QStringLiteral("svg"), QStringLiteral("png")}) {
         const QString exported = QDir(folder).filePath(tag + QStringLiteral("-gui.") + suffix);
         views::FigureExportDialog dialog(source);
         dialog.setPath(exported);
         dialog.setWidthMillimetres(85.0);
-        dialog.setDpi(200);
+        dialog.setDpi(dpi);
         dialog.setViewOnly(viewOnly);
         QString error;
         QVERIFY2(dialog.exportNow(&error), qPrintable(error));

@@ -17,6 +17,7 @@
 #include "colouring_combo.hpp"
 #include "dataset_session.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
+#include "dendrogram/dendrogram_widget.hpp"
 #include "dpc/peak_choice.hpp"
 #include "gui_test_main.hpp"
 #include "populations/population_model.hpp"
@@ -169,6 +170,8 @@ void SessionMainWindowTest::saveCloseOpenRestoresMarkerColouringStripsAndCluster
         dendrogram->stripChooser()->setStrip(2, ColourMode::Marker, markerA);
         window.vatPanel()->stripChooser()->setStrip(1, ColourMode::Marker, markerB);
         window.analysis()->setMarkerColouring(markerB);
+        dendrogram->widget()->setThresholdMarksShown(false);
+        dendrogram->setTreeVatShown(true);
         dendrogramStrips = stripsOf(dendrogram->stripChooser());
         vatStrips = stripsOf(window.vatPanel()->stripChooser());
         QCOMPARE(dendrogramStrips, (QStringList{QStringLiteral("1:") + cutLabeling, QStringLiteral("0:"),
@@ -179,6 +182,8 @@ void SessionMainWindowTest::saveCloseOpenRestoresMarkerColouringStripsAndCluster
         QCOMPARE(view.colourMarker, markerB);
         QCOMPARE(view.dendrogramMinSize, 40);
         QCOMPARE(view.dendrogramHeatmap, QStringLiteral("off"));
+        QVERIFY(!view.dendrogramThresholdMarks);
+        QVERIFY(view.dendrogramTreeIvat);
     }
     MainWindow reopened;
     test::showWindow(reopened);
@@ -191,6 +196,8 @@ void SessionMainWindowTest::saveCloseOpenRestoresMarkerColouringStripsAndCluster
     QCOMPARE(reopened.dendrogramPanel()->clusterCount(), 3);
     QCOMPARE(reopened.dendrogramPanel()->cutLabeling(), cutLabeling);
     QCOMPARE(reopened.dendrogramPanel()->clustermapMode(), 0);
+    QVERIFY(!reopened.dendrogramPanel()->widget()->thresholdMarksShown());
+    QVERIFY(reopened.dendrogramPanel()->treeVatShown());
     QTRY_COMPARE_WITH_TIMEOUT(stripsOf(reopened.dendrogramPanel()->stripChooser()), dendrogramStrips, kGuiJobTimeoutMs);
     QCOMPARE(stripsOf(reopened.vatPanel()->stripChooser()), vatStrips);
     QCOMPARE(reopened.dendrogramPanel()->stripChooser()->strips()->size(), std::size_t{2});

@@ -5,14 +5,18 @@
 
 #include <QFile>
 #include <QImage>
+#include <QCheckBox>
 #include <QMouseEvent>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTextStream>
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <random>
+#include <set>
 
 #include "analysis_session.hpp"
 #include "gui_test_main.hpp"
@@ -63,6 +67,7 @@ private Q_SLOTS:
     void selectionFromOtherViewsIsMarked();
     void exportsWriteValidFiles();
     void badInputGivesAClearError();
+    void aSampledRunSaysSoAndLabelsOnlyTheSample();
 
 private:
     std::unique_ptr<JobRunner> m_runner;
@@ -216,6 +221,48 @@ void VatPanelTest::badInputGivesAClearError() {
     m_panel->exportOrderTo(QStringLiteral("/nonexistent/ORDER.csv"));
     QCOMPARE(message.count(), 1);
     QCOMPARE(message.at(0).at(1).toBool(), true);
+}
+
+void VatPanelTest::aSampledRunSaysSoAndLabelsOnlyTheSample() {
+    m_panel->setDataSource(m_data, {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+    m_panel->setBackend(Backend::Cpu);
+    m_panel->setMetric(Metric::Euclidean);
+    QCheckBox* sample = nullptr;
+    for (QCheckBox* box : m_panel->findChildren<QCheckBox*>())
+        if (box->text() == QStringLiteral("Sample (sVAT)")) sample = box;
+    QSpinBox* size = nullptr;
+    for (QSpinBox* box : m_panel->findChildren<QSpinBox*>())
+        if (box->maximum() == 10'000'000) size = box;
+    QVERIFY(sample && size);
+    sample->setChecked(true);
+    size->setValue(20);
+    QSignalSpy shown(m_panel.get(), &VatPanel::resultShown);
+    m_panel->run();
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, kJobTimeoutMs);
+    const auto run = m_panel->lastRun();
+    QCOMPARE(run->n(), std::size_t{20});
+    QCOMPARE(run->sampledFrom, m_data->n);
+    QVERIFY(run->scope.members && run->scope.members->size() == 20);
+    // The figure (and so every export) is titled as a sample.
+    const QString title = m_panel->figureExportSource().figure(false)->title();
+    QVERIFY2(title.contains(QStringLiteral("sample of 20 of 100")), qPrintable(title));
+    // Both groups are in the sample, and a cut labels exactly the sampled events.
+    std::set<std::int64_t> groups;
+    for (std::int64_t i : *run->scope.members) groups.insert(i % 2);
+    QCOMPARE(groups.size(), std::size_t{2});
+    m_panel->setClusterCount(2);
+    QCOMPARE(m_panel->cutLabeling(), QStringLiteral("sampled VAT cuts (k=2)"));
+    const auto labels = m_session->labeling(m_panel->cutLabeling());
+    QVERIFY(labels);
+    QCOMPARE(static_cast<std::size_t>(std::count_if(labels->begin(), labels->end(), [](int l) { return l >= 0; })),
+             std::size_t{20});
+    std::map<std::int64_t, int> labelOfGroup;  // the two groups are the two clusters of the sample
+    for (std::int64_t i : *run->scope.members) {
+        const int label = (*labels)[static_cast<std::size_t>(i)];
+        QCOMPARE(labelOfGroup.emplace(i % 2, label).first->second, label);
+    }
+    QVERIFY(labelOfGroup[0] != labelOfGroup[1]);
+    sample->setChecked(false);
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(VatPanelTest)

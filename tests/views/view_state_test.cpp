@@ -27,6 +27,8 @@ void ViewStateTest::everyFieldSurvivesJson() {
     state.colourMarker = QStringLiteral("CD8");
     state.dendrogramMinSize = 25;
     state.dendrogramHeatmap = QStringLiteral("minmax");
+    state.dendrogramThresholdMarks = false;  // both differ from their defaults
+    state.dendrogramTreeIvat = true;
     state.dendrogramStrips = {{QStringLiteral("labels"), QStringLiteral("k-means (k=5)")},
                               {QStringLiteral("none"), {}},
                               {QStringLiteral("marker"), QStringLiteral("CD4")}};
@@ -55,6 +57,8 @@ void ViewStateTest::unknownKeysAreIgnoredAndMissingOnesDefault() {
     QVERIFY(!state.scatterWindow.has_value());  // a window needs four numbers
     QCOMPARE(state.embedding, -1);
     QCOMPARE(state.dendrogramClusters, 0);
+    QVERIFY(state.dendrogramThresholdMarks);  // on unless a state says otherwise
+    QVERIFY(!state.dendrogramTreeIvat);
 }
 
 CLUSTERLENS_GUI_TEST_MAIN(ViewStateTest)

@@ -28,15 +28,17 @@ FigureExportSource HeightsView::figureExportSource() const {
     if (!m_comparison) return source;
     const auto comparison = m_comparison;
     const bool equal = m_equalAxes;
+    const HeightsColour colour = m_colour;
     source.title = tr("Export point-height figure");
     source.name = tr("Point heights");
     source.suggestedName = QStringLiteral("point_heights");
-    source.figure = [comparison, equal](bool) -> std::unique_ptr<Figure> {
-        return std::make_unique<HeightsFigure>(comparison, equal);
+    source.figure = [comparison, equal, colour](bool) -> std::unique_ptr<Figure> {
+        return std::make_unique<HeightsFigure>(comparison, equal, colour);
     };
     source.command = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("heights"),
                       resultFileName(comparison->nameA), resultFileName(comparison->nameB)};
     if (equal) source.command << QStringLiteral("--equal-axes");
+    if (colour != HeightsColour::Density) source.command << QStringLiteral("--colour") << heightsColourId(colour);
     source.sessionCommand = sessionCommandOf(source.command, *comparison);
     if (!m_dataFile.isEmpty()) source.dataFiles = {m_dataFile};
     source.methods = pointHeightsMethods(comparison->nameA, comparison->nameB, correlationText(*comparison));

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "clusterlens/compare/correlation.hpp"
+#include "clusterlens/compare/height_discordance.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/hca/point_heights.hpp"
 
@@ -47,8 +48,15 @@ HeightsComparison compareHeights(const Linkage& a, const Linkage& b, const QStri
     out.pearson = out.pointCount() >= 2 ? pearsonCorrelation(out.heightsA, out.heightsB) : std::nan("");
     if (control) control->checkCancelled();
     out.spearman = out.pointCount() >= 2 ? spearmanCorrelation(out.heightsA, out.heightsB) : std::nan("");
+    if (control) control->checkCancelled();
+    out.rankDifference = heightRankDifference(out.heightsA, out.heightsB);
     if (control) control->setProgress(0.7);
     return out;
+}
+
+std::size_t HeightsComparison::discordantCount() const {
+    return static_cast<std::size_t>(
+        std::count_if(rankDifference.begin(), rankDifference.end(), [](double d) { return d != 0.0; }));
 }
 
 HeightsRange heightsRange(const HeightsComparison& comparison, bool equalAxes) {
@@ -74,24 +82,54 @@ HeightsRange heightsRange(const HeightsComparison& comparison, bool equalAxes) {
     return r;
 }
 
+QString heightsColourId(HeightsColour colour) {
+    return colour == HeightsColour::RankDifference ? QStringLiteral("rank-difference") : QStringLiteral("density");
+}
+
+namespace {
+
+QString discordanceTitle() {
+    return tr("|rank in A \u2212 rank in B|");
+}
+
+/// The two heights per point, and with `discordance` |rank difference| as a third feature: the
+/// dataset the scatter preparation (and the marker scale) works on.
+std::shared_ptr<Dataset> heightsDataset(const HeightsComparison& comparison, bool discordance) {
+    auto points = std::make_shared<Dataset>();
+    const std::size_t n = comparison.pointCount(), d = discordance ? 3 : 2;
+    points->n = n;
+    points->d = d;
+    points->features = {heightsAxisTitle(comparison.nameA, false).toStdString(),
+                        heightsAxisTitle(comparison.nameB, true).toStdString()};
+    if (discordance) points->features.push_back(discordanceTitle().toStdString());
+    points->values.resize(d * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        points->values[d * i] = static_cast<float>(comparison.heightsA[i]);
+        points->values[d * i + 1] = static_cast<float>(comparison.heightsB[i]);
+        if (discordance) points->values[d * i + 2] = static_cast<float>(std::fabs(comparison.rankDifference[i]));
+    }
+    return points;
+}
+
+}  // namespace
+
+MarkerScale discordanceScale(const HeightsComparison& comparison) {
+    return markerScale(*heightsDataset(comparison, true), 2);
+}
+
 QString heightsAxisTitle(const QString& name, bool vertical) {
     return (vertical ? tr("point height in B: %1") : tr("point height in A: %1")).arg(name);
 }
 
-ScatterData heightsScatter(const HeightsComparison& comparison, bool equalAxes, JobControl* control) {
-    // The scatter preparation works on a dataset: the two height vectors become its two features.
-    auto points = std::make_shared<Dataset>();
-    const std::size_t n = comparison.pointCount();
-    points->n = n;
-    points->d = 2;
-    points->features = {heightsAxisTitle(comparison.nameA, false).toStdString(),
-                        heightsAxisTitle(comparison.nameB, true).toStdString()};
-    points->values.resize(2 * n);
-    for (std::size_t i = 0; i < n; ++i) {
-        points->values[2 * i] = static_cast<float>(comparison.heightsA[i]);
-        points->values[2 * i + 1] = static_cast<float>(comparison.heightsB[i]);
+ScatterData heightsScatter(const HeightsComparison& comparison, bool equalAxes, HeightsColour colour,
+                           JobControl* control) {
+    const bool discordance = colour == HeightsColour::RankDifference;
+    ScatterRequest request{heightsDataset(comparison, discordance), {}, ColourMode::Density, nullptr};
+    if (discordance) {
+        request.mode = ColourMode::Marker;
+        request.marker = 2;
     }
-    ScatterData data = prepareScatter({points, {}, ColourMode::Density, nullptr}, control);
+    ScatterData data = prepareScatter(request, control);
 
     // prepareScatter normalises each axis to its own range; move the points into the plot range.
     const HeightsRange r = heightsRange(comparison, equalAxes);

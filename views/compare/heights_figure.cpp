@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <numeric>
+#include <utility>
 #include <vector>
 
 #include "palette.hpp"
@@ -34,10 +34,11 @@ int binOf(double u, int bins) {
 
 }  // namespace
 
-HeightsFigure::HeightsFigure(std::shared_ptr<const HeightsComparison> comparison, bool equalAxes)
-    : m_comparison(std::move(comparison)), m_range(heightsRange(*m_comparison, equalAxes)) {
+HeightsFigure::HeightsFigure(std::shared_ptr<const HeightsComparison> comparison, bool equalAxes, HeightsColour colour)
+    : m_comparison(std::move(comparison)), m_range(heightsRange(*m_comparison, equalAxes)), m_colour(colour) {
     const double dx = (m_range.xMax - m_range.xMin) * kMargin, dy = (m_range.yMax - m_range.yMin) * kMargin;
     m_range.xMin -= dx, m_range.xMax += dx, m_range.yMin -= dy, m_range.yMax += dy;
+    if (m_colour == HeightsColour::RankDifference) m_discordance = discordanceScale(*m_comparison);
 }
 
 QString HeightsFigure::ownTitle() const {
@@ -65,7 +66,14 @@ FigureLegend HeightsFigure::legend() const {
     legend.items.push_back({kDiagonalColor,
                             lo < hi ? tr("y = x (equal heights)") : tr("y = x lies outside the plotted range"),
                             LegendSwatch::DashedLine});
-    legend.items.push_back({QColor(), tr("point density, low \u2192 high"), LegendSwatch::Ramp});
+    if (m_colour == HeightsColour::RankDifference)
+        legend.items.push_back({QColor(),
+                                tr("%1, %2 \u2192 %3")
+                                    .arg(m_discordance.title, QLocale().toString(m_discordance.low, 'g', 4),
+                                         QLocale().toString(m_discordance.high, 'g', 4)),
+                                LegendSwatch::Ramp});
+    else
+        legend.items.push_back({QColor(), tr("point density, low \u2192 high"), LegendSwatch::Ramp});
     return legend;
 }
 
@@ -103,61 +111,93 @@ void HeightsFigure::paint(QPainter& painter, const QRectF& area) const {
     painter.restore();
 }
 
-void HeightsFigure::paintPoints(QPainter& painter, const QRectF& plot) const {
-    // Coloured by the density of their neighbourhood, densest drawn last, as in the GUI's scatter.
+std::vector<std::pair<std::size_t, double>> HeightsFigure::pointColours(const QRectF& plot) const {
     const auto& a = m_comparison->heightsA;
     const auto& b = m_comparison->heightsB;
     const std::size_t n = m_comparison->pointCount();
-    std::vector<int> bin(n, -1);
-    std::vector<int> counts(static_cast<std::size_t>(kVectorGrid) * kVectorGrid, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(a[i]) || !std::isfinite(b[i])) continue;
-        const QPointF p = mapToPlot(a[i], b[i], plot);
-        const int bx = binOf((p.x() - plot.left()) / plot.width(), kVectorGrid);
-        const int by = binOf((plot.bottom() - p.y()) / plot.height(), kVectorGrid);
-        bin[i] = by * kVectorGrid + bx;
-        ++counts[static_cast<std::size_t>(bin[i])];
+    std::vector<std::pair<std::size_t, double>> points;
+    points.reserve(n);
+    if (m_colour == HeightsColour::RankDifference) {
+        for (std::size_t i = 0; i < n; ++i)
+            if (std::isfinite(a[i]) && std::isfinite(b[i]))
+                points.emplace_back(i, m_discordance.normalised(std::fabs(m_comparison->rankDifference[i])));
+    } else {  // the density of their neighbourhood, as in the GUI's scatter
+        std::vector<int> bin(n, -1);
+        std::vector<int> counts(static_cast<std::size_t>(kVectorGrid) * kVectorGrid, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!std::isfinite(a[i]) || !std::isfinite(b[i])) continue;
+            const QPointF p = mapToPlot(a[i], b[i], plot);
+            const int bx = binOf((p.x() - plot.left()) / plot.width(), kVectorGrid);
+            const int by = binOf((plot.bottom() - p.y()) / plot.height(), kVectorGrid);
+            bin[i] = by * kVectorGrid + bx;
+            ++counts[static_cast<std::size_t>(bin[i])];
+        }
+        const double peak = std::log1p(std::max(1, *std::max_element(counts.begin(), counts.end())));
+        for (std::size_t i = 0; i < n; ++i)
+            if (bin[i] >= 0) points.emplace_back(i, std::log1p(counts[static_cast<std::size_t>(bin[i])]) / peak);
     }
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    const auto countOf = [&](std::size_t i) { return bin[i] < 0 ? -1 : counts[static_cast<std::size_t>(bin[i])]; };
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) { return countOf(i) < countOf(j); });
-    const double peak = std::log1p(std::max(1, *std::max_element(counts.begin(), counts.end())));
+    // Densest (or most discordant) drawn last, so they stay visible.
+    std::stable_sort(points.begin(), points.end(), [](const auto& p, const auto& q) { return p.second < q.second; });
+    return points;
+}
+
+void HeightsFigure::paintPoints(QPainter& painter, const QRectF& plot) const {
+    const auto& a = m_comparison->heightsA;
+    const auto& b = m_comparison->heightsB;
+    const std::size_t n = m_comparison->pointCount();
     const double radius = n <= 2'000 ? 2.6 : n <= 20'000 ? 1.7 : 1.1;
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(Qt::NoPen);
-    for (std::size_t i : order) {
-        if (bin[i] < 0) continue;
-        QColor colour = Palette::colormap(std::log1p(countOf(i)) / peak);
+    for (const auto& [i, position] : pointColours(plot)) {
+        QColor colour = Palette::colormap(position);
         colour.setAlpha(210);
         painter.setBrush(colour);
         painter.drawEllipse(mapToPlot(a[i], b[i], plot), radius, radius);
     }
 }
 
-void HeightsFigure::paintDensityImage(QPainter& painter, const QRectF& plot) const {
-    const int w = std::clamp(static_cast<int>(plot.width() * kImageOversample), 16, kMaxImageSide);
-    const int h = std::clamp(static_cast<int>(plot.height() * kImageOversample), 16, kMaxImageSide);
-    std::vector<std::uint32_t> counts(static_cast<std::size_t>(w) * h, 0);
+std::vector<std::ptrdiff_t> HeightsFigure::pixelsOf(int w, int h) const {
     const auto& a = m_comparison->heightsA;
     const auto& b = m_comparison->heightsB;
     const double sx = 1.0 / (m_range.xMax - m_range.xMin), sy = 1.0 / (m_range.yMax - m_range.yMin);
-    for (std::size_t i = 0; i < m_comparison->pointCount(); ++i) {
+    std::vector<std::ptrdiff_t> pixel(m_comparison->pointCount(), -1);
+    for (std::size_t i = 0; i < pixel.size(); ++i) {
         if (!std::isfinite(a[i]) || !std::isfinite(b[i])) continue;
         const int x = binOf((a[i] - m_range.xMin) * sx, w);
         const int y = h - 1 - binOf((b[i] - m_range.yMin) * sy, h);
-        ++counts[static_cast<std::size_t>(y) * w + x];
+        pixel[i] = static_cast<std::ptrdiff_t>(y) * w + x;
     }
-    const double peak =
-        std::log1p(static_cast<double>(std::max<std::uint32_t>(1, *std::max_element(counts.begin(), counts.end()))));
+    return pixel;
+}
+
+void HeightsFigure::paintDensityImage(QPainter& painter, const QRectF& plot) const {
+    const int w = std::clamp(static_cast<int>(plot.width() * kImageOversample), 16, kMaxImageSide);
+    const int h = std::clamp(static_cast<int>(plot.height() * kImageOversample), 16, kMaxImageSide);
+    const std::vector<std::ptrdiff_t> pixelOf = pixelsOf(w, h);
+    std::vector<double> position(static_cast<std::size_t>(w) * h, -1.0);  // on the colormap; < 0: no point
+    if (m_colour == HeightsColour::RankDifference) {                      // each pixel's most discordant point
+        for (std::size_t i = 0; i < pixelOf.size(); ++i) {
+            if (pixelOf[i] < 0) continue;
+            double& p = position[static_cast<std::size_t>(pixelOf[i])];
+            p = std::max(p, m_discordance.normalised(std::fabs(m_comparison->rankDifference[i])));
+        }
+    } else {
+        std::vector<std::uint32_t> counts(position.size(), 0);
+        for (const std::ptrdiff_t p : pixelOf)
+            if (p >= 0) ++counts[static_cast<std::size_t>(p)];
+        const double peak = std::log1p(
+            static_cast<double>(std::max<std::uint32_t>(1, *std::max_element(counts.begin(), counts.end()))));
+        // Even a single point must stay visible: the scale starts a little above the background.
+        for (std::size_t p = 0; p < counts.size(); ++p)
+            if (counts[p] > 0) position[p] = 0.12 + 0.88 * std::log1p(counts[p]) / peak;
+    }
     QImage image(w, h, QImage::Format_ARGB32);
     image.fill(Qt::transparent);
     for (int y = 0; y < h; ++y) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
         for (int x = 0; x < w; ++x) {
-            const std::uint32_t c = counts[static_cast<std::size_t>(y) * w + x];
-            // Even a single point must stay visible: the scale starts a little above the background.
-            if (c > 0) line[x] = Palette::colormap(0.12 + 0.88 * std::log1p(c) / peak).rgba();
+            const double v = position[static_cast<std::size_t>(y) * w + x];
+            if (v >= 0.0) line[x] = Palette::colormap(v).rgba();
         }
     }
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);

@@ -7,7 +7,9 @@
 #include <QLabel>
 #include <QLocale>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QToolButton>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 
 #include "compare/compared_pair.hpp"
 #include "analysis_session.hpp"
+#include "clusterlens/compare/height_discordance.hpp"
 #include "clusterlens/errors.hpp"
 #include "figure/figure_export_dialog.hpp"
 #include "compare/heights_figure.hpp"
@@ -45,7 +48,10 @@ HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* p
       m_choiceB(linkageChoice(this)),
       m_import(new QToolButton(this)),
       m_equal(new QCheckBox(tr("Same range on both axes"), this)),
+      m_colourChoice(new QComboBox(this)),
       m_export(new QToolButton(this)),
+      m_discordantCount(new QSpinBox(this)),
+      m_selectDiscordant(new QToolButton(this)),
       m_stats(new QLabel(this)),
       m_scatter(new ScatterWidget(this)) {
     m_import->setText(tr("Import linkage\u2026"));
@@ -53,6 +59,19 @@ HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* p
     m_export->setText(tr("Export figure\u2026"));
     m_export->setEnabled(false);
     m_equal->setToolTip(tr("Use one range on both axes when the heights share a unit (e.g. GPU vs CPU MHCA)"));
+    m_colourChoice->addItem(tr("density"));
+    m_colourChoice->addItem(tr("rank difference"));
+    m_colourChoice->setToolTip(
+        tr("Colour the points by the density of their neighbourhood, or by how differently the two trees place "
+           "them: |height rank in A \u2212 rank in B|"));
+    m_discordantCount->setRange(1, 1);
+    m_discordantCount->setEnabled(false);
+    m_discordantCount->setToolTip(tr("How many points to select"));
+    m_selectDiscordant->setText(tr("Select most discordant:"));
+    m_selectDiscordant->setEnabled(false);
+    m_selectDiscordant->setToolTip(
+        tr("Select, in every view, the points the two trees place most differently: the largest difference "
+           "between a point's height rank in A and in B. Points both trees place alike are never selected."));
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stats->setWordWrap(true);
     m_scatter->setDiagonalVisible(true);
@@ -66,6 +85,14 @@ HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* p
     choices->addWidget(labelledField(tr("B:"), m_choiceB, this));
     choices->addWidget(m_import);
     choices->addWidget(m_equal);
+    choices->addWidget(labelledField(tr("Colour:"), m_colourChoice, this));
+    // The count and its button stay together on one line.
+    auto* discordant = new QWidget(this);
+    auto* discordantRow = new QHBoxLayout(discordant);
+    discordantRow->setContentsMargins(0, 0, 0, 0);
+    discordantRow->addWidget(m_selectDiscordant);
+    discordantRow->addWidget(m_discordantCount);
+    choices->addWidget(discordant);
     choices->addWidget(m_export);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -81,9 +108,12 @@ HeightsView::HeightsView(JobRunner* runner, AnalysisSession* session, QWidget* p
     connect(m_choiceA, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     connect(m_choiceB, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     connect(m_equal, &QCheckBox::toggled, this, &HeightsView::setEqualAxes);
+    connect(m_colourChoice, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setColour(index == 1 ? HeightsColour::RankDifference : HeightsColour::Density); });
     connect(m_scatter, &ScatterWidget::selectionChanged, this, &HeightsView::onScatterSelection);
     connect(m_import, &QToolButton::clicked, this, &HeightsView::chooseImport);
     connect(m_export, &QToolButton::clicked, this, &HeightsView::chooseExport);
+    connect(m_selectDiscordant, &QToolButton::clicked, this, [this] { selectMostDiscordant(discordantChoice()); });
     refreshChoices();
 }
 
@@ -106,6 +136,14 @@ void HeightsView::setEqualAxes(bool equal) {
     m_equalAxes = equal;
     const QSignalBlocker block(m_equal);
     m_equal->setChecked(equal);
+    replot();
+}
+
+void HeightsView::setColour(HeightsColour colour) {
+    if (colour == m_colour) return;
+    m_colour = colour;
+    const QSignalBlocker block(m_colourChoice);
+    m_colourChoice->setCurrentIndex(colour == HeightsColour::RankDifference ? 1 : 0);
     replot();
 }
 
@@ -144,12 +182,13 @@ void HeightsView::recompute(bool force) {
     m_pending = true;
     const QString nameA = linkageA(), nameB = linkageB();
     const bool equal = m_equalAxes;
+    const HeightsColour colour = m_colour;
     m_stats->setText(tr("Computing point heights\u2026"));
     m_runner->start<Plot>(
         this, kSlot, tr("Point heights: %1 vs %2").arg(nameA, nameB),
-        [a, b, nameA, nameB, equal](JobControl& control) {
+        [a, b, nameA, nameB, equal, colour](JobControl& control) {
             auto comparison = std::make_shared<const HeightsComparison>(compareHeights(*a, *b, nameA, nameB, &control));
-            auto scatter = std::make_shared<const ScatterData>(heightsScatter(*comparison, equal, &control));
+            auto scatter = std::make_shared<const ScatterData>(heightsScatter(*comparison, equal, colour, &control));
             return Plot{std::move(comparison), std::move(scatter)};
         },
         [this](const JobOutcome<Plot>& outcome) {
@@ -165,10 +204,12 @@ void HeightsView::replot() {
     if (m_pending || !m_comparison) return recompute(true);
     const auto comparison = m_comparison;
     const bool equal = m_equalAxes;
+    const HeightsColour colour = m_colour;
     m_runner->start<Plot>(
         this, kSlot, tr("Point heights plot"),
-        [comparison, equal](JobControl& control) {
-            return Plot{comparison, std::make_shared<const ScatterData>(heightsScatter(*comparison, equal, &control))};
+        [comparison, equal, colour](JobControl& control) {
+            return Plot{comparison,
+                        std::make_shared<const ScatterData>(heightsScatter(*comparison, equal, colour, &control))};
         },
         [this](const JobOutcome<Plot>& outcome) {
             if (outcome.state == JobState::Finished) display(*outcome.result);
@@ -186,6 +227,15 @@ void HeightsView::display(const Plot& plot) {
                             .arg(m_session->linkageDescription(m_comparison->nameA),
                                  m_session->linkageDescription(m_comparison->nameB)));
     m_export->setEnabled(true);
+    const std::size_t discordant = m_comparison->discordantCount();
+    const bool anyDiscordant = discordant > 0;
+    m_discordantCount->setEnabled(anyDiscordant);
+    m_selectDiscordant->setEnabled(anyDiscordant);
+    if (anyDiscordant) {  // about 1 % of the points by default, never more than differ
+        const int most = static_cast<int>(std::min<std::size_t>(discordant, 1'000'000'000));
+        m_discordantCount->setRange(1, most);
+        m_discordantCount->setValue(std::clamp(static_cast<int>(m_comparison->pointCount() / 100), 1, most));
+    }
     Q_EMIT comparisonReady();
 }
 
@@ -201,6 +251,23 @@ void HeightsView::clearPlot(const QString& message) {
     m_stats->setText(message);
     m_stats->setToolTip({});
     m_export->setEnabled(false);
+    m_discordantCount->setEnabled(false);
+    m_selectDiscordant->setEnabled(false);
+}
+
+std::size_t HeightsView::discordantChoice() const {
+    return static_cast<std::size_t>(m_discordantCount->value());
+}
+
+void HeightsView::selectMostDiscordant(std::size_t count) {
+    if (!m_comparison) return;
+    const std::vector<std::size_t> chosen = mostDiscordant(m_comparison->rankDifference, count);
+    auto selection = std::make_shared<IndexVector>(chosen.begin(), chosen.end());
+    std::sort(selection->begin(), selection->end());
+    m_session->setSelection(std::move(selection), this);
+    m_syncing = true;
+    applySessionSelection();
+    m_syncing = false;
 }
 
 QString HeightsView::statsText() const {
@@ -208,6 +275,8 @@ QString HeightsView::statsText() const {
     QString text = tr("%1 \u00b7 N = %2")
                        .arg(correlationText(*m_comparison),
                             QLocale().toString(static_cast<qulonglong>(m_comparison->pointCount())));
+    text += tr(" \u00b7 %1 placed differently (rank in A \u2260 rank in B)")
+                .arg(QLocale().toString(static_cast<qulonglong>(m_comparison->discordantCount())));
     const HeightsRange r = heightsRange(*m_comparison, m_equalAxes);
     if (!(std::max(r.xMin, r.yMin) < std::min(r.xMax, r.yMax)))
         text += tr(" \u00b7 the diagonal y = x lies outside the plot");
@@ -258,7 +327,7 @@ void HeightsView::report(const QString& message) {
 
 void HeightsView::exportFigure(const QString& path, const FigureExportOptions& options) const {
     if (!m_comparison) throw InvalidInput("There is no point-height comparison to export.");
-    views::exportFigure(HeightsFigure(m_comparison, m_equalAxes), path, options);
+    views::exportFigure(HeightsFigure(m_comparison, m_equalAxes, m_colour), path, options);
 }
 
 void HeightsView::chooseImport() {

@@ -20,6 +20,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QSpinBox;
 class QToolButton;
 
 namespace clusterlens::views {
@@ -40,6 +41,9 @@ public:
     /// One range on both axes (heights in the same unit) or each axis its own range (default).
     void setEqualAxes(bool equal);
     bool equalAxes() const { return m_equalAxes; }
+    /// Colours the points by density (default) or by how differently the two trees place them.
+    void setColour(HeightsColour colour);
+    HeightsColour colour() const { return m_colour; }
     /// Points of the current dataset; an imported linkage must cluster exactly this many (0: any).
     void setDatasetSize(std::size_t n) { m_datasetSize = n; }
     /// Reads a linkage CSV as a job and adds it to the session as "imported: <file name>", then
@@ -50,6 +54,11 @@ public:
     ScatterWidget* scatter() const { return m_scatter; }
     /// The correlations line shown above the plot.
     QString statsText() const;
+    /// Selects, in every view, the `count` points the two trees place most differently (largest
+    /// |height rank in A − rank in B|; points placed alike never). Does nothing without a comparison.
+    void selectMostDiscordant(std::size_t count);
+    /// How many points the "Select most discordant" button selects.
+    std::size_t discordantChoice() const;
     /// Writes the figure of the current comparison (as `clusterlens-cli plot heights` draws it).
     /// Throws clusterlens::InvalidInput without a comparison or on a write failure.
     void exportFigure(const QString& path, const FigureExportOptions& options = {}) const;
@@ -94,13 +103,17 @@ private:
     QComboBox* m_choiceB;
     QToolButton* m_import;
     QCheckBox* m_equal;
+    QComboBox* m_colourChoice;
     QToolButton* m_export;
+    QSpinBox* m_discordantCount;
+    QToolButton* m_selectDiscordant;
     QLabel* m_stats;
     ScatterWidget* m_scatter;
     std::shared_ptr<const HeightsComparison> m_comparison;
     std::shared_ptr<const Linkage> m_linkageA, m_linkageB;  // what m_comparison (or its job) compares
     std::size_t m_datasetSize = 0;
     bool m_equalAxes = false;
+    HeightsColour m_colour = HeightsColour::Density;
     QString m_dataFile;
     bool m_pending = false;  // a job for m_linkageA/B runs
     bool m_syncing = false;  // applying the session's selection: not a selection of this view

@@ -11,7 +11,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
-#include <QTimer>
 
 #include <algorithm>
 #include <string>
@@ -108,10 +107,7 @@ ClusteringPanel::ClusteringPanel(JobRunner* runner, AnalysisSession* analysis, Q
     buildForm();
     refreshLabelings();
     connect(m_analysis, &AnalysisSession::labelingsChanged, this, &ClusteringPanel::refreshLabelings);
-    auto* timer = new QTimer(this);
-    timer->setInterval(kProgressPollMs);
-    connect(timer, &QTimer::timeout, this, &ClusteringPanel::pollProgress);
-    timer->start();
+    connect(m_runner, &JobRunner::progressTick, this, &ClusteringPanel::pollProgress);
     updateEnabled();
 }
 

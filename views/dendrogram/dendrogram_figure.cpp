@@ -4,11 +4,14 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <cmath>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "dendrogram/dendrogram_axes.hpp"
 #include "dendrogram/dendrogram_geometry.hpp"
+#include "figure/figure_range.hpp"
 #include "palette.hpp"
 
 namespace clusterlens::views {
@@ -90,14 +93,17 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     }
     painter.setFont(text);
     const QFontMetricsF metrics(text);
-    if (m_layout->inversionCount > 0) {
-        painter.setPen(Palette::inversionColor());
+    // Notes under the title, one line each.
+    const auto note = [&](const QColor& colour, const QString& line) {
+        painter.setPen(colour);
         painter.drawText(QRectF(area.left(), top, area.width(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                         metrics.elidedText(inversionText(m_layout->inversionCount) +
-                                                QObject::tr(": merges below one of their children, drawn going down"),
-                                            Qt::ElideRight, area.width()));
+                         metrics.elidedText(line, Qt::ElideRight, area.width()));
         top += metrics.height() + 4;
-    }
+    };
+    if (m_layout->inversionCount > 0)
+        note(Palette::inversionColor(), inversionText(m_layout->inversionCount) +
+                                            QObject::tr(": merges below one of their children, drawn going down"));
+    if (m_options.thresholdMarks) note(thresholdMarkColor(), thresholdLegendText(*m_options.thresholdMarks));
     const FigureLegend clusters = legend();
     QRectF legendBox;
     const QRectF rest = reserveLegend(QRectF(QPointF(area.left() + kMargin, top + metrics.height() / 2),
@@ -116,9 +122,10 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
     const HeightScale scale = HeightScale::forLayout(*m_layout, m_options.logHeights);
     DendrogramView whole;
     whole.reset(*m_layout, scale);
-    const bool ranged = m_options.x1 > m_options.x0;
-    const DendrogramView view = DendrogramView::exact(ranged ? m_options.x0 : whole.x0(),
-                                                      ranged ? m_options.x1 : whole.x1(), whole.y0(), whole.y1());
+    const bool leaves = m_options.x1 > m_options.x0, heights = m_options.y1 > m_options.y0;
+    const DendrogramView view =
+        DendrogramView::exact(leaves ? m_options.x0 : whole.x0(), leaves ? m_options.x1 : whole.x1(),
+                              heights ? m_options.y0 : whole.y0(), heights ? m_options.y1 : whole.y1());
     GeometryRequest request;
     request.layout = m_layout.get();
     request.cut = m_options.cut.get();
@@ -161,11 +168,35 @@ void DendrogramFigure::paint(QPainter& painter, const QRectF& area) const {
         painter.drawLine(QPointF(plot.left(), geometry.cutY), QPointF(plot.right(), geometry.cutY));
     }
     painter.restore();
+    if (m_options.thresholdMarks)
+        paintThresholdMarks(painter, *m_options.thresholdMarks, plot, view, scale, kLineWidth);
     if (m_options.clustermap)
         paintClustermapFigure(painter, *m_options.clustermap, view, plot,
                               plot.bottom() + stripsExtent + metrics.height() + 8, area.left() + kMargin, text);
     clusters.paint(painter, legendBox, text, legendPosition());
     painter.restore();
+}
+
+QStringList dendrogramViewWords(const DendrogramView& view, bool logHeights) {
+    const auto height = [logHeights](double axis) { return logHeights ? std::pow(10.0, axis) : axis; };
+    return {QStringLiteral("--leaves"), rangeText(view.x0(), view.x1()), QStringLiteral("--heights"),
+            rangeText(height(view.y0()), height(view.y1()))};
+}
+
+void showDendrogramPart(DendrogramFigureOptions& options, std::optional<std::pair<double, double>> leaves,
+                        std::optional<std::pair<double, double>> heights) {
+    options.x0 = options.x1 = options.y0 = options.y1 = 0.0;
+    if (leaves) std::tie(options.x0, options.x1) = *leaves;
+    if (!heights) return;
+    // Not HeightScale::toAxis: its floor would lift a window that starts below the lowest merge.
+    const auto axis = [&options](double h) { return options.logHeights ? std::log10(h) : h; };
+    options.y0 = axis(heights->first);
+    options.y1 = axis(heights->second);
+}
+
+void showDendrogramView(DendrogramFigureOptions& options, const DendrogramView& view) {
+    const QStringList words = dendrogramViewWords(view, options.logHeights);
+    showDendrogramPart(options, readRangeText(words[1]), readRangeText(words[3]));
 }
 
 }  // namespace clusterlens::views

@@ -49,6 +49,18 @@ std::size_t DendrogramWidget::drawnStripCount() const {
     return m_layout ? fittingStripCount(m_strips.get(), m_layout->leafCount) : 0;
 }
 
+void DendrogramWidget::setThresholdMarks(std::shared_ptr<const ThresholdMarks> marks) {
+    m_thresholdMarks = std::move(marks);
+    update();
+}
+
+void DendrogramWidget::setThresholdMarksShown(bool shown) {
+    if (shown == m_thresholdMarksShown) return;
+    m_thresholdMarksShown = shown;
+    Q_EMIT thresholdMarksShownChanged(shown);
+    update();
+}
+
 QRectF DendrogramWidget::stripsRect() const {
     const double extent = colourStripsExtent(font(), drawnStripCount());
     if (extent <= 0) return {};
@@ -74,6 +86,7 @@ void DendrogramWidget::paintOverlay(QPainter& painter) const {
                           [&order](std::size_t rank) { return static_cast<std::size_t>(order[rank]); });
     }
     paintLeafAxis(painter, plot.adjusted(0, 0, 0, strips.height()), m_view, *m_layout, m_pointNames.get());
+    if (const auto marks = shownThresholdMarks()) paintThresholdMarks(painter, *marks, plot, m_view, m_scale, 1.0);
     painter.save();
     painter.setClipRect(plot);
     paintCollapsedLabels(painter);

@@ -21,6 +21,7 @@
 #include "dendrogram/clustermap_widget.hpp"
 #include "dendrogram/dendrogram_figure.hpp"
 #include "dendrogram/dendrogram_widget.hpp"
+#include "dendrogram/tree_vat_strip.hpp"
 #include "populations/run_on_choice.hpp"
 #include "populations/scope_mapping.hpp"
 #include "result_names.hpp"
@@ -82,6 +83,8 @@ DendrogramPanel::DendrogramPanel(JobRunner* runner, AnalysisSession* analysis, Q
     treeLayout->setSpacing(0);
     treeLayout->addWidget(m_widget, 1);
     treeLayout->addWidget(m_clustermap);
+    m_treeVat = new TreeVatStrip(m_widget, tree);
+    treeLayout->addWidget(m_treeVat, 1);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(tree);
     splitter->addWidget(m_table);
@@ -195,6 +198,11 @@ void DendrogramPanel::applyLayout(const QString& name, std::shared_ptr<const Den
     m_tableModel->setTable(nullptr);
     m_runner->cancelSlot(QStringLiteral("dendrogram-cut"));
     m_widget->setTree(m_layout);
+    refreshTreeVat();
+    // An MHCA tree's threshold is known from its stored name or description.
+    if (const auto threshold =
+            m_layout && m_linkage ? mhcaThresholdOf(name, m_analysis->linkageDescription(name)) : std::nullopt)
+        m_widget->setThresholdMarks(buildThresholdMarks(*m_linkage, *threshold));
     m_widget->setEventSource(linkedToData() ? m_analysis : nullptr, m_scope.members);
     m_updating = true;
     m_clusters->setRange(1, m_layout ? static_cast<int>(std::min<std::size_t>(m_layout->leafCount, kMaxClusters)) : 1);

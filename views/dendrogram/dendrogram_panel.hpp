@@ -6,7 +6,8 @@
 // becomes a labeling ("cut of <linkage> (k=5)") that colours every view, a clicked subtree becomes
 // the selection, and a selection made elsewhere highlights its leaves. Layouts of large trees and
 // cuts of large trees run as jobs. A tree computed on a population (leaf k = its k-th member) is
-// linked the same way through the whole-dataset indices of its members.
+// linked the same way through the whole-dataset indices of its members. Under the tree, optionally,
+// the iVAT image in the tree's leaf order (tree_vat_strip.hpp).
 
 #include <QStringList>
 #include <QWidget>
@@ -23,6 +24,7 @@
 #include "figure/figure_export_source.hpp"
 #include "jobs/job_runner.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -39,6 +41,8 @@ class ClustermapWidget;
 struct Clustermap;
 class DendrogramFigure;
 class DendrogramWidget;
+class TreeVatStrip;
+struct VatRun;
 
 class DendrogramPanel : public QWidget {
     Q_OBJECT
@@ -67,6 +71,19 @@ public:
     int clustermapMode() const;
     ClustermapWidget* clustermapWidget() const { return m_clustermap; }
     void setLogHeights(bool logarithmic);
+
+    /// The iVAT image in the tree's leaf order under the tree (off by default). It needs a VAT run on
+    /// the tree's events: one offered (offerVatRun), else one computed as a job of its own (cancellable).
+    void setTreeVatShown(bool shown);
+    bool treeVatShown() const;
+    TreeVatStrip* treeVatStrip() const { return m_treeVat; }
+    /// The VAT run the iVAT in tree order shows (or showed last); null when none.
+    const std::shared_ptr<const VatRun>& treeVatRun() const { return m_vatRun; }
+    /// A VAT run made elsewhere (the VAT view): the iVAT in tree order uses it when it ran on the
+    /// tree's events (not a sample).
+    void offerVatRun(std::shared_ptr<const VatRun> run);
+    /// Cancels the VAT order the iVAT in tree order waits for.
+    void cancelTreeVat();
 
     DendrogramWidget* widget() const { return m_widget; }
     /// The colour strips under the leaves (labelings, populations or markers).
@@ -119,6 +136,10 @@ private:
     void followScope();
     void updateInfo();
     void chooseFigureExport();
+    QWidget* buildTreeVatControls(QWidget* parent);
+    /// Shows the iVAT in tree order for the shown tree: from a fitting run, else starts one.
+    void refreshTreeVat();
+    bool vatRunFitsTree(const VatRun& run) const;
     void chooseFileExport(const QString& title, const QString& filter,
                           void (DendrogramPanel::*exporter)(const QString&));
 
@@ -136,6 +157,12 @@ private:
     QSpinBox* m_minSize = nullptr;
     QComboBox* m_heatmapMode = nullptr;
     ClustermapWidget* m_clustermap = nullptr;
+    TreeVatStrip* m_treeVat = nullptr;
+    QCheckBox* m_treeVatBox = nullptr;
+    QPushButton* m_treeVatCancel = nullptr;
+    std::shared_ptr<const VatRun> m_vatRun;      ///< the run the iVAT in tree order shows
+    std::shared_ptr<const VatRun> m_offeredVat;  ///< the last run offered (offerVatRun)
+    JobId m_treeVatJob = 0;
     std::shared_ptr<const Dataset> m_dataset;
     FeatureSelection m_features;
     QString m_linkageName;

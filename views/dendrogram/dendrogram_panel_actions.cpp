@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
@@ -82,6 +83,7 @@ QWidget* DendrogramPanel::buildToolbar() {
     cut->addWidget(m_heightScale);
     cut->addWidget(m_info);
     cut->addWidget(m_fix);
+    cut->addWidget(buildTreeVatControls(cutRow));
     auto* rows = new QVBoxLayout(bar);
     rows->setContentsMargins(0, 0, 0, 0);
     rows->addLayout(tree);
@@ -133,13 +135,11 @@ std::unique_ptr<DendrogramFigure> DendrogramPanel::figure(bool currentViewOnly) 
     DendrogramFigureOptions options;
     options.title = m_linkageName;
     options.logHeights = m_widget->logHeights();
-    if (currentViewOnly) {
-        options.x0 = m_widget->view().x0();
-        options.x1 = m_widget->view().x1();
-    }
+    if (currentViewOnly) showDendrogramView(options, m_widget->view());  // as `plot dendrogram` reads it
     options.cut = m_cut;
     options.strips = stripsInScope(m_strips->strips(), m_scope);
     options.collapsed = m_widget->collapsedFlags();
+    options.thresholdMarks = m_widget->shownThresholdMarks();
     options.clustermap = m_clustermap->clustermap();
     if (m_dataset && !m_dataset->pointNames.empty() && treeFitsData())
         options.pointNames = std::shared_ptr<const std::vector<std::string>>(m_dataset, &m_dataset->pointNames);
@@ -211,7 +211,7 @@ FigureExportSource DendrogramPanel::figureExportSource() const {
     source.title = tr("Export dendrogram");
     source.name = tr("Dendrogram");
     source.suggestedName = QStringLiteral("dendrogram");
-    source.viewOnly = tr("Only the leaves in view");
+    source.viewOnly = tr("Only the part in view (leaves and heights)");
     source.figure = [this](bool viewOnly) -> std::unique_ptr<Figure> { return figure(viewOnly); };
     const QStringList plot = {QStringLiteral("clusterlens-cli"), QStringLiteral("plot"), QStringLiteral("dendrogram")};
     QStringList options;
@@ -224,10 +224,19 @@ FigureExportSource DendrogramPanel::figureExportSource() const {
             options << QStringLiteral("--heatmap-scale") << QStringLiteral("minmax");
     }
     if (m_widget->logHeights()) options << QStringLiteral("--log");
+    QStringList collapsed;  // as scipy numbers clusters: n + the merge row that made it
+    const std::vector<std::uint8_t>& flags = m_widget->collapsedFlags();
+    for (std::size_t row = 0; row < flags.size(); ++row)
+        if (flags[row]) collapsed << QString::number(m_layout->leafCount + row);
+    if (!collapsed.isEmpty()) options << QStringLiteral("--collapse") << collapsed.join(QLatin1Char(','));
+    if (const auto marks = m_widget->shownThresholdMarks())
+        options << QStringLiteral("--threshold-marks")
+                << QString::number(marks->threshold, 'g', QLocale::FloatingPointShortest);
     source.command = plot + QStringList{resultFileName(m_linkageName)} + options +
                      stripWords(*m_strips, *m_analysis, m_dataset.get(), false);
     source.sessionCommand = plot + QStringList{QStringLiteral("--name"), m_linkageName} + options +
                             stripWords(*m_strips, *m_analysis, m_dataset.get(), true);
+    source.viewOptions = dendrogramViewWords(m_widget->view(), m_widget->logHeights());
     if (m_dataset && treeFitsData()) source.dataFiles = {QString::fromStdString(m_dataset->provenance.path)};
     const QString description = m_analysis->linkageDescription(m_linkageName);
     source.methods = hierarchicalMethods(m_layout->leafCount, description.isEmpty() ? m_linkageName : description,

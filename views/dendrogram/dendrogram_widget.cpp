@@ -90,6 +90,7 @@ void DendrogramWidget::setTree(std::shared_ptr<const DendrogramLayout> layout) {
     m_selection = LeafSelection();
     m_collapsed.assign(m_layout ? m_layout->leafCount - 1 : 0, 0);
     m_collapsedNodes.clear();
+    m_thresholdMarks.reset();
     m_hoverNode = -1;
     if (m_layout) {
         m_scale = HeightScale::forLayout(*m_layout, m_scale.logarithmic);

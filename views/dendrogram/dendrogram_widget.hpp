@@ -26,6 +26,7 @@
 #include "dendrogram/dendrogram_geometry.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
 #include "dendrogram/dendrogram_view.hpp"
+#include "dendrogram/threshold_marks.hpp"
 
 namespace clusterlens::views {
 
@@ -67,6 +68,16 @@ public:
     void setStrips(std::shared_ptr<const ColourStrips> strips);
     /// The band under the plot the strips take (logical pixels); empty without strips.
     QRectF stripsRect() const;
+    /// Threshold-size marks of the tree on the height axis (null: none; setTree drops them).
+    void setThresholdMarks(std::shared_ptr<const ThresholdMarks> marks);
+    const std::shared_ptr<const ThresholdMarks>& thresholdMarks() const { return m_thresholdMarks; }
+    /// Whether the marks are drawn (on by default; the context menu's "Threshold-size marks").
+    void setThresholdMarksShown(bool shown);
+    bool thresholdMarksShown() const { return m_thresholdMarksShown; }
+    /// The marks drawn now: thresholdMarks() when shown, else null.
+    std::shared_ptr<const ThresholdMarks> shownThresholdMarks() const {
+        return m_thresholdMarksShown ? m_thresholdMarks : nullptr;
+    }
 
     void toggleCollapsed(std::int32_t node);
     void expandAll();
@@ -111,6 +122,8 @@ Q_SIGNALS:
     void subtreeClicked(std::int32_t node);
     /// The user clicked empty space or pressed Escape.
     void selectionCleared();
+    /// The user switched the threshold-size marks on or off.
+    void thresholdMarksShownChanged(bool shown);
     /// The user dropped the cut line at `height`.
     void cutHeightChosen(double height);
     void collapsedChanged();
@@ -161,6 +174,8 @@ private:
     std::shared_ptr<const DendrogramCut> m_cut;
     std::shared_ptr<const std::vector<std::string>> m_pointNames;
     std::shared_ptr<const ColourStrips> m_strips;
+    std::shared_ptr<const ThresholdMarks> m_thresholdMarks;
+    bool m_thresholdMarksShown = true;
     const AnalysisSession* m_events = nullptr;
     std::shared_ptr<const std::vector<std::int64_t>> m_eventMembers;
     LeafSelection m_selection;

@@ -105,6 +105,17 @@ QString DendrogramWidget::describeNode(std::int32_t node) const {
 }
 
 void DendrogramWidget::updateHover(QPointF pos, QPoint globalPos) {
+    if (const auto marks = shownThresholdMarks()) {
+        for (const ThresholdMarkPosition& mark : thresholdMarkPositions(*marks, plotRect(), m_view, m_scale))
+            if (std::abs(pos.y() - mark.tip.y()) <= kPickTolerance && std::abs(pos.x() - mark.tip.x()) <= 10) {
+                m_hoverNode = -1;
+                // Hidden again when the mouse leaves the mark.
+                const QRectF area(mark.tip.x() - 10, mark.tip.y() - kPickTolerance, 20, 2 * kPickTolerance);
+                QToolTip::showText(globalPos, mark.text, this, area.toAlignedRect());
+                update();
+                return;
+            }
+    }
     const std::int32_t node = nodeAt(pos);
     if (node == m_hoverNode) return;
     m_hoverNode = node;
@@ -240,6 +251,12 @@ void DendrogramWidget::contextMenuEvent(QContextMenuEvent* event) {
     QAction* expand = menu.addAction(tr("Expand all"), this, &DendrogramWidget::expandAll);
     expand->setEnabled(!m_collapsedNodes.empty());
     menu.addAction(tr("Reset view"), this, &DendrogramWidget::resetView);
+    if (m_thresholdMarks) {
+        QAction* marks = menu.addAction(tr("Threshold-size marks"), this, &DendrogramWidget::setThresholdMarksShown);
+        marks->setCheckable(true);
+        marks->setChecked(m_thresholdMarksShown);
+        marks->setToolTip(thresholdCrossingText(*m_thresholdMarks));
+    }
     menu.exec(event->globalPos());
 }
 

@@ -8,10 +8,10 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTimer>
 
 #include <algorithm>
 
+#include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "dpc/decision_figure.hpp"
@@ -32,6 +32,8 @@ namespace clusterlens::views {
 namespace {
 
 const QString kJobSlot = QStringLiteral("dpc");
+/// Events from which the Gaussian kernel without a GPU takes minutes: the run says so.
+constexpr std::size_t kSlowGaussianEvents = 50'000;
 const QString kHaloSlot = QStringLiteral("dpc-halo");
 
 /// "DPC (k=3)", "DPC (k=3, halo)", with " on POPULATION" for a run on a population.
@@ -49,10 +51,7 @@ DpcPanel::DpcPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
       m_table(new PeakTableModel(this)) {
     buildForm();
     connectForm();
-    auto* timer = new QTimer(this);
-    timer->setInterval(kProgressPollMs);
-    connect(timer, &QTimer::timeout, this, &DpcPanel::pollProgress);
-    timer->start();
+    connect(m_runner, &JobRunner::progressTick, this, &DpcPanel::pollProgress);
     updateEnabled();
 }
 
@@ -120,7 +119,14 @@ void DpcPanel::run() {
     request.backend = static_cast<Backend>(m_backend->currentData().toInt());
     const ResultScope scope = m_runOn->scope();
     const std::size_t points = scope.isAll() ? m_dataset->n : scope.members->size();
-    m_status->setText(tr("Computing \u03c1 and \u03b4 for %1 points\u2026").arg(points));
+    QString text = tr("Computing \u03c1 and \u03b4 for %1 points\u2026").arg(points);
+    const bool onCpu = request.backend == Backend::Cpu || (request.backend == Backend::Auto && !cudaAvailable());
+    if (onCpu && request.options.kernel == DensityKernel::Gaussian && points >= kSlowGaussianEvents)
+        text += QLatin1Char(' ') + tr("Without a GPU the Gaussian kernel sums over all %L1 pairs of events, which "
+                                      "takes many minutes at this size; the cutoff kernel finds neighbours with "
+                                      "a kd-tree and takes seconds to a minute.")
+                                       .arg(static_cast<qulonglong>(points) * (points - 1) / 2);
+    m_status->setText(text);
     m_progress->setValue(0);
     m_job = startOnScope<DpcRun>(m_runner, this, kJobSlot,
                                  tr("Density peaks: %1 points%2").arg(points).arg(scopeSuffix(scope)), request, scope,
@@ -232,6 +238,7 @@ void DpcPanel::onPeaksChanged() {
     const auto labels = m_choice->labels();
     const std::size_t k = m_choice->peaks().size();
     m_gamma->setCurrentCount(k);
+    updateEnabled();
     if (!labels) {
         m_shownLabels.reset();
         m_table->setPeaks(*m_choice, nullptr);
@@ -356,6 +363,7 @@ void DpcPanel::updateEnabled() {
                        static_cast<QWidget*>(m_deltaMin), static_cast<QWidget*>(m_topK),
                        static_cast<QWidget*>(m_topKButton), static_cast<QWidget*>(m_kneeButton), m_exportRow})
         w->setEnabled(haveRun);
+    m_stabilityButton->setEnabled(haveRun && !m_choice->peaks().empty());
     if (!m_dataset)
         m_featuresLabel->setText(tr("No dataset loaded."));
     else

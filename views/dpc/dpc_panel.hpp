@@ -65,6 +65,12 @@ public:
     void setLogAxes(bool logRho, bool logDelta);
     /// Marks border points as noise (a job) for this and every later choice of peaks.
     void setHaloEnabled(bool enabled);
+    /// The dc sweep of the current peaks (a job): rho and delta at kSweepSteps cutoffs from
+    /// kSweepLowPercent to kSweepHighPercent of the pairwise distances on the run's backend; each peak's
+    /// persistence fills the table's "Stable across dc" column. Ignored without a run or peaks.
+    void checkStability();
+    static constexpr double kSweepLowPercent = 0.5, kSweepHighPercent = 4.0;
+    static constexpr int kSweepSteps = 8;
 
     /// The last finished run (null before one).
     std::shared_ptr<const DpcRun> lastRun() const { return m_run; }
@@ -161,6 +167,7 @@ private:
     QSpinBox* m_topK = nullptr;
     QPushButton* m_topKButton = nullptr;
     QPushButton* m_kneeButton = nullptr;
+    QPushButton* m_stabilityButton = nullptr;
     QCheckBox* m_logRho = nullptr;
     QCheckBox* m_logDelta = nullptr;
     QCheckBox* m_halo = nullptr;

@@ -43,6 +43,12 @@ private:
 
 PeakChoice::PeakChoice(QObject* parent) : QObject(parent) {}
 
+// UBSan found UndoRecorder::onPeaksIndexChanged, called from this destructor's ~QUndoStack, calling
+// into the DpcPanel that owns the choice while that panel was inside its ~QWidget.
+PeakChoice::~PeakChoice() {
+    m_undo.blockSignals(true);
+}
+
 void PeakChoice::setResult(std::shared_ptr<const DensityPeaksResult> result) {
     m_undo.clear();
     m_result = std::move(result);

@@ -21,6 +21,9 @@ class PeakChoice : public QObject {
     Q_OBJECT
 public:
     explicit PeakChoice(QObject* parent = nullptr);
+    /// Drops the history without signals: ~QUndoStack clears it and would tell the listeners of the
+    /// panel that owns this choice, which is half destroyed by then.
+    ~PeakChoice() override;
 
     /// A new decision graph: no peaks, empty history.
     void setResult(std::shared_ptr<const DensityPeaksResult> result);

@@ -2,6 +2,8 @@
 
 #include <QColor>
 #include <QLocale>
+#include <QStringList>
+#include <QVariantList>
 
 #include "dpc/peak_choice.hpp"
 #include "palette.hpp"
@@ -16,6 +18,7 @@ void PeakTableModel::setPeaks(const PeakChoice& choice, std::shared_ptr<const La
     m_rows.clear();
     m_total = labels ? labels->size() : 0;
     const auto& peaks = choice.peaks();
+    m_shownPeaks = peaks;
     if (labels && choice.result()) {
         std::vector<std::size_t> sizes(peaks.size(), 0);
         std::size_t noise = 0;
@@ -36,6 +39,41 @@ void PeakTableModel::setPeaks(const PeakChoice& choice, std::shared_ptr<const La
     endResetModel();
 }
 
+void PeakTableModel::setStability(const DcSweep& sweep) {
+    m_stabilityPeaks = sweep.chosen;
+    m_persistence = sweep.persistence;
+    m_presence = sweep.presence;
+    m_steps = sweep.steps;
+    if (!m_rows.empty()) Q_EMIT dataChanged(index(0, StabilityColumn), index(rowCount() - 1, StabilityColumn));
+}
+
+bool PeakTableModel::hasStability(int label) const {
+    return label >= 0 && m_shownPeaks == m_stabilityPeaks && static_cast<std::size_t>(label) < m_persistence.size() &&
+           static_cast<std::size_t>(label) < m_presence.size();
+}
+
+QVariant PeakTableModel::stabilityData(int label, int role) const {
+    if (!hasStability(label)) return {};
+    const auto c = static_cast<std::size_t>(label);
+    if (role == Qt::DisplayRole) return QStringLiteral("%1 %").arg(100.0 * m_persistence[c], 0, 'f', 0);
+    if (role == PresenceRole) {
+        QVariantList kept;
+        for (const bool k : m_presence[c]) kept.push_back(k);
+        return kept;
+    }
+    if (role == Qt::ToolTipRole) {
+        const QLocale locale;
+        QStringList lines;
+        for (std::size_t s = 0; s < m_steps.size() && s < m_presence[c].size(); ++s)
+            lines << tr("dc at %1 % (%2): %3")
+                         .arg(locale.toString(m_steps[s].percent), locale.toString(m_steps[s].dc, 'g', 4),
+                              m_presence[c][s] ? tr("kept among the top %1").arg(m_steps[s].peaks.size())
+                                               : tr("not among the top %1").arg(m_steps[s].peaks.size()));
+        return lines.join(QLatin1Char('\n'));
+    }
+    return {};
+}
+
 int PeakTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
@@ -48,6 +86,7 @@ QVariant PeakTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const Row& row = m_rows[static_cast<std::size_t>(index.row())];
     if (role == Qt::DecorationRole && index.column() == ClusterColumn) return Palette::labelColor(row.label);
+    if (index.column() == StabilityColumn && role != Qt::TextAlignmentRole) return stabilityData(row.label, role);
     if (role == Qt::TextAlignmentRole && index.column() != ClusterColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
@@ -72,6 +111,11 @@ QVariant PeakTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant PeakTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == StabilityColumn)
+        return tr(
+            "The share of the cutoffs of a dc sweep (Stability across dc) at which this peak's cluster "
+            "still holds one of the K points of largest \u03b3; the strip shows each cutoff from the smallest dc "
+            "on the left, filled where the peak was kept");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
         case ClusterColumn:
@@ -86,6 +130,8 @@ QVariant PeakTableModel::headerData(int section, Qt::Orientation orientation, in
             return tr("\u03c1");
         case DeltaColumn:
             return tr("\u03b4");
+        case StabilityColumn:
+            return tr("Stable across dc");
         default:
             return {};
     }

@@ -55,6 +55,21 @@ QRectF ComposedFigure::cellRect(const QRectF& area, std::size_t index) const {
     return {area.left() + column * (width + kGap), top + row * (height + kGap), width, height};
 }
 
+FigureStyle ComposedFigure::panelStyle() const {
+    FigureStyle panels = style();
+    panels.title.clear();
+    panels.xLabel.clear();
+    panels.yLabel.clear();
+    panels.transparent = true;
+    return panels;
+}
+
+QRectF ComposedFigure::panelRect(const QRectF& area, std::size_t index) const {
+    // The letter has a column of its own, so no panel's title or label runs under it.
+    const QFontMetricsF letterMetrics(font(18, true));
+    return cellRect(area, index).adjusted(letterMetrics.horizontalAdvance(panelLetter(index)) + 2, 0, 0, 0);
+}
+
 void ComposedFigure::paint(QPainter& painter, const QRectF& area) const {
     painter.save();
     paintBackground(painter, area);
@@ -65,18 +80,12 @@ void ComposedFigure::paint(QPainter& painter, const QRectF& area) const {
                          Qt::AlignHCenter | Qt::AlignTop,
                          QFontMetricsF(painter.font()).elidedText(title(), Qt::ElideRight, area.width()));
     }
-    FigureStyle panelStyle = style();
-    panelStyle.title.clear();  // each panel keeps its own title and axis labels
-    panelStyle.xLabel.clear();
-    panelStyle.yLabel.clear();
-    panelStyle.transparent = true;  // the composed figure paints the one background
     const QFont letterFont = font(18, true);
     const QFontMetricsF letterMetrics(letterFont);
     for (std::size_t i = 0; i < m_panels.size(); ++i) {
         const QRectF cell = cellRect(area, i);
-        // The letter has a column of its own, so no panel's title or label runs under it.
-        const QRectF panel = cell.adjusted(letterMetrics.horizontalAdvance(panelLetter(i)) + 2, 0, 0, 0);
-        m_panels[i]->setStyle(panelStyle);
+        const QRectF panel = panelRect(area, i);
+        m_panels[i]->setStyle(panelStyle());
         painter.save();
         painter.setClipRect(panel);
         m_panels[i]->paint(painter, panel);

@@ -27,6 +27,11 @@ public:
     static QString panelLetter(std::size_t index);
     /// The cell of panel `index` inside `area` (below the title, if any).
     QRectF cellRect(const QRectF& area, std::size_t index) const;
+    /// The style the panels are drawn with: the composed figure's, without its title and axis labels
+    /// (each panel keeps its own), on a transparent background (the composed figure paints the one).
+    FigureStyle panelStyle() const;
+    /// Where panel `index` is drawn: its cell right of the column of its letter.
+    QRectF panelRect(const QRectF& area, std::size_t index) const;
 
 private:
     double titleHeight() const;

@@ -1,6 +1,8 @@
 #include "figure/figure_composer_dialog.hpp"
 
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -12,6 +14,46 @@
 #include "figure/figure_export_dialog.hpp"
 
 namespace clusterlens::views {
+
+namespace {
+
+/// "A: COMMAND" per panel that has a command, one a line: the panel's command (with its part in view
+/// when `viewOnly`) writing NAME_A.SUFFIX beside `path` at the size and in the style it has in the
+/// composed figure that `options` and `style` export.
+QString panelCommands(const std::vector<FigureExportSource>& panels, int perRow, const QString& path,
+                      const FigureExportOptions& options, const FigureStyle& style, bool viewOnly) {
+    std::vector<std::unique_ptr<Figure>> figures;
+    std::vector<std::size_t> drawn;  // the panels the composed figure draws (it skips those without a figure)
+    for (std::size_t i = 0; i < panels.size(); ++i) {
+        figures.push_back(panels[i].figure(viewOnly));
+        if (figures.back()) drawn.push_back(i);
+    }
+    ComposedFigure composed(std::move(figures), perRow);
+    composed.setStyle(style);
+    // The export's logical area, and the requested units (mm or pixels) per logical pixel.
+    const FigureGeometry geometry = figureGeometry(composed, options);
+    const QFileInfo file(path);
+    const QString suffix = file.suffix().toLower();
+    const bool mm = options.unit == FigureUnit::Millimetres;
+    const bool raster = suffix != QLatin1String("svg") && suffix != QLatin1String("pdf");
+    const QSizeF logical = mm || raster ? geometry.logical : QSizeF(geometry.pixels);
+    const double perLogical = mm ? 25.4 / 96.0 : raster ? options.dpi / 96.0 : 1.0;
+    QStringList commands;
+    for (std::size_t k = 0; k < drawn.size(); ++k) {
+        const QString letter = ComposedFigure::panelLetter(k);
+        FigureExportOptions panel = options;
+        panel.size = composed.panelRect(QRectF(QPointF(0, 0), logical), k).size() * perLogical;
+        const QString out =
+            file.dir().filePath(file.completeBaseName() + QLatin1Char('_') + letter + QLatin1Char('.') + file.suffix());
+        const FigureExportSource& source = panels[drawn[k]];
+        const QString command = regenerateShellText(source, (viewOnly ? source.viewOptions : QStringList()) +
+                                                                plotOptionWords(out, panel, composed.panelStyle()));
+        if (!command.isEmpty()) commands << letter + QStringLiteral(": ") + command;
+    }
+    return commands.join(QLatin1Char('\n'));
+}
+
+}  // namespace
 
 FigureComposerDialog::FigureComposerDialog(std::vector<FigureExportSource> sources, QWidget* parent)
     : QDialog(parent), m_sources(std::move(sources)), m_list(new QListWidget(this)), m_columns(new QSpinBox(this)) {
@@ -74,16 +116,17 @@ FigureExportSource FigureComposerDialog::composedSource() const {
         for (const FigureExportSource& panel : panels) figures.push_back(panel.figure(viewOnly));
         return std::make_unique<ComposedFigure>(std::move(figures), perRow);
     };
-    QStringList commands, methods;
+    composed.commandOf = [panels, perRow](const QString& path, const FigureExportOptions& options,
+                                          const FigureStyle& style, bool viewOnly) {
+        return panelCommands(panels, perRow, path, options, style, viewOnly);
+    };
+    QStringList methods;
     for (std::size_t i = 0; i < panels.size(); ++i) {
-        const QString letter = ComposedFigure::panelLetter(i);
-        const QString command = regenerateShellText(panels[i]);
-        if (!command.isEmpty()) commands << letter + QStringLiteral(": ") + command;
-        if (!panels[i].methods.isEmpty()) methods << letter + QStringLiteral(". ") + panels[i].methods;
+        if (!panels[i].methods.isEmpty())
+            methods << ComposedFigure::panelLetter(i) + QStringLiteral(". ") + panels[i].methods;
         for (const QString& file : panels[i].dataFiles)
             if (!composed.dataFiles.contains(file)) composed.dataFiles << file;
     }
-    composed.fixedCommand = commands.join(QLatin1Char('\n'));
     composed.methods = methods.join(QStringLiteral("\n\n"));
     return composed;
 }

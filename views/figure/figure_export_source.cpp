@@ -121,8 +121,8 @@ QStringList plotOptionWords(const QString& path, const FigureExportOptions& opti
 FigureProvenance provenanceOf(const FigureExportSource& source, const QString& path, const FigureExportOptions& options,
                               const FigureStyle& style, bool viewOnly) {
     FigureProvenance provenance;
-    if (!source.fixedCommand.isEmpty()) {
-        provenance.command = source.fixedCommand;
+    if (source.commandOf) {
+        provenance.command = source.commandOf(path, options, style, viewOnly);
     } else {
         const QStringList view = viewOnly ? source.viewOptions : QStringList();
         provenance.command = regenerateShellText(source, view + plotOptionWords(path, options, style));

@@ -35,8 +35,11 @@ struct FigureExportSource {
     /// Options that make command and sessionCommand draw only the part in view (`--xlim A:B --ylim C:D`),
     /// added when the export is of the part in view; empty when they cannot.
     QStringList viewOptions;
-    /// The provenance's command as it stands, when set (a composed figure lists its panels' commands).
-    QString fixedCommand;
+    /// The provenance's command of an export to `path` with `options` and `style`, of the part in view
+    /// when `viewOnly`, when set: a composed figure lists its panels' commands.
+    std::function<QString(const QString& path, const FigureExportOptions& options, const FigureStyle& style,
+                          bool viewOnly)>
+        commandOf;
     QStringList dataFiles;  ///< hashed into every file's provenance
     QString methods;        ///< a methods paragraph (algorithm, parameters, papers); empty: none
 

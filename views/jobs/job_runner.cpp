@@ -33,6 +33,8 @@ JobRunner::JobRunner(QObject* parent) : QObject(parent) {
     // Engine algorithms parallelise internally; a few workers suffice to keep a slow reader
     // that ignores cancel from blocking the next job.
     m_pool.setMaxThreadCount(std::max(4, QThread::idealThreadCount()));
+    m_progressTick.setInterval(kProgressPollMs);
+    connect(&m_progressTick, &QTimer::timeout, this, &JobRunner::progressTick);
 }
 
 JobRunner::~JobRunner() {
@@ -56,6 +58,7 @@ JobId JobRunner::launch(QObject* receiver, const QString& slot, const QString& n
     auto control = job.control;
     m_jobs.emplace(id, std::move(job));
     m_latestInSlot[slot] = id;
+    if (!m_progressTick.isActive()) m_progressTick.start();
     Q_EMIT jobStarted(id, name);
 
     QtConcurrent::run(&m_pool, [control, w = std::move(work)] {
@@ -103,6 +106,7 @@ void JobRunner::finish(JobId id, RawOutcome outcome, bool deliverToOwner) {
     if (it == m_jobs.end()) return;
     Job job = std::move(it->second);
     m_jobs.erase(it);
+    if (m_jobs.empty()) m_progressTick.stop();
     const auto latest = m_latestInSlot.find(job.slot);
     const bool current = latest != m_latestInSlot.end() && latest->second == id;
     if (current) m_latestInSlot.erase(latest);

@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QString>
 #include <QThreadPool>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
@@ -22,6 +23,11 @@
 #include "clusterlens/job_control.hpp"
 
 namespace clusterlens::views {
+
+/// How often the panels and the Jobs list show a running job's progress, in ms. Each visible change makes
+/// Qt compose the whole main window again with its OpenGL views; on software OpenGL (Mesa's llvmpipe)
+/// that takes tens of milliseconds of CPU from the cores the job runs on, so progress is shown at 2 Hz.
+inline constexpr int kProgressPollMs = 500;
 
 enum class JobState { Running, Finished, Failed, Cancelled };
 
@@ -88,6 +94,10 @@ Q_SIGNALS:
     /// Emitted just before jobFinished, once per warning the job's engine calls left on its JobControl
     /// (e.g. "density peaks: GPU out of memory (needs 3.0 GiB, 1.0 GiB free): ran on the CPU").
     void jobWarning(clusterlens::views::JobId id, const QString& name, const QString& message);
+    /// Emitted every kProgressPollMs while any job runs, never while none does. Everything that shows
+    /// progress updates on this one tick, so that the changes of one tick reach the screen in one
+    /// composition of the window rather than one per panel.
+    void progressTick();
 
 private:
     struct RawOutcome {
@@ -115,6 +125,7 @@ private:
     void finish(JobId id, RawOutcome outcome, bool deliverToOwner);
 
     QThreadPool m_pool;
+    QTimer m_progressTick;
     std::map<JobId, Job> m_jobs;
     std::map<QString, JobId> m_latestInSlot;  // the slot's generation: only this job may deliver
     JobId m_nextId = 1;

@@ -8,8 +8,10 @@ namespace clusterlens::views {
 
 void showJobProgress(const JobRunner& runner, JobId job, QProgressBar* progress, QLabel* status, const QString& what) {
     if (job == 0 || !runner.isRunning(job)) return;
-    progress->setValue(static_cast<int>(runner.progress(job) * progress->maximum()));
-    if (status) status->setText(QStringLiteral("%1 %2 s").arg(what).arg(runner.elapsedMs(job) / 1000));
+    if (!progress->visibleRegion().isEmpty())
+        progress->setValue(static_cast<int>(runner.progress(job) * progress->maximum()));
+    if (status && !status->visibleRegion().isEmpty())
+        status->setText(QStringLiteral("%1 %2 s").arg(what).arg(runner.elapsedMs(job) / 1000));
 }
 
 bool showJobEnd(JobState state, const QString& message, QLabel* status, QProgressBar* progress) {

@@ -12,14 +12,11 @@ class QProgressBar;
 
 namespace clusterlens::views {
 
-/// How often a panel and the Jobs list show a running job's progress, in ms. Each visible change makes
-/// Qt compose the whole main window again with its OpenGL views; on software OpenGL (Mesa's llvmpipe)
-/// that takes tens of milliseconds of CPU from the cores the job runs on, so progress is shown at 2 Hz.
-inline constexpr int kProgressPollMs = 500;
-
 /// A running job's progress on its panel: the bar, and on `status` (may be null) `what` followed by the
 /// whole seconds elapsed ("Clustering… 12 s"), so that the text changes at most once a second. Does
-/// nothing unless `job` is running.
+/// nothing unless `job` is running. A bar or label that is not on screen (its dock behind another tab)
+/// is left alone: Qt would compose the whole window again for it all the same; the next call after it
+/// comes to the front shows the progress.
 void showJobProgress(const JobRunner& runner, JobId job, QProgressBar* progress, QLabel* status, const QString& what);
 
 /// "Cancelled." (progress back to 0) or "Failed: <message>" on the panel's status line, or a full

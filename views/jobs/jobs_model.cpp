@@ -12,8 +12,7 @@ QString formatElapsed(qint64 ms) {
 }
 
 JobsModel::JobsModel(JobRunner* runner, QObject* parent) : QAbstractListModel(parent), m_runner(runner) {
-    m_poll.setInterval(kProgressPollMs);
-    connect(&m_poll, &QTimer::timeout, this, &JobsModel::poll);
+    connect(runner, &JobRunner::progressTick, this, &JobsModel::poll);
     connect(runner, &JobRunner::jobStarted, this, &JobsModel::onStarted);
     connect(runner, &JobRunner::jobFinished, this, &JobsModel::onFinished);
 }
@@ -80,7 +79,6 @@ void JobsModel::onStarted(JobId id, const QString& name) {
     row.name = name;
     m_rows.insert(m_rows.begin(), row);
     endInsertRows();
-    if (!m_poll.isActive()) m_poll.start();
 }
 
 void JobsModel::onFinished(JobId id, const QString&, JobState state, const QString& message, qint64 elapsedMs) {
@@ -94,7 +92,6 @@ void JobsModel::onFinished(JobId id, const QString&, JobState state, const QStri
     const QModelIndex changed = index(r);
     Q_EMIT dataChanged(changed, changed);
     trimFinished();
-    if (m_runner->runningCount() == 0) m_poll.stop();
 }
 
 void JobsModel::poll() {

@@ -1,10 +1,10 @@
 #pragma once
 // List model of the jobs of a JobRunner, newest first: name, progress, state and elapsed time.
-// Progress of running jobs is polled from their JobControl by a timer (workers never signal).
+// Progress of running jobs is polled from their JobControl on the runner's progress tick (workers
+// never signal).
 
 #include <QAbstractListModel>
 #include <QElapsedTimer>
-#include <QTimer>
 
 #include <vector>
 
@@ -54,7 +54,6 @@ private:
 
     JobRunner* m_runner;
     std::vector<Row> m_rows;
-    QTimer m_poll;
 };
 
 /// "0.3 s", "12 s", "3 min 05 s".

@@ -7,7 +7,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include "clusterlens/errors.hpp"
@@ -38,10 +37,7 @@ KMeansPanel::KMeansPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* 
         m_analysis->setColouring(name);
     };
     buildForm();
-    auto* timer = new QTimer(this);
-    timer->setInterval(kProgressPollMs);
-    connect(timer, &QTimer::timeout, this, &KMeansPanel::pollProgress);
-    timer->start();
+    connect(m_runner, &JobRunner::progressTick, this, &KMeansPanel::pollProgress);
     updateEnabled();
 }
 

@@ -236,6 +236,7 @@ ScatterData prepareScatter(const ScatterRequest& request, JobControl* control) {
     if (control) control->checkCancelled();
 
     const std::vector<std::uint32_t> order = orderByKey(keys, levels);
+    if (labels) out.shapes = clusterShapes(positions, values, count);
     out.pointCount = count;
     out.positions.resize(2 * count);
     out.values.resize(count);

@@ -15,6 +15,7 @@
 
 #include "clusterlens/dataset.hpp"
 #include "clusterlens/job_control.hpp"
+#include "scatter/cluster_shapes.hpp"
 
 namespace clusterlens::views {
 
@@ -65,6 +66,7 @@ struct ScatterData {
     int densityBins = 0;                           ///< histogram bins per axis (density mode)
     std::vector<int> labelValues;                  ///< distinct labels present, ascending (labels mode)
     std::shared_ptr<const LabelStyle> labelStyle;  ///< labels mode: colours and names, null = palette
+    std::vector<ClusterShape> shapes;              ///< labels mode: each cluster's mean and covariance
     /// Marker mode: the marker with its transform ("CD3 (arcsinh/5)") and the expression at the colour
     /// bar's ends (values = 0 and 1; the 1st and 99th percentiles).
     QString markerTitle;

@@ -4,6 +4,7 @@
 #include <QMessageBox>
 
 #include "figure/figure_export_dialog.hpp"
+#include "figure/figure_range.hpp"
 #include "figure/methods_text.hpp"
 #include "scatter/scatter_figure.hpp"
 #include "scatter/scatter_widget.hpp"
@@ -25,10 +26,6 @@ QRectF scatterWindow(const ScatterData& data, const ScatterLimits& limits) {
     return {x0, y0, x1 - x0, y1 - y0};
 }
 
-QString limitsText(double low, double high) {
-    return QString::number(low, 'g', 17) + QLatin1Char(':') + QString::number(high, 'g', 17);
-}
-
 namespace {
 
 /// The widget's zoom in data units as the command prints them (`--xlim A:B --ylim C:D`, into
@@ -36,13 +33,10 @@ namespace {
 ScatterLimits shownLimits(const ScatterWidget& widget, QStringList& words) {
     const ViewWindow& w = widget.viewWindow();
     const ScatterData& shown = *widget.data();
-    const QString xlim = limitsText(shown.toDataX(w.x0()), shown.toDataX(w.x1()));
-    const QString ylim = limitsText(shown.toDataY(w.y0()), shown.toDataY(w.y1()));
+    const QString xlim = rangeText(shown.toDataX(w.x0()), shown.toDataX(w.x1()));
+    const QString ylim = rangeText(shown.toDataY(w.y0()), shown.toDataY(w.y1()));
     words = {QStringLiteral("--xlim"), xlim, QStringLiteral("--ylim"), ylim};
-    const auto ends = [](const QString& text) {
-        return std::pair{text.section(QLatin1Char(':'), 0, 0).toDouble(), text.section(QLatin1Char(':'), 1).toDouble()};
-    };
-    return {ends(xlim), ends(ylim)};
+    return {readRangeText(xlim), readRangeText(ylim)};
 }
 
 }  // namespace
@@ -63,8 +57,9 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
     source.suggestedName = QStringLiteral("scatter_%1_%2").arg(widget->data()->xName, widget->data()->yName);
     source.viewOnly = QObject::tr("Only what is in view (the current zoom)");
     const ScatterLimits limits = shownLimits(*widget, source.viewOptions);
-    source.figure = [widget, dataset, xTitle, yTitle, colouring, colourName,
-                     limits](bool viewOnly) -> std::unique_ptr<Figure> {
+    const bool shapes = labels && widget->shapesVisible();
+    source.figure = [widget, dataset, xTitle, yTitle, colouring, colourName, limits,
+                     shapes](bool viewOnly) -> std::unique_ptr<Figure> {
         if (!widget->data()) return nullptr;
         ScatterFigureOptions options;
         options.title = QFileInfo(QString::fromStdString(dataset->provenance.path)).completeBaseName();
@@ -73,6 +68,7 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
         options.colouring = colourName;
         if (colouring.isEmpty()) options.labelNames = datasetLabelNames(*dataset);
         if (viewOnly) options.window = scatterWindow(*widget->data(), limits);
+        options.clusterShapes = shapes;
         return std::make_unique<ScatterFigure>(widget->data(), std::move(options));
     };
     source.dataFiles = {QString::fromStdString(dataset->provenance.path)};
@@ -92,6 +88,10 @@ FigureExportSource scatterExportSource(const ScatterWidget* widget, std::shared_
             source.command << QStringLiteral("--colour-by")
                            << QStringLiteral("marker:") +
                                   QString::fromStdString(dataset->features[static_cast<std::size_t>(marker)]);
+        if (shapes) {
+            source.command << QStringLiteral("--cluster-shapes");
+            if (!source.sessionCommand.isEmpty()) source.sessionCommand << QStringLiteral("--cluster-shapes");
+        }
     }
     source.methods = scatterMethods(widget->data()->pointCount, xTitle, yTitle, colourName);
     return source;

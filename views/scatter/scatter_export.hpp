@@ -30,9 +30,6 @@ struct ScatterLimits {
 /// The normalised window (ScatterFigureOptions::window) that shows `limits` of `data`.
 QRectF scatterWindow(const ScatterData& data, const ScatterLimits& limits);
 
-/// "A:B", each end with the digits that read back as the same double.
-QString limitsText(double low, double high);
-
 /// The export source of `widget` showing `axes` of `dataset`, coloured by the labeling named
 /// `colouring` (empty: the dataset's own labels or the density). The figure is made from what the
 /// widget holds; the part in view is the zoom when the source was made, which the command's

@@ -119,6 +119,8 @@ QString ScatterFigure::subtitle() const {
         text += tr(" \u00b7 coloured by %1").arg(m_options.colouring);
     if (m_data->mode == ColourMode::Marker)
         text += tr(" \u00b7 coloured by %1, 1st\u201399th percentile").arg(m_data->markerTitle);
+    if (m_options.clusterShapes && m_data->mode == ColourMode::Labels)
+        text += tr(" \u00b7 ellipses: 95 % of each cluster (its covariance)");
     return text;
 }
 
@@ -187,6 +189,7 @@ void ScatterFigure::paint(QPainter& painter, const QRectF& area) const {
         paintPointImage(painter, parts.plot);
     else
         paintVectorPoints(painter, parts.plot);
+    if (m_options.clusterShapes) paintShapes(painter, parts.plot);
     painter.restore();
     paintFrame(painter, parts.plot);
     key.paint(painter, parts.legend, fonts.text, legendPosition());
@@ -226,6 +229,24 @@ void ScatterFigure::paintVectorPoints(QPainter& painter, const QRectF& plot) con
     for (const Group* g : order) {
         painter.setBrush(g->colour);
         painter.drawPath(g->path);
+    }
+}
+
+void ScatterFigure::paintShapes(QPainter& painter, const QRectF& plot) const {
+    if (m_data->mode != ColourMode::Labels) return;
+    const auto map = [&](double u, double v) {
+        return QPointF(plot.left() + (u - m_window.left()) / m_window.width() * plot.width(),
+                       plot.bottom() - (v - m_window.top()) / m_window.height() * plot.height());
+    };
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setBrush(Qt::NoBrush);
+    for (const ClusterShape& shape : m_data->shapes) {
+        QPainterPath outline;  // one vector element per ellipse
+        outline.addPolygon(shapeOutline(shape, map));
+        painter.setPen(QPen(QColor(255, 255, 255, 220), 3.6));
+        painter.drawPath(outline);
+        painter.setPen(QPen(labelColour(shape.label).darker(125), 1.8));
+        painter.drawPath(outline);
     }
 }
 

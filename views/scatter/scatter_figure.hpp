@@ -31,6 +31,8 @@ struct ScatterFigureOptions {
     /// The part shown, in the data's normalised coordinates ([0,1]^2 = its range); none: all of it
     /// with a small margin.
     std::optional<QRectF> window;
+    /// Each cluster's 95 % covariance ellipse over the points (labels mode; cluster_shapes.hpp).
+    bool clusterShapes = false;
 };
 
 /// The title of a scatter axis: the marker (the feature's long name, e.g. FCS $PnS, else its short
@@ -74,6 +76,7 @@ private:
     double pointRadius() const;
     void paintVectorPoints(QPainter& painter, const QRectF& plot) const;
     void paintPointImage(QPainter& painter, const QRectF& plot) const;
+    void paintShapes(QPainter& painter, const QRectF& plot) const;
 
     std::shared_ptr<const ScatterData> m_data;
     ScatterFigureOptions m_options;

@@ -108,6 +108,23 @@ void ScatterWidget::paintDiagonal(QPainter& painter) const {
     painter.restore();
 }
 
+void ScatterWidget::paintShapes(QPainter& painter) const {
+    if (m_data->mode != ColourMode::Labels || m_data->shapes.empty()) return;
+    painter.save();
+    painter.setClipRect(plotRect());
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setBrush(Qt::NoBrush);
+    const auto map = [this](double u, double v) { return mapFromData(m_data->toDataX(u), m_data->toDataY(v)); };
+    for (const ClusterShape& shape : m_data->shapes) {
+        const QPolygonF outline = shapeOutline(shape, map);
+        painter.setPen(QPen(QColor(255, 255, 255, 220), 3.6));  // a light rim keeps it visible over dense points
+        painter.drawPolyline(outline);
+        painter.setPen(QPen(labelColour(*m_data, shape.label).darker(125), 1.8));
+        painter.drawPolyline(outline);
+    }
+    painter.restore();
+}
+
 QSizeF ScatterWidget::legendSize() const {
     if (!m_legend || !m_data || !m_glError.isEmpty()) return {};
     const QFontMetrics metrics(font());

@@ -191,6 +191,12 @@ void ScatterWidget::setDiagonalVisible(bool visible) {
     update();
 }
 
+void ScatterWidget::setShapesVisible(bool visible) {
+    if (visible == m_shapes) return;
+    m_shapes = visible;
+    update();
+}
+
 void ScatterWidget::setPlaceholderText(const QString& text) {
     m_placeholder = text;
     update();
@@ -358,6 +364,7 @@ void ScatterWidget::paintGL() {
     else {
         paintAxes(painter);
         if (m_diagonal) paintDiagonal(painter);
+        if (m_shapes) paintShapes(painter);
         if (m_legend) paintLegend(painter);
         paintOverlay(painter);
     }

@@ -72,6 +72,10 @@ public:
     /// two measurements of the same points against each other. Off by default.
     void setDiagonalVisible(bool visible);
     bool isDiagonalVisible() const { return m_diagonal; }
+    /// Draws each cluster's 95 % covariance ellipse (cluster_shapes.hpp) over the points while they
+    /// are coloured by a labeling. Off by default.
+    void setShapesVisible(bool visible);
+    bool shapesVisible() const { return m_shapes; }
     /// The colour legend, outside the plot area so it never covers points: labels in a column on
     /// the right, a density or marker colour bar above the plot's top right corner. On by default;
     /// views that show the colours elsewhere turn it off.
@@ -140,6 +144,7 @@ private:
     /// Room the legend takes beside (width) or above (height) the plot area; zero when none is drawn.
     QSizeF legendSize() const;
     void paintDiagonal(QPainter& painter) const;
+    void paintShapes(QPainter& painter) const;
     void paintMessage(QPainter& painter, const QString& text) const;
     void selectInRect(const QRectF& widgetRect);
     void applySelection(QList<qsizetype> rows, bool notify);
@@ -165,6 +170,7 @@ private:
     bool m_drewData = false;        // the last paintGL() showed all of the current data
     bool m_settled = false;         // ... and at full resolution for the current view
     bool m_diagonal = false;        // overlay the line y = x
+    bool m_shapes = false;          // overlay the clusters' covariance ellipses
     bool m_legend = true;           // draw the colour legend
     Drag m_drag = Drag::None;
     QPointF m_dragStart;

@@ -55,7 +55,8 @@ ResultScope scopeOf(const ResultInfo& info) {
 }
 
 QString scopeSuffix(const ResultScope& scope) {
-    return scope.isAll() ? QString() : QStringLiteral(" on %1").arg(scope.population);
+    // (a sample of all events has members but no population name)
+    return scope.isAll() || scope.population.isEmpty() ? QString() : QStringLiteral(" on %1").arg(scope.population);
 }
 
 LinkageResult linkageResult(const QString& name, const Linkage& linkage, const QString& description,
@@ -129,7 +130,11 @@ std::shared_ptr<const DensityPeaksResult> densityPeaksOf(const DpcResult& stored
 }
 
 QString vatEntryName(const VatRun& run) {
-    return QStringLiteral("VAT %1").arg(QString::fromLatin1(metricName(run.request.metric))) + scopeSuffix(run.scope);
+    const QString metric = QString::fromLatin1(metricName(run.request.metric));
+    if (run.sampledFrom > 0)  // as `clusterlens-cli vat --sample` names it
+        return QStringLiteral("sampled VAT %1 (%2 of %3)").arg(metric).arg(run.n()).arg(run.sampledFrom) +
+               scopeSuffix(run.scope);
+    return QStringLiteral("VAT %1").arg(metric) + scopeSuffix(run.scope);
 }
 
 VatEntry vatEntry(const QString& name, const VatRun& run, const QString& transform) {

@@ -57,7 +57,9 @@ std::string viewStateToJson(const ViewState& s) {
                                                    {QStringLiteral("clusters"), s.dendrogramClusters},
                                                    {QStringLiteral("minSize"), s.dendrogramMinSize},
                                                    {QStringLiteral("heatmap"), s.dendrogramHeatmap},
-                                                   {QStringLiteral("strips"), toArray(s.dendrogramStrips)}}},
+                                                   {QStringLiteral("strips"), toArray(s.dendrogramStrips)},
+                                                   {QStringLiteral("thresholdMarks"), s.dendrogramThresholdMarks},
+                                                   {QStringLiteral("treeIvat"), s.dendrogramTreeIvat}}},
         {QStringLiteral("dpc"), QJsonObject{{QStringLiteral("result"), s.dpcResult}}},
         {QStringLiteral("vat"), QJsonObject{{QStringLiteral("entry"), s.vatEntry},
                                             {QStringLiteral("clusters"), s.vatClusters},
@@ -88,6 +90,8 @@ ViewState viewStateFromJson(const std::string& json) {
     s.dendrogramMinSize = dendrogram.value(QStringLiteral("minSize")).toInt();
     s.dendrogramHeatmap = dendrogram.value(QStringLiteral("heatmap")).toString();
     s.dendrogramStrips = toStrips(dendrogram.value(QStringLiteral("strips")));
+    s.dendrogramThresholdMarks = dendrogram.value(QStringLiteral("thresholdMarks")).toBool(true);
+    s.dendrogramTreeIvat = dendrogram.value(QStringLiteral("treeIvat")).toBool(false);
     s.dpcResult = root.value(QStringLiteral("dpc")).toObject().value(QStringLiteral("result")).toString();
     const QJsonObject vat = root.value(QStringLiteral("vat")).toObject();
     s.vatEntry = vat.value(QStringLiteral("entry")).toString();

@@ -36,6 +36,8 @@ struct ViewState {
     int dendrogramMinSize = 0;   ///< minimum cluster size of the cut; 0 = the tree's default
     QString dendrogramHeatmap;   ///< clustermap under the tree: "off", "zscore", "minmax"; empty = default
     std::vector<StripChoice> dendrogramStrips;  ///< colour strips under the leaves, by slot (at most 3)
+    bool dendrogramThresholdMarks = true;       ///< MHCA size-threshold marks on the height axis
+    bool dendrogramTreeIvat = false;            ///< the iVAT in tree order under the leaves
     QString dpcResult;                          ///< DPC result on the decision graph
     QString vatEntry;                           ///< VAT order on the VAT page
     int vatClusters = 0;

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <tuple>
 
+#include "clusterlens/io/number_text.hpp"
+#include "figure/figure_range.hpp"
 #include "vat/vat_frame_renderer.hpp"
 #include "vat/vat_overlay.hpp"
 
@@ -124,6 +127,41 @@ void VatFigure::paintColourBar(QPainter& painter, const QRectF& bar, const VatIm
     const QString label = QStringLiteral("%1 distance").arg(vatKindName(m_options.display.kind));
     painter.drawText(QPointF(-metrics.horizontalAdvance(label) / 2, 0), label);
     painter.restore();
+}
+
+QStringList vatDisplayWords(const VatDisplay& display, const std::optional<std::pair<float, float>>& levels) {
+    const auto text = [](auto value) {  // double or float: the shortest text of that type
+        std::string out;
+        appendShortest(out, value);
+        return QString::fromStdString(out);
+    };
+    const VatDisplay defaults;
+    QStringList words;
+    if (display.kind == VatImageKind::Vat && display.mode == VatPixelMode::BlockMean)
+        words << QStringLiteral("--pixel") << QStringLiteral("mean");
+    if (display.reversed) words << QStringLiteral("--reverse");
+    if (display.gamma != defaults.gamma) words << QStringLiteral("--gamma") << text(display.gamma);
+    if (display.lowPercent != defaults.lowPercent || display.highPercent != defaults.highPercent)
+        words << QStringLiteral("--clip") << text(display.lowPercent) + QLatin1Char(',') + text(display.highPercent);
+    if (levels) words << QStringLiteral("--levels") << text(levels->first) + QLatin1Char(',') + text(levels->second);
+    return words;
+}
+
+QStringList vatWindowWords(const VatWindow& window) {
+    return {QStringLiteral("--rows"), rangeText(window.row0(), window.row1()), QStringLiteral("--cols"),
+            rangeText(window.col0(), window.col1())};
+}
+
+VatWindow vatWindowOf(std::size_t n, std::pair<double, double> rows, std::pair<double, double> cols) {
+    VatWindow window;
+    window.reset(n);
+    window.setWindow(rows.first, cols.first, rows.second - rows.first);
+    return window;
+}
+
+VatWindow vatWindowAsWritten(const VatWindow& window) {
+    const QStringList words = vatWindowWords(window);
+    return vatWindowOf(window.n(), readRangeText(words[1]), readRangeText(words[3]));
 }
 
 }  // namespace clusterlens::views

@@ -7,6 +7,7 @@
 // run as jobs.
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -55,5 +56,25 @@ private:
     std::shared_ptr<const VatFrameRenderer> m_renderer;
     VatFigureOptions m_options;
 };
+
+/// The options of `plot vat` that give `display` (besides --image and --colormap, written apart):
+/// `--pixel mean` (VAT only: iVAT images draw representatives), `--reverse`, `--gamma G`,
+/// `--clip LOW,HIGH` where they differ from the defaults, and `--levels LO,HI` for held contrast levels
+/// (distances). Numbers as the shortest text that reads back to the same value, so the command redraws
+/// the same pixels.
+QStringList vatDisplayWords(const VatDisplay& display, const std::optional<std::pair<float, float>>& levels);
+
+/// `--rows A:B --cols C:D` of `plot vat` for `window`: the ordered positions of its rows and columns,
+/// as text that reads back to the same numbers.
+QStringList vatWindowWords(const VatWindow& window);
+
+/// The window of `n` ordered positions showing rows [rows.first, rows.second) and the columns from
+/// cols.first on, as many as rows (the image is square): what `plot vat --rows --cols` shows, clamped
+/// as VatWindow::setWindow clamps.
+VatWindow vatWindowOf(std::size_t n, std::pair<double, double> rows, std::pair<double, double> cols);
+
+/// `window` as `plot vat` reads it back from vatWindowWords(window): the GUI's figure of the part in
+/// view shows this one, so the figure and its command agree to the last bit.
+VatWindow vatWindowAsWritten(const VatWindow& window);
 
 }  // namespace clusterlens::views

@@ -7,7 +7,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -82,10 +81,7 @@ VatPanel::VatPanel(JobRunner* runner, AnalysisSession* analysis, QWidget* parent
     });
     connect(m_analysis, &AnalysisSession::selectionChanged, this, &VatPanel::onSessionSelection);
     connect(m_analysis, &AnalysisSession::colouringChanged, this, &VatPanel::onColouring);
-    auto* timer = new QTimer(this);
-    timer->setInterval(kProgressPollMs);
-    connect(timer, &QTimer::timeout, this, &VatPanel::pollProgress);
-    timer->start();
+    connect(m_runner, &JobRunner::progressTick, this, &VatPanel::pollProgress);
     updateEnabled();
 }
 
@@ -124,9 +120,11 @@ void VatPanel::run() {
     request.backend = static_cast<Backend>(m_backend->currentData().toInt());
     const ResultScope scope = m_runOn->scope();
     const std::size_t n = scope.isAll() ? m_dataset->n : scope.members->size();
+    const auto sampleSize = static_cast<std::size_t>(m_sampleSize->value());
+    if (m_sample->isChecked() && sampleSize < n) return runSampled(request, scope, sampleSize, n);
     const QString points = QLocale().toString(static_cast<qulonglong>(n));
     QString status = tr("Computing the VAT order of %1 points\u2026").arg(points);
-    // The CPU order is O(N² D): say up front how long a large run will take rather than leave the
+    // A large CPU order takes minutes: say up front how long rather than leave the
     // user guessing (the job can still be cancelled at any time).
     bool onCpu = true;
     try {
@@ -134,16 +132,35 @@ void VatPanel::run() {
     } catch (const Error&) {
         // resolveBackend fails for an unavailable CUDA request; the job reports that itself.
     }
-    const double estimate = cpuVatSecondsEstimate(n, request.columns.size(), cpuThreadCount());
+    const double estimate = cpuVatSecondsEstimate(n, request.columns.size(), request.metric, cpuThreadCount());
     if (onCpu && estimate > 60.0)
-        status += QLatin1Char(' ') + tr("On the CPU this takes about %1 min; a CUDA GPU or a subsample is far faster.")
-                                         .arg(QLocale().toString(estimate / 60.0, 'f', 0));
+        status += QLatin1Char(' ') +
+                  tr("On the CPU this takes about %1 min; a CUDA GPU or \u201cSample (sVAT)\u201d is far faster.")
+                      .arg(QLocale().toString(estimate / 60.0, 'f', 0));
     m_status->setText(status);
     m_progress->setValue(0);
     const QString name = tr("VAT order: %1 points (%2)%3")
                              .arg(points, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope));
     m_job = startOnScope<VatRun>(m_runner, this, kJobSlot, name, request, scope, computeVatRun,
                                  [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
+    updateEnabled();
+}
+
+void VatPanel::runSampled(const VatRequest& request, const ResultScope& scope, std::size_t sampleSize,
+                          std::size_t events) {
+    const QLocale locale;
+    const QString of = locale.toString(static_cast<qulonglong>(events));
+    const QString size = locale.toString(static_cast<qulonglong>(sampleSize));
+    m_status->setText(tr("Computing the sampled VAT (sVAT) of %1 of %2 points\u2026").arg(size, of));
+    m_progress->setValue(0);
+    const QString name = tr("Sampled VAT order: %1 of %2 points (%3)%4")
+                             .arg(size, of, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope));
+    m_job = m_runner->start<VatRun>(
+        this, kJobSlot, name,
+        [request, scope, sampleSize](JobControl& control) {
+            return computeSampledVatRun(request, scope, sampleSize, control);
+        },
+        [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }
 
@@ -168,9 +185,13 @@ void VatPanel::onFinished(const JobOutcome<VatRun>& outcome) {
     onColouring();
     onSessionSelection(nullptr);
     const VatResult& vat = *m_run->vat;
+    const QString points = m_run->sampledFrom > 0
+                               ? tr("Sampled VAT (sVAT): %1 of %2")
+                                     .arg(QLocale().toString(static_cast<qulonglong>(vat.n)),
+                                          QLocale().toString(static_cast<qulonglong>(m_run->sampledFrom)))
+                               : QLocale().toString(static_cast<qulonglong>(vat.n));
     m_status->setText(tr("%1 points, %2; %3; order %4 s, render data %5 s; starts at point %6.")
-                          .arg(QLocale().toString(static_cast<qulonglong>(vat.n)),
-                               QString::fromLatin1(metricName(vat.metric)), m_run->backend)
+                          .arg(points, QString::fromLatin1(metricName(vat.metric)), m_run->backend)
                           .arg(vat.secondsTree + vat.secondsOrder, 0, 'f', 2)
                           .arg(m_run->secondsSource, 0, 'f', 2)
                           .arg(vat.start));
@@ -217,7 +238,7 @@ void VatPanel::showCut(std::shared_ptr<const LabelVector> labels, std::vector<st
     m_widget->setCutBoundaries(std::move(boundaries));
     m_cutLabeling.clear();
     if (!labels || !runFitsData()) return;
-    m_cutLabeling = vatCutsName(k) + scopeSuffix(m_run->scope);
+    m_cutLabeling = (m_run->sampledFrom > 0 ? tr("sampled ") : QString()) + vatCutsName(k) + scopeSuffix(m_run->scope);
     // Replacing the labeling that already colours the views recolours them once, not twice.
     const bool colouring = m_analysis->colouring() == m_cutLabeling;
     m_analysis->addLabeling(m_cutLabeling, wholeLabels(std::move(labels), m_run->scope, m_dataset->n), m_run->scope);
@@ -266,8 +287,15 @@ void VatPanel::watchStaleness(const StaleMarker* marker) {
 
 QString VatPanel::title() const {
     if (!m_run) return {};
+    const QLocale locale;
+    if (m_run->sampledFrom > 0)
+        return tr("%1 of a sample of %2 of %3 points (sVAT; %4, %5 features)")
+            .arg(vatKindName(display().kind), locale.toString(static_cast<qulonglong>(m_run->n())),
+                 locale.toString(static_cast<qulonglong>(m_run->sampledFrom)),
+                 QString::fromLatin1(metricName(m_run->vat->metric)))
+            .arg(m_run->request.columns.size());
     return tr("%1 of %2 points (%3, %4 features)")
-        .arg(vatKindName(display().kind), QLocale().toString(static_cast<qulonglong>(m_run->n())),
+        .arg(vatKindName(display().kind), locale.toString(static_cast<qulonglong>(m_run->n())),
              QString::fromLatin1(metricName(m_run->vat->metric)))
         .arg(m_run->request.columns.size());
 }
@@ -278,7 +306,7 @@ std::unique_ptr<VatFigure> VatPanel::figure(bool currentViewOnly) const {
     options.title = title();
     options.display = display();
     if (currentViewOnly)
-        options.window = m_widget->window();
+        options.window = vatWindowAsWritten(m_widget->window());  // as `plot vat --rows --cols` reads it
     else
         options.window.reset(m_run->n());
     options.cuts = m_widget->cutBoundaries();

@@ -119,6 +119,8 @@ private:
     bool runFitsData() const;
     void pollProgress();
     void updateEnabled();
+    /// run() for a sampled VAT (the Sample box) of `sampleSize` of the scope's `events` points.
+    void runSampled(const VatRequest& request, const ResultScope& scope, std::size_t sampleSize, std::size_t events);
     void chooseFigureExport();
     void chooseOrderExport();
     QString title() const;
@@ -137,6 +139,8 @@ private:
 
     QComboBox* m_metric = nullptr;
     QComboBox* m_backend = nullptr;
+    QCheckBox* m_sample = nullptr;
+    QSpinBox* m_sampleSize = nullptr;
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;

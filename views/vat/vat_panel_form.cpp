@@ -78,11 +78,22 @@ QWidget* VatPanel::buildComputeRow() {
     connect(m_runButton, &QPushButton::clicked, this, &VatPanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &VatPanel::cancel);
 
+    m_sample = new QCheckBox(tr("Sample (sVAT)"), box);
+    m_sample->setToolTip(
+        tr("The VAT of a sample that keeps every cluster (sVAT: maximin groups, each sampled in proportion to its "
+           "size) instead of every point: for data too large for the exact VAT without a GPU. The image and "
+           "its figure say \u201csample\u201d."));
+    m_sampleSize = new QSpinBox(box);
+    m_sampleSize->setRange(2, 10'000'000);
+    m_sampleSize->setSingleStep(1000);
+    m_sampleSize->setValue(5000);
+    m_sampleSize->setToolTip(tr("Points in the sample"));
     m_runOn = new RunOnChoice(m_analysis, box);
     auto* rows = new QVBoxLayout(box);
     rows->setContentsMargins(0, 0, 0, 0);
     rows->addWidget(flowRow({labelledField(tr("Run on"), m_runOn, box), labelledField(tr("Metric"), m_metric, box),
-                             labelledField(tr("Backend"), m_backend, box), m_runButton, m_cancelButton, m_progress},
+                             labelledField(tr("Backend"), m_backend, box), flowRow({m_sample, m_sampleSize}, box),
+                             m_runButton, m_cancelButton, m_progress},
                             box));
     rows->addWidget(m_status);
     return box;
@@ -237,6 +248,11 @@ FigureExportSource VatPanel::figureExportSource() const {
         source.command << QStringLiteral("--cut-k") << QString::number(cuts.size() + 1);
         source.sessionCommand << QStringLiteral("--cut-k") << QString::number(cuts.size() + 1);
     }
+    const QStringList displayWords =
+        vatDisplayWords(display(), m_holdLevels->isChecked() ? std::optional(m_widget->levels()) : std::nullopt);
+    source.command << displayWords;
+    source.sessionCommand << displayWords;
+    if (!m_widget->window().isWhole()) source.viewOptions = vatWindowWords(m_widget->window());
     source.command << stripWords(*m_strips, *m_analysis, m_dataset.get(), false);
     source.sessionCommand << stripWords(*m_strips, *m_analysis, m_dataset.get(), true);
     source.dataFiles = {QString::fromStdString(dataset.provenance.path)};

@@ -5,8 +5,10 @@
 #include <algorithm>
 
 #include "clusterlens/errors.hpp"
+#include "clusterlens/vat/sampled_vat.hpp"
 #include "clusterlens/vat/viewport.hpp"
 #include "dpc/dpc_run.hpp"
+#include "populations/run_on_choice.hpp"
 #include "vat/vat_frame_renderer.hpp"
 
 namespace clusterlens::views {
@@ -48,6 +50,25 @@ VatRun computeVatRun(const VatRequest& request, JobControl& control) {
     return withRenderer(std::move(run), std::move(vat), x, request.backend != Backend::Cpu, &control);
 }
 
+VatRun computeSampledVatRun(const VatRequest& request, const ResultScope& scope, std::size_t sampleSize,
+                            JobControl& control) {
+    if (!request.dataset) throw InvalidInput("Open a dataset before computing the VAT image.");
+    if (request.columns.empty()) throw InvalidInput("The VAT image needs at least one active feature.");
+    const auto events = scopedDataset(request.dataset, scope);
+    const std::vector<float> x = featureMatrix(*events, request.columns);
+    SampledVatOptions options;
+    options.sampleSize = sampleSize;
+    const std::vector<std::int64_t> sample =
+        sVatSample(x.data(), events->n, request.columns.size(), request.metric, options, &control);
+    auto members = std::make_shared<IndexVector>();
+    for (std::int64_t p : sample) members->push_back(scope.isAll() ? p : (*scope.members)[static_cast<std::size_t>(p)]);
+    const ResultScope sampled{scope.population, std::move(members)};
+    control.setProgress(0.0);
+    VatRun run = runOnScope<VatRun>(request, sampled, [&](const VatRequest& r) { return computeVatRun(r, control); });
+    run.sampledFrom = events->n;
+    return run;
+}
+
 VatRun storedVatRun(const VatRequest& request, std::shared_ptr<const VatResult> vat) {
     if (!request.dataset || !vat || vat->n != request.dataset->n)
         throw InvalidInput("The stored VAT order does not describe the points shown.");
@@ -83,14 +104,6 @@ std::vector<std::int64_t> positionsOfIndices(const std::vector<std::int64_t>& ra
     for (std::size_t p = 0; p < marked.size(); ++p)
         if (marked[p]) positions.push_back(static_cast<std::int64_t>(p));
     return positions;
-}
-
-double cpuVatSecondsEstimate(std::size_t n, std::size_t d, unsigned threads) {
-    // Measured: 20K x 14 in 0.9 s on 2 threads (farthest pair + Prim visit ~n² pairs), i.e. about
-    // 3.2e-10 s per pair and feature on one thread.
-    constexpr double kSecondsPerPairFeature = 3.2e-10;
-    const double pairs = static_cast<double>(n) * static_cast<double>(n);
-    return kSecondsPerPairFeature * pairs * static_cast<double>(d) / std::max(1u, threads);
 }
 
 }  // namespace clusterlens::views

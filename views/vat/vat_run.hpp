@@ -38,6 +38,8 @@ struct VatRun {
     std::vector<std::int64_t> rank;  ///< rank[index] = position of point `index` in the VAT order
     QString backend;                 ///< backendDescription() of the backend that computed the order
     double secondsSource = 0.0;      ///< ordered copy of the points and the iVAT range-max table
+    /// > 0: a sampled VAT (sVAT) of that many events; scope.members are the sampled ones.
+    std::size_t sampledFrom = 0;
 
     std::size_t n() const { return vat ? vat->n : 0; }
 };
@@ -46,6 +48,14 @@ struct VatRun {
 /// the ranks. Progress: the order is most of the work. Throws what the engine throws (InvalidInput,
 /// NonFiniteInput, OutOfDeviceMemory, CudaError, Cancelled).
 VatRun computeVatRun(const VatRequest& request, JobControl& control);
+
+/// A sampled VAT (clusterlens/vat/sampled_vat.hpp): the sVAT sample of `sampleSize` of the events of
+/// `scope` (seed 1, min(50, sampleSize) maximin groups) on the active columns, then computeVatRun on
+/// the sample. The run's scope keeps the population's name and holds the sampled events (whole-dataset
+/// indices, ascending); sampledFrom is the scope's event count. Throws what computeVatRun and
+/// sVatSample throw (InvalidInput for a sample larger than the events).
+VatRun computeSampledVatRun(const VatRequest& request, const ResultScope& scope, std::size_t sampleSize,
+                            JobControl& control);
 
 /// A run from a VAT order computed before (a session's): the render source and the ranks of `vat`
 /// (order and cut over the request's n points) on the host. O(N·D + N log N). Throws InvalidInput
@@ -59,9 +69,5 @@ std::vector<std::int64_t> indicesAtPositions(const VatResult& vat, std::size_t f
 /// duplicates. O(N) with a flag per position, so a selection of 10⁶ points costs milliseconds.
 std::vector<std::int64_t> positionsOfIndices(const std::vector<std::int64_t>& rank,
                                              const std::vector<std::int64_t>& indices);
-
-/// Rough wall time of the VAT order of n points x d features on the CPU with `threads` threads
-/// (O(N² D), from a measurement of this engine), for warning the user before a long run.
-double cpuVatSecondsEstimate(std::size_t n, std::size_t d, unsigned threads);
 
 }  // namespace clusterlens::views

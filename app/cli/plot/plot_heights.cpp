@@ -1,8 +1,10 @@
 // clusterlens-cli plot heights (LINKAGE_A.csv LINKAGE_B.csv | --session FILE --name A --name2 B)
-//                              [--equal-axes] [--linkage-format scipy|thesis|hclust]
+//                              [--equal-axes] [--colour density|rank-difference]
+//                              [--linkage-format scipy|thesis|hclust]
 //                              --out FIG.png|tif|svg|pdf [common figure options, plot_options.hpp]
 // The point-height comparison figure of the GUI (views/compare/heights_figure.hpp), headless.
-// --equal-axes gives both axes one range (heights in the same unit), as the GUI's checkbox does.
+// --equal-axes gives both axes one range (heights in the same unit), as the GUI's checkbox does;
+// --colour rank-difference colours the points by |height rank in A − rank in B| as the view can.
 // From a session, --name and --name2 are two stored linkages of the same events (A on the x axis).
 
 #include <QFileInfo>
@@ -25,8 +27,16 @@ namespace clusterlens::cli {
 
 namespace {
 
+views::HeightsColour colourOption(const Args& args) {
+    const std::string text = args.value("--colour", "density");
+    for (const auto colour : {views::HeightsColour::Density, views::HeightsColour::RankDifference})
+        if (text == views::heightsColourId(colour).toStdString()) return colour;
+    throw UsageError("--colour: unknown colouring '" + text + "' (expected density or rank-difference)");
+}
+
 int runPlotHeights(const std::vector<std::string>& argv) {
-    Args args(argv, {"--equal-axes"}, with(with(kPlotValued, kPlotSessionValued), {"--linkage-format"}));
+    Args args(argv, {"--equal-axes"}, with(with(kPlotValued, kPlotSessionValued), {"--linkage-format", "--colour"}));
+    const views::HeightsColour colour = colourOption(args);
     const auto session = plotSession(args, {"LINKAGE_A.csv", "LINKAGE_B.csv"});
     if (session && !args.has("--name2")) throw UsageError("--session needs --name A and --name2 B (two linkages)");
     const PlotOutput output = plotOutput(args, "heights", argv, sourceFiles(args));
@@ -53,16 +63,17 @@ int runPlotHeights(const std::vector<std::string>& argv) {
         throw InvalidInput(whereB + ": clusters " + std::to_string(b.leafCount) + " points but " + whereA +
                            " clusters " + std::to_string(a.leafCount));
     const auto comparison = std::make_shared<const views::HeightsComparison>(views::compareHeights(a, b, nameA, nameB));
-    views::HeightsFigure drawn(comparison, args.flag("--equal-axes"));
+    views::HeightsFigure drawn(comparison, args.flag("--equal-axes"), colour);
     writePlot(
         drawn, output,
         std::to_string(comparison->pointCount()) + " points, " + views::correlationText(*comparison).toStdString());
     return 0;
 }
 
-const PlotRegistrar registrar{
-    {"heights", "(LINKAGE_A.csv LINKAGE_B.csv | --session FILE --name A --name2 B) [--equal-axes] [--linkage-format F]",
-     runPlotHeights}};
+const PlotRegistrar registrar{{"heights",
+                               "(LINKAGE_A.csv LINKAGE_B.csv | --session FILE --name A --name2 B) [--equal-axes] "
+                               "[--colour density|rank-difference] [--linkage-format F]",
+                               runPlotHeights}};
 
 }  // namespace
 

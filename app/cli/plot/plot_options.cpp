@@ -4,6 +4,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "figure/figure_provenance.hpp"
@@ -76,6 +78,22 @@ PlotOutput plotOutput(const Args& args, const char* kind, const std::vector<std:
     for (const std::string& file : dataFiles)
         out.options.provenance.data.push_back(views::hashDataFile(QString::fromStdString(file)));
     return out;
+}
+
+std::optional<std::pair<double, double>> rangeOption(const Args& args, const char* option, const char* units) {
+    if (!args.has(option)) return std::nullopt;
+    const std::string text = args.value(option);
+    const auto number = [&](std::size_t from, std::size_t to, double& v) {
+        const auto [end, error] = std::from_chars(text.data() + from, text.data() + to, v);
+        return error == std::errc() && end == text.data() + to && std::isfinite(v);
+    };
+    const std::size_t colon = text.find(':', 1);  // LOW may start with a minus sign
+    std::pair<double, double> ends;
+    if (colon == std::string::npos || !number(0, colon, ends.first) || !number(colon + 1, text.size(), ends.second) ||
+        !(ends.first < ends.second))
+        throw UsageError(std::string(option) + ": expected LOW:HIGH in " + units + " with LOW < HIGH, got '" + text +
+                         "'");
+    return ends;
 }
 
 void writePlot(views::Figure& figure, const PlotOutput& output, const std::string& summary) {

@@ -3,8 +3,10 @@
 // --width-mm/--height-mm, --dpi), the style (--title, --x-label, --y-label, --palette,
 // --font-scale, --legend, --background) and the provenance every figure file carries.
 
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.hpp"
@@ -29,6 +31,10 @@ struct PlotOutput {
 /// --out that is not .png, .tif, .tiff, .svg or .pdf; InvalidInput when a data file is unreadable.
 PlotOutput plotOutput(const Args& args, const char* kind, const std::vector<std::string>& argv,
                       const std::vector<std::string>& dataFiles);
+
+/// --OPTION LOW:HIGH (`--xlim`, `--rows`, `--leaves`, ...): two finite numbers with LOW < HIGH;
+/// nothing when the option is absent. UsageError naming the option and `units` otherwise.
+std::optional<std::pair<double, double>> rangeOption(const Args& args, const char* option, const char* units);
 
 /// Applies the style and writes the figure; prints "OUT: summary" on stdout.
 void writePlot(views::Figure& figure, const PlotOutput& output, const std::string& summary);

@@ -1,5 +1,5 @@
 // clusterlens-cli plot scatter INPUT --x F1 --y F2 [--labels LABELS.csv | --colour-by WHAT]
-//                              [--xlim A:B] [--ylim C:D]
+//                              [--xlim A:B] [--ylim C:D] [--cluster-shapes]
 //                              [common data options] --out FIG.png|tif|svg|pdf [common figure options]
 // The data scatter of the GUI (views/scatter/scatter_figure.hpp), headless: features F1 and F2 (a
 // name, or a 0-based number) of INPUT, coloured by LABELS.csv, else by the labels the file carries
@@ -12,7 +12,8 @@
 // checked against its SHA-256 and read as the session read it, else its embedded matrix or its data
 // file), coloured by the labeling NAME with its cluster names, or by membership of the population
 // NAME; --population P draws only P's events. --xlim/--ylim show only that part of the axes (data
-// units, after the transform), as the GUI's export of "what is in view" does.
+// units, after the transform), as the GUI's export of "what is in view" does. --cluster-shapes draws
+// each cluster's 95 % covariance ellipse (views/scatter/cluster_shapes.hpp), as the GUI can.
 
 #include <QFileInfo>
 #include <QString>
@@ -74,23 +75,6 @@ views::ColourMode colourBy(const Args& args, const Dataset& data, bool labelled,
     return views::ColourMode::Marker;
 }
 
-/// --xlim/--ylim A:B: the ends of an axis in data units, A < B; nothing when absent.
-std::optional<std::pair<double, double>> limitsOf(const Args& args, const char* option) {
-    if (!args.has(option)) return std::nullopt;
-    const std::string text = args.value(option);
-    const std::string expected = std::string(option) + ": expected LOW:HIGH in data units with LOW < HIGH, got '";
-    const auto number = [&](std::size_t from, std::size_t to, double& v) {
-        const auto [end, error] = std::from_chars(text.data() + from, text.data() + to, v);
-        return error == std::errc() && end == text.data() + to && std::isfinite(v);
-    };
-    const std::size_t colon = text.find(':', 1);
-    std::pair<double, double> ends;
-    if (colon == std::string::npos || !number(0, colon, ends.first) || !number(colon + 1, text.size(), ends.second) ||
-        !(ends.first < ends.second))
-        throw UsageError(expected + text + "'");
-    return ends;
-}
-
 std::string summaryOf(const views::ScatterData& scatter) {
     const std::string points = std::to_string(scatter.pointCount) + " points";
     if (scatter.mode == views::ColourMode::Labels)
@@ -143,7 +127,7 @@ void restrictToPopulation(const Args& args, const PlotSession& session, views::S
 }
 
 int runPlotScatter(const std::vector<std::string>& argv) {
-    Args args(argv, kCommonFlags,
+    Args args(argv, with(kCommonFlags, {"--cluster-shapes"}),
               with(with(with(kCommonValued, kPlotValued), kPlotSessionValued),
                    {"--x", "--y", "--labels", "--colour-by", "--xlim", "--ylim"}));
     const auto session = plotSession(args, {"INPUT"}, {"INPUT"});
@@ -177,8 +161,14 @@ int runPlotScatter(const std::vector<std::string>& argv) {
     options.title =
         QFileInfo(QString::fromStdString(path.empty() ? session->session.data.path : path)).completeBaseName();
     const auto scatter = std::make_shared<const views::ScatterData>(views::prepareScatter(request));
-    const views::ScatterLimits limits{limitsOf(args, "--xlim"), limitsOf(args, "--ylim")};
+    const views::ScatterLimits limits{rangeOption(args, "--xlim", "data units"),
+                                      rangeOption(args, "--ylim", "data units")};
     if (limits.x || limits.y) options.window = views::scatterWindow(*scatter, limits);
+    if (args.flag("--cluster-shapes") && scatter->mode != views::ColourMode::Labels)
+        throw UsageError(
+            "--cluster-shapes draws the clusters of a labeling: add --labels, --name LABELING or "
+            "--colour-by labels");
+    options.clusterShapes = args.flag("--cluster-shapes");
     views::ScatterFigure figure(scatter, std::move(options));
     writePlot(figure, output, summaryOf(*scatter));
     return 0;
@@ -187,7 +177,8 @@ int runPlotScatter(const std::vector<std::string>& argv) {
 const PlotRegistrar registrar{
     {"scatter",
      "(INPUT | [INPUT] --session FILE --name LABELING|POPULATION [--population P]) --x F1 --y F2 "
-     "[--labels LABELS.csv | --colour-by density|labels|marker:NAME] [--xlim A:B] [--ylim C:D]",
+     "[--labels LABELS.csv | --colour-by density|labels|marker:NAME] [--xlim A:B] [--ylim C:D] "
+     "[--cluster-shapes]",
      runPlotScatter}};
 
 }  // namespace

@@ -130,14 +130,15 @@ void computeDelta(const float* x, std::size_t n, std::size_t d, DensityPeaksResu
 
 /// One exact dc-selection pass over the pairs i < j.
 dpc::PairWindowCounts windowPass(const float* x, std::size_t n, std::size_t d, const FeatureMajorPoints& points,
-                                 const dpc::PairWindow& window, cpu::ThreadPool& pool, JobControl* control) {
+                                 const dpc::PairWindow& window, cpu::ThreadPool& pool, JobControl* control, double from,
+                                 double to) {
     const std::size_t tasks = (n + kRowBlock - 1) / kRowBlock;
     std::vector<dpc::PairWindowCounts> partial(tasks);
     std::atomic<std::size_t> collected{0};
     std::atomic<bool> overflow{false};
     const int bins = static_cast<int>(window.bins);
     const double scale = static_cast<double>(window.bins) / (window.hi - window.lo);
-    runTasks(pool, tasks, control, 0.0, 0.2, [&](std::size_t t) {
+    runTasks(pool, tasks, control, from, to, [&](std::size_t t) {
         dpc::PairWindowCounts& local = partial[t];
         local.hist.assign(window.bins, 0);
         double e[kColumnBlock];
@@ -218,14 +219,21 @@ DensityPeaksResult densityPeaksCpu(const float* x, std::size_t n, std::size_t d,
     const FeatureMajorPoints points(x, n, d);
     // The tree also serves the exact dc of the grid runs: its window passes are sub-quadratic too.
     std::optional<cpu::KdTree> tree;
-    if (index != SpatialIndex::None) tree.emplace(x, n, d);
+    if (index != SpatialIndex::None)
+        tree.emplace(x, n, d, options.treeLeafSize ? options.treeLeafSize : dpc::treeLeafSize(d));
     DensityPeaksResult result;
     result.kernel = options.kernel;
 
     auto start = std::chrono::steady_clock::now();
+    int pass = 0;
     result.dc = dpc::chooseDc(x, n, d, options, pool, [&](const dpc::PairWindow& window) {
-        return tree ? dpc::treeWindowPass(*tree, window, pool, control)
-                    : windowPass(x, n, d, points, window, pool, control);
+        // The passes share the first fifth of the progress, each half of what is left, so that the
+        // progress never goes back from one pass to the next.
+        const double from = 0.2 * (1.0 - std::ldexp(1.0, -pass));
+        const double to = 0.2 * (1.0 - std::ldexp(1.0, -(pass + 1)));
+        ++pass;
+        return tree ? dpc::treeWindowPass(*tree, window, pool, control, from, to)
+                    : windowPass(x, n, d, points, window, pool, control, from, to);
     });
     result.secondsDc = secondsSince(start);
 

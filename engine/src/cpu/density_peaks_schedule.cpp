@@ -14,7 +14,7 @@ TileSchedule makeTileSchedule(std::int32_t tileCount, bool lower, std::size_t re
     // Longest unit so that there are about 4 units per resident block (no split for large n).
     const std::uint64_t longest = std::max<std::uint64_t>(1, (schedule.totalTiles + 4 * resident - 1) / (4 * resident));
     std::vector<TileUnit> units;
-    schedule.slotBegin.push_back(0);
+    schedule.partBegin.push_back(0);
     for (std::int32_t tile = 0; tile < tileCount; ++tile) {
         const std::int32_t begin = lower ? 0 : tile;
         const std::int32_t length = lower ? tile + 1 : tileCount - tile;
@@ -24,9 +24,9 @@ TileSchedule makeTileSchedule(std::int32_t tileCount, bool lower, std::size_t re
             const auto to = static_cast<std::int32_t>(static_cast<std::int64_t>(length) * (part + 1) / parts);
             units.push_back(TileUnit{tile, begin + from, begin + to - 1, static_cast<std::int32_t>(units.size())});
         }
-        schedule.slotBegin.push_back(static_cast<std::int32_t>(units.size()));
+        schedule.partBegin.push_back(static_cast<std::int32_t>(units.size()));
     }
-    schedule.slots = static_cast<std::int32_t>(units.size());
+    schedule.parts = static_cast<std::int32_t>(units.size());
     std::stable_sort(units.begin(), units.end(),
                      [](const TileUnit& a, const TileUnit& b) { return a.last - a.first > b.last - b.first; });
     schedule.units = std::move(units);

@@ -9,22 +9,22 @@
 
 namespace clusterlens::dpc {
 
-/// One block's work: row tile `tile` paired with the tiles first..last (inclusive). `slot` numbers
-/// the unit globally; the units of one row tile have consecutive slots (slotBegin).
+/// One block's work: row tile `tile` paired with the tiles first..last (inclusive). `part` numbers
+/// the unit's partial results globally; the units of one row tile have consecutive parts (partBegin).
 struct TileUnit {
     std::int32_t tile;
     std::int32_t first;
     std::int32_t last;
-    std::int32_t slot;
+    std::int32_t part;
 };
 
 struct TileSchedule {
     std::vector<TileUnit> units;            ///< in launch order: longest first
-    std::vector<std::int32_t> slotBegin;    ///< tileCount + 1 offsets: slots of row tile t
+    std::vector<std::int32_t> partBegin;    ///< tileCount + 1 offsets: parts of row tile t
     std::vector<std::size_t> batchEnd;      ///< exclusive end (index into units) of each batch
     std::vector<std::uint64_t> batchTiles;  ///< tile pairs in each batch
     std::uint64_t totalTiles = 0;
-    std::int32_t slots = 0;
+    std::int32_t parts = 0;
 };
 
 /// The pairs of tiles (I, J) with J >= I (upper; rho and the dc passes) or J <= I (lower; delta) over

@@ -15,8 +15,10 @@ std::int64_t nodeSize(const Linkage& linkage, std::int64_t node) {
     return node < n ? 1 : linkage.merges[static_cast<std::size_t>(node - n)].size;
 }
 
-// Leaf ids left to right: depth-first from the root, a before b, with an explicit stack.
-std::vector<std::int64_t> leafOrder(const Linkage& linkage) {
+}  // namespace
+
+// Depth-first with an explicit stack (no recursion on deep, chained trees).
+std::vector<std::int64_t> dendrogramLeafOrder(const Linkage& linkage) {
     const auto n = static_cast<std::int64_t>(linkage.leafCount);
     std::vector<std::int64_t> order;
     order.reserve(linkage.leafCount);
@@ -35,20 +37,23 @@ std::vector<std::int64_t> leafOrder(const Linkage& linkage) {
     return order;
 }
 
-}  // namespace
-
-std::vector<std::int32_t> linkageCutOrder(const Linkage& linkage) {
+std::vector<double> linkageSubtreeMaxima(const Linkage& linkage) {
     const std::size_t n = linkage.leafCount;
-    const std::size_t rows = linkage.merges.size();
-    std::vector<double> subtreeMax(rows);
+    std::vector<double> subtreeMax(linkage.merges.size());
     const auto top = [&](std::int64_t node) {
         return node < static_cast<std::int64_t>(n) ? 0.0 : subtreeMax[static_cast<std::size_t>(node) - n];
     };
     // Children have smaller ids than their merge: one pass in row order sees them first.
-    for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t i = 0; i < subtreeMax.size(); ++i) {
         const Merge& m = linkage.merges[i];
         subtreeMax[i] = std::max({m.height, top(m.a), top(m.b)});
     }
+    return subtreeMax;
+}
+
+std::vector<std::int32_t> linkageCutOrder(const Linkage& linkage) {
+    const std::size_t rows = linkage.merges.size();
+    const std::vector<double> subtreeMax = linkageSubtreeMaxima(linkage);
     std::vector<std::int32_t> order(rows);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](std::int32_t p, std::int32_t q) {
@@ -112,7 +117,7 @@ LinkageCut cutLinkage(const Linkage& linkage, std::size_t k, std::size_t minSize
     cut.labels.assign(linkage.leafCount, -1);
     std::int64_t previous = -1;
     std::int32_t label = -1;
-    for (const std::int64_t leaf : leafOrder(linkage)) {
+    for (const std::int64_t leaf : dendrogramLeafOrder(linkage)) {
         const std::int64_t root = owner[static_cast<std::size_t>(leaf)];
         if (root != previous) {  // clusters cover contiguous runs of the leaf order
             previous = root;

@@ -30,6 +30,8 @@ namespace clusterlens::cpu {
 namespace {
 using tree_mst::kNone;
 
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
 /// The lightest edge leaving one component that a task has seen, and whether another edge of the
 /// same weight leaves it too.
 struct Lightest {
@@ -69,12 +71,16 @@ struct UnionFind {
     }
 };
 
+/// Searching components from which each searches alone with its own outsideBoxes (an O(m·d) pass).
+constexpr std::size_t kFewComponents = 64;
+
 /// Component labels at the start of a round: per leaf position, and per node where all its points
 /// share one component (kNone where they do not).
 struct Labels {
     std::vector<std::uint32_t> atPosition;
     std::vector<std::uint32_t> atNode;
     std::vector<char> searching;  ///< per component: whether its points search this round
+    std::size_t searchingCount = 0;
 
     void update(const KdTree& tree, UnionFind& components) {
         const std::size_t m = tree.size();
@@ -112,6 +118,7 @@ struct Labels {
         std::nth_element(sizes.begin(), middle, sizes.end());
         searching.resize(m);
         for (std::size_t c = 0; c < m; ++c) searching[c] = size[c] > 0 && size[c] <= *middle ? 1 : 0;
+        searchingCount = static_cast<std::size_t>(std::count(searching.begin(), searching.end(), 1));
     }
 };
 
@@ -145,16 +152,59 @@ struct PointMemo {
     explicit PointMemo(std::size_t m) : low(m, 0.0), near(m, kNone), tied(m, 0) {}
 };
 
+/// Per node, the bounding box of its points outside component c, laid out as KdTree's boxes; empty
+/// (+inf, -inf) where all of them are in c. In the last rounds a few large components search far and
+/// their nodes hold points of several components: the box of the others alone prunes far more. O(m·d).
+void outsideBoxes(const KdTree& tree, const Labels& labels, std::uint32_t c, std::vector<float>& boxes) {
+    const std::size_t d = tree.dimension();
+    const auto& nodes = tree.nodes();
+    boxes.resize(nodes.size() * 2 * d);
+    // Children follow their parent in the node list, so a backward pass sees them first.
+    for (std::size_t v = nodes.size(); v-- > 0;) {
+        float* lo = boxes.data() + v * 2 * d;
+        float* hi = lo + d;
+        std::fill(lo, hi, std::numeric_limits<float>::infinity());
+        std::fill(hi, hi + d, -std::numeric_limits<float>::infinity());
+        const KdTree::Node& node = nodes[v];
+        if (labels.atNode[v] == c) continue;
+        if (node.left >= 0) {
+            for (const std::int32_t child : {node.left, node.right}) {
+                const float* box = boxes.data() + static_cast<std::size_t>(child) * 2 * d;
+                for (std::size_t k = 0; k < d; ++k) {
+                    lo[k] = std::min(lo[k], box[k]);
+                    hi[k] = std::max(hi[k], box[d + k]);
+                }
+            }
+            continue;
+        }
+        for (std::size_t k = 0; k < d; ++k)
+            for (std::size_t p = node.begin; p < node.end; ++p) {
+                if (labels.atPosition[p] == c) continue;
+                lo[k] = std::min(lo[k], tree.coordinate(p, k));
+                hi[k] = std::max(hi[k], tree.coordinate(p, k));
+            }
+    }
+}
+
 /// Offers best[c] every edge from the point at position p to a point of another component that could
 /// be lighter than or as light as the lightest one known (c = p's component), and updates p's memo.
 /// Skips the point when its memo already says (pass of knownNearest) or proves it has no such edge.
+/// `outside` (if given) holds outsideBoxes for c.
 void searchOutside(const KdTree& tree, const Labels& labels, const tree_mst::Key& key, std::size_t p,
-                   tree_mst::Scratch& scratch, std::vector<Lightest>& best, SharedBounds& shared, PointMemo& memo) {
+                   const float* outside, tree_mst::Scratch& scratch, std::vector<Lightest>& best, SharedBounds& shared,
+                   PointMemo& memo) {
     const std::uint32_t c = labels.atPosition[p];
     const auto limit = [&] { return std::min(best[c].w, shared.get(c)); };
     if (!labels.searching[c] || memo.near[p] != kNone || memo.low[p] > limit()) return;
     const std::uint32_t self = tree.pointAt(p);
     tree.load(self, scratch.q.data());
+    tree.load(self, scratch.qf.data());
+    // Lanes certainly beyond the limit are skipped; the limit only falls, so one taken at the start of a
+    // block stays valid through it.
+    const auto screen = [&] {
+        const double reach = key.reach(limit());
+        return ScreenBound{-1.0f, screenBound(std::nextafter(reach, kInfinity), tree.dimension()).atOrAbove};
+    };
     Lightest own;  // p's nearest outside point, as a position
     const auto& nodes = tree.nodes();
     auto& stack = scratch.stack;
@@ -166,18 +216,20 @@ void searchOutside(const KdTree& tree, const Labels& labels, const tree_mst::Key
         if (bound > key.reach(limit())) continue;
         const KdTree::Node& node = nodes[id];
         if (node.left < 0) {
-            tree_mst::scanLeaf(tree, scratch, node, [&](std::size_t position, double squared) {
-                if (labels.atPosition[position] == c) return;
-                const double w = key.weight(squared);
-                if (w > limit()) return;
-                const std::uint32_t other = tree.pointAt(position);
-                own.offer(w, self, static_cast<std::uint32_t>(position));
-                // The edge leaves both components: it bounds the other one's lightest edge too.
-                best[c].offer(w, self, other);
-                best[labels.atPosition[position]].offer(w, other, self);
-                shared.lower(c, w);
-                shared.lower(labels.atPosition[position], w);
-            });
+            screenLeaf(tree, scratch.qf.data(), scratch.q.data(), node.begin, node.end, screen, nullptr,
+                       [&](std::size_t position, double squared) {
+                           // Most points lie beyond the limit: the squared test spares their square roots.
+                           if (labels.atPosition[position] == c || squared > key.reach(limit())) return;
+                           const double w = key.weight(squared);
+                           if (w > limit()) return;
+                           const std::uint32_t other = tree.pointAt(position);
+                           own.offer(w, self, static_cast<std::uint32_t>(position));
+                           // The edge leaves both components: it bounds the other one's lightest edge too.
+                           best[c].offer(w, self, other);
+                           best[labels.atPosition[position]].offer(w, other, self);
+                           shared.lower(c, w);
+                           shared.lower(labels.atPosition[position], w);
+                       });
             continue;
         }
         tree_mst::NodeBound children[2];
@@ -185,7 +237,8 @@ void searchOutside(const KdTree& tree, const Labels& labels, const tree_mst::Key
         for (const std::int32_t child : {node.left, node.right}) {
             const auto k = static_cast<std::size_t>(child);
             if (labels.atNode[k] == c) continue;
-            const double lower = tree.lowerBound(scratch.q.data(), k);
+            const double lower = outside ? tree.lowerBound(scratch.q.data(), outside + k * 2 * tree.dimension())
+                                         : tree.lowerBound(scratch.q.data(), k);
             if (lower <= key.reach(limit())) children[count++] = {k, lower};
         }
         if (count == 2 && children[0].bound < children[1].bound) std::swap(children[0], children[1]);
@@ -221,6 +274,58 @@ void knownNearest(const KdTree& tree, const Labels& labels, PointMemo& memo, std
     }
 }
 
+/// The positions that may search this round (in a searching component, no remembered nearest outside
+/// point), those with the smallest known distance to the outside first: they lie on their
+/// components' borders, find the lightest edges early and so tighten the bounds that spare the
+/// searches from deeper inside. The order changes no result.
+void searchOrder(const Labels& labels, const PointMemo& memo, std::vector<std::uint32_t>& queue) {
+    queue.clear();
+    for (std::size_t p = 0; p < memo.near.size(); ++p)
+        if (labels.searching[labels.atPosition[p]] && memo.near[p] == kNone)
+            queue.push_back(static_cast<std::uint32_t>(p));
+    std::stable_sort(queue.begin(), queue.end(),
+                     [&memo](std::uint32_t a, std::uint32_t b) { return memo.low[a] < memo.low[b]; });
+}
+
+/// Progress of the spanning tree from `from` to `to`. A round covers the log-scale share of the
+/// components it joins (it leaves at most 3/4 of them: at least half the components search, and each
+/// search joins two), and inside a round the share of its searches done. The last rounds, a few
+/// components joined by long edges, take much of the time; a count of rounds showed 100 % for minutes.
+class RoundProgress {
+public:
+    RoundProgress(JobControl* control, double from, double to, std::size_t m)
+        : m_control(control),
+          m_from(from),
+          m_to(to),
+          m_logM(std::log(static_cast<double>(std::max<std::size_t>(m, 2)))) {}
+
+    void startRound(std::size_t components, std::size_t searches) {
+        m_roundFrom = share(components);
+        m_roundTo = share(std::max<std::size_t>(1, components * 3 / 4));
+        m_searches = std::max<std::size_t>(searches, 1);
+        m_done.store(0, std::memory_order_relaxed);
+        report(0);
+    }
+    /// Thread-safe.
+    void searched(std::size_t count) { report(m_done.fetch_add(count, std::memory_order_relaxed) + count); }
+
+private:
+    double share(std::size_t components) const {
+        return 1.0 - std::log(static_cast<double>(std::max<std::size_t>(components, 1))) / m_logM;
+    }
+    void report(std::size_t done) const {
+        if (!m_control) return;
+        const double inRound = std::min(1.0, static_cast<double>(done) / static_cast<double>(m_searches));
+        m_control->setProgress(m_from + (m_to - m_from) * (m_roundFrom + (m_roundTo - m_roundFrom) * inRound));
+    }
+
+    JobControl* m_control;
+    double m_from, m_to, m_logM;
+    double m_roundFrom = 0.0, m_roundTo = 0.0;
+    std::size_t m_searches = 1;
+    std::atomic<std::size_t> m_done{0};
+};
+
 }  // namespace
 
 DistinctPoints collapseDuplicates(const float* x, std::size_t n, std::size_t d) {
@@ -252,7 +357,7 @@ TreeMstSearch::TreeMstSearch(const float* x, std::size_t n, std::size_t d, bool 
       m_d(d),
       m_squared(squared),
       m_points(collapseDuplicates(x, n, d)),
-      m_tree(m_points.values.data(), m_points.size(), d, 32) {}
+      m_tree(m_points.values.data(), m_points.size(), d, d <= 3 ? 32 : 96) {}
 
 std::optional<std::vector<MstEdge>> TreeMstSearch::spanningTree(std::size_t start, JobControl* control, double from,
                                                                 double to) const {
@@ -265,25 +370,45 @@ std::optional<std::vector<MstEdge>> TreeMstSearch::spanningTree(std::size_t star
     std::vector<Lightest> known(m);
     PointMemo memo(m);
     SharedBounds shared(m);
-    std::vector<std::uint32_t> roots;
+    std::vector<std::uint32_t> roots, queue;
+    std::vector<float> boxes;
     std::vector<MstEdge> distinctEdges;
     distinctEdges.reserve(m > 0 ? m - 1 : 0);
-    for (std::size_t round = 0; distinctEdges.size() + 1 < m; ++round) {
+    RoundProgress progress(control, from, to, m);
+    while (distinctEdges.size() + 1 < m) {
         labels.update(m_tree, components);
         knownNearest(m_tree, labels, memo, known);
         shared.reset(known);
-        std::atomic<std::size_t> next{0};
-        pool.run(found.size(), [&](std::size_t t) {
-            std::vector<Lightest>& best = found[t];
-            std::copy(known.begin(), known.end(), best.begin());
-            tree_mst::Scratch scratch(m_d);
-            for (std::size_t b = next.fetch_add(tree_mst::kPointsPerBlock); b < m;
-                 b = next.fetch_add(tree_mst::kPointsPerBlock)) {
-                if (control) control->checkCancelled();
-                for (std::size_t p = b; p < std::min(m, b + tree_mst::kPointsPerBlock); ++p)
-                    searchOutside(m_tree, labels, key, p, scratch, best, shared, memo);
+        searchOrder(labels, memo, queue);
+        progress.startRound(m - distinctEdges.size(), queue.size());
+        for (std::vector<Lightest>& best : found) std::copy(known.begin(), known.end(), best.begin());
+        const auto search = [&](std::size_t begin, std::size_t end, const float* outside) {
+            std::atomic<std::size_t> next{begin};
+            pool.run(found.size(), [&](std::size_t t) {
+                tree_mst::Scratch scratch(m_d);
+                for (std::size_t b = next.fetch_add(tree_mst::kPointsPerBlock); b < end;
+                     b = next.fetch_add(tree_mst::kPointsPerBlock)) {
+                    if (control) control->checkCancelled();
+                    for (std::size_t k = b; k < std::min(end, b + tree_mst::kPointsPerBlock); ++k)
+                        searchOutside(m_tree, labels, key, queue[k], outside, scratch, found[t], shared, memo);
+                    progress.searched(std::min(end, b + tree_mst::kPointsPerBlock) - b);
+                }
+            });
+        };
+        if (labels.searchingCount > kFewComponents) {
+            search(0, queue.size(), nullptr);
+        } else {
+            // Few components search: one after the other, each with the boxes of the points outside it.
+            std::stable_sort(queue.begin(), queue.end(), [&labels](std::uint32_t a, std::uint32_t b) {
+                return labels.atPosition[a] < labels.atPosition[b];
+            });
+            for (std::size_t begin = 0, end = 0; begin < queue.size(); begin = end) {
+                const std::uint32_t c = labels.atPosition[queue[begin]];
+                while (end < queue.size() && labels.atPosition[queue[end]] == c) ++end;
+                outsideBoxes(m_tree, labels, c, boxes);
+                search(begin, end, boxes.data());
             }
-        });
+        }
         roots.clear();
         for (std::uint32_t c = 0; c < m; ++c) {
             if (components.find(c) != c || !labels.searching[c]) continue;
@@ -301,7 +426,6 @@ std::optional<std::vector<MstEdge>> TreeMstSearch::spanningTree(std::size_t star
             components.parent[a] = b;
             distinctEdges.push_back(MstEdge{e.inside, e.outside, e.w});
         }
-        if (control) control->setProgress(from + (to - from) * (1.0 - std::ldexp(1.0, -static_cast<int>(round + 1))));
     }
     return onInputPoints(distinctEdges, start);
 }

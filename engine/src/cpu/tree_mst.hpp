@@ -5,7 +5,10 @@
 // (the single-tree form of the Borůvka EMST of March, Ram & Gray 2010, as in mlpack and hdbscan), and
 // the farthest pair is a branch-and-bound search. Every distance is the bits of metricDistance()
 // (KdTree sums the squared differences in feature order; sqrt for Euclidean), so every comparison is
-// the comparison the all-pairs Prim makes.
+// the comparison the all-pairs Prim makes. The Borůvka leaf scans screen pairs by their float squared
+// distance (cpu::screenLeaf) and compute exact values only for pairs that may be within the limit;
+// from 4 features on the leaves hold up to 96 points (200K x 14: 23.5 s with 32, 22.2 s with 96,
+// 24.3 s with 256 on 2 cores), in 1 to 3 features 32.
 
 #include <cstddef>
 #include <cstdint>

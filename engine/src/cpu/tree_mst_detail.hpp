@@ -44,10 +44,12 @@ struct NodeBound {
     double bound = 0.0;
 };
 
-/// Per-thread search state: the query as doubles, the node stack and a block of squared distances.
+/// Per-thread search state: the query as doubles (and as floats for the screen), the node stack and
+/// a block of squared distances.
 struct Scratch {
-    explicit Scratch(std::size_t d) : q(d) {}
+    explicit Scratch(std::size_t d) : q(d), qf(d) {}
     std::vector<double> q;
+    std::vector<float> qf;
     std::vector<NodeBound> stack;
     double squared[kScanBlock];
 };

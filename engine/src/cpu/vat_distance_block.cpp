@@ -5,15 +5,10 @@
 
 #include <algorithm>
 
-// These loops are the whole cost of the CPU VAT; an AVX2 copy (chosen at load time on x86) runs about
-// 1.6x faster. Both copies round identically: the engine builds with -ffp-contract=off, so the
-// compiler fuses no multiply-add, and each sum still runs over the features in order. clang (the fuzz
-// build) cannot clone function templates and builds the default copy only.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CLUSTERLENS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define CLUSTERLENS_VECTOR_CLONES
-#endif
+#include "cpu/vector_clones.hpp"
+
+// These loops are the whole cost of the CPU VAT; their AVX2 copy (vector_clones.hpp) runs about 1.6x
+// faster.
 
 namespace clusterlens::cpu {
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -131,6 +132,13 @@ VatResult vatFromTree(const std::vector<MstEdge>& tree, std::size_t n, std::size
     if (r.edges.size() + 1 != n) throw InvalidInput("the edges do not connect all " + std::to_string(n) + " points");
     fillFromPrimEdges(r);
     return r;
+}
+
+double cpuVatSecondsEstimate(std::size_t n, std::size_t d, Metric metric, std::size_t threads) {
+    const double cpuSeconds = cpu::usesTreeMst(n, d, metric, MstIndex::Auto)
+                                  ? 41.4 * std::pow(static_cast<double>(n) / 2e5, 1.73) * static_cast<double>(d) / 14.0
+                                  : 3.2e-10 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(d);
+    return cpuSeconds / static_cast<double>(std::max<std::size_t>(threads, 1));
 }
 
 VatResult computeVat(const float* x, std::size_t n, std::size_t d, const VatOptions& options, JobControl* control) {

@@ -111,8 +111,28 @@ void renderVat(const VatRenderSource& source, const VatViewport& v, float* out, 
 // iVAT pixels without a table query per pixel: column representatives ascend with x, so along an
 // image row the range max grows by the segment between neighbouring columns; segment maxima are the
 // same for every row and queried once.
+/// iVAT pixels of a source in another order than the VAT's: one range-max query per pixel between the
+/// two points' VAT positions. O(width·height).
+void renderIvatReordered(const VatRenderSource& source, const VatViewport& v, float* out, cpu::ThreadPool& pool,
+                         JobControl* control) {
+    const std::vector<std::size_t> rowPos = axisPositions(v.row0, v.row1, v.height, 1, source.n);
+    const std::vector<std::size_t> colPos = axisPositions(v.col0, v.col1, v.width, 1, source.n);
+    const std::size_t width = colPos.size();
+    forImageRows(pool, v.height, control, [&](std::size_t y0, std::size_t y1) {
+        for (std::size_t y = y0; y < y1; ++y) {
+            const std::size_t a = source.vatPosition[rowPos[y]];
+            for (std::size_t x = 0; x < width; ++x) {
+                const std::size_t b = source.vatPosition[colPos[x]];
+                out[y * width + x] =
+                    a == b ? 0.0f : static_cast<float>(source.ivat.max(std::min(a, b) + 1, std::max(a, b)));
+            }
+        }
+    });
+}
+
 void renderIvat(const VatRenderSource& source, const VatViewport& v, float* out, cpu::ThreadPool& pool,
                 JobControl* control) {
+    if (!source.vatPosition.empty()) return renderIvatReordered(source, v, out, pool, control);
     const RangeMaxTable& table = source.ivat;
     const std::vector<std::size_t> rowPos = axisPositions(v.row0, v.row1, v.height, 1, source.n);
     const std::vector<std::size_t> colPos = axisPositions(v.col0, v.col1, v.width, 1, source.n);
@@ -181,6 +201,30 @@ VatRenderSource makeVatRenderSource(const VatResult& vat, const float* x, std::s
         std::copy_n(x + static_cast<std::size_t>(i) * d, d, source.ordered.data() + k * d);
     }
     source.ivat = RangeMaxTable(vat.cut);
+    return source;
+}
+
+VatRenderSource makeVatRenderSourceInOrder(const VatResult& vat, const float* x, std::size_t d,
+                                           const std::vector<std::int64_t>& order) {
+    if (order.size() != vat.n)
+        throw InvalidInput("VAT image: the order names " + std::to_string(order.size()) + " points, the VAT has " +
+                           std::to_string(vat.n));
+    VatRenderSource source = makeVatRenderSource(vat, x, d);
+    std::vector<std::uint32_t> vatPositionOf(vat.n, 0);  // by point index
+    for (std::size_t k = 0; k < vat.n; ++k)
+        vatPositionOf[static_cast<std::size_t>(vat.order[k])] = static_cast<std::uint32_t>(k);
+    std::vector<char> seen(vat.n, 0);
+    source.vatPosition.resize(vat.n);
+    for (std::size_t k = 0; k < vat.n; ++k) {
+        const std::int64_t i = order[k];
+        if (i < 0 || static_cast<std::size_t>(i) >= vat.n || seen[static_cast<std::size_t>(i)])
+            throw InvalidInput("VAT image: the order is not a permutation of the points 0.." +
+                               std::to_string(vat.n - 1) + " (position " + std::to_string(k) + " names " +
+                               std::to_string(i) + ")");
+        seen[static_cast<std::size_t>(i)] = 1;
+        std::copy_n(x + static_cast<std::size_t>(i) * d, d, source.ordered.data() + k * d);
+        source.vatPosition[k] = vatPositionOf[static_cast<std::size_t>(i)];
+    }
     return source;
 }
 

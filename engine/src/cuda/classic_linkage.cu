@@ -272,8 +272,8 @@ Linkage classicLinkageCuda(const float* x, std::size_t n, std::size_t d, Linkage
         throw InvalidInput("GPU " + linkageMethodName(method) + " linkage supports at most " +
                            std::to_string(kSharedBudget / (2 * sizeof(double))) + " features, got " +
                            std::to_string(d) + "; use --backend cpu or reduce the features first");
-    MatrixFreeLinkage runner(x, static_cast<int>(n), static_cast<int>(d), method);
-    std::vector<cpu::RawMerge> merges = runner.run(control);
+    MatrixFreeLinkage onDevice(x, static_cast<int>(n), static_cast<int>(d), method);
+    std::vector<cpu::RawMerge> merges = onDevice.run(control);
     Linkage linkage = method == LinkageMethod::Ward ? cpu::labelMergesSortedByHeight(std::move(merges), n)
                                                     : labelMergesInOrder(merges, n);
     if (control) control->setProgress(1.0);

@@ -25,11 +25,13 @@
 #include "cuda/kernels/density_peaks_kernels.cuh"
 #include "cuda/kernels/density_peaks_window_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/cuda_event.cuh"
 #include "cuda/util/device_buffer.cuh"
 
 namespace clusterlens {
 namespace {
 
+using cuda::CudaEvent;
 using cuda::DeviceBuffer;
 using cuda::DpcTiles;
 using cuda::kDpcThreads;
@@ -37,7 +39,7 @@ using cuda::kDpcTile;
 using dpc::TileSchedule;
 
 constexpr double kLog2E = 1.4426950408889634;
-constexpr double kBatchSeconds = 0.05;   // work per launch batch: a cancel lands within ~2 batches
+constexpr double kBatchSeconds = 0.02;   // work per launch batch: a cancel waits for ≤ 2 batches
 constexpr double kExactRowsBelow = 1.0;  // Gaussian rows with rho < 1 are recomputed in double
 
 float floatBelow(double v) {
@@ -56,16 +58,13 @@ unsigned gridFor(std::size_t items, unsigned threads) {
     return static_cast<unsigned>((items + threads - 1) / threads);
 }
 
-class CudaEvent {
-public:
-    explicit CudaEvent(unsigned flags = cudaEventDefault) { CL_CUDA_TRY(cudaEventCreateWithFlags(&m_event, flags)); }
-    ~CudaEvent() { cudaEventDestroy(m_event); }
-    CudaEvent(const CudaEvent&) = delete;
-    CudaEvent& operator=(const CudaEvent&) = delete;
-    cudaEvent_t get() const { return m_event; }
-
-private:
-    cudaEvent_t m_event{};
+/// Waits, when the call ends or throws, for the work it queued on the thread's stream: a cancel
+/// leaves batches queued, and no work of a call outlives it (at most two batches of kBatchSeconds).
+struct DrainAtExit {
+    DrainAtExit() = default;
+    DrainAtExit(const DrainAtExit&) = delete;
+    DrainAtExit& operator=(const DrainAtExit&) = delete;
+    ~DrainAtExit() { cudaStreamSynchronize(cudaStreamPerThread); }  // errors at teardown cannot be reported
 };
 
 /// Device time between consecutive marks on the stream (CUDA events).
@@ -92,10 +91,11 @@ private:
 };
 
 /// Launches a schedule batch by batch, keeping one batch queued ahead; between batches it reports
-/// progress and honours a cancel.
-class BatchRunner {
+/// progress, and while it waits for a batch it honours a cancel (DrainAtExit then waits for the
+/// batches still queued).
+class BatchLauncher {
 public:
-    explicit BatchRunner(JobControl* control) : m_control(control) {}
+    explicit BatchLauncher(JobControl* control) : m_control(control) {}
 
     template <class Launch>
     void run(const TileSchedule& schedule, double from, double to, Launch&& launch) {
@@ -112,7 +112,7 @@ public:
             CL_CUDA_TRY(cudaEventRecord(done[b & 1].get(), stream));
             begin = end;
             if (b == 0) continue;
-            CL_CUDA_TRY(cudaEventSynchronize(done[(b - 1) & 1].get()));
+            cuda::waitForEvent(done[(b - 1) & 1].get(), m_control);
             finished += schedule.batchTiles[b - 1];
             report(from, to, finished, schedule.totalTiles);
         }
@@ -150,7 +150,7 @@ public:
           m_d(static_cast<int>(d)),
           m_dPad(static_cast<int>(d + (d & 1))),
           m_tileCount(static_cast<int>((n + kDpcTile - 1) / kDpcTile)),
-          m_runner(control) {
+          m_batches(control) {
         int device = 0;
         CL_CUDA_TRY(cudaGetDevice(&device));
         CL_CUDA_TRY(cudaDeviceGetAttribute(&m_smCount, cudaDevAttrMultiProcessorCount, device));
@@ -210,7 +210,7 @@ public:
         const std::size_t shared = sharedBytes(cuda::kDpcMaxBins * sizeof(unsigned int));
         const TileSchedule schedule = makeSchedule(cuda::dpcWindowKernel, shared, false, m_dPad + 10.0);
         const double from = std::min(m_progress, 0.25);
-        m_runner.run(schedule, from, from + 0.05, [&](const cuda::DpcUnit* d_units, int offset, int count) {
+        m_batches.run(schedule, from, from + 0.05, [&](const cuda::DpcUnit* d_units, int offset, int count) {
             cuda::dpcWindowKernel<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units,
                                                                                                  offset);
         });
@@ -252,7 +252,7 @@ public:
             sharedBytes(kDpcTile * (kDpcThreads / 32) * sizeof(float) + kDpcThreads * 8 * sizeof(double));
         const auto launch = [&](auto kernelFunction, double pairOps) {
             const TileSchedule schedule = makeSchedule(kernelFunction, shared, false, pairOps);
-            m_runner.run(schedule, 0.3, 0.55, [&](const cuda::DpcUnit* d_units, int offset, int count) {
+            m_batches.run(schedule, 0.3, 0.55, [&](const cuda::DpcUnit* d_units, int offset, int count) {
                 kernelFunction<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units, offset);
             });
         };
@@ -312,8 +312,8 @@ public:
         CL_CUDA_CHECK_LAUNCH();
         const std::size_t shared = sharedBytes(kDpcThreads * 8 * (sizeof(double) + sizeof(int)));
         const TileSchedule schedule = makeSchedule(cuda::dpcDeltaKernel, shared, true, m_dPad + 4.0);
-        DeviceBuffer<double> d_partE(static_cast<std::size_t>(schedule.slots) * kDpcTile, stream);
-        DeviceBuffer<int> d_partJ(static_cast<std::size_t>(schedule.slots) * kDpcTile, stream);
+        DeviceBuffer<double> d_partE(static_cast<std::size_t>(schedule.parts) * kDpcTile, stream);
+        DeviceBuffer<int> d_partJ(static_cast<std::size_t>(schedule.parts) * kDpcTile, stream);
         const cuda::DpcDeltaParams params{DpcTiles{d_sortedCentred.data(), m_n, m_d, m_dPad, m_tileCount},
                                           DpcTiles{nullptr, m_n, m_d, m_dPad, m_tileCount},
                                           d_sortedPoints.data(),
@@ -321,16 +321,16 @@ public:
                                           d_order.data(),
                                           d_partE.data(),
                                           d_partJ.data()};
-        m_runner.run(schedule, 0.6, 1.0, [&](const cuda::DpcUnit* d_units, int offset, int count) {
+        m_batches.run(schedule, 0.6, 1.0, [&](const cuda::DpcUnit* d_units, int offset, int count) {
             cuda::dpcDeltaKernel<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units,
                                                                                                 offset);
         });
-        DeviceBuffer<int> d_slotBegin(schedule.slotBegin.size(), stream);
-        d_slotBegin.copyFromHost(schedule.slotBegin.data(), schedule.slotBegin.size());
+        DeviceBuffer<int> d_partBegin(schedule.partBegin.size(), stream);
+        d_partBegin.copyFromHost(schedule.partBegin.data(), schedule.partBegin.size());
         d_delta = DeviceBuffer<double>(n, stream);
         d_nearest = DeviceBuffer<int>(n, stream);
         cuda::dpcDeltaMergeKernel<<<gridFor(n, 256), 256, 0, stream>>>(
-            d_partE.data(), d_partJ.data(), d_slotBegin.data(), d_order.data(), m_n, d_delta.data(), d_nearest.data());
+            d_partE.data(), d_partJ.data(), d_partBegin.data(), d_order.data(), m_n, d_delta.data(), d_nearest.data());
         CL_CUDA_CHECK_LAUNCH();
         d_farthest = DeviceBuffer<unsigned long long>(1, stream);
         CL_CUDA_TRY(cudaMemsetAsync(d_farthest.data(), 0, sizeof(unsigned long long), stream));
@@ -379,7 +379,7 @@ public:
             d_border.data()};
         const std::size_t shared = sharedBytes(0);
         const TileSchedule schedule = makeSchedule(cuda::dpcHaloKernel, shared, false, m_dPad + 2.0);
-        m_runner.run(schedule, 0.0, 1.0, [&](const cuda::DpcUnit* d_units, int offset, int count) {
+        m_batches.run(schedule, 0.0, 1.0, [&](const cuda::DpcUnit* d_units, int offset, int count) {
             cuda::dpcHaloKernel<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units, offset);
         });
         std::vector<unsigned long long> bits(k);
@@ -416,7 +416,7 @@ private:
     int m_n, m_d, m_dPad, m_tileCount;
     int m_smCount = 1;
     int m_clockKhz = 1000000;
-    BatchRunner m_runner;
+    BatchLauncher m_batches;
     double m_progress = 0.0;
     DeviceBuffer<float> d_points;
     DeviceBuffer<float> d_tiles;
@@ -447,6 +447,7 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
             "single precision; rescale the data or use --backend cpu");
     if (control) control->checkCancelled();
 
+    const DrainAtExit drain;  // (declared first: destroyed after the device's buffers are freed)
     StageClock clock;
     DpcDevice device(x, n, d, control);
     DensityPeaksResult result;
@@ -480,6 +481,7 @@ std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size
             "density peaks halo on the GPU: the coordinates are so large that squared distances overflow "
             "single precision; rescale the data or use --backend cpu");
     if (control) control->checkCancelled();
+    const DrainAtExit drain;
     DpcDevice device(x, n, d, control);
     return dpc::haloLabels(result, labels, device.haloBorders(labels, result.rho, k, dc));
 }

@@ -1,6 +1,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/left_work.cuh"
 #include "device_query.hpp"
 
 namespace clusterlens::detail {
@@ -39,6 +40,10 @@ bool cudaContextLost() noexcept {
 
 void clearCudaError() noexcept {
     if (!cudaContextLost()) cudaGetLastError();
+}
+
+void waitForLeftCudaWork(const JobControl* control) {
+    cuda::waitForLeftWork(control);
 }
 
 }  // namespace clusterlens::detail

@@ -19,6 +19,7 @@
 #include "cpu/mhca_rules.hpp"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_phase_times.hpp"
+#include "cuda/util/left_work.cuh"
 #include "cuda/mhca_types.cuh"
 
 namespace clusterlens {
@@ -238,6 +239,7 @@ Linkage mhcaCuda(const double* x, std::size_t n, std::size_t d, const MhcaOption
     if (!cudaAvailable()) throw CudaError("MHCA on CUDA: no CUDA device is available on this machine");
     MergeProgress progress(control, n - 1);
     progress.check();
+    cuda::waitForLeftWork(control);  // (also done by runOnBackend: this entry is public)
     if (!options.apriori.empty()) {
         if (auto linkage = clusterWithApriori(x, n, d, options, progress)) return *linkage;
     }
@@ -246,8 +248,10 @@ Linkage mhcaCuda(const double* x, std::size_t n, std::size_t d, const MhcaOption
     {
         MhcaEngine engine(x, n, d, options);
         times.mark("device arrays");
+        progress.check();
         engine.startFromPoints(std::vector<int>(n, 0), 1);
         times.mark("start");
+        progress.check();
         records = engine.run(n - 1, progress);
         times.mark("merges");
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/mhca_phase_times.hpp"
+#include "cuda/util/left_work.cuh"
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
@@ -38,10 +40,7 @@ OwnedStream::OwnedStream(bool highest) {
 }
 
 OwnedStream::~OwnedStream() {
-    if (m_stream) {
-        cudaStreamSynchronize(m_stream);  // errors at teardown cannot be reported
-        cudaStreamDestroy(m_stream);
-    }
+    if (m_stream) cudaStreamDestroy(m_stream);  // errors at teardown cannot be reported
 }
 
 StreamFork::StreamFork(bool highest) : m_side(highest) {
@@ -134,11 +133,13 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
 }
 
 MhcaEngine::~MhcaEngine() {
-    // An error between a fork and its join can leave side-stream kernels that read the buffers, which
-    // are freed in the main stream's order only.
-    m_fork.drain();
-    m_growthSide.drain();
-    m_spec.drain();
+    // An error or a cancel between a fork and its join can leave side-stream kernels that read the
+    // buffers, which are freed in the main stream's order only.
+    const cudaStream_t main = m_stream.get();
+    m_fork.joinAtTeardown(main);
+    m_growthSide.joinAtTeardown(main);
+    m_spec.joinAtTeardown(main);
+    if (std::uncaught_exceptions() > 0) leaveQueuedWork(main);  // (a cancel: the launches run on)
 }
 
 MhcaSizing MhcaEngine::sizing() const {
@@ -257,8 +258,7 @@ void MhcaEngine::startFromPoints(const std::vector<int>& group, int groupCount, 
     m_singletons = neighbours;
     m_nearestPending = neighbours;
     m_largestPending = neighbours;
-    CL_CUDA_TRY(cudaStreamSynchronize(s));
-    times.mark("groups and list");
+    mark("groups and list");  // (no wait without the profile: the run's first wait is a cancel point)
 }
 
 void MhcaEngine::finishStart(bool tiled, bool largestByPairs) {

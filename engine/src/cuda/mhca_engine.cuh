@@ -17,12 +17,15 @@
 #include "cuda/mhca_engine_state.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/mhca_types.cuh"
+#include "cuda/util/cuda_event.cuh"
 #include "cuda/util/device_buffer.cuh"
 
 namespace clusterlens::cuda::mhca {
 
-/// A non-blocking stream, synchronised and destroyed with its owner; `highest`: the device's greatest
-/// priority (its blocks are dispatched before those of other streams' waiting kernels).
+/// A non-blocking stream destroyed with its owner, without waiting: work still queued on it (a launch
+/// left running by a cancel) ends on its own, and the buffers freed on it after that work are released
+/// then. `highest`: the device's greatest priority (its blocks are dispatched before those of other
+/// streams' waiting kernels).
 class OwnedStream {
 public:
     explicit OwnedStream(bool highest = false);
@@ -49,8 +52,14 @@ public:
     cudaStream_t side() const { return m_side.get(); }
     void fork(cudaStream_t main);
     void join(cudaStream_t main);
-    /// Waits for the side stream's work (teardown; errors cannot be reported there).
-    void drain() noexcept { cudaStreamSynchronize(m_side.get()); }
+    /// Teardown: the main stream waits for the side stream's work, so that the buffers freed on the
+    /// main stream afterwards outlive it (without blocking the host; errors cannot be reported there).
+    void joinAtTeardown(cudaStream_t main) noexcept {
+        try {
+            join(main);
+        } catch (...) {  // (a failed join: the context is lost, nothing runs on)
+        }
+    }
 
 private:
     OwnedStream m_side;
@@ -82,6 +91,12 @@ public:
     void check() const {
         if (m_control) m_control->checkCancelled();
     }
+    /// Waits for the work queued on `stream` so far, a cancellation point while it waits: a cancel
+    /// lands within microseconds even while a long launch runs (the launch runs on, in the background).
+    void waitFor(cudaStream_t stream) {
+        CL_CUDA_TRY(cudaEventRecord(m_queued.get(), stream));
+        waitForEvent(m_queued.get(), m_control);
+    }
     void advance(std::size_t merges) {
         m_done += merges;
         if (m_control)
@@ -92,6 +107,7 @@ private:
     JobControl* m_control;
     std::size_t m_total;
     std::size_t m_done = 0;
+    CudaEvent m_queued{cudaEventDisableTiming};
 };
 
 /// One merge as recorded on the device: cluster ids (a < b), height, size, group of the run.
@@ -197,7 +213,7 @@ private:
     /// One launch of at most `merges` merges; returns the merges completed and whether it stopped at a
     /// switch step (then finished here by the per-stage kernels).
     /// With `prologue`, every live row is rescanned first, for its runners-up.
-    std::size_t persistentBatch(int merges, bool& switched, bool prologue);
+    std::size_t persistentBatch(int merges, bool& switched, bool prologue, MergeProgress& progress);
     void finishSwitchStep();
     /// With a timed probe: the persistent kernel's stage times into it (and its sums reset).
     void reportPersistentProfile();

@@ -57,8 +57,7 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
         args.order = state.order.data() + first;
         args.groups = end - first;
         launchCmdGroups(v, args, m_groupPhase, s);
-        CL_CUDA_TRY(cudaStreamSynchronize(s));
-        progress.check();
+        progress.waitFor(s);
         std::size_t done = 0;
         for (int k = first; k < end; ++k)
             done += static_cast<std::size_t>(sizeOf(order[static_cast<std::size_t>(k)]) - 1);

@@ -59,8 +59,7 @@ std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& prog
         launchStepBatch(batch, false);
         m_live -= static_cast<int>(batch);
         done += batch;
-        CL_CUDA_TRY(cudaStreamSynchronize(s));
-        progress.check();
+        progress.waitFor(s);
         progress.advance(batch);
     }
     return downloadMerges(merges);
@@ -132,7 +131,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
             batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
         bool switched = false;
         const Clock::time_point batchStart = Clock::now();
-        const std::size_t completed = persistentBatch(static_cast<int>(batch), switched, prologue);
+        const std::size_t completed = persistentBatch(static_cast<int>(batch), switched, prologue, progress);
         ++launches;
         if (stats) {
             const double seconds = std::chrono::duration<double>(Clock::now() - batchStart).count();
@@ -177,7 +176,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     return downloadMerges(merges);
 }
 
-std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologue) {
+std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologue, MergeProgress& progress) {
     const cudaStream_t s = m_stream.get();
     CL_CUDA_TRY(cudaMemsetAsync(m_persist.status.data(), 0, m_persist.status.bytes(), s));
     // The kernel keeps the rescan list empty between its merges; a switch step finished by the
@@ -223,6 +222,7 @@ std::size_t MhcaEngine::persistentBatch(int merges, bool& switched, bool prologu
     }
     launchCmdPersistent(view(), args, blocks, m_persistent.sharedBytes, s);
     if (growth) m_growthSide.join(s);
+    progress.waitFor(s);  // (a copy into pageable memory would block until the launch ends)
     int status[3] = {0, 0, 0};
     CL_CUDA_TRY(cudaMemcpyAsync(status, m_persist.status.data(), sizeof(status), cudaMemcpyDeviceToHost, s));
     CL_CUDA_TRY(cudaStreamSynchronize(s));
@@ -438,6 +438,7 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
         if (m_listLen >= 2048)
             batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
         launchStepBatch(batch, true);
+        progress.waitFor(s);  // (a copy into pageable memory would block until the batch ends)
         int count = 0, halted = 0;
         CL_CUDA_TRY(cudaMemcpyAsync(&count, m_log.mergeCount.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
         CL_CUDA_TRY(cudaMemcpyAsync(&halted, m_log.halt.data(), sizeof(int), cudaMemcpyDeviceToHost, s));

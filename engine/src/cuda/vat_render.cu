@@ -13,24 +13,9 @@
 #include "cuda/kernels/vat_engine.cuh"
 #include "cuda/kernels/vat_render_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/cuda_event.cuh"
 
 namespace clusterlens {
-
-namespace {
-
-class Event {
-public:
-    Event() { CL_CUDA_TRY(cudaEventCreate(&m_event)); }
-    ~Event() { cudaEventDestroy(m_event); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    cudaEvent_t get() const { return m_event; }
-
-private:
-    cudaEvent_t m_event{};
-};
-
-}  // namespace
 
 struct VatDeviceRenderer::Impl {
     std::size_t n = 0;
@@ -41,7 +26,7 @@ struct VatDeviceRenderer::Impl {
     cuda::DeviceBuffer<int> table;
     cuda::DeviceBuffer<float> cut;
     cuda::DeviceBuffer<float> image;  // renderToHost's staging buffer
-    Event start, stop;
+    cuda::CudaEvent start, stop;
     double lastMs = 0.0;
 };
 

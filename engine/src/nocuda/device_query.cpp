@@ -15,5 +15,6 @@ bool cudaContextLost() noexcept {
     return false;
 }
 void clearCudaError() noexcept {}
+void waitForLeftCudaWork(const JobControl*) {}
 
 }  // namespace clusterlens::detail

@@ -66,6 +66,9 @@ struct DensityPeaksOptions {
     std::size_t sampleSize = 1000000;
     std::uint64_t seed = 1;  ///< seed of the pair sample (counter-based, thread-count independent)
     SpatialIndex index = SpatialIndex::Auto;
+    /// Points per kd-tree leaf of the tree index; 0 chooses by d (what every caller but the tests,
+    /// which also build deep trees, should use). Changes the time, never the result.
+    std::size_t treeLeafSize = 0;
 };
 
 /// Points from which Auto uses the grid (below it the all-pairs passes are as fast).

@@ -22,6 +22,15 @@
 
 namespace clusterlens {
 
+/// The leaf ids from left to right as the dendrogram draws them: depth-first from the root, the first
+/// child (a) before the second (b). Every cluster of the tree is a contiguous run of it. `linkage` must
+/// be valid (Linkage::validate). O(N) time and memory.
+std::vector<std::int64_t> dendrogramLeafOrder(const Linkage& linkage);
+
+/// Per merge row, the largest height in its subtree (scipy's maxdists): its own height where heights
+/// are monotonic. `linkage` must be valid (Linkage::validate). O(N) time and memory.
+std::vector<double> linkageSubtreeMaxima(const Linkage& linkage);
+
 /// Merge rows in the order cuts undo them (see above). `linkage` must be valid
 /// (Linkage::validate). O(N log N) time, O(N) memory.
 std::vector<std::int32_t> linkageCutOrder(const Linkage& linkage);

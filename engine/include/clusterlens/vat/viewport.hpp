@@ -2,6 +2,7 @@
 // Rendering a window of the (never stored) VAT/iVAT matrix at screen resolution.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "clusterlens/job_control.hpp"
@@ -63,9 +64,21 @@ struct VatRenderSource {
     Metric metric = Metric::Euclidean;
     std::vector<float> ordered;  ///< row k = point order[k]
     RangeMaxTable ivat;
+    /// Empty: the rows are in VAT order. Else row k's position in the VAT order, for a source in
+    /// another order (makeVatRenderSourceInOrder), whose iVAT pixels look the range maximum up there.
+    std::vector<std::uint32_t> vatPosition;
 };
 
 VatRenderSource makeVatRenderSource(const VatResult& vat, const float* x, std::size_t d);
+
+/// A source whose rows follow `order` (a permutation of 0..n-1, e.g. a dendrogram's leaf order) instead
+/// of the VAT order: VAT pixels are the distances of the points in that order, iVAT pixels the same
+/// minimax path distances of the VAT's spanning tree (the range maximum of vat.cut between the two
+/// points' VAT positions), so either image is the VAT run's matrix with rows and columns permuted.
+/// Renders on the CPU only (VatViewportRenderer keeps such a source there). Memory: makeVatRenderSource
+/// + 4 bytes per point. Throws InvalidInput unless `order` is a permutation of the VAT's n points.
+VatRenderSource makeVatRenderSourceInOrder(const VatResult& vat, const float* x, std::size_t d,
+                                           const std::vector<std::int64_t>& order);
 
 /// Renders the viewport into out (width·height floats, row-major, top row first), values are
 /// distances in the metric (pixel distances in float; the iVAT table values rounded to float).

@@ -19,7 +19,7 @@ struct DpcDeltaParams {
     const float* points;  ///< original values in density order, row-major (exact distances)
     DpcGuard guard;       ///< norms in density order
     const int* order;     ///< position -> original index
-    double* partE;        ///< per slot and tile row: best exact squared distance
+    double* partE;        ///< per part and tile row: best exact squared distance
     int* partJ;           ///< and its original index
 };
 
@@ -103,7 +103,7 @@ struct DpcDeltaEpilogue {
                 }
             }
             if (tx == 0) {
-                const size_t at = static_cast<size_t>(unit.slot) * kDpcTile + dpcOffset(ty, r);
+                const size_t at = static_cast<size_t>(unit.part) * kDpcTile + dpcOffset(ty, r);
                 p.partE[at] = e;
                 p.partJ[at] = j;
             }
@@ -140,11 +140,11 @@ __global__ void dpcPermuteRowsKernel(const float* __restrict__ d_points, const i
     d_out[e] = d_points[static_cast<size_t>(d_order[p]) * d + e % d];
 }
 
-/// Merges the slots of each tile (d_slotBegin: tileCount + 1 offsets) into delta and the link of the
+/// Merges the parts of each tile (d_partBegin: tileCount + 1 offsets) into delta and the link of the
 /// point at each position p >= 1. Position 0, the densest point, gets delta 0 and link -1 (the host
 /// replaces its delta with its largest distance), so every entry is written.
 __global__ void dpcDeltaMergeKernel(const double* __restrict__ d_partE, const int* __restrict__ d_partJ,
-                                    const int* __restrict__ d_slotBegin, const int* __restrict__ d_order, int n,
+                                    const int* __restrict__ d_partBegin, const int* __restrict__ d_order, int n,
                                     double* __restrict__ d_delta, int* __restrict__ d_nearest) {
     const int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     if (p >= n) return;
@@ -156,7 +156,7 @@ __global__ void dpcDeltaMergeKernel(const double* __restrict__ d_partE, const in
     const int t = p / kDpcTile;
     double e = __longlong_as_double(0x7ff0000000000000LL);
     int j = INT_MAX;
-    for (int s = d_slotBegin[t]; s < d_slotBegin[t + 1]; ++s) {
+    for (int s = d_partBegin[t]; s < d_partBegin[t + 1]; ++s) {
         const size_t at = static_cast<size_t>(s) * kDpcTile + p % kDpcTile;
         if (dpc::candidateBefore(d_partE[at], d_partJ[at], e, j)) {
             e = d_partE[at];

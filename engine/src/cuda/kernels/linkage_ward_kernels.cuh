@@ -44,6 +44,9 @@ __global__ void wardChainKernel(LinkageDeviceData a) {
         for (int k = threadIdx.x; k < a.d; k += blockDim.x)
             s_query[k] = queryIsFresh ? s_fresh[k] : a.centroid[static_cast<size_t>(x) * a.d + k];
         const double nx = queryIsFresh ? freshSize : a.size[x];
+        // prev's size is read here, before the barrier: if x and prev merge, block 0 zeroes both
+        // sizes right after it while a slower block may not yet have read them.
+        const double nPrev = prev < 0 ? 0.0 : (prev == fresh ? freshSize : a.size[prev]);
         __syncthreads();
         LinkageKey best = emptyLinkageKey();
         const int total = a.listLength + (a.n + merges - a.firstNew);
@@ -67,7 +70,7 @@ __global__ void wardChainKernel(LinkageDeviceData a) {
         fresh = deadA = deadB = -1;  // the barrier published the previous merge
         if (length > 1 && y.slot == prev) {
             const int lo = min(x, prev), hi = max(x, prev), id = a.n + merges;
-            const double nlo = a.size[lo], nhi = a.size[hi];
+            const double nlo = lo == x ? nx : nPrev, nhi = hi == x ? nx : nPrev;
             for (int k = threadIdx.x; k < a.d; k += blockDim.x)
                 s_fresh[k] = (nlo * a.centroid[static_cast<size_t>(lo) * a.d + k] +
                               nhi * a.centroid[static_cast<size_t>(hi) * a.d + k]) /
