@@ -2,14 +2,16 @@
 // window — open the demo or a second file, analyse, cut, pick, gate, combine, undo, redo, export, save
 // and reopen, then File > New session. After every round the application must be idle (no job, no
 // dialog waiting) and consistent (the populations of the document, of the analysis session and of the
-// panel agree, each a sorted set of events of the data), and memory must not grow between rounds: the
-// bytes the heap hands out (liveHeapBytes) and the resident memory, each as the lowest value of the
-// last rounds against the lowest of the first ones (floorGrowth), since single rounds differ with what
-// they did. LeakSanitizer finds memory nobody points at any more; this finds what stays reachable and
-// piles up (an undo stack or a cache that is never emptied, a closed view that is only hidden).
-// CI runs it in the ASan + UBSan build (docs/reliability.md); CLUSTERLENS_SOAK_ROUNDS runs longer.
+// panel agree, each a sorted set of events of the data), and nothing may pile up between rounds: the
+// objects of the window and the application's widgets (exactly), the bytes the heap hands out
+// (liveHeapBytes) and the resident memory (coarsely), each as the lowest value of the last rounds
+// against the lowest of the first ones (floorGrowth), since single rounds differ with what they did. LeakSanitizer
+// finds memory nobody points at any more; this finds what stays reachable and piles up (an undo stack or a cache that
+// is never emptied, a closed view that is only hidden). CI runs it in the ASan + UBSan build (docs/reliability.md);
+// CLUSTERLENS_SOAK_ROUNDS runs longer.
 
 #include <QAbstractItemModel>
+#include <QApplication>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -50,13 +52,18 @@ namespace {
 constexpr std::uint32_t kSeed = 20261128;
 constexpr int kDefaultRounds = 8;
 constexpr int kActionsPerRound = 40;
-// The heap after a round (a new session) still differs by up to ~12 MiB from round to round with what
-// the round did (measured: 117.6-130.5 MiB over 8 rounds of the normal build, 122.4-131.6 MiB under
-// ASan, no trend), so single rounds are not compared: the lowest heap of the last three rounds may
-// exceed the lowest of the first three by this much. A leak of 2 MiB per round (a dataset's copy, a VAT
-// image, an undo stack that keeps every command) raises that floor by about 10 MiB over 8 rounds and
-// fails (floorGrowthSeesASteadyLeakThroughTheRoundsNoise).
-constexpr long long kHeapGrowthToleranceBytes = 8LL << 20;
+// The heap after a round (a new session) differs from round to round by up to ~19 MiB without a trend
+// (ASan: 127-146 MiB over 14 rounds on the 2-core VM; the floor of the last three rounds exceeded the
+// first three's by 12.9 MiB in one CI run). ASan's memory profile (__sanitizer_print_memory_profile)
+// puts about 110 of those MiB in Mesa's llvmpipe driver (swrast_dri.so: textures, framebuffers and
+// compiled shaders of the OpenGL views), which rises and falls with what a round drew; ClusterLens's
+// own blocks are the rest. So the heap is a coarse bound: the lowest heap of the last three rounds may
+// exceed the lowest of the first three by this much. A leak of 5 MiB per round (a dataset's copy, a VAT
+// image, an undo stack that keeps every command) raises that floor by about 25 MiB over 8 rounds and
+// fails (floorGrowthSeesASteadyLeakThroughTheRoundsNoise). What the heap cannot resolve, a view or a
+// dialog that is made each time and only hidden, the object counts below catch exactly.
+constexpr long long kHeapGrowthToleranceBytes = 24LL << 20;
+constexpr long long kSelfCheckLeakPerRoundBytes = 5LL << 20;
 constexpr int kFloorRounds = 3;
 // Resident memory also counts pages the allocators keep for later and, under ASan, its quarantine and
 // shadow: a coarse bound that catches what the heap count cannot see (OpenGL buffers mapped by Mesa).
@@ -163,18 +170,25 @@ void SoakTest::liveHeapCountSeesABlockThatIsKeptAndItsRelease() {
     QVERIFY2(holding - liveHeapBytes() >= kHeapGrowthToleranceBytes, qPrintable(mib(holding - liveHeapBytes())));
 }
 
-// The heaps an ASan run measured after rounds 0-7 (MiB): no trend, 9 MiB apart at most. The same
-// rounds with 2 MiB more kept after every round must fail the bound.
+// The heaps two ASan runs measured after rounds 0-7 (MiB; the second is the CI run whose floor rose by
+// 12.9 MiB): no leak. The same rounds with kSelfCheckLeakPerRoundBytes more kept after every round must
+// fail the bound.
 void SoakTest::floorGrowthSeesASteadyLeakThroughTheRoundsNoise() {
-    const double measured[] = {122.4, 124.1, 127.9, 123.4, 123.5, 124.6, 131.6, 127.4};
-    std::vector<long long> noise, leaking;
-    for (std::size_t round = 0; round < std::size(measured); ++round) {
-        noise.push_back(static_cast<long long>(measured[round] * 1048576.0));
-        leaking.push_back(noise.back() + static_cast<long long>(round) * (2LL << 20));
+    const std::vector<std::vector<double>> runs = {{122.4, 124.1, 127.9, 123.4, 123.5, 124.6, 131.6, 127.4},
+                                                   {128.8, 136.6, 126.1, 126.8, 138.5, 139.0, 143.0, 142.3}};
+    for (const std::vector<double>& measured : runs) {
+        std::vector<long long> noise, leaking;
+        for (std::size_t round = 0; round < measured.size(); ++round) {
+            noise.push_back(static_cast<long long>(measured[round] * 1048576.0));
+            leaking.push_back(noise.back() + static_cast<long long>(round) * kSelfCheckLeakPerRoundBytes);
+        }
+        QVERIFY2(floorGrowth(noise, 0) <= kHeapGrowthToleranceBytes, qPrintable(mib(floorGrowth(noise, 0))));
+        QVERIFY2(floorGrowth(leaking, 0) > kHeapGrowthToleranceBytes, qPrintable(mib(floorGrowth(leaking, 0))));
+        QCOMPARE(floorGrowth(std::vector<long long>(noise.begin(), noise.begin() + 5), 0), 0LL);
     }
-    QVERIFY2(floorGrowth(noise, 0) <= kHeapGrowthToleranceBytes, qPrintable(mib(floorGrowth(noise, 0))));
-    QVERIFY2(floorGrowth(leaking, 0) > kHeapGrowthToleranceBytes, qPrintable(mib(floorGrowth(leaking, 0))));
-    QCOMPARE(floorGrowth(std::vector<long long>(noise.begin(), noise.begin() + 5), 0), 0LL);
+    // Object counts have no noise: one more object kept per round shows as growth.
+    QCOMPARE(floorGrowth({1306, 1306, 1306, 1306, 1306, 1306, 1306, 1306}, 0), 0LL);
+    QCOMPARE(floorGrowth({1306, 1307, 1308, 1309, 1310, 1311, 1312, 1313}, 0), 5LL);
 }
 
 void SoakTest::randomUserActionsLeaveTheAppIdleConsistentAndBounded() {
@@ -184,7 +198,7 @@ void SoakTest::randomUserActionsLeaveTheAppIdleConsistentAndBounded() {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     clusterlens::test::SoakDriver driver(window, kSeed);
 
-    std::vector<long long> heaps, residents;
+    std::vector<long long> heaps, residents, objects, widgets;
     for (int round = 0; round < rounds(); ++round) {
         // Every round starts on a file and so is independent of the last one's random end.
         round % 2 ? driver.openSecondFile() : driver.openDemo();
@@ -205,8 +219,11 @@ void SoakTest::randomUserActionsLeaveTheAppIdleConsistentAndBounded() {
 
         const long long heap = liveHeapBytes();
         const long long resident = residentBytes();
-        qInfo("round %d: %d actions so far, heap %s MiB, resident %s MiB", round, driver.actionsRun(),
-              qPrintable(mib(heap)), qPrintable(mib(resident)));
+        objects.push_back(window.findChildren<QObject*>().size());
+        widgets.push_back(QApplication::allWidgets().size());
+        qInfo("round %d: %d actions so far, heap %s MiB, resident %s MiB, %lld objects in the window, %lld widgets",
+              round, driver.actionsRun(), qPrintable(mib(heap)), qPrintable(mib(resident)), objects.back(),
+              widgets.back());
         heaps.push_back(heap);
         residents.push_back(resident);
     }
@@ -222,6 +239,14 @@ void SoakTest::randomUserActionsLeaveTheAppIdleConsistentAndBounded() {
                             .arg(kWarmRounds - 1)
                             .arg(kWarmRounds + kFloorRounds - 2)
                             .arg(kFloorRounds)));
+    // After a new session the window holds the same objects every round, and no widget lives outside it
+    // that was not there before (a dialog or a view made each time and only hidden).
+    QVERIFY2(
+        floorGrowth(objects, 0) == 0,
+        qPrintable(QStringLiteral("the window's objects grew by %1 over the rounds").arg(floorGrowth(objects, 0))));
+    QVERIFY2(floorGrowth(widgets, 0) == 0,
+             qPrintable(
+                 QStringLiteral("the application's widgets grew by %1 over the rounds").arg(floorGrowth(widgets, 0))));
     window.document()->setModified(false);
     window.close();
     QTRY_VERIFY(!window.isVisible());
