@@ -4,7 +4,7 @@
 #   scripts/bootstrap.sh run     # install what is missing, build, start the GUI with the demo data
 #   scripts/bootstrap.sh test    # install what is missing, check the formatting, build the `ci` preset
 #                                # (ASan + UBSan, GUI, CUDA when found, -Werror), run every test under
-#                                # the sanitizers (GUI tests under Xvfb), then each fuzz target for 20 s
+#                                # the sanitizers (GUI tests under Xvfb), then each fuzz target for 10 s
 #                                # (scripts/fuzz.sh)
 set -euo pipefail
 
@@ -65,5 +65,5 @@ stage() {
 stage "format check" bash scripts/format-check.sh
 stage "ci build" bash -c "cmake --preset ci && cmake --build --preset ci -j $jobs"
 stage "ci tests" ctest --preset ci -j "$jobs" --timeout 1500
-stage "fuzz (build, 20 s per target)" bash scripts/fuzz.sh 20
+stage "fuzz (build, 10 s per target)" bash scripts/fuzz.sh 10
 echo "clusterlens: stage times: $(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
