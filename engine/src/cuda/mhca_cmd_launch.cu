@@ -8,14 +8,6 @@
 #include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
-void loadCmdKernels(int d) {
-    loadKernels(newRowUpdateKernel<true>, newRowUpdateKernel<false>);
-    byWideDimension(d, [&](auto instance) {
-        constexpr int kMaxD = decltype(instance)::value;
-        loadKernels(centroidNewDistancesKernel<kMaxD>, centroidRescanKernel<kMaxD>);
-    });
-}
-
 void launchCentroidNewDistances(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
                                 const MergeScratchView& scratch, const VisitedListView& visited, std::size_t rowBytes,
                                 cudaStream_t stream) {

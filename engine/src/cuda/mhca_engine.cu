@@ -130,8 +130,6 @@ MhcaEngine::MhcaEngine(const double* x, std::size_t n, std::size_t d, const Mhca
     times.mark("allocate-sync");
     configureKernelLimits(m_shapeBytes);
     times.mark("limits");
-    loadKernels();  // before any pass of the start (mhca_launch.cuh: loadMhcaKernels)
-    times.mark("kernels loaded");
 }
 
 MhcaEngine::~MhcaEngine() {

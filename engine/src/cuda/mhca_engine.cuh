@@ -187,9 +187,6 @@ private:
     /// earlier measured slower).
     int compactBelow() const { return m_listLen / 2; }
     void moveLiveSlots();
-    /// Loads every kernel the run may use before its first long pass (loadMhcaKernels, the
-    /// compaction's kernels, CUB's selection through a one-entry compaction of the visited list).
-    void loadKernels();
     void rescanAll(const std::vector<int>& slots);
     /// The rows' nearest neighbours that startFromPoints deferred, unless the run's tiled prologue
     /// (launchSingletonRows, which writes every row's) replaces them: `tiled`.

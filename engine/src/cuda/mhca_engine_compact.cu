@@ -37,22 +37,6 @@ void moveSlots(T* a, std::size_t slotStride, std::size_t entryStride, int entrie
 
 }  // namespace
 
-void MhcaEngine::loadKernels() {
-    loadMhcaKernels(m_d);
-    ::clusterlens::cuda::mhca::loadKernels(gatherSlotsKernel<int>, gatherSlotsKernel<signed char>,
-                                           gatherSlotsKernel<double>, scatterSlotsKernel<int>,
-                                           scatterSlotsKernel<signed char>, scatterSlotsKernel<double>, slotMapKernel,
-                                           slotMapLiveKernel, renameSlotsKernel);
-    if (m_n < 1) return;
-    // CUB's selection kernels have no names to load by: a compaction of one entry (slot 0, dead; the
-    // start sets both again) loads them.
-    const cudaStream_t s = m_stream.get();
-    CL_CUDA_TRY(cudaMemsetAsync(m_visited.list.data(), 0, sizeof(int), s));
-    CL_CUDA_TRY(cudaMemsetAsync(m_clusters.alive.data(), 0, 1, s));
-    launchCompact(m_visited.list.data(), m_visited.listSpare.data(), 1, m_clusters.alive.data(),
-                  m_visited.compactTemp.data(), m_visited.compactTemp.bytes(), m_visited.selected.data(), s);
-}
-
 void MhcaEngine::compactIfSparse(bool slots) {
     if (m_listLen < 2048 || m_live > compactBelow()) return;
     launchCompact(m_visited.list.data(), m_visited.listSpare.data(), m_listLen, m_clusters.alive.data(),

@@ -34,15 +34,6 @@ void launchMemberPass(const MhcaConfig& cfg, const ClusterView& clusters, const 
 }
 }  // namespace
 
-void loadFmdKernels(int d) {
-    loadKernels(fmdRotateKernel, fmdPlaceKernel, fmdNewDistancesKernel, fmdFinalizeKernel, applyShiftKernel);
-    byDimension(d, [&](auto instance) {
-        constexpr int kMaxD = decltype(instance)::value;
-        constexpr int kPoints = kMaxD == 0 ? 1 : 2;  // (launchFmdMemberPass' instances)
-        loadKernels(fmdPointPassKernel<kMaxD>, fmdMemberPassKernel<kMaxD, kPoints>);
-    });
-}
-
 int fmdGridRows(const FmdBatch& batch) {
     return batch.rowLimit ? std::min(batch.rowCount, kFmdRowBlocks) : batch.rowCount;
 }

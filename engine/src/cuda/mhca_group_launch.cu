@@ -24,10 +24,6 @@ void setGroupLimits(std::size_t sharedBytes, int& perSm) {
 
 }  // namespace
 
-void loadGroupKernels(int d) {
-    byWideDimension(d, [&](auto instance) { loadKernels(cmdGroupKernel<decltype(instance)::value>); });
-}
-
 GroupPhaseShape planGroupPhase(int d, int memberCap, int sms) {
     GroupPhaseShape shape;
     int device = 0, optIn = 0;

@@ -9,7 +9,6 @@
 #include <type_traits>
 
 #include "cuda/mhca_types.cuh"
-#include "cuda/util/cuda_check.cuh"
 
 namespace clusterlens::cuda::mhca {
 
@@ -55,33 +54,6 @@ void byWideDimension(int d, Run&& run) {
         byDimension(d, run);
     }
 }
-
-/// Loads kernels into the context (cudaFuncGetAttributes loads a function under lazy loading).
-/// Each kernel must be named in the launcher source that launches it: the symbol is that source's.
-template <typename Kernel>
-void loadKernel(Kernel* kernel) {
-    cudaFuncAttributes attributes{};
-    CL_CUDA_TRY(cudaFuncGetAttributes(&attributes, kernel));
-}
-template <typename... Kernels>
-void loadKernels(Kernels*... kernels) {
-    (loadKernel(kernels), ...);
-}
-
-/// Every kernel an MHCA run of dimension d may launch or query, loaded before its first long pass.
-/// With lazy loading (the default since CUDA 12.2), the first use of a kernel (a launch, an attribute
-/// or occupancy query) loads it, and loading may synchronize the context (CUDA Programming Guide,
-/// "Lazy Loading", "Potential Hazards": concurrent execution; preloading is its remedy): a host call
-/// after an O(N²) pass was queued would wait for that pass, and the cancel poll behind it too.
-/// Cheap once loaded. The compaction kernels and CUB's load in MhcaEngine::loadKernels.
-void loadMhcaKernels(int d);
-/// The kernels of one launcher source for dimension d (all of their instances a run can use).
-void loadStepKernels(int d);
-void loadCmdKernels(int d);
-void loadFmdKernels(int d);
-void loadGroupKernels(int d);
-void loadPersistentKernels(int d);
-void loadPrologueKernels(int d);
 
 /// Shared memory of the shape kernel for d and staged member rows (0 when it does not fit and the
 /// kernel works in global scratch instead).

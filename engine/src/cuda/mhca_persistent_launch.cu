@@ -39,14 +39,6 @@ __global__ void listLiveRowsKernel(const __grid_constant__ ClusterView clusters,
 
 }  // namespace
 
-void loadPersistentKernels(int d) {
-    loadKernels(cmdGrowthKernel, forgetRunnersKernel, listLiveRowsKernel);
-    byDimension(d, [&](auto instance) {
-        constexpr int kMaxD = decltype(instance)::value;
-        if constexpr (kMaxD > 0) loadKernels(cmdPersistentKernel<kMaxD, false>, cmdPersistentKernel<kMaxD, true>);
-    });
-}
-
 PersistentShape planPersistentCmd(int d, int memberCap, int sms) {
     PersistentShape shape;
     if (dimensionInstance(d) == 0) return shape;

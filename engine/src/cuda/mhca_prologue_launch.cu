@@ -48,29 +48,7 @@ void launchPairsOfDimension(const MhcaConfig& cfg, const ClusterView& clusters, 
     singletonPairsKernel<D><<<blocks, kPairsThreads, 0, stream>>>(cfg, clusters, nearest, mergeLog, visited);
 }
 
-/// The singletonPairsKernel instance launchPairsOfDimension<D> picks for d.
-template <int D>
-void loadPairsOfDimension(int d) {
-    if constexpr (D > 1) {
-        if (d < D) {
-            loadPairsOfDimension<D - 1>(d);
-            return;
-        }
-    }
-    loadKernels(singletonPairsKernel<D>);
-}
-
 }  // namespace
-
-void loadPrologueKernels(int d) {
-    loadKernels(singletonRowsFromPairsKernel);
-    if (dimensionInstance(d) <= 0) return;  // (the prologue kernels need d <= 16)
-    loadPairsOfDimension<16>(d);
-    byDimension(d, [&](auto instance) {
-        constexpr int kMaxD = decltype(instance)::value;
-        if constexpr (kMaxD > 0) loadKernels(singletonRowsKernel<kMaxD, true>, singletonRowsKernel<kMaxD, false>);
-    });
-}
 
 void launchSingletonPairs(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
                           const MergeLogView& mergeLog, const VisitedListView& visited, bool flagAll,

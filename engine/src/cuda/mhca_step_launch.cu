@@ -21,24 +21,6 @@ struct AliveSlot {
 
 }  // namespace
 
-void loadStepKernels(int d) {
-    loadKernels(singlePointSlotsKernel, closestPairKernel, mergeShapeKernel, fmdSpeculationScanKernel,
-                fmdSpeculativeShapeKernel, scatterClustersKernel);
-    byWideDimension(d, [&](auto instance) {
-        constexpr int kMaxD = decltype(instance)::value;
-        loadKernels(nearestPointKernel<kMaxD, true>, nearestPointKernel<kMaxD, false>);
-    });
-}
-
-void loadMhcaKernels(int d) {
-    loadStepKernels(d);
-    loadCmdKernels(d);
-    loadFmdKernels(d);
-    loadGroupKernels(d);
-    loadPersistentKernels(d);
-    loadPrologueKernels(d);
-}
-
 std::size_t shapeSharedBytes(int d, int stageRows) {
     ShapeLayout layout{d, stageRows};
     return layout.doubles() * sizeof(double);
