@@ -165,6 +165,7 @@ void MainWindow::buildMenus() {
         tr("While the scatter is coloured by a labeling, draw each cluster's covariance ellipse in "
            "the plotted markers: for a cut of an MHCA tree, the shape its Mahalanobis distance used"));
     connect(shapes, &QAction::toggled, m_scatter, &ScatterWidget::setShapesVisible);
+    buildDendrogramViewMenu(view);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
     buildFocusMenu(view);

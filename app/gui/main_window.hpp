@@ -121,6 +121,7 @@ private:
     void buildVatMenu();
     void buildMenus();
     void buildFocusMenu(QMenu* view);
+    void buildDendrogramViewMenu(QMenu* view);
     /// `content` in a frameless scroll area that resizes it: a dock of it is no wider than the screen.
     QWidget* inScrollArea(QWidget* content);
     /// Tabs the forms left, the views right, jobs and log at the bottom; sizes them for the screen.

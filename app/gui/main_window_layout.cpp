@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <span>
 
+#include "dendrogram/dendrogram_panel.hpp"
+#include "dendrogram/dendrogram_widget.hpp"
 #include "focus_mode.hpp"
 #include "main_window.hpp"
 
@@ -115,6 +117,24 @@ QWidget* MainWindow::inScrollArea(QWidget* content) {
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     return scroll;
+}
+
+// The dendrogram's two overlays are switched in the view itself (context menu, toolbar check box);
+// the View menu offers them too, kept in step with the view both ways.
+void MainWindow::buildDendrogramViewMenu(QMenu* view) {
+    QMenu* tree = view->addMenu(tr("&Dendrogram"));
+    views::DendrogramWidget* widget = m_dendrogramPanel->widget();
+    QAction* marks = tree->addAction(tr("Threshold-size &marks (MHCA)"));
+    marks->setCheckable(true);
+    marks->setChecked(widget->thresholdMarksShown());
+    marks->setToolTip(tr("Marks on the height axis where clusters reach MHCA's size threshold T\u00b7N"));
+    connect(marks, &QAction::toggled, widget, &views::DendrogramWidget::setThresholdMarksShown);
+    connect(widget, &views::DendrogramWidget::thresholdMarksShownChanged, marks, &QAction::setChecked);
+    QAction* ivat = tree->addAction(tr("&iVAT in tree order"));
+    ivat->setCheckable(true);
+    ivat->setChecked(m_dendrogramPanel->treeVatShown());
+    connect(ivat, &QAction::toggled, m_dendrogramPanel, &views::DendrogramPanel::setTreeVatShown);
+    connect(m_dendrogramPanel, &views::DendrogramPanel::treeVatShownChanged, ivat, &QAction::setChecked);
 }
 
 void MainWindow::buildFocusMenu(QMenu* view) {

@@ -3,9 +3,12 @@
 // is selected in the scatter and a selection made in the scatter highlights its leaves. With
 // CLUSTERLENS_SCREENSHOTS=1, an MHCA tree of the demo with its threshold-size marks and the iVAT in
 // tree order is saved to docs/screenshots/dendrogram-threshold-marks-ivat.png. The iVAT in tree order
-// takes the VAT view's run of the same events.
+// takes the VAT view's run of the same events. View > Dendrogram switches both overlays, in step with
+// the view's own controls.
 
 #include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
 
 #include <algorithm>
@@ -33,6 +36,19 @@ namespace {
 
 constexpr int kTimeoutMs = 90'000;
 
+/// The action of View > Dendrogram whose text starts with `prefix` (null when missing).
+QAction* dendrogramViewAction(MainWindow& window, const QString& prefix) {
+    for (QAction* top : window.menuBar()->actions()) {
+        if (top->text().remove('&') != QStringLiteral("View") || !top->menu()) continue;
+        for (QAction* sub : top->menu()->actions()) {
+            if (sub->text().remove('&') != QStringLiteral("Dendrogram") || !sub->menu()) continue;
+            for (QAction* action : sub->menu()->actions())
+                if (action->text().remove('&').startsWith(prefix)) return action;
+        }
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 class DendrogramMainWindowTest : public QObject {
@@ -45,6 +61,7 @@ private Q_SLOTS:
     void clickedSubtreeIsSelectedInTheScatter();
     void scatterSelectionHighlightsTheLeaves();
     void treeIvatTakesTheVatViewsRunOfTheSameEvents();
+    void viewMenuSwitchesBothOverlaysInStepWithTheView();
     void screenshotOfThresholdMarksAndTreeIvat();
 
 private:
@@ -140,6 +157,29 @@ void DendrogramMainWindowTest::treeIvatTakesTheVatViewsRunOfTheSameEvents() {
     QCOMPARE(dendrogram->treeVatRun(), vat->lastRun());
     QCOMPARE(dendrogram->treeVatStrip()->source()->n, dendrogram->layout()->leafCount);
     dendrogram->setTreeVatShown(false);
+}
+
+void DendrogramMainWindowTest::viewMenuSwitchesBothOverlaysInStepWithTheView() {
+    DendrogramPanel* dendrogram = m_window->dendrogramPanel();
+    DendrogramWidget* widget = dendrogram->widget();
+    QAction* marks = dendrogramViewAction(*m_window, QStringLiteral("Threshold-size marks"));
+    QAction* ivat = dendrogramViewAction(*m_window, QStringLiteral("iVAT in tree order"));
+    QVERIFY(marks && ivat);
+    QVERIFY(marks->isCheckable() && ivat->isCheckable());
+    QCOMPARE(marks->isChecked(), widget->thresholdMarksShown());
+    QCOMPARE(ivat->isChecked(), dendrogram->treeVatShown());
+
+    const bool marksWere = widget->thresholdMarksShown();
+    marks->trigger();
+    QCOMPARE(widget->thresholdMarksShown(), !marksWere);
+    widget->setThresholdMarksShown(marksWere);
+    QCOMPARE(marks->isChecked(), marksWere);
+
+    QVERIFY(!dendrogram->treeVatShown());
+    ivat->trigger();
+    QVERIFY(dendrogram->treeVatShown());
+    dendrogram->setTreeVatShown(false);
+    QVERIFY(!ivat->isChecked());
 }
 
 void DendrogramMainWindowTest::screenshotOfThresholdMarksAndTreeIvat() {

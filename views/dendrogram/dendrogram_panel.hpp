@@ -115,6 +115,8 @@ Q_SIGNALS:
     void cutApplied(int k);
     /// Something for the log: an export written, a tree imported, a failure outside a job.
     void message(const QString& text, bool error);
+    /// The iVAT in tree order was switched on or off (its check box or setTreeVatShown).
+    void treeVatShownChanged(bool shown);
 
 private:
     QWidget* buildToolbar();

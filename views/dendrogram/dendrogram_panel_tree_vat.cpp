@@ -52,7 +52,10 @@ QWidget* DendrogramPanel::buildTreeVatControls(QWidget* parent) {
     m_treeVatBox->setToolTip(
         tr("Under the tree, the iVAT image of the same events with rows and columns in the tree's leaf "
            "order: the tree's clusters should be dark blocks under their subtrees"));
-    connect(m_treeVatBox, &QCheckBox::toggled, this, [this] { refreshTreeVat(); });
+    connect(m_treeVatBox, &QCheckBox::toggled, this, [this](bool shown) {
+        refreshTreeVat();
+        Q_EMIT treeVatShownChanged(shown);
+    });
     m_treeVatCancel = new QPushButton(tr("Cancel"), box);
     m_treeVatCancel->setToolTip(tr("Stop computing the VAT order for the iVAT in tree order"));
     m_treeVatCancel->hide();
