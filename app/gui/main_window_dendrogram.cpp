@@ -12,6 +12,8 @@
 #include "dendrogram/clustering_panel.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
 #include "log_panel.hpp"
+#include "session/session_document.hpp"
+#include "session/session_results.hpp"
 #include "main_window.hpp"
 
 namespace clusterlens::gui {
@@ -20,6 +22,10 @@ using namespace clusterlens::views;
 
 void MainWindow::buildDendrogramDock() {
     m_dendrogramPanel = new DendrogramPanel(m_runner, m_analysis, this);
+    m_dendrogramPanel->setLinkageFeatures([this](const QString& name) {
+        const LinkageResult* stored = findNamed(m_document->session().linkages, name.toStdString());
+        return stored ? toQStringList(stored->info.features) : QStringList();
+    });
     auto* dendrogramDock = new QDockWidget(tr("Dendrogram"), this);
     dendrogramDock->setObjectName(QStringLiteral("DendrogramDock"));
     dendrogramDock->setWidget(m_dendrogramPanel);

@@ -3,10 +3,12 @@
 // is selected in the scatter and a selection made in the scatter highlights its leaves. With
 // CLUSTERLENS_SCREENSHOTS=1, an MHCA tree of the demo with its threshold-size marks and the iVAT in
 // tree order is saved to docs/screenshots/dendrogram-threshold-marks-ivat.png. The iVAT in tree order
-// takes the VAT view's run of the same events. View > Dendrogram switches both overlays, in step with
+// takes the VAT view's run of the same events and features, and runs its own on the tree's features
+// when the active ones changed after the clustering. View > Dendrogram switches both overlays, in step with
 // the view's own controls.
 
 #include <QDockWidget>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -15,6 +17,7 @@
 #include <cstdio>
 
 #include "analysis_session.hpp"
+#include "dataset_panel.hpp"
 #include "dataset_session.hpp"
 #include "dendrogram/clustering_panel.hpp"
 #include "dendrogram/dendrogram_layout.hpp"
@@ -60,6 +63,7 @@ private Q_SLOTS:
     void cutRecoloursTheScatter();
     void clickedSubtreeIsSelectedInTheScatter();
     void scatterSelectionHighlightsTheLeaves();
+    void treeIvatUsesTheTreesFeaturesNotTheActiveOnes();
     void treeIvatTakesTheVatViewsRunOfTheSameEvents();
     void viewMenuSwitchesBothOverlaysInStepWithTheView();
     void screenshotOfThresholdMarksAndTreeIvat();
@@ -143,6 +147,28 @@ void DendrogramMainWindowTest::scatterSelectionHighlightsTheLeaves() {
     QCOMPARE(widget->selectedLeafCount(), std::size_t{4});
     m_window->scatter()->clearSelection();
     QCOMPARE(widget->selectedLeafCount(), std::size_t{0});
+}
+
+void DendrogramMainWindowTest::treeIvatUsesTheTreesFeaturesNotTheActiveOnes() {
+    DendrogramPanel* dendrogram = m_window->dendrogramPanel();
+    VatPanel* vat = m_window->vatPanel();
+    const auto treeFeatures = static_cast<std::size_t>(m_window->datasetPanel()->activeFeatures().size());
+    auto* features = m_window->datasetPanel()->findChild<QListWidget*>();
+    QVERIFY(features && features->count() > 2);
+    features->item(0)->setCheckState(Qt::Unchecked);
+    QTRY_COMPARE(static_cast<std::size_t>(m_window->datasetPanel()->activeFeatures().size()), treeFeatures - 1);
+    // The VAT view's run on one feature fewer is not the tree's: the strip runs its own on the tree's.
+    QSignalSpy computed(vat, &VatPanel::resultShown);
+    vat->run();
+    QTRY_VERIFY_WITH_TIMEOUT(computed.count() > 0, kTimeoutMs);
+    QCOMPARE(vat->lastRun()->request.columns.size(), treeFeatures - 1);
+    dendrogram->setTreeVatShown(true);
+    QTRY_VERIFY_WITH_TIMEOUT(dendrogram->treeVatStrip()->source() != nullptr, kTimeoutMs);
+    QVERIFY(dendrogram->treeVatRun() != vat->lastRun());
+    QCOMPARE(dendrogram->treeVatRun()->request.columns.size(), treeFeatures);
+    features->item(0)->setCheckState(Qt::Checked);
+    QTRY_COMPARE(static_cast<std::size_t>(m_window->datasetPanel()->activeFeatures().size()), treeFeatures);
+    // The strip stays on: the next run of the VAT view, on the tree's features again, replaces its own.
 }
 
 void DendrogramMainWindowTest::treeIvatTakesTheVatViewsRunOfTheSameEvents() {

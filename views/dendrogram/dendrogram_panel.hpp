@@ -12,6 +12,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -84,6 +85,11 @@ public:
     void offerVatRun(std::shared_ptr<const VatRun> run);
     /// Cancels the VAT order the iVAT in tree order waits for.
     void cancelTreeVat();
+    /// The features a stored tree was computed on (empty when not known, as for an imported tree).
+    using LinkageFeatures = std::function<QStringList(const QString& linkage)>;
+    /// The iVAT in tree order compares the tree with the VAT of the same features: those of `source`
+    /// where it knows them, else the active features (and its status says so).
+    void setLinkageFeatures(LinkageFeatures source);
 
     DendrogramWidget* widget() const { return m_widget; }
     /// The colour strips under the leaves (labelings, populations or markers).
@@ -134,6 +140,8 @@ private:
     bool treeFitsData() const;
     /// The leaves are events of the dataset: all of them, or the members of the tree's population.
     bool linkedToData() const;
+    /// The tree's features in the tree's dataset (setLinkageFeatures), else the active ones.
+    FeatureSelection treeFeatures(bool* known = nullptr) const;
     /// Takes the shown tree's scope (ResultScope): features and strips of its events.
     void followScope();
     void updateInfo();
@@ -164,6 +172,7 @@ private:
     QPushButton* m_treeVatCancel = nullptr;
     std::shared_ptr<const VatRun> m_vatRun;      ///< the run the iVAT in tree order shows
     std::shared_ptr<const VatRun> m_offeredVat;  ///< the last run offered (offerVatRun)
+    LinkageFeatures m_linkageFeatures;
     JobId m_treeVatJob = 0;
     std::shared_ptr<const Dataset> m_dataset;
     FeatureSelection m_features;

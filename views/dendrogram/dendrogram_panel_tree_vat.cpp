@@ -1,13 +1,14 @@
 // DendrogramPanel: the iVAT image in the tree's leaf order under the tree. It takes a VAT run on the
-// tree's events when one is offered (the VAT view's), else computes one as a job with the tree's
-// active features; then builds the render source in the leaf order (makeVatRenderSourceInOrder) on a
-// worker, so the strip only renders the pixels in view.
+// tree's events and features when one is offered (the VAT view's), else computes one as a job on the
+// features the tree was computed on (the active ones where those are not known); then builds the render source in the
+// leaf order (makeVatRenderSourceInOrder) on a worker, so the strip only renders the pixels in view.
 
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLocale>
 #include <QPushButton>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -89,8 +90,25 @@ void DendrogramPanel::cancelTreeVat() {
     if (m_treeVatJob != 0) m_runner->cancel(m_treeVatJob);
 }
 
+void DendrogramPanel::setLinkageFeatures(LinkageFeatures source) {
+    m_linkageFeatures = std::move(source);
+}
+
+FeatureSelection DendrogramPanel::treeFeatures(bool* known) const {
+    const QStringList names = m_linkageFeatures ? m_linkageFeatures(m_linkageName) : QStringList();
+    FeatureSelection selection = names.isEmpty() ? FeatureSelection{} : selectFeatures(m_features.dataset, names);
+    const bool found = !names.isEmpty() && static_cast<qsizetype>(selection.columns.size()) == names.size();
+    if (known) *known = found;
+    return found ? selection : m_features;
+}
+
 bool DendrogramPanel::vatRunFitsTree(const VatRun& run) const {
     if (!linkedToData() || !run.vat || run.sampledFrom > 0 || run.n() != m_layout->leafCount) return false;
+    // The same features (in any order: the distances are the same sums).
+    std::vector<std::size_t> ran = run.request.columns, tree = treeFeatures().columns;
+    std::sort(ran.begin(), ran.end());
+    std::sort(tree.begin(), tree.end());
+    if (ran != tree) return false;
     if (run.scope.isAll() || m_scope.isAll()) return run.scope.isAll() && m_scope.isAll();
     return *run.scope.members == *m_scope.members;
 }
@@ -104,20 +122,26 @@ void DendrogramPanel::refreshTreeVat() {
     if (!treeVatShown() || !m_layout) return;
     if (!(m_vatRun && vatRunFitsTree(*m_vatRun))) m_vatRun = m_offeredVat;
     const bool reuse = m_vatRun && vatRunFitsTree(*m_vatRun);
-    if (!reuse && (!linkedToData() || m_features.columns.empty())) {
+    bool featuresKnown = false;
+    const FeatureSelection features = treeFeatures(&featuresKnown);
+    if (!reuse && (!linkedToData() || features.columns.empty())) {
         m_treeVat->setStatus(
             tr("The iVAT in tree order needs the tree's events in the open dataset and at least "
                "one active feature."));
         return;
     }
     const QString points = QLocale().toString(static_cast<qulonglong>(m_layout->leafCount));
+    const QString on = featuresKnown
+                           ? tr("the tree's %n feature(s)", nullptr, static_cast<int>(features.columns.size()))
+                           : tr("the %n active feature(s) (the tree's are not known)", nullptr,
+                                static_cast<int>(features.columns.size()));
     m_treeVat->setStatus(reuse ? tr("Ordering the VAT run's matrix by the tree's leaves\u2026")
-                               : tr("Computing the VAT order of %1 points for the iVAT in tree order\u2026 "
+                               : tr("Computing the VAT order of %1 points on %2 for the iVAT in tree order\u2026 "
                                     "(Cancel stops it)")
-                                     .arg(points));
+                                     .arg(points, on));
     VatRequest request;
-    request.dataset = m_features.dataset;
-    request.columns = m_features.columns;
+    request.dataset = features.dataset;
+    request.columns = features.columns;
     const std::vector<std::int64_t> order(m_layout->order.begin(), m_layout->order.end());
     const auto run = reuse ? m_vatRun : nullptr;
     const ResultScope scope = m_scope;
