@@ -12,9 +12,9 @@
 #include "dendrogram/clustering_panel.hpp"
 #include "dendrogram/dendrogram_panel.hpp"
 #include "log_panel.hpp"
+#include "main_window.hpp"
 #include "session/session_document.hpp"
 #include "session/session_results.hpp"
-#include "main_window.hpp"
 
 namespace clusterlens::gui {
 

@@ -5,10 +5,10 @@
 // panel agree, each a sorted set of events of the data), and nothing may pile up between rounds: the
 // objects of the window and the application's widgets (exactly), the bytes the heap hands out
 // (liveHeapBytes) and the resident memory (coarsely), each as the lowest value of the last rounds
-// against the lowest of the first ones (floorGrowth), since single rounds differ with what they did. LeakSanitizer
-// finds memory nobody points at any more; this finds what stays reachable and piles up (an undo stack or a cache that
-// is never emptied, a closed view that is only hidden). CI runs it in the ASan + UBSan build (docs/reliability.md);
-// CLUSTERLENS_SOAK_ROUNDS runs longer.
+// against the lowest of the first ones (floorGrowth), since single rounds differ with what they did.
+// LeakSanitizer finds memory nobody points at any more; this finds what stays reachable and piles up
+// (an undo stack or a cache that is never emptied, a closed view that is only hidden). CI runs it in
+// the ASan + UBSan build (docs/reliability.md); CLUSTERLENS_SOAK_ROUNDS runs longer.
 
 #include <QAbstractItemModel>
 #include <QApplication>

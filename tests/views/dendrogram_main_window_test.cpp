@@ -4,8 +4,8 @@
 // CLUSTERLENS_SCREENSHOTS=1, an MHCA tree of the demo with its threshold-size marks and the iVAT in
 // tree order is saved to docs/screenshots/dendrogram-threshold-marks-ivat.png. The iVAT in tree order
 // takes the VAT view's run of the same events and features, and runs its own on the tree's features
-// when the active ones changed after the clustering. View > Dendrogram switches both overlays, in step with
-// the view's own controls.
+// when the active ones changed after the clustering. View > Dendrogram switches both overlays, in step
+// with the view's own controls.
 
 #include <QDockWidget>
 #include <QListWidget>

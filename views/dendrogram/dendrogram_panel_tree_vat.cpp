@@ -1,14 +1,14 @@
 // DendrogramPanel: the iVAT image in the tree's leaf order under the tree. It takes a VAT run on the
 // tree's events and features when one is offered (the VAT view's), else computes one as a job on the
-// features the tree was computed on (the active ones where those are not known); then builds the render source in the
-// leaf order (makeVatRenderSourceInOrder) on a worker, so the strip only renders the pixels in view.
+// features the tree was computed on (the active ones where those are not known); then builds the
+// render source in the leaf order (makeVatRenderSourceInOrder) on a worker, so the strip only renders
+// the pixels in view.
 
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLocale>
 #include <QPushButton>
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -104,11 +104,8 @@ FeatureSelection DendrogramPanel::treeFeatures(bool* known) const {
 
 bool DendrogramPanel::vatRunFitsTree(const VatRun& run) const {
     if (!linkedToData() || !run.vat || run.sampledFrom > 0 || run.n() != m_layout->leafCount) return false;
-    // The same features (in any order: the distances are the same sums).
-    std::vector<std::size_t> ran = run.request.columns, tree = treeFeatures().columns;
-    std::sort(ran.begin(), ran.end());
-    std::sort(tree.begin(), tree.end());
-    if (ran != tree) return false;
+    // The tree's features in the same order, so that the distances are the same sums.
+    if (run.request.columns != treeFeatures().columns) return false;
     if (run.scope.isAll() || m_scope.isAll()) return run.scope.isAll() && m_scope.isAll();
     return *run.scope.members == *m_scope.members;
 }
