@@ -20,6 +20,7 @@
 #include "cuda/kernels/linkage_ward_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/device_buffer.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens {
 namespace {
@@ -279,5 +280,7 @@ Linkage classicLinkageCuda(const float* x, std::size_t n, std::size_t d, Linkage
     if (control) control->setProgress(1.0);
     return linkage;
 }
+
+CL_CUDA_KERNEL_MODULE(cuda::initialNearestKernel)
 
 }  // namespace clusterlens

@@ -27,6 +27,7 @@
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/cuda_event.cuh"
 #include "cuda/util/device_buffer.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens {
 namespace {
@@ -485,5 +486,7 @@ std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size
     DpcDevice device(x, n, d, control);
     return dpc::haloLabels(result, labels, device.haloBorders(labels, result.rho, k, dc));
 }
+
+CL_CUDA_KERNEL_MODULE(cuda::dpcRhoFromFixedKernel)
 
 }  // namespace clusterlens

@@ -16,6 +16,7 @@
 #include "cuda/kernels/kmeans_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/device_buffer.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens {
 namespace {
@@ -300,5 +301,7 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
     if (control) control->setProgress(1.0);
     return result;
 }
+
+CL_CUDA_KERNEL_MODULE(cuda::kmeansSeedKernel)
 
 }  // namespace clusterlens

@@ -6,6 +6,7 @@
 #include "cuda/kernels/mhca_cmd_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda::mhca {
 void launchCentroidNewDistances(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
@@ -42,5 +43,7 @@ void launchCentroidRescan(const MhcaConfig& cfg, const ClusterView& clusters, co
     });
     CL_CUDA_CHECK_LAUNCH();
 }
+
+CL_CUDA_KERNEL_MODULE(newRowUpdateKernel<true>)
 
 }  // namespace clusterlens::cuda::mhca

@@ -206,6 +206,14 @@ private:
     /// batch or the list changed (the steps' launches depend on nothing else: the device's step
     /// record drives them); a graph's kernels follow each other with shorter gaps than launches.
     void launchStepBatch(std::size_t batch, bool full);
+    /// Captures and instantiates the graph of `batch` steps unless the one kept fits. The run makes its
+    /// first batch's graph before it queues the start's passes: the first instantiation of a process
+    /// waited for the device's queued work (CUDA 13.0, H200: 5.4 s behind the two passes of an FMD run
+    /// at 1M points, where no cancel lands); later ones did not.
+    void prepareStepGraph(std::size_t batch, bool full);
+    /// The merges of the next batch: at most `every` of the `left` (a progress check after each batch),
+    /// ending where the list would be compacted (compactBelow).
+    std::size_t nextBatch(std::size_t left, std::size_t every) const;
     /// FMD: the step that halted the loop (its all-pairs switch, or its marked rows past the device pass).
     void finishHaltedStep();
     /// CMD through the persistent kernel: batches of merges between compactions and progress checks.

@@ -9,6 +9,7 @@
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda::mhca {
 namespace {
@@ -88,5 +89,7 @@ void MhcaEngine::moveLiveSlots() {
     CL_CUDA_TRY(cudaMemsetAsync(m_clusters.alive.data(), 0, un, s));
     CL_CUDA_TRY(cudaMemsetAsync(m_clusters.alive.data(), 1, static_cast<std::size_t>(live), s));
 }
+
+CL_CUDA_KERNEL_MODULE(slotMapKernel)
 
 }  // namespace clusterlens::cuda::mhca

@@ -44,18 +44,23 @@ constexpr std::size_t kFmdSyncEvery = 128;
 
 }  // namespace
 
+std::size_t MhcaEngine::nextBatch(std::size_t left, std::size_t every) const {
+    std::size_t batch = std::min(left, every);
+    if (m_listLen >= 2048)
+        batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
+    return batch;
+}
+
 std::vector<MergeRecord> MhcaEngine::run(std::size_t merges, MergeProgress& progress) {
     if (m_cfg.full) return runFull(merges, progress);
     if (m_persistent.maxBlocks > 0) return runPersistent(merges, progress);
+    if (merges > 0) prepareStepGraph(nextBatch(merges, kCheckEvery), false);  // before the start's passes
     finishStart(false);
     const cudaStream_t s = m_stream.get();
     std::size_t done = 0;
     while (done < merges) {
         compactIfSparse();
-        // A batch ends where the list would be compacted (compactBelow) and at each progress check.
-        std::size_t batch = std::min(merges - done, kCheckEvery);
-        if (m_listLen >= 2048)
-            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
+        const std::size_t batch = nextBatch(merges - done, kCheckEvery);
         launchStepBatch(batch, false);
         m_live -= static_cast<int>(batch);
         done += batch;
@@ -125,10 +130,7 @@ std::vector<MergeRecord> MhcaEngine::runPersistent(std::size_t merges, MergeProg
     while (done < merges) {
         compactIfSparse(m_groupCount == 1);
         lap(compactions);
-        // A batch ends where the list would be compacted (compactBelow) and at each progress check.
-        std::size_t batch = std::min(merges - done, kPersistentCheckEvery);
-        if (m_listLen >= 2048)
-            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
+        const std::size_t batch = nextBatch(merges - done, kPersistentCheckEvery);
         bool switched = false;
         const Clock::time_point batchStart = Clock::now();
         const std::size_t completed = persistentBatch(static_cast<int>(batch), switched, prologue, progress);
@@ -416,6 +418,7 @@ void MhcaEngine::StageProfile::finish(int k, cudaStream_t s) {
 std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& progress) {
     const cudaStream_t s = m_stream.get();
     const bool tiled = m_groupCount == 1 && m_singletons && m_policy.tiledStart && dimensionInstance(m_d) > 0;
+    if (merges > 0) prepareStepGraph(nextBatch(merges, kFmdSyncEvery), true);  // before the start's passes
     finishStart(tiled);
     launchForgetRunners(m_cfg, m_rows.view(), s);  // the rows' neighbours came from the start's nearest-point pass
     if (tiled) {
@@ -425,6 +428,7 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
     } else if (m_groupCount == 1) {  // every row rescanned once for its runners-up (as runPersistent)
         CL_CUDA_TRY(cudaMemsetAsync(m_scratch.rescanCount.data(), 0, sizeof(int), s));
         launchListLiveRows(m_clusters.view(), m_scratch.view(), m_visited.view(m_listLen, m_listIdentity), s);
+        progress.waitFor(s);  // (the start's passes: the copy below would wait for them uncancellably)
         int rows = 0;
         m_scratch.rescanCount.copyToHost(&rows, 1);
         fmdRescans(0, rows, 0);
@@ -434,9 +438,7 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
     std::size_t done = 0;
     while (done < merges) {
         compactIfSparse();  // m_live is exact between batches
-        std::size_t batch = std::min(merges - done, kFmdSyncEvery);
-        if (m_listLen >= 2048)
-            batch = std::min<std::size_t>(batch, static_cast<std::size_t>(std::max(1, m_live - compactBelow())));
+        const std::size_t batch = nextBatch(merges - done, kFmdSyncEvery);
         launchStepBatch(batch, true);
         progress.waitFor(s);  // (a copy into pageable memory would block until the batch ends)
         int count = 0, halted = 0;
@@ -456,13 +458,19 @@ std::vector<MergeRecord> MhcaEngine::runFull(std::size_t merges, MergeProgress& 
 }
 
 void MhcaEngine::launchStepBatch(std::size_t batch, bool full) {
+    if (m_profile) {  // the profile's events sync on sampled steps: launched one by one
+        for (std::size_t k = 0; k < batch; ++k) full ? mergeStepFull() : mergeStepCentroid();
+        return;
+    }
+    prepareStepGraph(batch, full);
+    CL_CUDA_TRY(cudaGraphLaunch(m_stepGraph.get(), m_stream.get()));
+}
+
+void MhcaEngine::prepareStepGraph(std::size_t batch, bool full) {
+    if (m_profile) return;
     auto steps = [&] {
         for (std::size_t k = 0; k < batch; ++k) full ? mergeStepFull() : mergeStepCentroid();
     };
-    if (m_profile) {  // the profile's events sync on sampled steps: launched one by one
-        steps();
-        return;
-    }
     const cudaStream_t s = m_stream.get();
     if (!m_stepGraph.get() || m_stepGraphBatch != batch || m_stepGraphFull != full ||
         m_stepGraphList != m_visited.list.data() || m_stepGraphListLen != m_listLen) {
@@ -488,7 +496,6 @@ void MhcaEngine::launchStepBatch(std::size_t batch, bool full) {
         m_stepGraphList = m_visited.list.data();
         m_stepGraphListLen = m_listLen;
     }
-    CL_CUDA_TRY(cudaGraphLaunch(m_stepGraph.get(), s));
 }
 
 void MhcaEngine::mergeStepFull() {

@@ -6,6 +6,7 @@
 #include "cuda/kernels/mhca_fmd_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda::mhca {
 void launchFmdRotate(const ClusterView& clusters, const MergeLogView& mergeLog, int* temp, int blocks,
@@ -92,5 +93,7 @@ void launchApplyShift(const MergeLogView& mergeLog, const MergeScratchView& scra
     applyShiftKernel<<<1, 32, 0, stream>>>(mergeLog, scratch);
     CL_CUDA_CHECK_LAUNCH();
 }
+
+CL_CUDA_KERNEL_MODULE(fmdRotateKernel)
 
 }  // namespace clusterlens::cuda::mhca

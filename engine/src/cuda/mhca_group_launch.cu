@@ -6,6 +6,7 @@
 #include "cuda/kernels/mhca_group_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda::mhca {
 namespace {
@@ -51,5 +52,7 @@ void launchCmdGroups(const MhcaView& v, const GroupPhaseArgs& args, const GroupP
     });
     CL_CUDA_CHECK_LAUNCH();
 }
+
+CL_CUDA_KERNEL_MODULE(cmdGroupKernel<16>)
 
 }  // namespace clusterlens::cuda::mhca

@@ -8,6 +8,7 @@
 #include "cuda/kernels/mhca_persistent_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda::mhca {
 namespace {
@@ -133,5 +134,7 @@ void launchForgetRunners(const MhcaConfig& cfg, const NearestRowView& nearest, c
     forgetRunnersKernel<<<256, 256, 0, stream>>>(cfg, nearest);
     CL_CUDA_CHECK_LAUNCH();
 }
+
+CL_CUDA_KERNEL_MODULE(forgetRunnersKernel)
 
 }  // namespace clusterlens::cuda::mhca

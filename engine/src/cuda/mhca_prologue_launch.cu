@@ -8,6 +8,7 @@
 #include "cuda/kernels/mhca_singleton_pairs_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda::mhca {
 
@@ -77,5 +78,7 @@ void launchSingletonRowsFlagged(const MhcaConfig& cfg, const ClusterView& cluste
         }
     });
 }
+
+CL_CUDA_KERNEL_MODULE(singletonRowsFromPairsKernel)
 
 }  // namespace clusterlens::cuda::mhca

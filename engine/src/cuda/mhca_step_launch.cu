@@ -8,6 +8,7 @@
 #include "cuda/kernels/mhca_step_kernels.cuh"
 #include "cuda/mhca_launch.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda::mhca {
 namespace {
@@ -113,5 +114,7 @@ void configureKernelLimits(std::size_t shapeBytes) {
                                          static_cast<int>(shapeBytes)));
     }
 }
+
+CL_CUDA_KERNEL_MODULE(singlePointSlotsKernel)
 
 }  // namespace clusterlens::cuda::mhca

@@ -23,6 +23,7 @@
 #include "cuda/kernels/vat_boruvka_kernels.cuh"
 #include "cuda/kernels/vat_engine.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens {
 namespace {
@@ -422,5 +423,7 @@ std::pair<std::size_t, std::size_t> farthestPairCuda(const float* x, std::size_t
     const auto pair = passes.farthest();
     return pair;
 }
+
+CL_CUDA_KERNEL_MODULE(cuda::vatResolveKernel)
 
 }  // namespace clusterlens

@@ -14,6 +14,7 @@
 #include "cuda/kernels/vat_pair_kernels.cuh"
 #include "cuda/kernels/vat_scan_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda {
 namespace {
@@ -299,5 +300,7 @@ std::pair<std::size_t, std::size_t> VatPasses::farthest() {
     m_trace.secondsFar += secondsSince(clock);
     return {bestI, bestJ};
 }
+
+CL_CUDA_KERNEL_MODULE(vatBallsKernel)
 
 }  // namespace clusterlens::cuda

@@ -14,6 +14,7 @@
 #include "cuda/kernels/vat_render_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/cuda_event.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens {
 
@@ -110,5 +111,7 @@ double VatDeviceRenderer::lastKernelMilliseconds() const {
 std::size_t VatDeviceRenderer::deviceBytes() const {
     return m_impl->ordered.bytes() + m_impl->table.bytes() + m_impl->cut.bytes() + m_impl->image.bytes();
 }
+
+CL_CUDA_KERNEL_MODULE(cuda::vatRenderIvatKernel)
 
 }  // namespace clusterlens

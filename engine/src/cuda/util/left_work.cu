@@ -6,6 +6,7 @@
 
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/cuda_event.cuh"
+#include "cuda/util/kernel_modules.cuh"
 
 namespace clusterlens::cuda {
 namespace {
@@ -39,13 +40,14 @@ void waitForLeftWork(const JobControl* control) {
         std::shared_ptr<CudaEvent> event;
         {
             const std::lock_guard<std::mutex> lock(work.mutex);
-            if (work.events.empty()) return;
+            if (work.events.empty()) break;
             event = work.events.back();
         }
         waitForEvent(event->get(), control);
         const std::lock_guard<std::mutex> lock(work.mutex);
         std::erase(work.events, event);
     }
+    loadKernelModules();  // (the device has none of our work queued here)
 }
 
 }  // namespace clusterlens::cuda

@@ -16,7 +16,8 @@ namespace clusterlens::cuda {
 void leaveQueuedWork(cudaStream_t stream) noexcept;
 
 /// Waits for the work cancelled runs left (leaveQueuedWork), calling control->checkCancelled() while
-/// it waits; returns at once when there is none. Throws Cancelled, CudaError.
+/// it waits, then loads the engine's kernel modules the first time (kernel_modules.cuh), so that no
+/// launch of the run waits for the run's own earlier work. Throws Cancelled, CudaError.
 void waitForLeftWork(const JobControl* control);
 
 }  // namespace clusterlens::cuda
