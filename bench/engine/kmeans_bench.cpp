@@ -1,5 +1,10 @@
-// k-means benchmark cases: cytometry-like data, k = 20 (CPU and GPU), and the a-priori groups' shape
-// k = 1000 at 1M x 39 (GPU, a fixed number of Lloyd iterations so that runs compare per iteration).
+// k-means benchmark cases: cytometry-like data, k = 20 (CPU and GPU), and many clusters on the GPU with
+// each assignment (the per-point kernel, the matrix product): k = 64 at 1M x 14; k = 128 and 256 at
+// 1M x 39, either side of the kernel's shared memory; the a-priori groups' shape k = 1000 at 1M x 39.
+// Each for 1 and 21 Lloyd iterations: the difference over 20 is one iteration without the seeding.
+
+#include <string>
+#include <utility>
 
 #include "bench_registry.hpp"
 #include "clusterlens/cluster/kmeans.hpp"
@@ -49,10 +54,36 @@ void addCase(Registry& registry, std::size_t n, std::size_t d, std::size_t k, st
 #endif
 }
 
+#ifdef CLUSTERLENS_HAVE_CUDA
+/// Many clusters on the GPU, one case per assignment.
+void addAssignmentCases(Registry& registry, std::size_t n, std::size_t d, std::size_t k, std::size_t iterations) {
+    using clusterlens::KMeansAssignment;
+    for (const auto& [assignment, name] : {std::pair{KMeansAssignment::Kernel, "kernel"},
+                                           std::pair{KMeansAssignment::MatrixProduct, "matrix product"}}) {
+        const std::string workload = "kmeans k=" + std::to_string(k) + " " + shortCount(n) + "x" + std::to_string(d) +
+                                     " " + std::to_string(iterations) + " iterations, " + name;
+        registry.add(BenchCase{workload, "cuda", n, d,
+                               [n, d, k, iterations, assignment = assignment] {
+                                   const clusterlens::Dataset& data = cytometryData(n, d);
+                                   clusterlens::kmeansCuda(data.values.data(), n, d, options(k, iterations), nullptr,
+                                                           assignment);
+                               },
+                               [n, d] { cytometryData(n, d); }, 1, 3});
+    }
+}
+#endif
+
 const clusterlens::bench::Registrar registrar([](Registry& registry) {
     addCase(registry, 44000, 14, 20, 0, true);
     addCase(registry, 1000000, 14, 20, 0, false);
-    addCase(registry, 1000000, 39, 1000, 20, false);
+#ifdef CLUSTERLENS_HAVE_CUDA
+    for (const std::size_t iterations : {std::size_t{1}, std::size_t{21}}) {
+        addAssignmentCases(registry, 1000000, 14, 64, iterations);
+        addAssignmentCases(registry, 1000000, 39, 128, iterations);  // the last k whose centroids are staged
+        addAssignmentCases(registry, 1000000, 39, 256, iterations);
+        addAssignmentCases(registry, 1000000, 39, 1000, iterations);
+    }
+#endif
 });
 
 }  // namespace

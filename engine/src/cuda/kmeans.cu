@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -14,6 +15,7 @@
 #include "clusterlens/errors.hpp"
 #include "cpu/classic_linkage_detail.hpp"
 #include "cuda/kernels/kmeans_kernels.cuh"
+#include "cuda/kmeans_matrix_assign.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/device_buffer.cuh"
 #include "cuda/util/kernel_modules.cuh"
@@ -28,18 +30,29 @@ using cuda::SeedMode;
 constexpr std::size_t kSharedBudget = 40 * 1024;
 constexpr std::size_t kPartialBudget = std::size_t{8} << 20;  // partial-sum doubles at most
 constexpr std::size_t kMaxFeatures = 8192;  // one point of the update tile still fits in shared memory
+/// k x d from which Auto assigns through the matrix product (between the measured 64 x 14 and 128 x 39).
+constexpr std::size_t kMatrixAssignMinWork = 4096;
 
 double uniform01(std::mt19937_64& rng) {
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;
 }
 
+/// Per-feature means, summed in point order.
+std::vector<double> featureMeans(const float* x, std::size_t n, std::size_t d) {
+    std::vector<double> means(d, 0.0);
+    for (std::size_t j = 0; j < d; ++j) {
+        for (std::size_t i = 0; i < n; ++i) means[j] += static_cast<double>(x[i * d + j]);
+        means[j] /= static_cast<double>(n);
+    }
+    return means;
+}
+
 /// Mean over features of the per-feature variance (divided by n), as kmeansCpu scales the tolerance.
 double meanVariance(const float* x, std::size_t n, std::size_t d) {
+    const std::vector<double> means = featureMeans(x, n, d);
     double total = 0.0;
     for (std::size_t j = 0; j < d; ++j) {
-        double mean = 0.0;
-        for (std::size_t i = 0; i < n; ++i) mean += static_cast<double>(x[i * d + j]);
-        mean /= static_cast<double>(n);
+        const double mean = means[j];
         double ss = 0.0;
         for (std::size_t i = 0; i < n; ++i) {
             const double diff = static_cast<double>(x[i * d + j]) - mean;
@@ -52,7 +65,7 @@ double meanVariance(const float* x, std::size_t n, std::size_t d) {
 
 class KMeansDevice {
 public:
-    KMeansDevice(const float* x, std::size_t n, std::size_t d, std::size_t k)
+    KMeansDevice(const float* x, std::size_t n, std::size_t d, std::size_t k, bool matrixProduct)
         : m_n(static_cast<int>(n)),
           m_d(static_cast<int>(d)),
           m_k(static_cast<int>(k)),
@@ -79,6 +92,8 @@ public:
         d_partialCounts = DeviceBuffer<int>(static_cast<std::size_t>(m_partialBlocks) * k, stream);
         d_sums = DeviceBuffer<double>(k * d, stream);
         d_counts = DeviceBuffer<long long>(k, stream);
+        if (matrixProduct)
+            m_matrix = std::make_unique<cuda::KMeansMatrixAssign>(d_x.data(), n, d, k, featureMeans(x, n, d), stream);
     }
 
     /// Launches the seeding kernel for candidate `centre`; returns the potential (blocks in order).
@@ -101,11 +116,16 @@ public:
 
     Assignment assign(const std::vector<double>& h_centroids) {
         d_centroids.copyFromHost(h_centroids.data(), h_centroids.size());
-        const std::size_t shared = m_sharedCentroids ? h_centroids.size() * sizeof(double) : 0;
-        cuda::kmeansAssignKernel<<<static_cast<unsigned>(m_blocks), kKMeansThreads, shared, cudaStreamPerThread>>>(
-            d_x.data(), m_n, m_d, d_centroids.data(), m_k, m_sharedCentroids, d_labels.data(), d_distance.data(),
-            d_blockSums.data(), d_blockChanged.data());
-        CL_CUDA_CHECK_LAUNCH();
+        if (m_matrix) {
+            m_matrix->assign(h_centroids, d_centroids.data(), d_labels.data(), d_distance.data(), d_blockSums.data(),
+                             d_blockChanged.data());
+        } else {
+            const std::size_t shared = m_sharedCentroids ? h_centroids.size() * sizeof(double) : 0;
+            cuda::kmeansAssignKernel<<<static_cast<unsigned>(m_blocks), kKMeansThreads, shared, cudaStreamPerThread>>>(
+                d_x.data(), m_n, m_d, d_centroids.data(), m_k, m_sharedCentroids, d_labels.data(), d_distance.data(),
+                d_blockSums.data(), d_blockChanged.data());
+            CL_CUDA_CHECK_LAUNCH();
+        }
         Assignment a;
         a.inertia = sumBlocks();
         std::vector<int> changed(static_cast<std::size_t>(m_blocks));
@@ -166,6 +186,7 @@ private:
     DeviceBuffer<int> d_partialCounts;
     DeviceBuffer<double> d_sums;
     DeviceBuffer<long long> d_counts;
+    std::unique_ptr<cuda::KMeansMatrixAssign> m_matrix;  // the assignment through a matrix product, if chosen
 };
 
 /// Greedy k-means++ (Arthur & Vassilvitskii 2007; scikit-learn's greedy variant), step for step as
@@ -256,8 +277,8 @@ double updateCentroids(KMeansDevice& device, const float* x, std::size_t n, std:
 
 }  // namespace
 
-KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
-                        JobControl* control) {
+KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options, JobControl* control,
+                        KMeansAssignment assignment) {
     if (options.k == 0) throw InvalidInput("-k must be at least 1");
     cpu::checkPoints(x, n, d, 1, "k-means");
     if (options.k > n)
@@ -270,7 +291,11 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
         throw InvalidInput("GPU k-means supports fewer than 2^31 points, at most " + std::to_string(kMaxFeatures) +
                            " features and k·D below 2^31; use --backend cpu");
 
-    KMeansDevice device(x, n, d, k);
+    // Measured on an H200 at 1M points, per Lloyd iteration: the matrix product was 2.2-3.5x faster at
+    // k x d = 128 x 39, 256 x 39 and 1000 x 39, the kernel faster at 64 x 14 (docs/benchmarks.md).
+    const bool matrixProduct = assignment == KMeansAssignment::MatrixProduct ||
+                               (assignment == KMeansAssignment::Auto && k * d >= kMatrixAssignMinWork);
+    KMeansDevice device(x, n, d, k, matrixProduct);
     std::mt19937_64 rng(options.seed);
     std::vector<double> centroids = seedPlusPlus(device, x, n, d, k, rng, control);
     KMeansResult result;

@@ -8,6 +8,13 @@
 
 namespace clusterlens {
 
+/// How the GPU assigns the points to their nearest centroids. Kernel: one thread per point scans every
+/// centroid. MatrixProduct: the distances' cross terms of a chunk of points come from one cuBLAS DGEMM,
+/// a proven bound screens the centroids, and the few it leaves open are recomputed as the kernel does,
+/// so both give the same labels and distances bit for bit. Auto takes the matrix product from
+/// k x d = 4096 on (such as k = 128 at d = 39: 2.4x faster per iteration on an H200).
+enum class KMeansAssignment { Auto, Kernel, MatrixProduct };
+
 /// Greedy k-means++ seeding (Arthur & Vassilvitskii 2007) and Lloyd iterations (Lloyd 1982) on the
 /// current CUDA device, for n points x d features (row-major, float). Equal to kmeansCpu: the draws
 /// use the same std::mt19937_64 sequence and are decided on the host from squared distances the GPU
@@ -16,9 +23,10 @@ namespace clusterlens {
 /// cluster is refilled as kmeansCpu does. Centroid sums are block partial sums reduced in a fixed
 /// order, so results are reproducible run to run; they differ from the CPU's sequential sums only
 /// by rounding (inertia to ~1e-12 relative). Device memory O(N·D + K·D·B) with at most 8M partial
-/// doubles; time O(N K D) per iteration. Throws what kmeansCpu throws, InvalidInput for n >= 2^31
-/// or d > 8192, OutOfDeviceMemory and CudaError; Cancelled is checked after every step.
+/// doubles, and with the matrix product N·(D + 2) doubles more and at most 32M doubles of cross terms;
+/// time O(N K D) per iteration. Throws what kmeansCpu throws, InvalidInput for n >= 2^31 or
+/// d > 8192, OutOfDeviceMemory and CudaError; Cancelled is checked after every step.
 KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
-                        JobControl* control = nullptr);
+                        JobControl* control = nullptr, KMeansAssignment assignment = KMeansAssignment::Auto);
 
 }  // namespace clusterlens

@@ -1,0 +1,36 @@
+#pragma once
+// The arithmetic every k-means kernel shares (kmeans_kernels.cuh, kmeans_screen_kernels.cuh): squared
+// distances summed in double, feature by feature, with separately rounded multiply and add, as
+// kmeansCpu; block sums in a fixed halving order.
+
+#include <cuda_runtime.h>
+
+namespace clusterlens::cuda {
+
+constexpr int kKMeansThreads = 256;
+
+/// Squared distance of a float point to a centre (double, or a float point), as kmeansCpu's
+/// squaredDistance.
+template <class Centre>
+__device__ inline double pointCentreDistance2(const float* point, const Centre* centre, int d) {
+    double sum = 0.0;
+    for (int j = 0; j < d; ++j) {
+        const double diff = static_cast<double>(point[j]) - static_cast<double>(centre[j]);
+        sum = __dadd_rn(sum, __dmul_rn(diff, diff));
+    }
+    return sum;
+}
+
+/// Sum of one value per thread over the block (kKMeansThreads threads), a fixed halving tree.
+/// Thread 0 gets the sum.
+__device__ inline double blockSum(double value, double* s_sum) {
+    s_sum[threadIdx.x] = value;
+    __syncthreads();
+    for (int half = kKMeansThreads / 2; half > 0; half >>= 1) {
+        if (static_cast<int>(threadIdx.x) < half) s_sum[threadIdx.x] += s_sum[threadIdx.x + half];
+        __syncthreads();
+    }
+    return s_sum[0];
+}
+
+}  // namespace clusterlens::cuda
