@@ -44,9 +44,11 @@ tests=$build/tests/clusterlens_gpu_tests
 [ $tests_run = 1 ] && step gpu-tests "$tests"
 
 echo "gpu-check: logs in $logs"
-# Sanitizers at small sizes: every non-MHCA gpu test, and every MHCA path on about a hundred points.
+# Sanitizers at small sizes: every non-MHCA gpu test (of the k-means matrix product the two small ones),
+# and every MHCA path on about a hundred points.
 small='MstParity.*:VatParity.*:DensityPeaksParity.*:KMeansParity.*:ClassicLinkageParity.*'
 small+=':MhcaCudaSmallPaths.*:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu:MhcaCudaInput.*'
+small+=':KMeansMatrixAssign.TiesGoToTheLowerLabelAsInTheKernel:KMeansMatrixAssign.EqualsTheKernelFarFromTheOrigin'
 sanitize() {  # sanitize TOOL FILTER [PROGRAM]: fails on any reported error
   local out
   out=$(timeout "$limit" compute-sanitizer --tool "$1" --print-limit 50 --error-exitcode 99 "${3:-$tests}" --gtest_filter="$2" 2>&1)
