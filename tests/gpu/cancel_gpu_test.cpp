@@ -17,6 +17,7 @@
 #include "clusterlens/errors.hpp"
 #include "clusterlens/job_control.hpp"
 #include "clusterlens/synthetic.hpp"
+#include "require_gpu.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
 #include "clusterlens/cluster/density_peaks_cuda.hpp"
@@ -30,11 +31,6 @@ using namespace clusterlens;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-#define CL_REQUIRE_GPU()                                                        \
-    do {                                                                        \
-        if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device on this machine"; \
-    } while (0)
 
 enum class Ended { Cancelled, Finished, Failed, StillRunning };
 

@@ -14,6 +14,7 @@
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/synthetic.hpp"
+#include "require_gpu.hpp"
 #include "test_support.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
@@ -25,11 +26,6 @@ using namespace clusterlens;
 #ifdef CLUSTERLENS_HAVE_CUDA
 
 namespace {
-
-#define CL_REQUIRE_GPU()                                                        \
-    do {                                                                        \
-        if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device on this machine"; \
-    } while (0)
 
 struct Points {
     std::size_t n = 0;

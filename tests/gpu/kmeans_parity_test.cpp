@@ -12,6 +12,7 @@
 #include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/synthetic.hpp"
+#include "require_gpu.hpp"
 #include "test_support.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
@@ -23,11 +24,6 @@ using namespace clusterlens;
 #ifdef CLUSTERLENS_HAVE_CUDA
 
 namespace {
-
-#define CL_REQUIRE_GPU()                                                        \
-    do {                                                                        \
-        if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device on this machine"; \
-    } while (0)
 
 double uniform01(std::mt19937_64& rng) {
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;

@@ -21,11 +21,7 @@
 #include "clusterlens/hca/mhca.hpp"
 #include "clusterlens/hca/mhca_cuda.hpp"
 #include "clusterlens/hca/mhca_cuda_policy.hpp"
-
-#define CL_REQUIRE_GPU()                                                        \
-    do {                                                                        \
-        if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device on this machine"; \
-    } while (0)
+#include "require_gpu.hpp"
 
 namespace clusterlens::test::mhcagpu {
 

@@ -12,6 +12,7 @@
 #include "clusterlens/hca/classic_linkage.hpp"
 #include "clusterlens/hca/minimum_spanning_tree.hpp"
 #include "clusterlens/synthetic.hpp"
+#include "require_gpu.hpp"
 #include "test_support.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
@@ -24,11 +25,6 @@ using namespace clusterlens;
 #ifdef CLUSTERLENS_HAVE_CUDA
 
 namespace {
-
-#define CL_REQUIRE_GPU()                                                        \
-    do {                                                                        \
-        if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device on this machine"; \
-    } while (0)
 
 std::vector<float> uniformPoints(std::size_t n, std::size_t d, std::uint64_t seed) {
     std::mt19937_64 rng(seed);

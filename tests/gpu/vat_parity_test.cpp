@@ -17,6 +17,7 @@
 #include "clusterlens/synthetic.hpp"
 #include "clusterlens/vat/vat.hpp"
 #include "clusterlens/vat/viewport.hpp"
+#include "require_gpu.hpp"
 #include "test_support.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
@@ -28,11 +29,6 @@ using namespace clusterlens;
 #ifdef CLUSTERLENS_HAVE_CUDA
 
 namespace {
-
-#define CL_REQUIRE_GPU()                                                        \
-    do {                                                                        \
-        if (!cudaAvailable()) GTEST_SKIP() << "no CUDA device on this machine"; \
-    } while (0)
 
 constexpr Metric kMetrics[] = {Metric::Euclidean, Metric::SqEuclidean, Metric::Manhattan, Metric::Cosine};
 
