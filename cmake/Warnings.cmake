@@ -23,4 +23,11 @@ if(CLUSTERLENS_SANITIZE)
   # CUDA sources keep nvcc's uninstrumented host code; the final link (done by the C++ compiler) pulls
   # in the runtimes. HOST_LINK keeps the flag away from nvcc's device link step.
   add_link_options($<HOST_LINK:-fsanitize=address$<COMMA>undefined$<COMMA>float-cast-overflow>)
+  # The sanitizer builds link some sixty executables against the instrumented static libraries: lld
+  # links one in a third of the time of GNU ld (a GUI test on the 2-core VM: 2.2 s against 6.8 s).
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX -fuse-ld=lld CLUSTERLENS_LINKER_LLD)
+  if(CLUSTERLENS_LINKER_LLD)
+    add_link_options($<HOST_LINK:-fuse-ld=lld>)
+  endif()
 endif()

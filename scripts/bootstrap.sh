@@ -15,8 +15,9 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config zlib1g-dev libhdf5-dev libgtest-dev libgmock-dev
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev
           xvfb xauth libgl1-mesa-dri libglx-mesa0)
-# The fuzz targets need clang and its libFuzzer runtime; the format check clang-format 14.
-[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev clang-format-14)
+# The fuzz targets need clang and its libFuzzer runtime; the format check clang-format 14; the
+# sanitizer build links with lld (cmake/Warnings.cmake).
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev clang-format-14 lld)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
