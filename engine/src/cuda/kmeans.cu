@@ -47,9 +47,9 @@ std::vector<double> featureMeans(const float* x, std::size_t n, std::size_t d) {
     return means;
 }
 
-/// Mean over features of the per-feature variance (divided by n), as kmeansCpu scales the tolerance.
-double meanVariance(const float* x, std::size_t n, std::size_t d) {
-    const std::vector<double> means = featureMeans(x, n, d);
+/// Mean over features of the per-feature variance (divided by n) about `means`, as kmeansCpu scales
+/// the tolerance.
+double meanVariance(const float* x, std::size_t n, std::size_t d, const std::vector<double>& means) {
     double total = 0.0;
     for (std::size_t j = 0; j < d; ++j) {
         const double mean = means[j];
@@ -65,7 +65,9 @@ double meanVariance(const float* x, std::size_t n, std::size_t d) {
 
 class KMeansDevice {
 public:
-    KMeansDevice(const float* x, std::size_t n, std::size_t d, std::size_t k, bool matrixProduct)
+    /// `means`: the per-feature means, which the matrix product (when `matrixProduct`) shifts by.
+    KMeansDevice(const float* x, std::size_t n, std::size_t d, std::size_t k, bool matrixProduct,
+                 const std::vector<double>& means)
         : m_n(static_cast<int>(n)),
           m_d(static_cast<int>(d)),
           m_k(static_cast<int>(k)),
@@ -92,8 +94,7 @@ public:
         d_partialCounts = DeviceBuffer<int>(static_cast<std::size_t>(m_partialBlocks) * k, stream);
         d_sums = DeviceBuffer<double>(k * d, stream);
         d_counts = DeviceBuffer<long long>(k, stream);
-        if (matrixProduct)
-            m_matrix = std::make_unique<cuda::KMeansMatrixAssign>(d_x.data(), n, d, k, featureMeans(x, n, d), stream);
+        if (matrixProduct) m_matrix = std::make_unique<cuda::KMeansMatrixAssign>(d_x.data(), n, d, k, means, stream);
     }
 
     /// Launches the seeding kernel for candidate `centre`; returns the potential (blocks in order).
@@ -295,13 +296,14 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
     // k x d = 128 x 39, 256 x 39 and 1000 x 39, the kernel faster at 64 x 14 (docs/benchmarks.md).
     const bool matrixProduct = assignment == KMeansAssignment::MatrixProduct ||
                                (assignment == KMeansAssignment::Auto && k * d >= kMatrixAssignMinWork);
-    KMeansDevice device(x, n, d, k, matrixProduct);
+    const std::vector<double> means = featureMeans(x, n, d);
+    KMeansDevice device(x, n, d, k, matrixProduct, means);
     std::mt19937_64 rng(options.seed);
     std::vector<double> centroids = seedPlusPlus(device, x, n, d, k, rng, control);
     KMeansResult result;
     KMeansDevice::Assignment step = device.assign(centroids);
     result.inertiaHistory.push_back(step.inertia);
-    const double tolerance = options.tolerance * meanVariance(x, n, d);
+    const double tolerance = options.tolerance * meanVariance(x, n, d, means);
     while (result.iterations < options.maxIterations) {
         const double shift = updateCentroids(device, x, n, d, k, centroids);
         ++result.iterations;

@@ -1,7 +1,7 @@
 #pragma once
 // The arithmetic every k-means kernel shares (kmeans_kernels.cuh, kmeans_screen_kernels.cuh): squared
 // distances summed in double, feature by feature, with separately rounded multiply and add, as
-// kmeansCpu; block sums in a fixed halving order.
+// kmeansCpu; block sums in a fixed halving order, and the assignment's block totals built from them.
 
 #include <cuda_runtime.h>
 
@@ -31,6 +31,19 @@ __device__ inline double blockSum(double value, double* s_sum) {
         __syncthreads();
     }
     return s_sum[0];
+}
+
+/// The assignment's block totals: the block's summed squared distances and its number of changed
+/// labels (one value of each per thread), written by thread 0 to the block's entries.
+__device__ inline void writeAssignTotals(double best, int changed, double* s_sum, double* d_blockInertia,
+                                         int* d_blockChanged) {
+    const double inertia = blockSum(best, s_sum);
+    __syncthreads();
+    const double moved = blockSum(static_cast<double>(changed), s_sum);
+    if (threadIdx.x == 0) {
+        d_blockInertia[blockIdx.x] = inertia;
+        d_blockChanged[blockIdx.x] = static_cast<int>(moved);
+    }
 }
 
 }  // namespace clusterlens::cuda

@@ -72,13 +72,7 @@ __global__ void kmeansAssignKernel(const float* __restrict__ d_x, int n, int d, 
         d_labels[i] = label;
         d_distance[i] = best;
     }
-    const double inertia = blockSum(best, s_sum);
-    __syncthreads();
-    const double moved = blockSum(static_cast<double>(changed), s_sum);
-    if (threadIdx.x == 0) {
-        d_blockInertia[blockIdx.x] = inertia;
-        d_blockChanged[blockIdx.x] = static_cast<int>(moved);
-    }
+    writeAssignTotals(best, changed, s_sum, d_blockInertia, d_blockChanged);
 }
 
 /// Update step, part 1: block b sums the points [b·perBlock, (b+1)·perBlock) per cluster and

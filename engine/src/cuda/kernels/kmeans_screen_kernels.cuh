@@ -93,13 +93,7 @@ __global__ void kmeansAssignTotalsKernel(const double* __restrict__ d_distance, 
     const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const double best = i < n ? d_distance[i] : 0.0;
     const int changed = i < n ? d_changed[i] : 0;
-    const double inertia = blockSum(best, s_sum);
-    __syncthreads();
-    const double moved = blockSum(static_cast<double>(changed), s_sum);
-    if (threadIdx.x == 0) {
-        d_blockInertia[blockIdx.x] = inertia;
-        d_blockChanged[blockIdx.x] = static_cast<int>(moved);
-    }
+    writeAssignTotals(best, changed, s_sum, d_blockInertia, d_blockChanged);
 }
 
 }  // namespace clusterlens::cuda
