@@ -2,15 +2,25 @@
 // each assignment (the per-point kernel, the matrix product): k = 64 at 1M x 14; k = 128 and 256 at
 // 1M x 39, either side of the kernel's shared memory; the a-priori groups' shape k = 1000 at 1M x 39.
 // Each for 1 and 21 Lloyd iterations: the difference over 20 is one iteration without the seeding.
+// With --profile the many-cluster cases print each run's median Lloyd iteration on stderr, timed by a
+// thread that watches the run's progress (set once per iteration).
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "bench_registry.hpp"
 #include "clusterlens/cluster/kmeans.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
 #include "clusterlens/cluster/kmeans_cuda.hpp"
+#include "clusterlens/job_control.hpp"
 #endif
 
 namespace {
@@ -55,6 +65,35 @@ void addCase(Registry& registry, std::size_t n, std::size_t d, std::size_t k, st
 }
 
 #ifdef CLUSTERLENS_HAVE_CUDA
+/// Runs `run(control)` while a thread notes the moments its progress changes; prints the median time
+/// between changes (one Lloyd iteration each) on stderr.
+template <typename Run>
+void printMedianIteration(const std::string& workload, Run&& run) {
+    clusterlens::JobControl control;
+    std::atomic<bool> done{false};
+    std::vector<std::chrono::steady_clock::time_point> changes;
+    std::thread watcher([&] {
+        double seen = control.progress();
+        while (!done.load(std::memory_order_relaxed)) {
+            const double now = control.progress();
+            if (now != seen) {
+                changes.push_back(std::chrono::steady_clock::now());
+                seen = now;
+            }
+        }
+    });
+    run(&control);
+    done = true;
+    watcher.join();
+    std::vector<double> ms;
+    for (std::size_t i = 1; i < changes.size(); ++i)
+        ms.push_back(std::chrono::duration<double, std::milli>(changes[i] - changes[i - 1]).count());
+    if (ms.empty()) return;
+    std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(ms.size() / 2), ms.end());
+    std::fprintf(stderr, "%s: median Lloyd iteration %.2f ms (%zu timed)\n", workload.c_str(), ms[ms.size() / 2],
+                 ms.size());
+}
+
 /// Many clusters on the GPU, one case per assignment.
 void addAssignmentCases(Registry& registry, std::size_t n, std::size_t d, std::size_t k, std::size_t iterations) {
     using clusterlens::KMeansAssignment;
@@ -63,10 +102,16 @@ void addAssignmentCases(Registry& registry, std::size_t n, std::size_t d, std::s
         const std::string workload = "kmeans k=" + std::to_string(k) + " " + shortCount(n) + "x" + std::to_string(d) +
                                      " " + std::to_string(iterations) + " iterations, " + name;
         registry.add(BenchCase{workload, "cuda", n, d,
-                               [n, d, k, iterations, assignment = assignment] {
+                               [n, d, k, iterations, assignment = assignment, workload] {
                                    const clusterlens::Dataset& data = cytometryData(n, d);
-                                   clusterlens::kmeansCuda(data.values.data(), n, d, options(k, iterations), nullptr,
-                                                           assignment);
+                                   auto run = [&](clusterlens::JobControl* control) {
+                                       clusterlens::kmeansCuda(data.values.data(), n, d, options(k, iterations),
+                                                               control, assignment);
+                                   };
+                                   if (Registry::instance().profile())
+                                       printMedianIteration(workload, run);
+                                   else
+                                       run(nullptr);
                                },
                                [n, d] { cytometryData(n, d); }, 1, 3});
     }

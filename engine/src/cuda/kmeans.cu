@@ -15,6 +15,7 @@
 #include "clusterlens/errors.hpp"
 #include "cpu/classic_linkage_detail.hpp"
 #include "cuda/kernels/kmeans_kernels.cuh"
+#include "cuda/kmeans_cluster_sums.cuh"
 #include "cuda/kmeans_matrix_assign.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/device_buffer.cuh"
@@ -28,8 +29,6 @@ using cuda::kKMeansThreads;
 using cuda::SeedMode;
 
 constexpr std::size_t kSharedBudget = 40 * 1024;
-constexpr std::size_t kPartialBudget = std::size_t{8} << 20;  // partial-sum doubles at most
-constexpr std::size_t kMaxFeatures = 8192;  // one point of the update tile still fits in shared memory
 /// k x d from which Auto assigns through the matrix product (between the measured 64 x 14 and 128 x 39).
 constexpr std::size_t kMatrixAssignMinWork = 4096;
 
@@ -84,16 +83,7 @@ public:
         d_distance = DeviceBuffer<double>(n, stream);
         d_centroids = DeviceBuffer<double>(k * d, stream);
         m_sharedCentroids = k * d * sizeof(double) <= kSharedBudget;
-        m_tile = static_cast<int>(std::clamp<std::size_t>(kSharedBudget / (4 * d + 4), 1, 512));
-        const std::size_t maxBlocks = std::max<std::size_t>(1, kPartialBudget / (k * d));
-        const std::size_t wanted = (n + static_cast<std::size_t>(m_tile) - 1) / static_cast<std::size_t>(m_tile);
-        m_partialBlocks = static_cast<int>(std::min<std::size_t>({wanted, maxBlocks, 1024}));
-        m_perBlock = static_cast<int>((n + static_cast<std::size_t>(m_partialBlocks) - 1) /
-                                      static_cast<std::size_t>(m_partialBlocks));
-        d_partialSums = DeviceBuffer<double>(static_cast<std::size_t>(m_partialBlocks) * k * d, stream);
-        d_partialCounts = DeviceBuffer<int>(static_cast<std::size_t>(m_partialBlocks) * k, stream);
-        d_sums = DeviceBuffer<double>(k * d, stream);
-        d_counts = DeviceBuffer<long long>(k, stream);
+        m_sums = std::make_unique<cuda::KMeansClusterSums>(d_x.data(), n, d, k, stream);
         if (matrixProduct) m_matrix = std::make_unique<cuda::KMeansMatrixAssign>(d_x.data(), n, d, k, means, stream);
     }
 
@@ -137,18 +127,7 @@ public:
 
     /// Per-cluster feature sums and counts of the current labels.
     void clusterSums(std::vector<double>& h_sums, std::vector<long long>& h_counts) {
-        const cudaStream_t stream = cudaStreamPerThread;
-        const std::size_t shared = static_cast<std::size_t>(m_tile) * (static_cast<std::size_t>(m_d) * 4 + 4);
-        cuda::kmeansPartialSumsKernel<<<static_cast<unsigned>(m_partialBlocks), kKMeansThreads, shared, stream>>>(
-            d_x.data(), d_labels.data(), m_n, m_d, m_k, m_perBlock, m_tile, d_partialSums.data(),
-            d_partialCounts.data());
-        CL_CUDA_CHECK_LAUNCH();
-        const int entries = m_k * m_d;
-        cuda::kmeansReduceSumsKernel<<<static_cast<unsigned>((entries + 255) / 256), 256, 0, stream>>>(
-            d_partialSums.data(), d_partialCounts.data(), m_partialBlocks, m_k, m_d, d_sums.data(), d_counts.data());
-        CL_CUDA_CHECK_LAUNCH();
-        d_sums.copyToHost(h_sums.data(), h_sums.size());
-        d_counts.copyToHost(h_counts.data(), h_counts.size());
+        m_sums->compute(d_labels.data(), h_sums, h_counts);
     }
 
     void copyLabels(std::vector<std::int32_t>& h_labels) const {
@@ -173,9 +152,6 @@ private:
     int m_n, m_d, m_k;
     int m_blocks;
     bool m_sharedCentroids = false;
-    int m_tile = 1;
-    int m_partialBlocks = 1;
-    int m_perBlock = 1;
     DeviceBuffer<float> d_x;
     DeviceBuffer<double> d_closest;
     DeviceBuffer<double> d_blockSums;
@@ -183,10 +159,7 @@ private:
     DeviceBuffer<int> d_labels;
     DeviceBuffer<double> d_distance;
     DeviceBuffer<double> d_centroids;
-    DeviceBuffer<double> d_partialSums;
-    DeviceBuffer<int> d_partialCounts;
-    DeviceBuffer<double> d_sums;
-    DeviceBuffer<long long> d_counts;
+    std::unique_ptr<cuda::KMeansClusterSums> m_sums;     // the update step's sums
     std::unique_ptr<cuda::KMeansMatrixAssign> m_matrix;  // the assignment through a matrix product, if chosen
 };
 
@@ -287,13 +260,12 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
                            std::to_string(n) + ")");
     if (!(options.tolerance >= 0.0)) throw InvalidInput("the k-means tolerance must be zero or positive");
     const std::size_t k = options.k;
-    if (n >= static_cast<std::size_t>(std::numeric_limits<int>::max()) || d > kMaxFeatures ||
+    if (n >= static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
         k * d >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
-        throw InvalidInput("GPU k-means supports fewer than 2^31 points, at most " + std::to_string(kMaxFeatures) +
-                           " features and k·D below 2^31; use --backend cpu");
+        throw InvalidInput("GPU k-means supports fewer than 2^31 points and k·D below 2^31; use --backend cpu");
 
-    // Measured on an H200 at 1M points, per Lloyd iteration: the matrix product was 2.2-3.5x faster at
-    // k x d = 128 x 39, 256 x 39 and 1000 x 39, the kernel faster at 64 x 14 (docs/benchmarks.md).
+    // Measured on an H200 at 1M points, per Lloyd iteration: the matrix product was 7-14x faster at
+    // k x d = 128 x 39, 256 x 39 and 1000 x 39, the kernel 1.7x faster at 64 x 14 (docs/benchmarks.md).
     const bool matrixProduct = assignment == KMeansAssignment::MatrixProduct ||
                                (assignment == KMeansAssignment::Auto && k * d >= kMatrixAssignMinWork);
     const std::vector<double> means = featureMeans(x, n, d);

@@ -12,9 +12,11 @@
 namespace clusterlens::cuda {
 namespace {
 
-/// Cross terms held at once (256 MiB): the rows of 32,768 points at k = 1,024.
-constexpr std::size_t kDotsBudget = std::size_t{32} << 20;
-constexpr int kScreenThreads = 256;  // 8 points (warps) per block
+/// Cross terms held at once (32 MiB, so that a chunk's terms stay in the L2 cache between the product
+/// that writes them and the screen that reads them): the rows of 4,096 points at k = 1,024.
+constexpr std::size_t kDotsBudget = std::size_t{4} << 20;
+constexpr int kScreenThreads = 256;                              // 8 points (warps) per block
+constexpr std::size_t kCublasWorkspace = std::size_t{32} << 20;  // cuBLAS's recommendation for Hopper
 
 void checkCublas(cublasStatus_t status, const char* call) {
     if (status == CUBLAS_STATUS_SUCCESS) return;
@@ -34,22 +36,26 @@ KMeansMatrixAssign::KMeansMatrixAssign(const float* d_x, std::size_t n, std::siz
       m_n(static_cast<int>(n)),
       m_d(static_cast<int>(d)),
       m_k(static_cast<int>(k)),
+      m_ld(static_cast<int>((d + 3) / 4 * 4)),
       m_chunk(static_cast<int>(std::clamp<std::size_t>(kDotsBudget / k, 1, n))),
       m_stream(stream),
       m_mean(mean) {
-    d_y = DeviceBuffer<double>(n * d, stream);
+    const auto ld = static_cast<std::size_t>(m_ld);
+    d_y = DeviceBuffer<double>(n * ld, stream);
     d_norm2 = DeviceBuffer<double>(n, stream);
-    d_z = DeviceBuffer<double>(k * d, stream);
+    d_z = DeviceBuffer<double>(k * ld, stream);
     d_centroidNorm2 = DeviceBuffer<double>(k, stream);
+    d_zMax = DeviceBuffer<double>(1, stream);
     d_dots = DeviceBuffer<double>(static_cast<std::size_t>(m_chunk) * k, stream);
     d_changed = DeviceBuffer<int>(n, stream);
     DeviceBuffer<double> d_mean(d, stream);
     d_mean.copyFromHost(mean.data(), d);
-    kmeansShiftKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(d_x, m_n, m_d, d_mean.data(),
+    kmeansShiftKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(d_x, m_n, m_d, m_ld, d_mean.data(),
                                                                                   d_y.data(), d_norm2.data());
     CL_CUDA_CHECK_LAUNCH();
     checkCublas(cublasCreate(&m_handle), "cublasCreate");
-    checkCublas(cublasSetStream(m_handle, stream), "cublasSetStream");
+    d_cublasWorkspace = DeviceBuffer<unsigned char>(kCublasWorkspace, stream);
+    checkCublas(cublasSetWorkspace(m_handle, d_cublasWorkspace.data(), kCublasWorkspace), "cublasSetWorkspace");
 }
 
 KMeansMatrixAssign::~KMeansMatrixAssign() {
@@ -59,13 +65,14 @@ KMeansMatrixAssign::~KMeansMatrixAssign() {
 void KMeansMatrixAssign::assign(const std::vector<double>& centroids, const double* d_centroids, int* d_labels,
                                 double* d_distance, double* d_blockInertia, int* d_blockChanged) {
     const std::size_t k = static_cast<std::size_t>(m_k), d = static_cast<std::size_t>(m_d);
-    std::vector<double> z(k * d), norm2(k);
+    const auto ld = static_cast<std::size_t>(m_ld);
+    std::vector<double> z(k * ld, 0.0), norm2(k);
     double zMax = 0.0;
     for (std::size_t c = 0; c < k; ++c) {
         double sum = 0.0;
         for (std::size_t j = 0; j < d; ++j) {
             const double v = centroids[c * d + j] - m_mean[j];
-            z[c * d + j] = v;
+            z[c * ld + j] = v;
             sum += v * v;
         }
         norm2[c] = sum;
@@ -73,24 +80,36 @@ void KMeansMatrixAssign::assign(const std::vector<double>& centroids, const doub
     }
     d_z.copyFromHost(z.data(), z.size());
     d_centroidNorm2.copyFromHost(norm2.data(), k);
-    const double boundPerR2 = 8.0 * static_cast<double>(m_d + 4) * 0x1.0p-53;
+    d_zMax.copyFromHost(&zMax, 1);
+    const Arrays arrays{d_centroids, d_labels, d_distance, d_blockInertia, d_blockChanged};
+    if (!m_chunks.get() || !(m_captured == arrays)) {
+        m_chunks.reset(captureGraph(m_captureStream.get(), [&](cudaStream_t s) { queueChunks(s, arrays); }));
+        m_captured = arrays;
+    }
+    CL_CUDA_TRY(cudaGraphLaunch(m_chunks.get(), m_stream));
+}
+
+void KMeansMatrixAssign::queueChunks(cudaStream_t stream, const Arrays& arrays) {
+    const auto ld = static_cast<std::size_t>(m_ld);
+    const double boundPerR2 = 8.0 * static_cast<double>(m_ld + 4) * 0x1.0p-53;
     const double one = 1.0, zero = 0.0;
+    checkCublas(cublasSetStream(m_handle, stream), "cublasSetStream");
     for (int first = 0; first < m_n; first += m_chunk) {
         const int count = std::min(m_chunk, m_n - first);
-        // Column-major: dots (k x count) = Z^T (k x d) * Y (d x count); point w's k terms are contiguous.
-        checkCublas(cublasDgemm(m_handle, CUBLAS_OP_T, CUBLAS_OP_N, m_k, count, m_d, &one, d_z.data(), m_d,
-                                d_y.data() + static_cast<std::size_t>(first) * d, m_d, &zero, d_dots.data(), m_k),
+        // Column-major: dots (k x count) = Z^T (k x ld) * Y (ld x count); point w's k terms are contiguous.
+        checkCublas(cublasDgemm(m_handle, CUBLAS_OP_T, CUBLAS_OP_N, m_k, count, m_ld, &one, d_z.data(), m_ld,
+                                d_y.data() + static_cast<std::size_t>(first) * ld, m_ld, &zero, d_dots.data(), m_k),
                     "cublasDgemm");
         const unsigned blocks =
             static_cast<unsigned>((static_cast<std::size_t>(count) * 32 + kScreenThreads - 1) / kScreenThreads);
-        kmeansScreenKernel<<<blocks, kScreenThreads, 0, m_stream>>>(
-            m_x, m_d, d_centroids, m_k, d_dots.data(), d_norm2.data(), d_centroidNorm2.data(), zMax, boundPerR2, first,
-            count, d_labels, d_distance, d_changed.data());
+        kmeansScreenKernel<<<blocks, kScreenThreads, 0, stream>>>(
+            m_x, m_d, arrays.centroids, m_k, d_dots.data(), d_norm2.data(), d_centroidNorm2.data(), d_zMax.data(),
+            boundPerR2, first, count, arrays.labels, arrays.distance, d_changed.data());
         CL_CUDA_CHECK_LAUNCH();
     }
     const unsigned totalBlocks = static_cast<unsigned>((m_n + kKMeansThreads - 1) / kKMeansThreads);
-    kmeansAssignTotalsKernel<<<totalBlocks, kKMeansThreads, 0, m_stream>>>(d_distance, d_changed.data(), m_n,
-                                                                           d_blockInertia, d_blockChanged);
+    kmeansAssignTotalsKernel<<<totalBlocks, kKMeansThreads, 0, stream>>>(arrays.distance, d_changed.data(), m_n,
+                                                                         arrays.blockInertia, arrays.blockChanged);
     CL_CUDA_CHECK_LAUNCH();
 }
 

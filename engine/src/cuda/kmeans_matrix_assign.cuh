@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuda/util/device_buffer.cuh"
+#include "cuda/util/owned_stream_graph.cuh"
 
 namespace clusterlens::cuda {
 
@@ -19,7 +20,8 @@ class KMeansMatrixAssign {
 public:
     /// For n points x d features on the device (`d_x`, row-major float) and k centroids, on `stream`.
     /// `mean` (d values) is subtracted from points and centroids before the product (shorter vectors,
-    /// a tighter screen). Device memory: n (d + 2) doubles and ints, up to 32M doubles of cross terms.
+    /// a tighter screen). Device memory: n (d + 5) doubles and ints, up to 4M doubles of cross terms,
+    /// 32 MiB of cuBLAS workspace.
     KMeansMatrixAssign(const float* d_x, std::size_t n, std::size_t d, std::size_t k, const std::vector<double>& mean,
                        cudaStream_t stream);
     ~KMeansMatrixAssign();
@@ -32,14 +34,33 @@ public:
                 double* d_blockInertia, int* d_blockChanged);
 
 private:
+    /// The device arrays an assignment reads (centroids) and writes.
+    struct Arrays {
+        const double* centroids = nullptr;
+        int* labels = nullptr;
+        double* distance = nullptr;
+        double* blockInertia = nullptr;
+        int* blockChanged = nullptr;
+        bool operator==(const Arrays&) const = default;
+    };
+    /// Queues the chunks' products, screens and the block totals on `stream`.
+    void queueChunks(cudaStream_t stream, const Arrays& arrays);
+
     const float* m_x;
     int m_n, m_d, m_k;
+    int m_ld;     // y's and z's row length: d rounded up to a multiple of 4, zeros after d
     int m_chunk;  // points per product
     cudaStream_t m_stream;
     cublasHandle_t m_handle = nullptr;
     std::vector<double> m_mean;
-    DeviceBuffer<double> d_y, d_norm2, d_z, d_centroidNorm2, d_dots;
+    DeviceBuffer<double> d_y, d_norm2, d_z, d_centroidNorm2, d_zMax, d_dots;
     DeviceBuffer<int> d_changed;
+    DeviceBuffer<unsigned char> d_cublasWorkspace;  // set on the handle: no allocation while capturing
+    // The chunk loop (hundreds of launches at k = 1,000) runs as one graph, captured at the first
+    // assign on a stream of its own, for the output arrays it was captured with.
+    OwnedStream m_captureStream;
+    OwnedGraph m_chunks;
+    Arrays m_captured;
 };
 
 }  // namespace clusterlens::cuda

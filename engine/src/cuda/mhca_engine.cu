@@ -33,16 +33,6 @@ std::string gib(std::size_t bytes) {
 
 }  // namespace
 
-OwnedStream::OwnedStream(bool highest) {
-    int least = 0, greatest = 0;
-    if (highest) CL_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    CL_CUDA_TRY(cudaStreamCreateWithPriority(&m_stream, cudaStreamNonBlocking, highest ? greatest : least));
-}
-
-OwnedStream::~OwnedStream() {
-    if (m_stream) cudaStreamDestroy(m_stream);  // errors at teardown cannot be reported
-}
-
 StreamFork::StreamFork(bool highest) : m_side(highest) {
     CL_CUDA_TRY(cudaEventCreateWithFlags(&m_forked, cudaEventDisableTiming));
     CL_CUDA_TRY(cudaEventCreateWithFlags(&m_joined, cudaEventDisableTiming));

@@ -19,24 +19,9 @@
 #include "cuda/mhca_types.cuh"
 #include "cuda/util/cuda_event.cuh"
 #include "cuda/util/device_buffer.cuh"
+#include "cuda/util/owned_stream_graph.cuh"
 
 namespace clusterlens::cuda::mhca {
-
-/// A non-blocking stream destroyed with its owner, without waiting: work still queued on it (a launch
-/// left running by a cancel) ends on its own, and the buffers freed on it after that work are released
-/// then. `highest`: the device's greatest priority (its blocks are dispatched before those of other
-/// streams' waiting kernels).
-class OwnedStream {
-public:
-    explicit OwnedStream(bool highest = false);
-    ~OwnedStream();
-    OwnedStream(const OwnedStream&) = delete;
-    OwnedStream& operator=(const OwnedStream&) = delete;
-    cudaStream_t get() const { return m_stream; }
-
-private:
-    cudaStream_t m_stream = nullptr;
-};
 
 /// A side stream for the branches of a merge step that may overlap: fork() makes it wait for the work
 /// queued so far on the main stream, join() makes the main stream wait for it. Works the same while
@@ -65,23 +50,6 @@ private:
     OwnedStream m_side;
     cudaEvent_t m_forked = nullptr;
     cudaEvent_t m_joined = nullptr;
-};
-
-/// An instantiated CUDA graph, destroyed with its owner.
-class OwnedGraph {
-public:
-    OwnedGraph() = default;
-    ~OwnedGraph() { reset(); }
-    OwnedGraph(const OwnedGraph&) = delete;
-    OwnedGraph& operator=(const OwnedGraph&) = delete;
-    cudaGraphExec_t get() const { return m_exec; }
-    void reset(cudaGraphExec_t exec = nullptr) {
-        if (m_exec) cudaGraphExecDestroy(m_exec);  // errors at teardown cannot be reported
-        m_exec = exec;
-    }
-
-private:
-    cudaGraphExec_t m_exec = nullptr;
 };
 
 /// Progress over all merges of one mhcaCuda call and its cancellation point.

@@ -475,22 +475,9 @@ void MhcaEngine::prepareStepGraph(std::size_t batch, bool full) {
     if (!m_stepGraph.get() || m_stepGraphBatch != batch || m_stepGraphFull != full ||
         m_stepGraphList != m_visited.list.data() || m_stepGraphListLen != m_listLen) {
         m_stepGraph.reset();
-        cudaGraph_t graph = nullptr;
-        CL_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-        try {
-            steps();
-        } catch (...) {
-            cudaStreamEndCapture(s, &graph);  // the launch error is the one to report
-            if (graph) cudaGraphDestroy(graph);
-            throw;
-        }
-        CL_CUDA_TRY(cudaStreamEndCapture(s, &graph));
-        cudaGraphExec_t exec = nullptr;
         // Node priorities: the FMD shape's one block is dispatched before the member sums' blocks.
-        const cudaError_t made = cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagUseNodePriority);
-        cudaGraphDestroy(graph);
-        CL_CUDA_TRY(made);
-        m_stepGraph.reset(exec);
+        m_stepGraph.reset(captureGraph(
+            s, [&](cudaStream_t) { steps(); }, cudaGraphInstantiateFlagUseNodePriority));
         m_stepGraphBatch = batch;
         m_stepGraphFull = full;
         m_stepGraphList = m_visited.list.data();
