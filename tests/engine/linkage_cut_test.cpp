@@ -110,26 +110,19 @@ TEST(LinkageCut, DefaultMinimumSizeIsOnePercentBetweenOneAndTwenty) {
 }
 
 // The bundled demo (6052 FACSAria events) as the GUI's demo analyses it: arcsinh with cofactor 150
-// on its 12 columns, MHCA with the default options (full, threshold 0.5, mahal).
-const Linkage& demoMhca() {
-    static const Linkage linkage = [] {
-        const Dataset raw = readDataset(std::string(CLUSTERLENS_SOURCE_DIR) + "/resources/demo/aria_facs_6052.csv");
-        const Dataset data = asinhTransform(raw, 150.0);
-        const std::vector<double> values = data.valuesAsDouble();
-        return mhcaCpu(values.data(), data.n, data.d, MhcaOptions{});
-    }();
-    return linkage;
-}
+// on its 12 columns, MHCA with the default options (full, threshold 0.5, mahal). One test for both
+// cuts: the MHCA run is most of its time (over a minute under the sanitizers).
+TEST(LinkageCut, DemoCutIntoFivePlainHasOutliersAtTheTopWithTheDefaultMinimumSizeFivePopulations) {
+    const Dataset raw = readDataset(std::string(CLUSTERLENS_SOURCE_DIR) + "/resources/demo/aria_facs_6052.csv");
+    const Dataset data = asinhTransform(raw, 150.0);
+    const std::vector<double> values = data.valuesAsDouble();
+    const Linkage linkage = mhcaCpu(values.data(), data.n, data.d, MhcaOptions{});
 
-TEST(LinkageCut, DemoPlainCutIntoFiveHasOutliersAtTheTop) {
-    const LinkageCut cut = cutLinkage(demoMhca(), 5, 1);
-    EXPECT_EQ(cut.populations, 5u);
+    const LinkageCut plain = cutLinkage(linkage, 5, 1);
+    EXPECT_EQ(plain.populations, 5u);
     // Left to right in the tree, as the dendrogram shows them.
-    EXPECT_EQ(cut.populationSizes, (std::vector<std::int64_t>{1, 135, 5911, 1, 4}));
-}
+    EXPECT_EQ(plain.populationSizes, (std::vector<std::int64_t>{1, 135, 5911, 1, 4}));
 
-TEST(LinkageCut, DemoCutIntoFiveWithTheDefaultMinimumSizeGivesFivePopulations) {
-    const Linkage& linkage = demoMhca();
     const std::size_t m = defaultMinClusterSize(linkage.leafCount);
     EXPECT_EQ(m, 20u);
     const LinkageCut cut = cutLinkage(linkage, 5, m);

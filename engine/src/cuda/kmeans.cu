@@ -17,6 +17,7 @@
 #include "cuda/kernels/kmeans_kernels.cuh"
 #include "cuda/kmeans_cluster_sums.cuh"
 #include "cuda/kmeans_matrix_assign.cuh"
+#include "cuda/util/cublas_library.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/device_buffer.cuh"
 #include "cuda/util/kernel_modules.cuh"
@@ -266,8 +267,10 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
 
     // Measured on an H200 at 1M points, per Lloyd iteration: the matrix product was 7-14x faster at
     // k x d = 128 x 39, 256 x 39 and 1000 x 39, the kernel 1.7x faster at 64 x 14 (docs/benchmarks.md).
-    const bool matrixProduct = assignment == KMeansAssignment::MatrixProduct ||
-                               (assignment == KMeansAssignment::Auto && k * d >= kMatrixAssignMinWork);
+    // Auto keeps the kernel where cuBLAS cannot be loaded (MatrixProduct then throws CudaError).
+    const bool matrixProduct =
+        assignment == KMeansAssignment::MatrixProduct ||
+        (assignment == KMeansAssignment::Auto && k * d >= kMatrixAssignMinWork && cuda::cublasLibrary() != nullptr);
     const std::vector<double> means = featureMeans(x, n, d);
     KMeansDevice device(x, n, d, k, matrixProduct, means);
     std::mt19937_64 rng(options.seed);

@@ -6,6 +6,7 @@
 
 #include "clusterlens/errors.hpp"
 #include "cuda/kernels/kmeans_screen_kernels.cuh"
+#include "cuda/util/cublas_library.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/kernel_modules.cuh"
 
@@ -25,7 +26,7 @@ void checkCublas(cublasStatus_t status, const char* call) {
         if (cudaMemGetInfo(&freeBytes, &totalBytes) != cudaSuccess) freeBytes = 0;
         throw OutOfDeviceMemory(std::string("the GPU ran out of memory in ") + call, 0, freeBytes);
     }
-    throw CudaError(std::string(call) + " failed: " + cublasGetStatusString(status), false);
+    throw CudaError(std::string(call) + " failed: " + requireCublas().statusString(status), false);
 }
 
 }  // namespace
@@ -53,13 +54,14 @@ KMeansMatrixAssign::KMeansMatrixAssign(const float* d_x, std::size_t n, std::siz
     kmeansShiftKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(d_x, m_n, m_d, m_ld, d_mean.data(),
                                                                                   d_y.data(), d_norm2.data());
     CL_CUDA_CHECK_LAUNCH();
-    checkCublas(cublasCreate(&m_handle), "cublasCreate");
+    const CublasLibrary& cublas = requireCublas();
+    checkCublas(cublas.create(&m_handle), "cublasCreate");
     d_cublasWorkspace = DeviceBuffer<unsigned char>(kCublasWorkspace, stream);
-    checkCublas(cublasSetWorkspace(m_handle, d_cublasWorkspace.data(), kCublasWorkspace), "cublasSetWorkspace");
+    checkCublas(cublas.setWorkspace(m_handle, d_cublasWorkspace.data(), kCublasWorkspace), "cublasSetWorkspace");
 }
 
 KMeansMatrixAssign::~KMeansMatrixAssign() {
-    if (m_handle) cublasDestroy(m_handle);
+    if (m_handle) requireCublas().destroy(m_handle);
 }
 
 void KMeansMatrixAssign::assign(const std::vector<double>& centroids, const double* d_centroids, int* d_labels,
@@ -93,12 +95,13 @@ void KMeansMatrixAssign::queueChunks(cudaStream_t stream, const Arrays& arrays) 
     const auto ld = static_cast<std::size_t>(m_ld);
     const double boundPerR2 = 8.0 * static_cast<double>(m_ld + 4) * 0x1.0p-53;
     const double one = 1.0, zero = 0.0;
-    checkCublas(cublasSetStream(m_handle, stream), "cublasSetStream");
+    const CublasLibrary& cublas = requireCublas();
+    checkCublas(cublas.setStream(m_handle, stream), "cublasSetStream");
     for (int first = 0; first < m_n; first += m_chunk) {
         const int count = std::min(m_chunk, m_n - first);
         // Column-major: dots (k x count) = Z^T (k x ld) * Y (ld x count); point w's k terms are contiguous.
-        checkCublas(cublasDgemm(m_handle, CUBLAS_OP_T, CUBLAS_OP_N, m_k, count, m_ld, &one, d_z.data(), m_ld,
-                                d_y.data() + static_cast<std::size_t>(first) * ld, m_ld, &zero, d_dots.data(), m_k),
+        checkCublas(cublas.dgemm(m_handle, CUBLAS_OP_T, CUBLAS_OP_N, m_k, count, m_ld, &one, d_z.data(), m_ld,
+                                 d_y.data() + static_cast<std::size_t>(first) * ld, m_ld, &zero, d_dots.data(), m_k),
                     "cublasDgemm");
         const unsigned blocks =
             static_cast<unsigned>((static_cast<std::size_t>(count) * 32 + kScreenThreads - 1) / kScreenThreads);
