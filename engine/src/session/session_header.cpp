@@ -20,7 +20,10 @@ constexpr char kHdf5Signature[] = "\x89HDF\r\n\x1a\n";
 constexpr std::size_t kSignatureBytes = 8;
 
 std::string magicLine() {
-    return std::string(kSessionFormatId) + "\n";
+    // (push_back: GCC 13 at -O2 warned of an out-of-bounds memcpy in the inlined `string + "\n"`)
+    std::string line(kSessionFormatId);
+    line.push_back('\n');
+    return line;
 }
 
 bool hasSignatureAt(const std::string& bytes, std::size_t offset) {
