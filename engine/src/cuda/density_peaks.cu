@@ -28,6 +28,7 @@
 #include "cuda/util/cuda_event.cuh"
 #include "cuda/util/device_buffer.cuh"
 #include "cuda/util/kernel_modules.cuh"
+#include "cuda/util/launch_grid.cuh"
 
 namespace clusterlens {
 namespace {
@@ -35,6 +36,7 @@ namespace {
 using cuda::CudaEvent;
 using cuda::DeviceBuffer;
 using cuda::DpcTiles;
+using cuda::gridFor;
 using cuda::kDpcThreads;
 using cuda::kDpcTile;
 using dpc::TileSchedule;
@@ -53,10 +55,6 @@ float floatAbove(double v) {
     float f = static_cast<float>(v);
     if (static_cast<double>(f) < v) f = std::nextafter(f, std::numeric_limits<float>::infinity());
     return f;
-}
-
-unsigned gridFor(std::size_t items, unsigned threads) {
-    return static_cast<unsigned>((items + threads - 1) / threads);
 }
 
 /// Waits, when the call ends or throws, for the work it queued on the thread's stream: a cancel

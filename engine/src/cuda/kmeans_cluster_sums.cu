@@ -8,15 +8,12 @@
 #include "cuda/kernels/kmeans_update_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/kernel_modules.cuh"
+#include "cuda/util/launch_grid.cuh"
 
 namespace clusterlens::cuda {
 namespace {
 
 constexpr std::size_t kTileBytes = 40 * 1024;  // a chunk's rows in shared memory
-
-unsigned gridFor(std::size_t items, int threads) {
-    return static_cast<unsigned>((items + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads));
-}
 
 }  // namespace
 

@@ -26,6 +26,7 @@
 #include "clusterlens/vat/metric.hpp"
 #include "cuda/kernels/vat_common.cuh"
 #include "cuda/util/device_buffer.cuh"
+#include "cuda/util/launch_grid.cuh"
 
 namespace clusterlens::cuda {
 
@@ -176,10 +177,6 @@ void vatTileGeometry(const VatSpaceView& view, float* centre, float* radius, flo
 template <class T>
 void ensureCapacity(DeviceBuffer<T>& buffer, std::size_t count) {
     if (buffer.size() < count) buffer = DeviceBuffer<T>(count + count / 4 + 64, cudaStreamPerThread);
-}
-
-inline unsigned gridFor(std::size_t items, unsigned threads) {
-    return static_cast<unsigned>((items + threads - 1) / threads);
 }
 
 }  // namespace clusterlens::cuda
