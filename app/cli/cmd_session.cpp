@@ -117,7 +117,7 @@ void printNames(const char* kind, const std::vector<T>& entries) {
     for (const T& entry : entries) std::printf("  %s\n", entryName(entry).c_str());
 }
 
-void printText(const Session& s) {
+void printSession(const Session& s) {
     std::printf("data:      %s\n           %llu events x %llu features, sha256 %s%s\n", s.data.path.c_str(),
                 static_cast<unsigned long long>(s.data.n), static_cast<unsigned long long>(s.data.d),
                 s.data.sha256.c_str(), s.data.embedded ? ", data embedded" : "");
@@ -142,7 +142,7 @@ int sessionInfoCommand(const Arguments& argv) {
     if (args.flag("--json"))
         std::printf("%s\n", sessionJson(session).dump().c_str());
     else
-        printText(session);
+        printSession(session);
     return 0;
 }
 

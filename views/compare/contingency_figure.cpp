@@ -17,7 +17,7 @@ namespace clusterlens::views {
 
 namespace {
 
-const QColor kTextColor(0x30, 0x30, 0x30);
+const QColor kTableTextColor(0x30, 0x30, 0x30);
 const QColor kGridLineColor(0xe4, 0xe4, 0xe4);
 const QColor kMatchedColor(0x20, 0x20, 0x20);
 const QColor kHighlightColor(0xe0, 0x30, 0x30);
@@ -26,12 +26,12 @@ constexpr double kRightMargin = 96;  // colour bar, its ticks and its title
 // Rows keep a readable height however many columns there are (a 20 x 400 table is not a sliver).
 constexpr double kMinRowHeight = 16;
 
-QString tr(const char* text) {
+QString trContingency(const char* text) {
     return QCoreApplication::translate("ContingencyFigure", text);
 }
 
 QString shortLabel(std::int32_t label) {
-    return label < 0 ? tr("noise") : QString::number(label);
+    return label < 0 ? trContingency("noise") : QString::number(label);
 }
 
 /// Every step-th label is drawn, so labels of `extent` pixels never overlap in cells of `cell`.
@@ -80,11 +80,11 @@ double ContingencyFigure::rowShareAt(std::size_t row, std::size_t col) const {
 }
 
 QString ContingencyFigure::columnLabel(std::size_t col) const {
-    return col < m_shown.size() ? shortLabel(m_comparison->labelOfCol(m_shown[col])) : tr("other");
+    return col < m_shown.size() ? shortLabel(m_comparison->labelOfCol(m_shown[col])) : trContingency("other");
 }
 
 QString ContingencyFigure::ownTitle() const {
-    return tr("Clusters of %1 vs %2").arg(m_comparison->nameA, m_comparison->nameB);
+    return trContingency("Clusters of %1 vs %2").arg(m_comparison->nameA, m_comparison->nameB);
 }
 
 QColor ContingencyFigure::cellColor(double rowShare, std::int64_t count) {
@@ -162,7 +162,7 @@ void ContingencyFigure::paintTitle(QPainter& painter, const QRectF& area) const 
     const QFont titleFont = font(14, true), textFont = font(11);
     const QFontMetricsF title(titleFont), text(textFont);
     const QRectF line1(area.left() + 8, area.top() + 8, area.width() - 16, title.height());
-    painter.setPen(kTextColor);
+    painter.setPen(kTableTextColor);
     painter.setFont(titleFont);
     painter.drawText(line1, Qt::AlignHCenter | Qt::AlignVCenter,
                      title.elidedText(this->title(), Qt::ElideMiddle, line1.width()));
@@ -170,7 +170,7 @@ void ContingencyFigure::paintTitle(QPainter& painter, const QRectF& area) const 
     painter.drawText(
         QRectF(line1.left(), line1.bottom() + 4, line1.width(), text.height()), Qt::AlignHCenter | Qt::AlignVCenter,
         text.elidedText(
-            tr("%1 \u00b7 N = %2")
+            trContingency("%1 \u00b7 N = %2")
                 .arg(scoresText(*m_comparison), QLocale().toString(static_cast<qlonglong>(m_comparison->table.n))),
             Qt::ElideRight, line1.width()));
 }
@@ -210,7 +210,7 @@ void ContingencyFigure::paintCells(QPainter& painter, const QRectF& grid) const 
         painter.setPen(QPen(kHighlightColor, 2.5));
         painter.drawRect(QRectF(grid.left() + m_highlight.col * w, grid.top() + m_highlight.row * h, w, h));
     }
-    painter.setPen(QPen(kTextColor, 1.0));
+    painter.setPen(QPen(kTableTextColor, 1.0));
     painter.drawRect(grid);
 }
 
@@ -223,7 +223,7 @@ void ContingencyFigure::paintCellImage(QPainter& painter, const QRectF& grid) co
     }
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     painter.drawImage(grid, image);
-    painter.setPen(QPen(kTextColor, 1.0));
+    painter.setPen(QPen(kTableTextColor, 1.0));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(grid);
 }
@@ -256,7 +256,7 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
     const QFontMetricsF metrics(small), boldMetrics(bold);
     const double w = grid.width() / static_cast<double>(shownColumns()),
                  h = grid.height() / static_cast<double>(c.rows());
-    painter.setPen(kTextColor);
+    painter.setPen(kTableTextColor);
     painter.setFont(small);
     const std::size_t rowStep = labelStep(metrics.height(), h);
     for (std::size_t r = 0; r < c.rows(); r += rowStep)
@@ -280,7 +280,7 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
 
     painter.setFont(bold);
     // The column title may reach past a narrow grid (up to three times its width), centred on it.
-    const QString columns = FigureStyle::pick(style().xLabel, tr("B: %1 (columns)").arg(c.nameB));
+    const QString columns = FigureStyle::pick(style().xLabel, trContingency("B: %1 (columns)").arg(c.nameB));
     const double titleWidth =
         std::min(3 * grid.width(), std::max(grid.width(), boldMetrics.horizontalAdvance(columns) + 2));
     const QRectF bTitle(grid.center().x() - titleWidth / 2, grid.top() - metrics.height() - 8 - boldMetrics.height(),
@@ -290,9 +290,10 @@ void ContingencyFigure::paintLabels(QPainter& painter, const QRectF& grid) const
     painter.save();
     painter.translate(grid.left() - 6 - rowLabelWidth() - 8 - boldMetrics.height(), grid.center().y());
     painter.rotate(-90);
-    painter.drawText(QRectF(-grid.height() / 2, 0, grid.height(), boldMetrics.height()), Qt::AlignCenter,
-                     boldMetrics.elidedText(FigureStyle::pick(style().yLabel, tr("A: %1 (rows)").arg(c.nameA)),
-                                            Qt::ElideMiddle, grid.height()));
+    painter.drawText(
+        QRectF(-grid.height() / 2, 0, grid.height(), boldMetrics.height()), Qt::AlignCenter,
+        boldMetrics.elidedText(FigureStyle::pick(style().yLabel, trContingency("A: %1 (rows)").arg(c.nameA)),
+                               Qt::ElideMiddle, grid.height()));
     painter.restore();
 
     painter.setFont(small);
@@ -316,7 +317,7 @@ void ContingencyFigure::paintColourBar(QPainter& painter, const QRectF& area, co
     QLinearGradient gradient(bar.topLeft(), bar.bottomLeft());
     for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, cellColor(1.0 - i / 8.0, 1));
     painter.fillRect(bar, gradient);
-    painter.setPen(QPen(kTextColor, 1.0));
+    painter.setPen(QPen(kTableTextColor, 1.0));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(bar);
     painter.setFont(small);
@@ -326,14 +327,14 @@ void ContingencyFigure::paintColourBar(QPainter& painter, const QRectF& area, co
     painter.drawText(QPointF(x, bar.bottom() + metrics.ascent() / 2 - 2), QStringLiteral("> 0"));
     const QRectF none(bar.left(), bar.bottom() + 6, kBarWidth, metrics.height());
     painter.drawRect(none);
-    painter.drawText(QPointF(x, none.center().y() + metrics.ascent() / 2 - 1), tr("none"));
+    painter.drawText(QPointF(x, none.center().y() + metrics.ascent() / 2 - 1), trContingency("none"));
     painter.save();
     painter.translate(
         std::min(area.right() - 4, x + metrics.horizontalAdvance(QStringLiteral("100 %")) + 6 + metrics.height()),
         bar.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-bar.height() / 2 - 40, -metrics.height(), bar.height() + 80, metrics.height()),
-                     Qt::AlignCenter, tr("share of the row's cluster"));
+                     Qt::AlignCenter, trContingency("share of the row's cluster"));
     painter.restore();
 }
 

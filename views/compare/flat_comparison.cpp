@@ -11,7 +11,7 @@ namespace clusterlens::views {
 
 namespace {
 
-QString tr(const char* text) {
+QString trFlatComparison(const char* text) {
     return QCoreApplication::translate("FlatComparison", text);
 }
 
@@ -87,14 +87,15 @@ std::vector<std::int64_t> pointsInBoth(const LabelVector& a, const LabelVector& 
 }
 
 QString clusterName(std::int32_t label) {
-    return label < 0 ? tr("noise") : tr("cluster %1").arg(label);
+    return label < 0 ? trFlatComparison("noise") : trFlatComparison("cluster %1").arg(label);
 }
 
 QString scoresText(const FlatComparison& comparison) {
-    return tr("ARI %1 \u00b7 NMI %2 \u00b7 F-measure %3 (%4 matching)")
+    return trFlatComparison("ARI %1 \u00b7 NMI %2 \u00b7 F-measure %3 (%4 matching)")
         .arg(QString::number(comparison.ari, 'f', 3), QString::number(comparison.nmi, 'f', 3),
              QString::number(comparison.matching.fMeasure, 'f', 3),
-             comparison.method == MatchingMethod::Hungarian ? tr("Hungarian") : tr("greedy"));
+             comparison.method == MatchingMethod::Hungarian ? trFlatComparison("Hungarian")
+                                                            : trFlatComparison("greedy"));
 }
 
 }  // namespace clusterlens::views

@@ -26,7 +26,7 @@ namespace clusterlens::views {
 
 namespace {
 
-const QString kSlot = QStringLiteral("compare-flat");
+const QString kFlatSlot = QStringLiteral("compare-flat");
 
 QComboBox* labelingChoice(QWidget* parent) {
     auto* box = new QComboBox(parent);
@@ -173,7 +173,7 @@ void FlatComparisonView::recompute(bool force) {
     const QString nameA = labelingA(), nameB = labelingB();
     m_scores->setText(tr("Comparing\u2026"));
     m_runner->start<FlatComparison>(
-        this, kSlot, tr("Compare %1 with %2").arg(nameA, nameB),
+        this, kFlatSlot, tr("Compare %1 with %2").arg(nameA, nameB),
         [a, b, nameA, nameB, method](JobControl& control) {
             return compareLabelings(a, b, nameA, nameB, method, &control);
         },
@@ -201,7 +201,7 @@ void FlatComparisonView::display(std::shared_ptr<const FlatComparison> compariso
 }
 
 void FlatComparisonView::clearComparison(const QString& message) {
-    m_runner->cancelSlot(kSlot);
+    m_runner->cancelSlot(kFlatSlot);
     m_comparison.reset();
     m_labelsA.reset();
     m_labelsB.reset();

@@ -16,12 +16,12 @@ namespace clusterlens::views {
 
 namespace {
 
-QString tr(const char* text) {
+QString trHeightsComparison(const char* text) {
     return QCoreApplication::translate("HeightsComparison", text);
 }
 
 QString coefficient(double value) {
-    return std::isfinite(value) ? QString::number(value, 'f', 3) : tr("n/a");
+    return std::isfinite(value) ? QString::number(value, 'f', 3) : trHeightsComparison("n/a");
 }
 
 }  // namespace
@@ -89,7 +89,7 @@ QString heightsColourId(HeightsColour colour) {
 namespace {
 
 QString discordanceTitle() {
-    return tr("|rank in A \u2212 rank in B|");
+    return trHeightsComparison("|rank in A \u2212 rank in B|");
 }
 
 /// The two heights per point, and with `discordance` |rank difference| as a third feature: the
@@ -118,7 +118,8 @@ MarkerScale discordanceScale(const HeightsComparison& comparison) {
 }
 
 QString heightsAxisTitle(const QString& name, bool vertical) {
-    return (vertical ? tr("point height in B: %1") : tr("point height in A: %1")).arg(name);
+    return (vertical ? trHeightsComparison("point height in B: %1") : trHeightsComparison("point height in A: %1"))
+        .arg(name);
 }
 
 ScatterData heightsScatter(const HeightsComparison& comparison, bool equalAxes, HeightsColour colour,
@@ -144,7 +145,7 @@ ScatterData heightsScatter(const HeightsComparison& comparison, bool equalAxes, 
 }
 
 QString correlationText(const HeightsComparison& comparison) {
-    return tr("Pearson r = %1 \u00b7 Spearman \u03c1 = %2")
+    return trHeightsComparison("Pearson r = %1 \u00b7 Spearman \u03c1 = %2")
         .arg(coefficient(comparison.pearson), coefficient(comparison.spearman));
 }
 

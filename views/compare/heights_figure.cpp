@@ -17,18 +17,18 @@ namespace clusterlens::views {
 
 namespace {
 
-const QColor kDiagonalColor(0xd0, 0x30, 0x30);
-constexpr double kMargin = 0.03;     // data margin inside the frame, as in the GUI's scatter
-constexpr int kVectorGrid = 48;      // density bins per axis that colour individually drawn points
-constexpr int kMaxImageSide = 2048;  // density image pixels per side at most
+const QColor kHeightsDiagonalColor(0xd0, 0x30, 0x30);
+constexpr double kHeightsMargin = 0.03;  // data margin inside the frame, as in the GUI's scatter
+constexpr int kVectorGrid = 48;          // density bins per axis that colour individually drawn points
+constexpr int kMaxImageSide = 2048;      // density image pixels per side at most
 constexpr double kImageOversample = 2.0;
 
-QString tr(const char* text) {
+QString trHeightsFigure(const char* text) {
     return QCoreApplication::translate("HeightsFigure", text);
 }
 
 /// Bin of a value in [0, 1) among `bins`, clamped.
-int binOf(double u, int bins) {
+int heightsBinOf(double u, int bins) {
     return std::clamp(static_cast<int>(u * bins), 0, bins - 1);
 }
 
@@ -36,17 +36,18 @@ int binOf(double u, int bins) {
 
 HeightsFigure::HeightsFigure(std::shared_ptr<const HeightsComparison> comparison, bool equalAxes, HeightsColour colour)
     : m_comparison(std::move(comparison)), m_range(heightsRange(*m_comparison, equalAxes)), m_colour(colour) {
-    const double dx = (m_range.xMax - m_range.xMin) * kMargin, dy = (m_range.yMax - m_range.yMin) * kMargin;
+    const double dx = (m_range.xMax - m_range.xMin) * kHeightsMargin,
+                 dy = (m_range.yMax - m_range.yMin) * kHeightsMargin;
     m_range.xMin -= dx, m_range.xMax += dx, m_range.yMin -= dy, m_range.yMax += dy;
     if (m_colour == HeightsColour::RankDifference) m_discordance = discordanceScale(*m_comparison);
 }
 
 QString HeightsFigure::ownTitle() const {
-    return tr("Point heights: %1 vs %2").arg(m_comparison->nameA, m_comparison->nameB);
+    return trHeightsFigure("Point heights: %1 vs %2").arg(m_comparison->nameA, m_comparison->nameB);
 }
 
 QString HeightsFigure::subtitle() const {
-    return tr("%1 \u00b7 N = %2")
+    return trHeightsFigure("%1 \u00b7 N = %2")
         .arg(correlationText(*m_comparison), QLocale().toString(static_cast<qulonglong>(m_comparison->pointCount())));
 }
 
@@ -63,17 +64,18 @@ AxisSpec HeightsFigure::yAxis() const {
 FigureLegend HeightsFigure::legend() const {
     const double lo = std::max(m_range.xMin, m_range.yMin), hi = std::min(m_range.xMax, m_range.yMax);
     FigureLegend legend;
-    legend.items.push_back({kDiagonalColor,
-                            lo < hi ? tr("y = x (equal heights)") : tr("y = x lies outside the plotted range"),
-                            LegendSwatch::DashedLine});
+    legend.items.push_back(
+        {kHeightsDiagonalColor,
+         lo < hi ? trHeightsFigure("y = x (equal heights)") : trHeightsFigure("y = x lies outside the plotted range"),
+         LegendSwatch::DashedLine});
     if (m_colour == HeightsColour::RankDifference)
         legend.items.push_back({QColor(),
-                                tr("%1, %2 \u2192 %3")
+                                trHeightsFigure("%1, %2 \u2192 %3")
                                     .arg(m_discordance.title, QLocale().toString(m_discordance.low, 'g', 4),
                                          QLocale().toString(m_discordance.high, 'g', 4)),
                                 LegendSwatch::Ramp});
     else
-        legend.items.push_back({QColor(), tr("point density, low \u2192 high"), LegendSwatch::Ramp});
+        legend.items.push_back({QColor(), trHeightsFigure("point density, low \u2192 high"), LegendSwatch::Ramp});
     return legend;
 }
 
@@ -127,8 +129,8 @@ std::vector<std::pair<std::size_t, double>> HeightsFigure::pointColours(const QR
         for (std::size_t i = 0; i < n; ++i) {
             if (!std::isfinite(a[i]) || !std::isfinite(b[i])) continue;
             const QPointF p = mapToPlot(a[i], b[i], plot);
-            const int bx = binOf((p.x() - plot.left()) / plot.width(), kVectorGrid);
-            const int by = binOf((plot.bottom() - p.y()) / plot.height(), kVectorGrid);
+            const int bx = heightsBinOf((p.x() - plot.left()) / plot.width(), kVectorGrid);
+            const int by = heightsBinOf((plot.bottom() - p.y()) / plot.height(), kVectorGrid);
             bin[i] = by * kVectorGrid + bx;
             ++counts[static_cast<std::size_t>(bin[i])];
         }
@@ -163,8 +165,8 @@ std::vector<std::ptrdiff_t> HeightsFigure::pixelsOf(int w, int h) const {
     std::vector<std::ptrdiff_t> pixel(m_comparison->pointCount(), -1);
     for (std::size_t i = 0; i < pixel.size(); ++i) {
         if (!std::isfinite(a[i]) || !std::isfinite(b[i])) continue;
-        const int x = binOf((a[i] - m_range.xMin) * sx, w);
-        const int y = h - 1 - binOf((b[i] - m_range.yMin) * sy, h);
+        const int x = heightsBinOf((a[i] - m_range.xMin) * sx, w);
+        const int y = h - 1 - heightsBinOf((b[i] - m_range.yMin) * sy, h);
         pixel[i] = static_cast<std::ptrdiff_t>(y) * w + x;
     }
     return pixel;
@@ -208,7 +210,7 @@ void HeightsFigure::paintDiagonal(QPainter& painter, const QRectF& plot) const {
     const double lo = std::max(m_range.xMin, m_range.yMin), hi = std::min(m_range.xMax, m_range.yMax);
     if (!(lo < hi)) return;
     painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.setPen(QPen(kDiagonalColor, 1.5, Qt::DashLine));
+    painter.setPen(QPen(kHeightsDiagonalColor, 1.5, Qt::DashLine));
     painter.setBrush(Qt::NoBrush);
     QPainterPath line(mapToPlot(lo, lo, plot));  // a path: vector outputs keep it one element
     line.lineTo(mapToPlot(hi, hi, plot));

@@ -29,7 +29,7 @@ namespace clusterlens::views {
 
 namespace {
 
-const QString kSlot = QStringLiteral("compare-heights");
+const QString kHeightsSlot = QStringLiteral("compare-heights");
 
 QComboBox* linkageChoice(QWidget* parent) {
     auto* box = new QComboBox(parent);
@@ -185,7 +185,7 @@ void HeightsView::recompute(bool force) {
     const HeightsColour colour = m_colour;
     m_stats->setText(tr("Computing point heights\u2026"));
     m_runner->start<Plot>(
-        this, kSlot, tr("Point heights: %1 vs %2").arg(nameA, nameB),
+        this, kHeightsSlot, tr("Point heights: %1 vs %2").arg(nameA, nameB),
         [a, b, nameA, nameB, equal, colour](JobControl& control) {
             auto comparison = std::make_shared<const HeightsComparison>(compareHeights(*a, *b, nameA, nameB, &control));
             auto scatter = std::make_shared<const ScatterData>(heightsScatter(*comparison, equal, colour, &control));
@@ -206,7 +206,7 @@ void HeightsView::replot() {
     const bool equal = m_equalAxes;
     const HeightsColour colour = m_colour;
     m_runner->start<Plot>(
-        this, kSlot, tr("Point heights plot"),
+        this, kHeightsSlot, tr("Point heights plot"),
         [comparison, equal, colour](JobControl& control) {
             return Plot{comparison,
                         std::make_shared<const ScatterData>(heightsScatter(*comparison, equal, colour, &control))};
@@ -240,7 +240,7 @@ void HeightsView::display(const Plot& plot) {
 }
 
 void HeightsView::clearPlot(const QString& message) {
-    m_runner->cancelSlot(kSlot);
+    m_runner->cancelSlot(kHeightsSlot);
     m_pending = false;
     m_comparison.reset();
     m_linkageA.reset();

@@ -12,7 +12,7 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr double kGap = 3.0;  // between the dendrogram's leaf axis and the cells
+constexpr double kClustermapGap = 3.0;  // between the dendrogram's leaf axis and the cells
 
 }  // namespace
 
@@ -37,13 +37,13 @@ void ClustermapWidget::setClustermap(std::shared_ptr<const Clustermap> map) {
 QSize ClustermapWidget::sizeHint() const {
     const int rows = m_map ? static_cast<int>(m_map->markers.size()) : 0;
     const QFontMetricsF metrics(font());
-    return {200, static_cast<int>(kGap + clustermapHeight(rows, font()) + 2 * metrics.height() + 4)};
+    return {200, static_cast<int>(kClustermapGap + clustermapHeight(rows, font()) + 2 * metrics.height() + 4)};
 }
 
 QSize ClustermapWidget::minimumSizeHint() const {
     const int rows = m_map ? static_cast<int>(m_map->markers.size()) : 0;
     const QFontMetricsF metrics(font());
-    return {200, static_cast<int>(kGap + rows * kMinRowHeight + 2 * metrics.height() + 4)};
+    return {200, static_cast<int>(kClustermapGap + rows * kMinRowHeight + 2 * metrics.height() + 4)};
 }
 
 QRectF ClustermapWidget::bandRect() const {
@@ -52,7 +52,8 @@ QRectF ClustermapWidget::bandRect() const {
     const QPointF right = mapFromGlobal(m_dendrogram->mapToGlobal(plot.topRight().toPoint()));
     // The cells take what the scale below them leaves.
     const QFontMetricsF metrics(font());
-    return QRectF(left.x(), kGap, right.x() - left.x(), std::max(1.0, height() - kGap - 2 * metrics.height() - 4));
+    return QRectF(left.x(), kClustermapGap, right.x() - left.x(),
+                  std::max(1.0, height() - kClustermapGap - 2 * metrics.height() - 4));
 }
 
 bool ClustermapWidget::eventFilter(QObject* watched, QEvent* event) {

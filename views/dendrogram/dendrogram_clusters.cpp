@@ -6,7 +6,7 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr std::size_t kCancelStride = 1 << 15;
+constexpr std::size_t kClustersCancelStride = 1 << 15;
 
 }  // namespace
 
@@ -41,7 +41,7 @@ ClusterTable summarizeCut(const DendrogramLayout& layout, const DendrogramCut& c
     const std::size_t f = features.columns.size();
     std::vector<double> sums(cut.roots.size() * f, 0.0);
     for (std::size_t i = 0; i < data.n; ++i) {
-        if (control && i % kCancelStride == 0) control->checkCancelled();
+        if (control && i % kClustersCancelStride == 0) control->checkCancelled();
         double* row = sums.data() + static_cast<std::size_t>(cut.labels[i]) * f;
         const float* values = data.values.data() + i * data.d;
         for (std::size_t j = 0; j < f; ++j) row[j] += values[features.columns[j]];

@@ -15,7 +15,7 @@ namespace {
 constexpr std::size_t kMaxLeaves = std::size_t{1} << 30;  // node ids and ranks fit int32
 constexpr std::size_t kCancelStride = 1 << 16;
 
-void poll(JobControl* control, std::size_t step, std::size_t total, double from, double to) {
+void layoutPoll(JobControl* control, std::size_t step, std::size_t total, double from, double to) {
     if (!control || step % kCancelStride != 0) return;
     control->checkCancelled();
     control->setProgress(from + (to - from) * static_cast<double>(step) / static_cast<double>(total));
@@ -31,7 +31,7 @@ std::vector<std::int32_t> leafOrder(const DendrogramLayout& layout, JobControl* 
     while (!stack.empty()) {
         const std::int32_t node = stack.back();
         stack.pop_back();
-        poll(control, ++visited, layout.nodeCount(), 0.0, 0.3);
+        layoutPoll(control, ++visited, layout.nodeCount(), 0.0, 0.3);
         if (layout.isLeaf(node)) {
             order.push_back(node);
             continue;
@@ -92,7 +92,7 @@ DendrogramLayout buildDendrogramLayout(const Linkage& linkage, JobControl* contr
     double maxHeight = -std::numeric_limits<double>::infinity();
     // Children always have smaller ids than their merge, so one pass in row order sees them first.
     for (std::size_t i = 0; i + 1 < n; ++i) {
-        poll(control, i + 1, n, 0.3, 0.6);
+        layoutPoll(control, i + 1, n, 0.3, 0.6);
         const auto node = static_cast<std::int32_t>(n + i);
         const auto a = static_cast<std::size_t>(layout.left[i]), b = static_cast<std::size_t>(layout.right[i]);
         layout.first[n + i] = std::min(layout.first[a], layout.first[b]);

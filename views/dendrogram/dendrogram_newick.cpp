@@ -10,7 +10,7 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr std::size_t kCancelStride = 1 << 16;
+constexpr std::size_t kNewickCancelStride = 1 << 16;
 
 void writeLength(std::ostream& out, const DendrogramLayout& layout, std::int32_t node) {
     const std::int32_t parent = layout.parent[static_cast<std::size_t>(node)];
@@ -38,7 +38,7 @@ void writeNewick(std::ostream& out, const DendrogramLayout& layout, const std::v
     std::vector<std::pair<std::int32_t, int>> stack{{layout.root(), 0}};
     std::size_t steps = 0;
     while (!stack.empty()) {
-        if (control && ++steps % kCancelStride == 0) control->checkCancelled();
+        if (control && ++steps % kNewickCancelStride == 0) control->checkCancelled();
         auto& [node, done] = stack.back();
         if (layout.isLeaf(node)) {
             const auto id = static_cast<std::size_t>(node);

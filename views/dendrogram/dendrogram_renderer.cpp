@@ -12,7 +12,7 @@ namespace clusterlens::views {
 
 namespace {
 
-enum Attribute : GLuint { PositionAttribute = 0, ColorAttribute = 1 };
+enum TreeAttribute : GLuint { TreePositionAttribute = 0, TreeColorAttribute = 1 };
 
 struct Vertex {
     float x, y;
@@ -80,10 +80,10 @@ bool DendrogramRenderer::initialize(QString* error) {
     m_vertices.setUsagePattern(QOpenGLBuffer::DynamicDraw);
     QOpenGLVertexArrayObject::Binder binder(m_vao.get());
     m_vertices.bind();
-    glEnableVertexAttribArray(PositionAttribute);
-    glVertexAttribPointer(PositionAttribute, 2, GL_FLOAT, GL_FALSE, sizeof(Vertex), nullptr);
-    glEnableVertexAttribArray(ColorAttribute);
-    glVertexAttribPointer(ColorAttribute, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex),
+    glEnableVertexAttribArray(TreePositionAttribute);
+    glVertexAttribPointer(TreePositionAttribute, 2, GL_FLOAT, GL_FALSE, sizeof(Vertex), nullptr);
+    glEnableVertexAttribArray(TreeColorAttribute);
+    glVertexAttribPointer(TreeColorAttribute, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex),
                           reinterpret_cast<const void*>(offsetof(Vertex, r)));
     m_vertices.release();
     m_vertexCount = 0;

@@ -16,7 +16,7 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr int kRefineDelayMs = 120;  // idle time after a zoom before the sharp geometry is built
+constexpr int kTreeRefineDelayMs = 120;  // idle time after a zoom before the sharp geometry is built
 constexpr double kRugHeight = 5.0;
 
 bool sameScale(double a, double b) {
@@ -33,7 +33,7 @@ DendrogramWidget::DendrogramWidget(QWidget* parent)
     setContextMenuPolicy(Qt::PreventContextMenu);
     setMinimumSize(minimumSizeHint());
     m_refineTimer.setSingleShot(true);
-    m_refineTimer.setInterval(kRefineDelayMs);
+    m_refineTimer.setInterval(kTreeRefineDelayMs);
     connect(&m_refineTimer, &QTimer::timeout, this, &DendrogramWidget::contentChanged);
     connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
         if (m_drawnPending && m_layout && !m_contentChanged) {

@@ -21,9 +21,9 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr double kWheelZoomPerStep = 1.25;  // one notch (120 units) magnifies by 25 %
-constexpr double kClickTolerance = 3.0;     // pixels a click may move and still be a click
-constexpr double kPickTolerance = 4.0;      // pixels from a bar or the cut line
+constexpr double kTreeWheelZoomPerStep = 1.25;  // one notch (120 units) magnifies by 25 %
+constexpr double kTreeClickTolerance = 3.0;     // pixels a click may move and still be a click
+constexpr double kPickTolerance = 4.0;          // pixels from a bar or the cut line
 
 }  // namespace
 
@@ -152,7 +152,7 @@ void DendrogramWidget::mouseMoveEvent(QMouseEvent* event) {
             updateHover(pos, event->globalPosition().toPoint());
             return;
         case Drag::Pending:
-            if ((pos - m_dragStart).manhattanLength() < kClickTolerance) return;
+            if ((pos - m_dragStart).manhattanLength() < kTreeClickTolerance) return;
             m_drag = Drag::Pan;
             [[fallthrough]];
         case Drag::Pan:
@@ -183,7 +183,7 @@ void DendrogramWidget::mouseReleaseEvent(QMouseEvent* event) {
         Q_EMIT cutHeightChosen(m_scale.fromAxis(m_view.toData(pos, plotRect()).y()));
     } else if (drag == Drag::Zoom) {
         const QRectF band = QRectF(m_dragStart, pos).normalized();
-        if (band.width() >= kClickTolerance && band.height() >= kClickTolerance) {
+        if (band.width() >= kTreeClickTolerance && band.height() >= kTreeClickTolerance) {
             m_view.zoomToPixels(band.intersected(plotRect()), plotRect());
             m_refineTimer.start();
         } else if (event->button() == Qt::RightButton) {
@@ -207,7 +207,7 @@ void DendrogramWidget::mouseDoubleClickEvent(QMouseEvent* event) {
 void DendrogramWidget::wheelEvent(QWheelEvent* event) {
     const double steps = event->angleDelta().y() / 120.0;
     if (steps != 0.0 && m_layout) {
-        const double factor = std::pow(kWheelZoomPerStep, steps);
+        const double factor = std::pow(kTreeWheelZoomPerStep, steps);
         const bool heights = event->modifiers() & Qt::ControlModifier;
         zoomAt(event->position(), heights ? 1.0 : factor, heights ? factor : 1.0);
     }

@@ -15,13 +15,13 @@ namespace clusterlens::views {
 namespace {
 
 const QColor kUnlabelled(0x50, 0x50, 0x50);
-const QColor kThresholdColor(0xd0, 0x30, 0x30);
-constexpr double kMargin = 0.04;
-constexpr int kMaxImageSide = 2048;
-constexpr double kImageOversample = 2.0;
+const QColor kFigureThresholdColor(0xd0, 0x30, 0x30);
+constexpr double kDecisionMargin = 0.04;
+constexpr int kDecisionMaxImageSide = 2048;
+constexpr double kDecisionImageOversample = 2.0;
 constexpr std::size_t kMaxLegend = 12;
 
-QString tr(const char* text) {
+QString trDecisionFigure(const char* text) {
     return QCoreApplication::translate("DecisionFigure", text);
 }
 
@@ -39,30 +39,31 @@ DecisionFigure::DecisionFigure(std::shared_ptr<const DensityPeaksResult> result,
     }
     if (!(x1 > x0)) x0 -= 0.5, x1 += 0.5;
     if (!(y1 > y0)) y0 -= 0.5, y1 += 0.5;
-    const double dx = (x1 - x0) * kMargin, dy = (y1 - y0) * kMargin;
+    const double dx = (x1 - x0) * kDecisionMargin, dy = (y1 - y0) * kDecisionMargin;
     m_x0 = x0 - dx, m_x1 = x1 + dx, m_y0 = y0 - dy, m_y1 = y1 + dy;
 }
 
 QString DecisionFigure::ownTitle() const {
-    return m_options.title.isEmpty() ? tr("Decision graph") : m_options.title;
+    return m_options.title.isEmpty() ? trDecisionFigure("Decision graph") : m_options.title;
 }
 
 QString DecisionFigure::subtitle() const {
     QStringList parts;
     if (!m_options.subtitle.isEmpty()) parts << m_options.subtitle;
-    parts << tr("N = %1").arg(QLocale().toString(static_cast<qulonglong>(m_result->rho.size())));
-    parts << tr("%1 peaks").arg(m_options.peaks.size());
+    parts << trDecisionFigure("N = %1").arg(QLocale().toString(static_cast<qulonglong>(m_result->rho.size())));
+    parts << trDecisionFigure("%1 peaks").arg(m_options.peaks.size());
     return parts.join(QStringLiteral(" \u00b7 "));
 }
 
 AxisSpec DecisionFigure::xAxis() const {
-    const QString own = m_options.logRho ? tr("\u03c1, local density (log scale)") : tr("\u03c1, local density");
+    const QString own = m_options.logRho ? trDecisionFigure("\u03c1, local density (log scale)")
+                                         : trDecisionFigure("\u03c1, local density");
     return {m_x0, m_x1, m_options.logRho, FigureStyle::pick(style().xLabel, own)};
 }
 
 AxisSpec DecisionFigure::yAxis() const {
-    const QString own = m_options.logDelta ? tr("\u03b4, distance to a denser point (log scale)")
-                                           : tr("\u03b4, distance to a denser point");
+    const QString own = m_options.logDelta ? trDecisionFigure("\u03b4, distance to a denser point (log scale)")
+                                           : trDecisionFigure("\u03b4, distance to a denser point");
     return {m_y0, m_y1, m_options.logDelta, FigureStyle::pick(style().yLabel, own)};
 }
 
@@ -74,7 +75,7 @@ FigureLegend DecisionFigure::legend() const {
         const auto at = static_cast<std::size_t>(c);
         const QString name = at < m_options.clusterNames.size() && !m_options.clusterNames[at].isEmpty()
                                  ? m_options.clusterNames[at]
-                                 : tr("cluster %1").arg(c);
+                                 : trDecisionFigure("cluster %1").arg(c);
         legend.items.push_back({labelColor(c, count), name, LegendSwatch::Dot});
     }
     return legend;
@@ -141,8 +142,8 @@ void DecisionFigure::paintPoints(QPainter& painter, const QRectF& plot) const {
 void DecisionFigure::paintImage(QPainter& painter, const QRectF& plot) const {
     // One pixel per point, the last point drawn into a pixel wins; denser points come later in
     // the image as they do on screen, because the points are visited in increasing density.
-    const int w = std::clamp(static_cast<int>(plot.width() * kImageOversample), 16, kMaxImageSide);
-    const int h = std::clamp(static_cast<int>(plot.height() * kImageOversample), 16, kMaxImageSide);
+    const int w = std::clamp(static_cast<int>(plot.width() * kDecisionImageOversample), 16, kDecisionMaxImageSide);
+    const int h = std::clamp(static_cast<int>(plot.height() * kDecisionImageOversample), 16, kDecisionMaxImageSide);
     QImage image(w, h, QImage::Format_ARGB32);
     image.fill(Qt::transparent);
     const QRectF unit(0, 0, w, h);
@@ -160,7 +161,7 @@ void DecisionFigure::paintMarks(QPainter& painter, const QRectF& plot) const {
     painter.setRenderHint(QPainter::Antialiasing, true);
     if (m_options.thresholds) {
         const QPointF at = mapToPlot(m_options.thresholds->x(), m_options.thresholds->y(), plot);
-        painter.setPen(QPen(kThresholdColor, 1.2, Qt::DashLine));
+        painter.setPen(QPen(kFigureThresholdColor, 1.2, Qt::DashLine));
         painter.drawLine(QPointF(at.x(), plot.top()), QPointF(at.x(), plot.bottom()));
         painter.drawLine(QPointF(plot.left(), at.y()), QPointF(plot.right(), at.y()));
     }

@@ -31,7 +31,7 @@ namespace clusterlens::views {
 
 namespace {
 
-const QString kJobSlot = QStringLiteral("dpc");
+const QString kDpcJobSlot = QStringLiteral("dpc");
 /// Events from which the Gaussian kernel without a GPU takes minutes: the run says so.
 constexpr std::size_t kSlowGaussianEvents = 50'000;
 const QString kHaloSlot = QStringLiteral("dpc-halo");
@@ -59,7 +59,7 @@ DpcPanel::~DpcPanel() = default;
 
 void DpcPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures) {
     if (dataset != m_dataset) {
-        m_runner->cancelSlot(kJobSlot);
+        m_runner->cancelSlot(kDpcJobSlot);
         m_runner->cancelSlot(kHaloSlot);
         m_job = 0;
         m_run.reset();
@@ -128,7 +128,7 @@ void DpcPanel::run() {
                                        .arg(static_cast<qulonglong>(points) * (points - 1) / 2);
     m_status->setText(text);
     m_progress->setValue(0);
-    m_job = startOnScope<DpcRun>(m_runner, this, kJobSlot,
+    m_job = startOnScope<DpcRun>(m_runner, this, kDpcJobSlot,
                                  tr("Density peaks: %1 points%2").arg(points).arg(scopeSuffix(scope)), request, scope,
                                  computeDpcRun, [this](const JobOutcome<DpcRun>& outcome) { onFinished(outcome); });
     updateEnabled();

@@ -14,11 +14,11 @@ namespace clusterlens::views {
 namespace {
 
 const QColor kKneeColor(0xd0, 0x30, 0x30);
-const QColor kChosenColor(0x20, 0x60, 0xc0);
+const QColor kFigureChosenColor(0x20, 0x60, 0xc0);
 const QColor kTailColor(0x70, 0x70, 0x70);
 constexpr std::size_t kMinRanks = 30;
 
-QString tr(const char* text) {
+QString trGammaFigure(const char* text) {
     return QCoreApplication::translate("GammaFigure", text);
 }
 
@@ -52,17 +52,18 @@ GammaFigure::GammaFigure(std::shared_ptr<const DensityPeaksResult> result, Gamma
 }
 
 QString GammaFigure::ownTitle() const {
-    return m_options.title.isEmpty() ? tr("\u03b3 = \u03c1\u00b7\u03b4 by rank") : m_options.title;
+    return m_options.title.isEmpty() ? trGammaFigure("\u03b3 = \u03c1\u00b7\u03b4 by rank") : m_options.title;
 }
 
 QString GammaFigure::subtitle() const {
-    return tr("N = %1 \u00b7 the %2 largest \u03b3 shown")
+    return trGammaFigure("N = %1 \u00b7 the %2 largest \u03b3 shown")
         .arg(QLocale().toString(static_cast<qulonglong>(m_result->gamma.size())))
         .arg(m_sorted.size());
 }
 
 AxisSpec GammaFigure::xAxis() const {
-    return {0.0, static_cast<double>(m_sorted.size()) + 1.0, false, FigureStyle::pick(style().xLabel, tr("rank"))};
+    return {0.0, static_cast<double>(m_sorted.size()) + 1.0, false,
+            FigureStyle::pick(style().xLabel, trGammaFigure("rank"))};
 }
 
 AxisSpec GammaFigure::yAxis() const {
@@ -70,19 +71,21 @@ AxisSpec GammaFigure::yAxis() const {
     double hi = m_sorted.empty() ? 1.0 : std::log10(m_sorted.front());
     if (hi - lo < 1e-9) lo = hi - 1.0;
     const double pad = 0.05 * (hi - lo);
-    return {lo - pad, hi + pad, true, FigureStyle::pick(style().yLabel, tr("\u03b3 (log scale)"))};
+    return {lo - pad, hi + pad, true, FigureStyle::pick(style().yLabel, trGammaFigure("\u03b3 (log scale)"))};
 }
 
 FigureLegend GammaFigure::legend() const {
     FigureLegend legend;
     if (m_suggested > 0)
-        legend.items.push_back({kKneeColor, tr("largest drop: %1 peaks").arg(m_suggested), LegendSwatch::DashedLine});
+        legend.items.push_back(
+            {kKneeColor, trGammaFigure("largest drop: %1 peaks").arg(m_suggested), LegendSwatch::DashedLine});
     if (m_options.chosen > 0 && m_options.chosen != m_suggested)
-        legend.items.push_back({kChosenColor, tr("chosen: %1 peaks").arg(m_options.chosen), LegendSwatch::DashedLine});
+        legend.items.push_back(
+            {kFigureChosenColor, trGammaFigure("chosen: %1 peaks").arg(m_options.chosen), LegendSwatch::DashedLine});
     if (m_options.chosen > 0)
         legend.items.push_back({labelColor(m_peakLabel.front(), static_cast<int>(m_options.chosen)),
-                                tr("peaks, in their clusters' colours"), LegendSwatch::Dot});
-    legend.items.push_back({kTailColor, tr("other points"), LegendSwatch::Dot});
+                                trGammaFigure("peaks, in their clusters' colours"), LegendSwatch::Dot});
+    legend.items.push_back({kTailColor, trGammaFigure("other points"), LegendSwatch::Dot});
     return legend;
 }
 
@@ -107,7 +110,7 @@ void GammaFigure::paint(QPainter& painter, const QRectF& area) const {
         painter.drawLine(QPointF(at, plot.top()), QPointF(at, plot.bottom()));
     };
     line(m_suggested, kKneeColor);
-    if (m_options.chosen != m_suggested) line(m_options.chosen, kChosenColor);
+    if (m_options.chosen != m_suggested) line(m_options.chosen, kFigureChosenColor);
     const double radius = m_sorted.size() <= 60 ? 3.2 : 2.2;
     for (std::size_t r = 0; r < m_sorted.size(); ++r) {
         const QPointF at(axisPosition(x, static_cast<double>(r + 1), plot.left(), plot.right()),

@@ -17,7 +17,7 @@ namespace clusterlens::views {
 
 namespace {
 
-const QColor kAxisColor(0x40, 0x40, 0x40);
+const QColor kGammaAxisColor(0x40, 0x40, 0x40);
 const QColor kSuggestColor(0xd0, 0x30, 0x30);
 const QColor kChosenColor(0x20, 0x60, 0xc0);
 constexpr double kHoverPixels = 6.0;  // how near a point the mouse must be for its tooltip
@@ -105,7 +105,7 @@ void GammaPlot::paintEvent(QPaintEvent*) {
     painter.fillRect(rect(), Qt::white);
     const QRectF plot = plotRect();
     const QFontMetrics metrics(font());
-    painter.setPen(kAxisColor);
+    painter.setPen(kGammaAxisColor);
     if (m_sorted.empty()) {
         painter.drawText(rect(), Qt::AlignCenter, tr("\u03b3 by rank appears after a run."));
         return;

@@ -11,7 +11,7 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr int kMargin = 4;
+constexpr int kStripMargin = 4;
 
 int stripWidth(int steps) {
     return steps > 0 ? steps * StabilityStripDelegate::kSquare + (steps - 1) * StabilityStripDelegate::kGap : 0;
@@ -36,7 +36,7 @@ void StabilityStripDelegate::paint(QPainter* painter, const QStyleOptionViewItem
     const QColor colour = index.siblingAtColumn(PeakTableModel::ClusterColumn).data(Qt::DecorationRole).value<QColor>();
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, false);
-    const QRect cell = option.rect.adjusted(kMargin, 0, -kMargin, 0);
+    const QRect cell = option.rect.adjusted(kStripMargin, 0, -kStripMargin, 0);
     const int top = cell.center().y() - kSquare / 2;
     for (int s = 0; s < kept.size(); ++s) {
         const QRect square(cell.left() + s * (kSquare + kGap), top, kSquare - 1, kSquare - 1);
@@ -45,7 +45,7 @@ void StabilityStripDelegate::paint(QPainter* painter, const QStyleOptionViewItem
         painter->drawRect(square);
     }
     painter->restore();
-    const QRect text = cell.adjusted(stripWidth(static_cast<int>(kept.size())) + kMargin, 0, 0, 0);
+    const QRect text = cell.adjusted(stripWidth(static_cast<int>(kept.size())) + kStripMargin, 0, 0, 0);
     painter->setPen(
         option.palette.color(option.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
     painter->drawText(text, Qt::AlignRight | Qt::AlignVCenter, index.data(Qt::DisplayRole).toString());
@@ -54,7 +54,7 @@ void StabilityStripDelegate::paint(QPainter* painter, const QStyleOptionViewItem
 QSize StabilityStripDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
     QSize size = QStyledItemDelegate::sizeHint(option, index);
     const QVariantList kept = index.data(PeakTableModel::PresenceRole).toList();
-    if (!kept.isEmpty()) size.setWidth(size.width() + stripWidth(static_cast<int>(kept.size())) + 3 * kMargin);
+    if (!kept.isEmpty()) size.setWidth(size.width() + stripWidth(static_cast<int>(kept.size())) + 3 * kStripMargin);
     return size;
 }
 

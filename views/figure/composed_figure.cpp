@@ -9,7 +9,7 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr double kGap = 6.0;  // between cells, logical pixels
+constexpr double kCellGap = 6.0;  // between cells, logical pixels
 
 }  // namespace
 
@@ -43,16 +43,16 @@ QString ComposedFigure::panelLetter(std::size_t index) {
 }
 
 double ComposedFigure::titleHeight() const {
-    return title().isEmpty() ? 0.0 : QFontMetricsF(font(16, true)).height() + 2 * kGap;
+    return title().isEmpty() ? 0.0 : QFontMetricsF(font(16, true)).height() + 2 * kCellGap;
 }
 
 QRectF ComposedFigure::cellRect(const QRectF& area, std::size_t index) const {
     const double top = area.top() + titleHeight();
-    const double width = (area.width() - (m_columns - 1) * kGap) / m_columns;
-    const double height = (area.bottom() - top - (rows() - 1) * kGap) / rows();
+    const double width = (area.width() - (m_columns - 1) * kCellGap) / m_columns;
+    const double height = (area.bottom() - top - (rows() - 1) * kCellGap) / rows();
     const auto row = static_cast<int>(index / static_cast<std::size_t>(m_columns));
     const auto column = static_cast<int>(index % static_cast<std::size_t>(m_columns));
-    return {area.left() + column * (width + kGap), top + row * (height + kGap), width, height};
+    return {area.left() + column * (width + kCellGap), top + row * (height + kCellGap), width, height};
 }
 
 FigureStyle ComposedFigure::panelStyle() const {
@@ -76,7 +76,7 @@ void ComposedFigure::paint(QPainter& painter, const QRectF& area) const {
     if (!title().isEmpty()) {
         painter.setFont(font(16, true));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(area.left(), area.top() + kGap, area.width(), titleHeight() - kGap),
+        painter.drawText(QRectF(area.left(), area.top() + kCellGap, area.width(), titleHeight() - kCellGap),
                          Qt::AlignHCenter | Qt::AlignTop,
                          QFontMetricsF(painter.font()).elidedText(title(), Qt::ElideRight, area.width()));
     }

@@ -12,10 +12,10 @@ namespace clusterlens::views {
 
 namespace {
 
-const QColor kAxisColor(0x30, 0x30, 0x30);
-const QColor kGridColor(0x00, 0x00, 0x00, 26);
-constexpr double kMargin = 8.0;  // around the whole figure
-constexpr double kTickLength = 5.0;
+const QColor kFigureAxisColor(0x30, 0x30, 0x30);
+const QColor kFigureGridColor(0x00, 0x00, 0x00, 26);
+constexpr double kFigureMargin = 8.0;  // around the whole figure
+constexpr double kFigureTickLength = 5.0;
 constexpr double kTickGap = 3.0;  // between a tick and its label
 
 QString tickText(double t, double step, bool log) {
@@ -68,18 +68,19 @@ XYLayout layoutXY(const QRectF& area, const AxesFonts& fonts, const QString& tit
                   const AxisSpec& x, const AxisSpec& y, const FigureLegend& legend, LegendPosition position) {
     const QFontMetricsF titleMetrics(fonts.title), text(fonts.text), label(fonts.label);
     XYLayout layout;
-    double top = area.top() + kMargin;
+    double top = area.top() + kFigureMargin;
     const double titleHeight =
         (title.isEmpty() ? 0.0 : titleMetrics.height() + 2) + (subtitle.isEmpty() ? 0.0 : text.height() + 2);
-    layout.title = QRectF(area.left() + kMargin, top, area.width() - 2 * kMargin, titleHeight);
+    layout.title = QRectF(area.left() + kFigureMargin, top, area.width() - 2 * kFigureMargin, titleHeight);
     if (titleHeight > 0) top += titleHeight + text.height() * 0.5;
-    QRectF rest(area.left() + kMargin, top, area.width() - 2 * kMargin, area.bottom() - kMargin - top);
+    QRectF rest(area.left() + kFigureMargin, top, area.width() - 2 * kFigureMargin,
+                area.bottom() - kFigureMargin - top);
     rest = reserveLegend(rest, legend, fonts.text, position, &layout.legend);
     // Room for the tick labels and axis titles; the last x label may reach half its width past the frame.
     const double left = (y.title.isEmpty() ? 0.0 : label.height() + 4) +
-                        widestTick(y, text, maxYTicks(text, rest.height())) + kTickLength + kTickGap;
+                        widestTick(y, text, maxYTicks(text, rest.height())) + kFigureTickLength + kTickGap;
     const double right = 0.5 * widestTick(x, text, maxXTicks(x, text, rest.width()));
-    const double bottom = kTickLength + kTickGap + text.height() + (x.title.isEmpty() ? 0.0 : label.height() + 4);
+    const double bottom = kFigureTickLength + kTickGap + text.height() + (x.title.isEmpty() ? 0.0 : label.height() + 4);
     const double topRoom = text.height() / 2;  // the top y label is centred on the frame's edge
     layout.plot = QRectF(rest.left() + left, rest.top() + topRoom, std::max(10.0, rest.width() - left - right),
                          std::max(10.0, rest.height() - bottom - topRoom));
@@ -93,7 +94,7 @@ void paintTitleBlock(QPainter& painter, const QRectF& box, const AxesFonts& font
                      const QString& subtitle) {
     const QFontMetricsF titleMetrics(fonts.title), text(fonts.text);
     painter.save();
-    painter.setPen(kAxisColor);
+    painter.setPen(kFigureAxisColor);
     double y = box.top();
     if (!title.isEmpty()) {
         painter.setFont(fonts.title);
@@ -118,35 +119,35 @@ void paintAxes(QPainter& painter, const QRectF& plot, const AxisSpec& x, const A
     double widestY = 0.0;
     for (double t : xTicks) {
         const double at = axisPosition(x, t, plot.left(), plot.right());
-        painter.setPen(QPen(kGridColor, 1.0));
+        painter.setPen(QPen(kFigureGridColor, 1.0));
         painter.drawLine(QPointF(at, plot.top()), QPointF(at, plot.bottom()));
-        painter.setPen(QPen(kAxisColor, 1.0));
-        painter.drawLine(QPointF(at, plot.bottom()), QPointF(at, plot.bottom() + kTickLength));
+        painter.setPen(QPen(kFigureAxisColor, 1.0));
+        painter.drawLine(QPointF(at, plot.bottom()), QPointF(at, plot.bottom() + kFigureTickLength));
         const QString text = tickText(t, stepOf(xTicks, x), x.log);
         painter.drawText(QPointF(at - metrics.horizontalAdvance(text) / 2,
-                                 plot.bottom() + kTickLength + kTickGap + metrics.ascent()),
+                                 plot.bottom() + kFigureTickLength + kTickGap + metrics.ascent()),
                          text);
     }
     for (double t : yTicks) {
         const double at = axisPosition(y, t, plot.bottom(), plot.top());
-        painter.setPen(QPen(kGridColor, 1.0));
+        painter.setPen(QPen(kFigureGridColor, 1.0));
         painter.drawLine(QPointF(plot.left(), at), QPointF(plot.right(), at));
-        painter.setPen(QPen(kAxisColor, 1.0));
-        painter.drawLine(QPointF(plot.left() - kTickLength, at), QPointF(plot.left(), at));
+        painter.setPen(QPen(kFigureAxisColor, 1.0));
+        painter.drawLine(QPointF(plot.left() - kFigureTickLength, at), QPointF(plot.left(), at));
         const QString text = tickText(t, stepOf(yTicks, y), y.log);
         widestY = std::max(widestY, metrics.horizontalAdvance(text));
-        painter.drawText(QPointF(plot.left() - kTickLength - kTickGap - metrics.horizontalAdvance(text),
+        painter.drawText(QPointF(plot.left() - kFigureTickLength - kTickGap - metrics.horizontalAdvance(text),
                                  at + metrics.ascent() / 2 - 1),
                          text);
     }
     painter.setFont(fonts.label);
     if (!x.title.isEmpty()) {
-        const QRectF box(plot.left(), plot.bottom() + kTickLength + kTickGap + metrics.height() + 2, plot.width(),
+        const QRectF box(plot.left(), plot.bottom() + kFigureTickLength + kTickGap + metrics.height() + 2, plot.width(),
                          label.height());
         painter.drawText(box, Qt::AlignCenter, label.elidedText(x.title, Qt::ElideMiddle, plot.width()));
     }
     if (!y.title.isEmpty()) {
-        painter.translate(plot.left() - kTickLength - kTickGap - widestY - 4 - label.height(), plot.center().y());
+        painter.translate(plot.left() - kFigureTickLength - kTickGap - widestY - 4 - label.height(), plot.center().y());
         painter.rotate(-90);
         painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), label.height()), Qt::AlignCenter,
                          label.elidedText(y.title, Qt::ElideMiddle, plot.height()));
@@ -156,7 +157,7 @@ void paintAxes(QPainter& painter, const QRectF& plot, const AxisSpec& x, const A
 
 void paintFrame(QPainter& painter, const QRectF& plot) {
     painter.save();
-    painter.setPen(QPen(kAxisColor, 1.0));
+    painter.setPen(QPen(kFigureAxisColor, 1.0));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(plot);
     painter.restore();

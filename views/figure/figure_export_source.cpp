@@ -11,7 +11,7 @@ namespace clusterlens::views {
 
 namespace {
 
-QString number(double v) {
+QString shortestNumber(double v) {
     return QString::number(v, 'g', 6);
 }
 
@@ -103,16 +103,18 @@ QStringList plotOptionWords(const QString& path, const FigureExportOptions& opti
     QStringList words = {QStringLiteral("--out"), path};
     const bool mm = options.unit == FigureUnit::Millimetres;
     if (options.size.width() > 0)
-        words << (mm ? QStringLiteral("--width-mm") : QStringLiteral("--width")) << number(options.size.width());
+        words << (mm ? QStringLiteral("--width-mm") : QStringLiteral("--width"))
+              << shortestNumber(options.size.width());
     if (options.size.height() > 0)
-        words << (mm ? QStringLiteral("--height-mm") : QStringLiteral("--height")) << number(options.size.height());
+        words << (mm ? QStringLiteral("--height-mm") : QStringLiteral("--height"))
+              << shortestNumber(options.size.height());
     words << QStringLiteral("--dpi") << QString::number(options.dpi);
     if (!style.title.isEmpty()) words << QStringLiteral("--title") << style.title;
     if (!style.xLabel.isEmpty()) words << QStringLiteral("--x-label") << style.xLabel;
     if (!style.yLabel.isEmpty()) words << QStringLiteral("--y-label") << style.yLabel;
     if (style.palette != PaletteKind::Tableau)
         words << QStringLiteral("--palette") << Palette::paletteName(style.palette);
-    if (style.fontScale != 1.0) words << QStringLiteral("--font-scale") << number(style.fontScale);
+    if (style.fontScale != 1.0) words << QStringLiteral("--font-scale") << shortestNumber(style.fontScale);
     if (style.legend != LegendPosition::Auto) words << QStringLiteral("--legend") << legendPositionName(style.legend);
     if (style.transparent) words << QStringLiteral("--background") << QStringLiteral("transparent");
     return words;

@@ -13,7 +13,7 @@ namespace clusterlens::views {
 
 namespace {
 
-const QColor kTextColor(0x20, 0x20, 0x20);
+const QColor kLegendTextColor(0x20, 0x20, 0x20);
 constexpr std::size_t kMaxRowsAcross = 4;  // a top or bottom legend never takes more rows than this
 
 bool isColumn(LegendPosition position) {
@@ -139,7 +139,7 @@ void FigureLegend::paint(QPainter& painter, const QRectF& box, const QFont& font
     const Metrics m(font);
     painter.save();
     painter.setFont(font);
-    painter.setPen(kTextColor);
+    painter.setPen(kLegendTextColor);
     double top = box.top();
     if (!heading.isEmpty()) {
         painter.drawText(QPointF(box.left(), top + m.text.ascent()), heading);
@@ -179,7 +179,7 @@ void FigureLegend::paint(QPainter& painter, const QRectF& box, const QFont& font
         const QPointF at = p.items[i] + QPointF(box.left(), top - (heading.isEmpty() ? 0.0 : m.line));
         const QRectF swatch(at.x(), at.y() + (m.text.height() - m.swatch) / 2, m.swatchWidth(items[i]), m.swatch);
         paintSwatch(painter, items[i], swatch);
-        painter.setPen(kTextColor);
+        painter.setPen(kLegendTextColor);
         const double room = box.right() - (swatch.right() + m.gap) + 1.0;  // measured widths are not exact
         painter.drawText(QPointF(swatch.right() + m.gap, at.y() + m.text.ascent()),
                          m.text.elidedText(items[i].text, Qt::ElideRight, room));

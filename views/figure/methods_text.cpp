@@ -8,7 +8,7 @@ namespace clusterlens::views {
 
 namespace {
 
-QString count(std::size_t n) {
+QString countWords(std::size_t n) {
     return QLocale(QLocale::English).toString(static_cast<qulonglong>(n));
 }
 
@@ -76,7 +76,7 @@ QString densityPeaksMethods(std::size_t n, const QString& dcDescription, const Q
                                       "to the nearest point of higher density, %5 points of high \u03c1 and high "
                                       "\u03b4 chosen on the decision graph as cluster centres, and every other point "
                                       "assigned to the cluster of its nearest point of higher density.")
-                           .arg(count(n), kernel, density, dcDescription)
+                           .arg(countWords(n), kernel, density, dcDescription)
                            .arg(peaks),
                        {Reference::DensityPeaks});
 }
@@ -85,7 +85,7 @@ QString hierarchicalMethods(std::size_t n, const QString& description, int clust
     const bool mahalanobis = description.contains(QLatin1String("MHCA"), Qt::CaseInsensitive) ||
                              description.contains(QLatin1String("Mahalanobis"), Qt::CaseInsensitive);
     const bool gpu = description.contains(QLatin1String("cuda"), Qt::CaseInsensitive);
-    QString text = QStringLiteral("%1 points were clustered hierarchically (%2)").arg(count(n), description);
+    QString text = QStringLiteral("%1 points were clustered hierarchically (%2)").arg(countWords(n), description);
     if (!mahalanobis)
         text += QStringLiteral(" by agglomerative clustering with that linkage; [1] describes these algorithms.");
     else if (gpu)
@@ -107,8 +107,9 @@ QString vatMethods(std::size_t n, const QString& metric, bool ivat) {
                                     "The cluster tendency of %1 points was shown as a VAT image [1]: the %2 "
                                     "dissimilarity matrix reordered along a minimum spanning tree (Prim's "
                                     "order).");
-    return ivat ? methodsText(text.arg(count(n), metric), {Reference::Vat, Reference::IvatOriginal, Reference::Ivat})
-                : methodsText(text.arg(count(n), metric), {Reference::Vat});
+    return ivat ? methodsText(text.arg(countWords(n), metric),
+                              {Reference::Vat, Reference::IvatOriginal, Reference::Ivat})
+                : methodsText(text.arg(countWords(n), metric), {Reference::Vat});
 }
 
 QString flatComparisonMethods(const QString& a, const QString& b, const QString& scores, bool greedy) {
@@ -133,7 +134,7 @@ QString pointHeightsMethods(const QString& a, const QString& b, const QString& c
 }
 
 QString scatterMethods(std::size_t n, const QString& x, const QString& y, const QString& colouring) {
-    QString text = QStringLiteral("The scatter plot shows %1 points, %2 against %3").arg(count(n), y, x);
+    QString text = QStringLiteral("The scatter plot shows %1 points, %2 against %3").arg(countWords(n), y, x);
     text += colouring.isEmpty() ? QStringLiteral(", coloured by the local point density.")
                                 : QStringLiteral(", coloured by %1.").arg(colouring);
     return methodsText(text, {});

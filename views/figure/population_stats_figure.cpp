@@ -17,14 +17,14 @@ namespace clusterlens::views {
 
 namespace {
 
-const QColor kTextColor(0x30, 0x30, 0x30);
+const QColor kStatsTextColor(0x30, 0x30, 0x30);
 const QColor kRuleColor(0xd0, 0xd0, 0xd0);
-constexpr double kMargin = 8;
+constexpr double kStatsMargin = 8;
 constexpr double kIndent = 12;       // per level under a parent
 constexpr double kCountColumns = 3;  // events, % of parent, % of all
 constexpr double kMinCellWidth = 24;
 
-QString tr(const char* text) {
+QString trPopulationStats(const char* text) {
     return QCoreApplication::translate("PopulationStatsFigure", text);
 }
 
@@ -41,7 +41,7 @@ std::vector<int> depths(const PopulationStatistics& statistics) {
     return depth;
 }
 
-QString number(double value, int decimals) {
+QString statsNumber(double value, int decimals) {
     return std::isnan(value) ? QStringLiteral("\u2013") : QLocale().toString(value, 'f', decimals);
 }
 
@@ -61,7 +61,7 @@ PopulationStatsFigure::PopulationStatsFigure(std::shared_ptr<const PopulationSta
 }
 
 QString PopulationStatsFigure::ownTitle() const {
-    return tr("Population statistics");
+    return trPopulationStats("Population statistics");
 }
 
 QSize PopulationStatsFigure::defaultSize() const {
@@ -81,7 +81,7 @@ QColor PopulationStatsFigure::medianColor(double t) {
 double PopulationStatsFigure::nameColumnWidth() const {
     const QFontMetricsF metrics(font(10));
     const std::vector<int> depth = depths(*m_statistics);
-    double width = metrics.horizontalAdvance(tr("Population"));
+    double width = metrics.horizontalAdvance(trPopulationStats("Population"));
     for (std::size_t r = 0; r < m_statistics->rows.size(); ++r)
         width = std::max(width, depth[r] * kIndent + metrics.horizontalAdvance(m_statistics->rows[r].name));
     return width + 8;
@@ -92,13 +92,14 @@ void PopulationStatsFigure::paint(QPainter& painter, const QRectF& area) const {
     paintBackground(painter, area);
     const QFont titleFont = font(14, true);
     const QFontMetricsF title(titleFont), small(font(10));
-    painter.setPen(kTextColor);
+    painter.setPen(kStatsTextColor);
     painter.setFont(titleFont);
-    const QRectF titleLine(area.left() + kMargin, area.top() + kMargin, area.width() - 2 * kMargin, title.height());
+    const QRectF titleLine(area.left() + kStatsMargin, area.top() + kStatsMargin, area.width() - 2 * kStatsMargin,
+                           title.height());
     painter.drawText(titleLine, Qt::AlignHCenter | Qt::AlignVCenter,
                      title.elidedText(this->title(), Qt::ElideMiddle, titleLine.width()));
-    const QRectF table(area.left() + kMargin, titleLine.bottom() + 8, area.width() - 2 * kMargin,
-                       area.bottom() - titleLine.bottom() - 8 - kMargin - small.height() - 4);
+    const QRectF table(area.left() + kStatsMargin, titleLine.bottom() + 8, area.width() - 2 * kStatsMargin,
+                       area.bottom() - titleLine.bottom() - 8 - kStatsMargin - small.height() - 4);
     const double nameWidth = std::min(nameColumnWidth(), table.width() / 3);
     const double columns = kCountColumns + static_cast<double>(m_statistics->markers.size());
     const double cellWidth = std::max(kMinCellWidth, (table.width() - nameWidth) / columns);
@@ -114,18 +115,19 @@ void PopulationStatsFigure::paint(QPainter& painter, const QRectF& area) const {
                         rowHeight),
                  nameWidth, cellWidth);
     painter.setFont(font(10));
-    painter.setPen(kTextColor);
-    painter.drawText(QRectF(table.left(), area.bottom() - kMargin - small.height(), table.width(), small.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter,
-                     small.elidedText(tr("Medians of the data as read; each marker's colours run from its lowest "
-                                         "(dark) to its highest (yellow) median."),
-                                      Qt::ElideRight, table.width()));
+    painter.setPen(kStatsTextColor);
+    painter.drawText(
+        QRectF(table.left(), area.bottom() - kStatsMargin - small.height(), table.width(), small.height()),
+        Qt::AlignLeft | Qt::AlignVCenter,
+        small.elidedText(trPopulationStats("Medians of the data as read; each marker's colours run from its lowest "
+                                           "(dark) to its highest (yellow) median."),
+                         Qt::ElideRight, table.width()));
     painter.restore();
 }
 
 void PopulationStatsFigure::paintHeader(QPainter& painter, const QRectF& table, double nameWidth,
                                         double cellWidth) const {
-    QStringList headers = {tr("Events"), tr("% parent"), tr("% all")};
+    QStringList headers = {trPopulationStats("Events"), trPopulationStats("% parent"), trPopulationStats("% all")};
     for (const QString& marker : m_statistics->markers) headers << marker;
     // One size for every header, small enough that each word fits its column (two lines at most).
     double widest = 1.0;
@@ -136,16 +138,16 @@ void PopulationStatsFigure::paintHeader(QPainter& painter, const QRectF& table, 
     const QFont bold = font(10 * std::clamp((cellWidth - 4) / widest, 0.6, 1.0), true);
     const QFontMetricsF metrics(bold);
     painter.setFont(bold);
-    painter.setPen(kTextColor);
+    painter.setPen(kStatsTextColor);
     const double height = 2 * full.height() + 2;
     painter.drawText(QRectF(table.left(), table.top(), nameWidth, height), Qt::AlignLeft | Qt::AlignBottom,
-                     tr("Population"));
+                     trPopulationStats("Population"));
     for (qsizetype c = 0; c < headers.size(); ++c) {
         const QRectF cell(table.left() + nameWidth + static_cast<double>(c) * cellWidth, table.top(), cellWidth,
                           height);
         painter.drawText(cell.adjusted(1, 0, -1, 0), Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, headers[c]);
     }
-    painter.setPen(QPen(kTextColor, 1.0));
+    painter.setPen(QPen(kStatsTextColor, 1.0));
     painter.drawLine(QPointF(table.left(), table.top() + height + 2), QPointF(table.right(), table.top() + height + 2));
 }
 
@@ -156,11 +158,11 @@ void PopulationStatsFigure::paintRow(QPainter& painter, std::size_t row, const Q
     const QFontMetricsF metrics(small);
     painter.setFont(small);
     const double indent = depths(*m_statistics)[row] * kIndent;
-    painter.setPen(kTextColor);
+    painter.setPen(kStatsTextColor);
     painter.drawText(QRectF(line.left() + indent, line.top(), nameWidth - indent, line.height()),
                      Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(r.name, Qt::ElideRight, nameWidth - indent));
     const QStringList counts = {QLocale().toString(static_cast<qulonglong>(r.counts.count)),
-                                number(r.counts.percentOfParent, 1), number(r.counts.percentOfAll, 1)};
+                                statsNumber(r.counts.percentOfParent, 1), statsNumber(r.counts.percentOfAll, 1)};
     double x = line.left() + nameWidth;
     for (const QString& text : counts) {
         painter.drawText(QRectF(x, line.top(), cellWidth - 4, line.height()), Qt::AlignRight | Qt::AlignVCenter, text);
@@ -186,8 +188,8 @@ FigureExportSource populationStatisticsSource(std::shared_ptr<const PopulationSt
                                               const Dataset& dataset, const QString& sessionPath) {
     FigureExportSource source;
     if (!statistics || statistics->rows.empty()) return source;
-    source.title = tr("Export population statistics");
-    source.name = tr("Population statistics");
+    source.title = trPopulationStats("Export population statistics");
+    source.name = trPopulationStats("Population statistics");
     source.suggestedName = QStringLiteral("population_statistics");
     source.figure = [statistics](bool) -> std::unique_ptr<Figure> {
         return std::make_unique<PopulationStatsFigure>(statistics);

@@ -14,7 +14,7 @@ namespace clusterlens::views {
 
 namespace {
 
-QString tr(const char* text) {
+QString trRunControls(const char* text) {
     return QCoreApplication::translate("RunControls", text);
 }
 
@@ -22,17 +22,17 @@ QString tr(const char* text) {
 
 QComboBox* newBackendChoice(QWidget* parent) {
     auto* backend = new QComboBox(parent);
-    backend->addItem(tr("auto"), static_cast<int>(Backend::Auto));
-    backend->addItem(tr("cpu"), static_cast<int>(Backend::Cpu));
-    backend->addItem(tr("cuda"), static_cast<int>(Backend::Cuda));
-    backend->setToolTip(tr("--backend: auto uses the GPU when a CUDA device is present."));
+    backend->addItem(trRunControls("auto"), static_cast<int>(Backend::Auto));
+    backend->addItem(trRunControls("cpu"), static_cast<int>(Backend::Cpu));
+    backend->addItem(trRunControls("cuda"), static_cast<int>(Backend::Cuda));
+    backend->setToolTip(trRunControls("--backend: auto uses the GPU when a CUDA device is present."));
     return backend;
 }
 
 RunControls newRunControls(const QString& runText, QWidget* parent) {
     RunControls controls;
     controls.run = new QPushButton(runText, parent);
-    controls.cancel = new QPushButton(tr("Cancel"), parent);
+    controls.cancel = new QPushButton(trRunControls("Cancel"), parent);
     controls.progress = new QProgressBar(parent);
     controls.progress->setRange(0, 1000);
     controls.progress->setTextVisible(false);

@@ -14,7 +14,7 @@ namespace {
 const QString kChoicesKey = QStringLiteral("files/openChoices");
 constexpr int kRememberedFiles = 50;
 
-QStringList toList(const std::vector<std::string>& values) {
+QStringList choiceList(const std::vector<std::string>& values) {
     QStringList out;
     for (const std::string& value : values) out << QString::fromStdString(value);
     return out;
@@ -31,7 +31,7 @@ QVariantMap toMap(const OpenChoice& choice) {
     QVariantList cofactors;
     for (const ChannelCofactor& c : s.cofactors)
         cofactors << QVariantList{QString::fromStdString(c.channel), c.cofactor};
-    return {{QStringLiteral("columns"), toList(s.columns)},
+    return {{QStringLiteral("columns"), choiceList(s.columns)},
             {QStringLiteral("transform"), QString::fromStdString(s.transform)},
             {QStringLiteral("cofactors"), cofactors},
             {QStringLiteral("compensate"), s.compensate},

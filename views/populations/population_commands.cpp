@@ -11,7 +11,7 @@ namespace clusterlens::views {
 
 namespace {
 
-QString tr(const char* text) {
+QString trPopulationCommands(const char* text) {
     return QCoreApplication::translate("PopulationCommands", text);
 }
 
@@ -19,7 +19,7 @@ QString tr(const char* text) {
 
 AddPopulationCommand::AddPopulationCommand(SessionDocument* document, Population population)
     : m_document(document), m_population(std::move(population)) {
-    setText(tr("Create population \u201c%1\u201d").arg(QString::fromStdString(m_population.name)));
+    setText(trPopulationCommands("Create population \u201c%1\u201d").arg(QString::fromStdString(m_population.name)));
 }
 
 void AddPopulationCommand::redo() {
@@ -38,9 +38,10 @@ RemovePopulationCommand::RemovePopulationCommand(SessionDocument* document, cons
             if (all[i].name == member.toStdString()) m_removed.push_back({static_cast<int>(i), all[i]});
     std::sort(m_removed.begin(), m_removed.end(),
               [](const Removed& a, const Removed& b) { return a.position < b.position; });
-    setText(m_removed.size() > 1
-                ? tr("Delete population \u201c%1\u201d and %2 inside it").arg(name).arg(m_removed.size() - 1)
-                : tr("Delete population \u201c%1\u201d").arg(name));
+    setText(m_removed.size() > 1 ? trPopulationCommands("Delete population \u201c%1\u201d and %2 inside it")
+                                       .arg(name)
+                                       .arg(m_removed.size() - 1)
+                                 : trPopulationCommands("Delete population \u201c%1\u201d").arg(name));
 }
 
 void RemovePopulationCommand::redo() {
@@ -55,7 +56,7 @@ void RemovePopulationCommand::undo() {
 
 RenamePopulationCommand::RenamePopulationCommand(SessionDocument* document, const QString& from, const QString& to)
     : m_document(document), m_from(from), m_to(to) {
-    setText(tr("Rename population \u201c%1\u201d to \u201c%2\u201d").arg(from, to));
+    setText(trPopulationCommands("Rename population \u201c%1\u201d to \u201c%2\u201d").arg(from, to));
 }
 
 void RenamePopulationCommand::redo() {
@@ -71,7 +72,7 @@ RecolourPopulationCommand::RecolourPopulationCommand(SessionDocument* document, 
     : m_document(document), m_name(name), m_to(colour) {
     const Population* population = document->population(name);
     m_from = population ? QString::fromStdString(population->colour) : colour;
-    setText(tr("Recolour population \u201c%1\u201d").arg(name));
+    setText(trPopulationCommands("Recolour population \u201c%1\u201d").arg(name));
 }
 
 void RecolourPopulationCommand::redo() {
@@ -84,7 +85,8 @@ void RecolourPopulationCommand::undo() {
 
 ShowPopulationCommand::ShowPopulationCommand(SessionDocument* document, const QString& name, bool visible)
     : m_document(document), m_name(name), m_visible(visible) {
-    setText(visible ? tr("Show population \u201c%1\u201d").arg(name) : tr("Hide population \u201c%1\u201d").arg(name));
+    setText(visible ? trPopulationCommands("Show population \u201c%1\u201d").arg(name)
+                    : trPopulationCommands("Hide population \u201c%1\u201d").arg(name));
 }
 
 void ShowPopulationCommand::redo() {

@@ -20,10 +20,10 @@ namespace clusterlens::views {
 namespace {
 
 constexpr double kVectorImageScale = 3.0;  // image pixels per point in PDF and SVG
-constexpr int kMaxImageSide = 6000;
+constexpr int kScatterMaxImageSide = 6000;
 constexpr int kDensityLevels = 64;  // colour groups of vector points in density mode
 
-QString tr(const char* text) {
+QString trScatterFigure(const char* text) {
     return QCoreApplication::translate("ScatterFigure", text);
 }
 
@@ -72,7 +72,7 @@ std::vector<QString> datasetLabelNames(const Dataset& dataset) {
 
 QString datasetLabelingName(const Dataset& dataset) {
     const QString source = QString::fromStdString(dataset.labelSource);
-    return source.isEmpty() || source.contains(QLatin1Char(' ')) ? tr("class") : source;
+    return source.isEmpty() || source.contains(QLatin1Char(' ')) ? trScatterFigure("class") : source;
 }
 
 ScatterFigure::ScatterFigure(std::shared_ptr<const ScatterData> data, ScatterFigureOptions options)
@@ -91,7 +91,7 @@ ScatterFigure::ScatterFigure(std::shared_ptr<const ScatterData> data, ScatterFig
 }
 
 QString ScatterFigure::ownTitle() const {
-    return m_options.title.isEmpty() ? tr("%1 vs %2").arg(yAxis().title, xAxis().title) : m_options.title;
+    return m_options.title.isEmpty() ? trScatterFigure("%1 vs %2").arg(yAxis().title, xAxis().title) : m_options.title;
 }
 
 QString ScatterFigure::labelName(int label) const {
@@ -112,15 +112,15 @@ QColor ScatterFigure::labelColour(int label) const {
 
 QString ScatterFigure::subtitle() const {
     const QLocale locale;
-    QString text = tr("N = %1").arg(locale.toString(static_cast<qulonglong>(m_data->pointCount)));
+    QString text = trScatterFigure("N = %1").arg(locale.toString(static_cast<qulonglong>(m_data->pointCount)));
     if (m_visible < m_data->pointCount)
-        text += tr(" (%1 in view)").arg(locale.toString(static_cast<qulonglong>(m_visible)));
+        text += trScatterFigure(" (%1 in view)").arg(locale.toString(static_cast<qulonglong>(m_visible)));
     if (m_data->mode == ColourMode::Labels && !m_options.colouring.isEmpty())
-        text += tr(" \u00b7 coloured by %1").arg(m_options.colouring);
+        text += trScatterFigure(" \u00b7 coloured by %1").arg(m_options.colouring);
     if (m_data->mode == ColourMode::Marker)
-        text += tr(" \u00b7 coloured by %1, 1st\u201399th percentile").arg(m_data->markerTitle);
+        text += trScatterFigure(" \u00b7 coloured by %1, 1st\u201399th percentile").arg(m_data->markerTitle);
     if (m_options.clusterShapes && m_data->mode == ColourMode::Labels)
-        text += tr(" \u00b7 ellipses: 95 % of each cluster (its covariance)");
+        text += trScatterFigure(" \u00b7 ellipses: 95 % of each cluster (its covariance)");
     return text;
 }
 
@@ -137,10 +137,10 @@ AxisSpec ScatterFigure::yAxis() const {
 FigureLegend ScatterFigure::legend() const {
     FigureLegend legend;
     if (m_data->mode == ColourMode::Density) {
-        legend.heading = tr("point density");
+        legend.heading = trScatterFigure("point density");
         legend.colourBar = [](double t) { return Palette::colormap(t); };
-        legend.barLow = tr("low");
-        legend.barHigh = tr("high");
+        legend.barLow = trScatterFigure("low");
+        legend.barHigh = trScatterFigure("high");
         return legend;
     }
     if (m_data->mode == ColourMode::Marker) {
@@ -254,8 +254,8 @@ void ScatterFigure::paintPointImage(QPainter& painter, const QRectF& plot) const
     const bool raster = painter.device() && painter.device()->devType() == QInternal::Image;
     const QRectF device = painter.deviceTransform().mapRect(plot);
     const double scale = raster ? 1.0 : kVectorImageScale;
-    const int w = std::clamp(static_cast<int>(std::lround(device.width() * scale)), 16, kMaxImageSide);
-    const int h = std::clamp(static_cast<int>(std::lround(device.height() * scale)), 16, kMaxImageSide);
+    const int w = std::clamp(static_cast<int>(std::lround(device.width() * scale)), 16, kScatterMaxImageSide);
+    const int h = std::clamp(static_cast<int>(std::lround(device.height() * scale)), 16, kScatterMaxImageSide);
     QImage image(w, h, QImage::Format_ARGB32);
     image.fill(Qt::transparent);
     const auto disc = discOffsets(std::max(0.5, pointRadius() * w / plot.width()));

@@ -15,10 +15,10 @@ namespace clusterlens::views {
 
 namespace {
 
-const QColor kAxisColor(0x40, 0x40, 0x40);
-const QColor kGridColor(0x00, 0x00, 0x00, 22);
+const QColor kScatterAxisColor(0x40, 0x40, 0x40);
+const QColor kScatterGridColor(0x00, 0x00, 0x00, 22);
 const QColor kDiagonalColor(0xd0, 0x30, 0x30);
-constexpr int kTickLength = 5;
+constexpr int kScatterTickLength = 5;
 constexpr int kMaxLegendLabels = 12;
 
 QString tickLabel(double t, double step, bool log) {
@@ -52,25 +52,25 @@ void ScatterWidget::paintAxes(QPainter& painter) const {
     painter.setFont(font());
     for (double t : xTicks) {
         const double px = mapFromData(t, yLo).x();
-        painter.setPen(kGridColor);
+        painter.setPen(kScatterGridColor);
         painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
-        painter.setPen(kAxisColor);
-        painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kTickLength));
+        painter.setPen(kScatterAxisColor);
+        painter.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + kScatterTickLength));
         const QString label = tickLabel(t, xStep, m_data->xLog);
         const double w = metrics.horizontalAdvance(label);
-        painter.drawText(QPointF(px - w / 2, plot.bottom() + kTickLength + metrics.ascent() + 2), label);
+        painter.drawText(QPointF(px - w / 2, plot.bottom() + kScatterTickLength + metrics.ascent() + 2), label);
     }
     for (double t : yTicks) {
         const double py = mapFromData(xLo, t).y();
-        painter.setPen(kGridColor);
+        painter.setPen(kScatterGridColor);
         painter.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
-        painter.setPen(kAxisColor);
-        painter.drawLine(QPointF(plot.left() - kTickLength, py), QPointF(plot.left(), py));
+        painter.setPen(kScatterAxisColor);
+        painter.drawLine(QPointF(plot.left() - kScatterTickLength, py), QPointF(plot.left(), py));
         const QString label = tickLabel(t, yStep, m_data->yLog);
         const double w = metrics.horizontalAdvance(label);
-        painter.drawText(QPointF(plot.left() - kTickLength - 3 - w, py + metrics.ascent() / 2.0 - 1), label);
+        painter.drawText(QPointF(plot.left() - kScatterTickLength - 3 - w, py + metrics.ascent() / 2.0 - 1), label);
     }
-    painter.setPen(kAxisColor);
+    painter.setPen(kScatterAxisColor);
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(plot);
 
@@ -160,7 +160,7 @@ void ScatterWidget::paintLegend(QPainter& painter) const {
         painter.setPen(Qt::NoPen);
         painter.setBrush(labelColour(*m_data, label));
         painter.drawEllipse(QRectF(box.left() + 8, y + line / 2.0 - 4, 8, 8));
-        painter.setPen(kAxisColor);
+        painter.setPen(kScatterAxisColor);
         painter.drawText(QRectF(box.left() + 22, y, box.width() - 26, line), Qt::AlignLeft | Qt::AlignVCenter,
                          labelName(*m_data, label));
     }
@@ -195,7 +195,7 @@ void ScatterWidget::paintColourBar(QPainter& painter, const QRectF& plot, const 
     QLinearGradient gradient(bar.topLeft(), bar.topRight());
     for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, Palette::colormap(i / 8.0));
     painter.fillRect(bar, gradient);
-    painter.setPen(kAxisColor);
+    painter.setPen(kScatterAxisColor);
     const QRectF text(bar.left(), bar.bottom() + 2, bar.width(), line);
     if (!marker) {
         painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, tr("low"));

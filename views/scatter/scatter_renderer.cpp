@@ -18,7 +18,7 @@ namespace clusterlens::views {
 
 namespace {
 
-enum Attribute : GLuint { PositionAttribute = 0, ValueAttribute = 1, SelectedAttribute = 2 };
+enum ScatterAttribute : GLuint { ScatterPositionAttribute = 0, ValueAttribute = 1, SelectedAttribute = 2 };
 
 std::unique_ptr<QOpenGLTexture> paletteTexture(const QImage& image, bool linear) {
     auto texture = std::make_unique<QOpenGLTexture>(QOpenGLTexture::Target2D);
@@ -68,8 +68,8 @@ bool ScatterRenderer::initialize(QString* error) {
 
     QOpenGLVertexArrayObject::Binder binder(m_vao.get());
     m_positions.bind();
-    glEnableVertexAttribArray(PositionAttribute);
-    glVertexAttribPointer(PositionAttribute, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(ScatterPositionAttribute);
+    glVertexAttribPointer(ScatterPositionAttribute, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
     m_values.bind();
     glEnableVertexAttribArray(ValueAttribute);
     glVertexAttribPointer(ValueAttribute, 1, GL_FLOAT, GL_FALSE, 0, nullptr);

@@ -17,8 +17,8 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr double kVectorImageScale = 3.0;  // image pixels per point in PDF and SVG
-constexpr int kMaxImageSide = 8192;
+constexpr double kVatVectorImageScale = 3.0;  // image pixels per point in PDF and SVG
+constexpr int kVatMaxImageSide = 8192;
 constexpr double kColourBarWidth = 16.0;
 
 }  // namespace
@@ -45,8 +45,8 @@ void VatFigure::paint(QPainter& painter, const QRectF& area) const {
     // One image pixel per device pixel on raster outputs; vector outputs get a fixed oversampling.
     const bool raster = painter.device() && painter.device()->devType() == QInternal::Image;
     const QRectF device = painter.deviceTransform().mapRect(plot);
-    const double scale = raster ? 1.0 : kVectorImageScale;
-    const int side = std::clamp(static_cast<int>(std::lround(device.width() * scale)), 1, kMaxImageSide);
+    const double scale = raster ? 1.0 : kVatVectorImageScale;
+    const int side = std::clamp(static_cast<int>(std::lround(device.width() * scale)), 1, kVatMaxImageSide);
 
     const VatPixelMode mode =
         m_options.display.kind == VatImageKind::Ivat ? VatPixelMode::Representative : m_options.display.mode;

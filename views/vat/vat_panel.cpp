@@ -29,15 +29,15 @@ namespace clusterlens::views {
 
 namespace {
 
-const QString kJobSlot = QStringLiteral("vat");
+const QString kVatJobSlot = QStringLiteral("vat");
 const QString kCutSlot = QStringLiteral("vat-cut");
 
-struct CutResult {
+struct VatCutResult {
     std::shared_ptr<const LabelVector> labels;
     std::vector<std::size_t> boundaries;
 };
 
-CutResult cutOrder(const VatResult& vat, int k) {
+VatCutResult cutOrder(const VatResult& vat, int k) {
     const auto clusters = static_cast<std::size_t>(k);
     const std::vector<int> labels = labelsFromLargestCuts(vat, clusters);
     return {std::make_shared<const LabelVector>(labels.begin(), labels.end()), largestCutPositions(vat, clusters)};
@@ -89,7 +89,7 @@ VatPanel::~VatPanel() = default;
 
 void VatPanel::setDataSource(std::shared_ptr<const Dataset> dataset, const QStringList& activeFeatures) {
     if (dataset != m_dataset) {
-        m_runner->cancelSlot(kJobSlot);
+        m_runner->cancelSlot(kVatJobSlot);
         m_runner->cancelSlot(kCutSlot);
         m_job = 0;
         m_run.reset();
@@ -141,7 +141,7 @@ void VatPanel::run() {
     m_progress->setValue(0);
     const QString name = tr("VAT order: %1 points (%2)%3")
                              .arg(points, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope));
-    m_job = startOnScope<VatRun>(m_runner, this, kJobSlot, name, request, scope, computeVatRun,
+    m_job = startOnScope<VatRun>(m_runner, this, kVatJobSlot, name, request, scope, computeVatRun,
                                  [this](const JobOutcome<VatRun>& outcome) { onFinished(outcome); });
     updateEnabled();
 }
@@ -156,7 +156,7 @@ void VatPanel::runSampled(const VatRequest& request, const ResultScope& scope, s
     const QString name = tr("Sampled VAT order: %1 of %2 points (%3)%4")
                              .arg(size, of, QString::fromLatin1(metricName(request.metric)), scopeSuffix(scope));
     m_job = m_runner->start<VatRun>(
-        this, kJobSlot, name,
+        this, kVatJobSlot, name,
         [request, scope, sampleSize](JobControl& control) {
             return computeSampledVatRun(request, scope, sampleSize, control);
         },
@@ -218,7 +218,7 @@ void VatPanel::applyCut(int k) {
     if (k <= 1) return showCut(nullptr, {}, 1);
     if (m_run->n() <= inlineLimit) {
         try {
-            CutResult cut = cutOrder(*m_run->vat, k);
+            VatCutResult cut = cutOrder(*m_run->vat, k);
             return showCut(std::move(cut.labels), std::move(cut.boundaries), k);
         } catch (const Error& error) {
             Q_EMIT message(tr("VAT cuts: %1").arg(QString::fromUtf8(error.what())), true);
@@ -226,9 +226,9 @@ void VatPanel::applyCut(int k) {
         }
     }
     const auto run = m_run;
-    m_runner->start<CutResult>(
+    m_runner->start<VatCutResult>(
         this, kCutSlot, tr("VAT cuts (k = %1)").arg(k), [run, k](JobControl&) { return cutOrder(*run->vat, k); },
-        [this, run, k](const JobOutcome<CutResult>& outcome) {
+        [this, run, k](const JobOutcome<VatCutResult>& outcome) {
             if (outcome.state == JobState::Finished && run == m_run)
                 showCut(outcome.result->labels, outcome.result->boundaries, k);
         });

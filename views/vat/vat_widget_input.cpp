@@ -14,8 +14,8 @@ namespace clusterlens::views {
 
 namespace {
 
-constexpr double kWheelZoomPerStep = 1.25;  // one notch (120 units)
-constexpr double kDragThreshold = 3.0;      // pixels a press may move and still be a click
+constexpr double kVatWheelZoomPerStep = 1.25;  // one notch (120 units)
+constexpr double kDragThreshold = 3.0;         // pixels a press may move and still be a click
 
 }  // namespace
 
@@ -103,7 +103,7 @@ void VatWidget::mouseDoubleClickEvent(QMouseEvent* event) {
 void VatWidget::wheelEvent(QWheelEvent* event) {
     if (!m_run) return;
     const double steps = event->angleDelta().y() / 120.0;
-    if (steps != 0.0) zoomAt(event->position(), std::pow(kWheelZoomPerStep, steps));
+    if (steps != 0.0) zoomAt(event->position(), std::pow(kVatWheelZoomPerStep, steps));
     updateHover(event->position());
     event->accept();
 }

@@ -21,7 +21,7 @@ namespace {
 constexpr double kStripWidth = 6.0;
 constexpr double kStripGap = 2.0;
 
-QString count(std::size_t value) {
+QString countText(std::size_t value) {
     return QLocale().toString(static_cast<qulonglong>(value));
 }
 
@@ -44,8 +44,8 @@ QString VatWidget::describeAt(QPointF widgetPos) const {
         distance = metricDistance(a, b, source.d, source.metric);
     }
     return tr("row %1 (point %2) \u00d7 column %3 (point %4)\n%5 distance %6 (%7)")
-        .arg(count(row), count(static_cast<std::size_t>(vat.order[row])), count(column),
-             count(static_cast<std::size_t>(vat.order[column])), vatKindName(m_display.kind))
+        .arg(countText(row), countText(static_cast<std::size_t>(vat.order[row])), countText(column),
+             countText(static_cast<std::size_t>(vat.order[column])), vatKindName(m_display.kind))
         .arg(distance, 0, 'g', 6)
         .arg(QString::fromLatin1(metricName(source.metric)));
 }

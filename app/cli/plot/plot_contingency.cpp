@@ -92,10 +92,11 @@ int runPlotContingency(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{{"contingency",
-                               "(LABELS_A.csv LABELS_B.csv | --session FILE --name A --name2 B | --session FILE --name "
-                               "COMPARISON) [--matching hungarian|greedy]",
-                               runPlotContingency}};
+const PlotRegistrar contingencyRegistrar{
+    {"contingency",
+     "(LABELS_A.csv LABELS_B.csv | --session FILE --name A --name2 B | --session FILE --name "
+     "COMPARISON) [--matching hungarian|greedy]",
+     runPlotContingency}};
 
 }  // namespace
 

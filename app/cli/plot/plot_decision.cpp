@@ -66,10 +66,11 @@ int runPlotDecision(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{{"decision",
-                               "(DPC.csv | --session FILE --name DPC) [--peaks-top K | --peaks i,j,...] [--log-rho] "
-                               "[--log-delta] [--rho-min R --delta-min D]",
-                               runPlotDecision}};
+const PlotRegistrar decisionRegistrar{
+    {"decision",
+     "(DPC.csv | --session FILE --name DPC) [--peaks-top K | --peaks i,j,...] [--log-rho] "
+     "[--log-delta] [--rho-min R --delta-min D]",
+     runPlotDecision}};
 
 }  // namespace
 

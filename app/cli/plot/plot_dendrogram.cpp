@@ -163,12 +163,13 @@ int runPlotDendrogram(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{{"dendrogram",
-                               "(LINKAGE.csv | --session FILE --name LINKAGE) [--cut-k K [--min-cluster-size M]] "
-                               "[--log] [--heatmap INPUT [--heatmap-scale zscore|minmax]] "
-                               "[--linkage-format F] [--strip WHAT]... [--leaves A:B] [--heights C:D] "
-                               "[--collapse ID,...] [--threshold-marks T]",
-                               runPlotDendrogram}};
+const PlotRegistrar dendrogramRegistrar{
+    {"dendrogram",
+     "(LINKAGE.csv | --session FILE --name LINKAGE) [--cut-k K [--min-cluster-size M]] "
+     "[--log] [--heatmap INPUT [--heatmap-scale zscore|minmax]] "
+     "[--linkage-format F] [--strip WHAT]... [--leaves A:B] [--heights C:D] "
+     "[--collapse ID,...] [--threshold-marks T]",
+     runPlotDendrogram}};
 
 }  // namespace
 

@@ -40,7 +40,7 @@ int runPlotGamma(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{{"gamma", "(DPC.csv | --session FILE --name DPC) [--peaks-top K]", runPlotGamma}};
+const PlotRegistrar gammaRegistrar{{"gamma", "(DPC.csv | --session FILE --name DPC) [--peaks-top K]", runPlotGamma}};
 
 }  // namespace
 

@@ -70,10 +70,11 @@ int runPlotHeights(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{{"heights",
-                               "(LINKAGE_A.csv LINKAGE_B.csv | --session FILE --name A --name2 B) [--equal-axes] "
-                               "[--colour density|rank-difference] [--linkage-format F]",
-                               runPlotHeights}};
+const PlotRegistrar heightsRegistrar{
+    {"heights",
+     "(LINKAGE_A.csv LINKAGE_B.csv | --session FILE --name A --name2 B) [--equal-axes] "
+     "[--colour density|rank-difference] [--linkage-format F]",
+     runPlotHeights}};
 
 }  // namespace
 

@@ -63,7 +63,7 @@ int runPlotHistograms(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{
+const PlotRegistrar histogramsRegistrar{
     {"histograms", "[INPUT] --session FILE --marker NAME [--populations A,B,...]", runPlotHistograms}};
 
 }  // namespace

@@ -83,7 +83,7 @@ int runPlotPopulations(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{
+const PlotRegistrar populationsRegistrar{
     {"populations", "INPUT --session FILE [--name POPULATION] [--markers a,b,...]", runPlotPopulations}};
 
 }  // namespace

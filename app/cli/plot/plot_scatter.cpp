@@ -174,7 +174,7 @@ int runPlotScatter(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{
+const PlotRegistrar scatterRegistrar{
     {"scatter",
      "(INPUT | [INPUT] --session FILE --name LABELING|POPULATION [--population P]) --x F1 --y F2 "
      "[--labels LABELS.csv | --colour-by density|labels|marker:NAME] [--xlim A:B] [--ylim C:D] "

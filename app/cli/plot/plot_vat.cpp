@@ -170,7 +170,7 @@ int runPlotVat(const std::vector<std::string>& argv) {
     return 0;
 }
 
-const PlotRegistrar registrar{
+const PlotRegistrar vatRegistrar{
     {"vat",
      "(INPUT | [INPUT] --session FILE --name VAT) [--image ivat|vat] [--metric M] "
      "[--colormap grey|viridis|magma] [--pixel representative|mean] [--reverse] [--gamma G] [--clip LOW,HIGH] "

@@ -12,7 +12,7 @@ namespace clusterlens::dpc {
 
 namespace {
 
-constexpr std::size_t kRowsPerTask = 256;
+constexpr std::size_t kGridRowsPerTask = 256;
 
 /// Points bucketed into cells of side `side` (counting sort by cell): cell c holds the points
 /// members[start[c] .. start[c+1]); coordinates copied in that order for cache-friendly scans.
@@ -140,10 +140,10 @@ double squared(const float* x, std::size_t d, std::size_t i, std::size_t j) {
 
 template <class Task>
 void runBlocks(cpu::ThreadPool& pool, std::size_t n, JobControl* control, Task&& task) {
-    const std::size_t tasks = (n + kRowsPerTask - 1) / kRowsPerTask;
+    const std::size_t tasks = (n + kGridRowsPerTask - 1) / kGridRowsPerTask;
     pool.run(tasks, [&](std::size_t t) {
         if (control && control->isCancelled()) return;
-        for (std::size_t i = t * kRowsPerTask; i < std::min(n, (t + 1) * kRowsPerTask); ++i) task(i);
+        for (std::size_t i = t * kGridRowsPerTask; i < std::min(n, (t + 1) * kGridRowsPerTask); ++i) task(i);
     });
     if (control) control->checkCancelled();
 }

@@ -15,7 +15,7 @@ namespace {
 
 using cpu::KdTree;
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kNoDistance = std::numeric_limits<double>::infinity();
 
 // Points per thread-pool task; a cancel is checked before each task.
 constexpr std::size_t kPointsPerTask = 64;
@@ -203,7 +203,7 @@ void treeDelta(const KdTree& tree, DensityPeaksResult& result, cpu::ThreadPool& 
         // A candidate needs e <= best (equal distances go to the smaller index): lanes certainly
         // above best are skipped, no lane is counted.
         const auto screen = [&] {
-            return cpu::ScreenBound{-1.0f, cpu::screenBound(std::nextafter(best, kInfinity), d).atOrAbove};
+            return cpu::ScreenBound{-1.0f, cpu::screenBound(std::nextafter(best, kNoDistance), d).atOrAbove};
         };
         stack.assign(1, NodeBound{0, 0.0});
         while (!stack.empty()) {

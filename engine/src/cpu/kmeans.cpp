@@ -17,7 +17,7 @@ namespace clusterlens {
 namespace {
 
 // Points per task. Fixed, so partial sums are added in the same order whatever the thread count.
-constexpr std::size_t kBlock = 2048;
+constexpr std::size_t kKMeansBlock = 2048;
 
 double uniform01(std::mt19937_64& rng) {
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;
@@ -37,11 +37,11 @@ double squaredDistance(const T* point, const double* centre, std::size_t d) {
 // block order.
 template <class Body>
 double sumOverBlocks(cpu::ThreadPool& pool, std::size_t n, JobControl* control, Body&& body) {
-    const std::size_t blocks = (n + kBlock - 1) / kBlock;
+    const std::size_t blocks = (n + kKMeansBlock - 1) / kKMeansBlock;
     std::vector<double> partial(blocks, 0.0);
     pool.run(blocks, [&](std::size_t b) {
         if (control && control->isCancelled()) return;
-        partial[b] = body(b * kBlock, std::min(n, (b + 1) * kBlock));
+        partial[b] = body(b * kKMeansBlock, std::min(n, (b + 1) * kKMeansBlock));
     });
     if (control) control->checkCancelled();
     double total = 0.0;
@@ -126,7 +126,7 @@ struct AssignResult {
 // Assignment step: every point takes its nearest centroid (lower label on ties). Multithreaded.
 template <class T>
 AssignResult assignPoints(KMeansState<T>& s, cpu::ThreadPool& pool, JobControl* control) {
-    const std::size_t blocks = (s.n + kBlock - 1) / kBlock;
+    const std::size_t blocks = (s.n + kKMeansBlock - 1) / kKMeansBlock;
     std::vector<std::size_t> changed(blocks, 0);
     AssignResult result;
     result.inertia = sumOverBlocks(pool, s.n, control, [&](std::size_t begin, std::size_t end) {
@@ -148,7 +148,7 @@ AssignResult assignPoints(KMeansState<T>& s, cpu::ThreadPool& pool, JobControl* 
             s.distance[i] = best;
             sum += best;
         }
-        changed[begin / kBlock] = moved;
+        changed[begin / kKMeansBlock] = moved;
         return sum;
     });
     for (const std::size_t m : changed) result.changed += m;

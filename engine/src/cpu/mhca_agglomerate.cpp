@@ -14,7 +14,7 @@
 namespace clusterlens::mhca {
 namespace {
 
-constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kNoRow = std::numeric_limits<std::size_t>::max();
 /// Rows of a full nearest-neighbour pass between two cancellation checks: at most kRowBatch, at
 /// least kRowBatchMin, else about kPairsPerBatch pairs' worth. At a million clusters a row is a
 /// million pairs (~25 ms), so the smallest batch is one row per thread of a two-core machine.
@@ -28,11 +28,11 @@ constexpr double kNoKey = -std::numeric_limits<double>::infinity();
 /// A run of pairs from one cluster to the live clusters at positions [from, to), leaving out `skip`.
 struct SegmentTask {
     std::int32_t slot = -1;
-    std::size_t from = 0, to = 0, skip = kNone, offset = 0;
-    std::size_t length() const { return to - from - (skip != kNone && skip >= from && skip < to ? 1 : 0); }
+    std::size_t from = 0, to = 0, skip = kNoRow, offset = 0;
+    std::size_t length() const { return to - from - (skip != kNoRow && skip >= from && skip < to ? 1 : 0); }
     std::size_t position(std::size_t k) const {
         const std::size_t pos = from + k;
-        return skip != kNone && pos >= skip ? pos + 1 : pos;
+        return skip != kNoRow && pos >= skip ? pos + 1 : pos;
     }
 };
 

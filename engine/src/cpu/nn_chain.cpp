@@ -12,9 +12,9 @@ namespace {
 // Lance–Williams update of column y after x and y merged into slot y: for every active slot i in
 // positions [begin, end) other than y, D(i, y) = Update(D(i, x), D(i, y), D(x, y), |x|, |y|, |i|).
 template <class Update>
-void updateRange(CondensedMatrix& distances, const ActiveClusters& active, const std::vector<double>& sizes,
-                 std::uint32_t x, std::uint32_t y, double dxy, double nx, double ny, std::size_t begin,
-                 std::size_t end) {
+void updateChainRange(CondensedMatrix& distances, const ActiveClusters& active, const std::vector<double>& sizes,
+                      std::uint32_t x, std::uint32_t y, double dxy, double nx, double ny, std::size_t begin,
+                      std::size_t end) {
     const std::uint32_t* ids = active.ids();
     for (std::size_t p = begin; p < end; ++p) {
         if (p + kPrefetchAhead < end) {
@@ -78,10 +78,10 @@ std::vector<RawMerge> nnChain(CondensedMatrix& distances, ThreadPool& pool, JobC
         active.remove(x);
         const std::size_t count = active.size();
         if (count < kParallelScanLength || pool.size() == 1) {
-            updateRange<Update>(distances, active, sizes, x, y, dxy, nx, ny, 0, count);
+            updateChainRange<Update>(distances, active, sizes, x, y, dxy, nx, ny, 0, count);
         } else {
             parallelFor(pool, count, kParallelScanLength / 4, [&](std::size_t begin, std::size_t end) {
-                updateRange<Update>(distances, active, sizes, x, y, dxy, nx, ny, begin, end);
+                updateChainRange<Update>(distances, active, sizes, x, y, dxy, nx, ny, begin, end);
             });
         }
         if (control) {

@@ -22,7 +22,7 @@ namespace clusterlens {
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
+double orderSecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -165,10 +165,10 @@ VatResult computeVat(const float* x, std::size_t n, std::size_t d, const VatOpti
         r.edges = std::move(edges);
     };
     r.backend = backendDescription(detail::runOnBackend("VAT", options.backend, onCpu, onCuda, r.warnings, control));
-    r.secondsTree = secondsSince(treeClock);
+    r.secondsTree = orderSecondsSince(treeClock);
     const auto orderClock = std::chrono::steady_clock::now();
     fillFromPrimEdges(r);
-    r.secondsOrder = secondsSince(orderClock);
+    r.secondsOrder = orderSecondsSince(orderClock);
     if (control) control->setProgress(1.0);
     return r;
 }

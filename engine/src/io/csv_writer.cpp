@@ -93,7 +93,7 @@ void appendRow(std::string& out, const Dataset& data, const ExportSelection& sel
     out += '\n';
 }
 
-struct FileCloser {
+struct CsvFileCloser {
     void operator()(std::FILE* file) const { std::fclose(file); }
 };
 
@@ -104,7 +104,7 @@ void writeCsv(const std::string& path, const Dataset& data, const ExportSelectio
     validateSelection(path, selection, data.n);
     const std::size_t events = detail::selectedCount(selection, data.n);
     writeFileAtomically(path, [&](const std::string& temp) {
-        std::unique_ptr<std::FILE, FileCloser> file(std::fopen(temp.c_str(), "w"));
+        std::unique_ptr<std::FILE, CsvFileCloser> file(std::fopen(temp.c_str(), "w"));
         if (!file) throwFileError(path, "", "cannot open the file for writing");
         std::string buffer = headerLine(data, selection);
         bool ok = true;
