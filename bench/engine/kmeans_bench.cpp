@@ -1,9 +1,9 @@
 // k-means benchmark cases: cytometry-like data, k = 20 (CPU and GPU), and many clusters on the GPU with
-// each assignment (the per-point kernel, the matrix product): k = 64 at 1M x 14; k = 128 and 256 at
-// 1M x 39, either side of the kernel's shared memory; the a-priori groups' shape k = 1000 at 1M x 39.
-// Each for 1 and 21 Lloyd iterations: the difference over 20 is one iteration without the seeding.
-// With --profile the many-cluster cases print each run's median Lloyd iteration on stderr, timed by a
-// thread that watches the run's progress (set once per iteration).
+// each assignment (the per-point kernel, the cuBLAS matrix product, the tensor-core tiles): k = 64 at 1M x 14; k = 128
+// and 256 at 1M x 39, either side of the kernel's shared memory; the a-priori groups' shape k = 1000 at 1M x 39. Each
+// for 1 and 21 Lloyd iterations: the difference over 20 is one iteration without the seeding. With --profile the
+// many-cluster cases print each run's median Lloyd iteration on stderr, timed by a thread that watches the run's
+// progress (set once per iteration).
 
 #include <algorithm>
 #include <atomic>
@@ -97,8 +97,9 @@ void printMedianIteration(const std::string& workload, Run&& run) {
 /// Many clusters on the GPU, one case per assignment.
 void addAssignmentCases(Registry& registry, std::size_t n, std::size_t d, std::size_t k, std::size_t iterations) {
     using clusterlens::KMeansAssignment;
-    for (const auto& [assignment, name] : {std::pair{KMeansAssignment::Kernel, "kernel"},
-                                           std::pair{KMeansAssignment::MatrixProduct, "matrix product"}}) {
+    for (const auto& [assignment, name] :
+         {std::pair{KMeansAssignment::Kernel, "kernel"}, std::pair{KMeansAssignment::MatrixProduct, "matrix product"},
+          std::pair{KMeansAssignment::TensorTiles, "tensor tiles"}}) {
         const std::string workload = "kmeans k=" + std::to_string(k) + " " + shortCount(n) + "x" + std::to_string(d) +
                                      " " + std::to_string(iterations) + " iterations, " + name;
         registry.add(BenchCase{workload, "cuda", n, d,

@@ -1,6 +1,6 @@
-// The k-means assignment through a matrix product (cuBLAS DGEMM, a proven screen, exact rechecks)
-// against the per-point kernel and kmeansCpu: the same labels, centroids and inertia history, bit for
-// bit, on data near and far from the origin and on a lattice full of exact ties.
+// The k-means assignment through a matrix product (cuBLAS DGEMM or FP64 tensor-core tiles, a proven
+// screen, exact rechecks) against the per-point kernel and kmeansCpu: the same labels, centroids and inertia history,
+// bit for bit, on data near and far from the origin and on a lattice full of exact ties.
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "clusterlens/backend.hpp"
+#include "clusterlens/errors.hpp"
 #include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/synthetic.hpp"
 #include "require_gpu.hpp"
@@ -44,18 +45,37 @@ void expectIdentical(const KMeansResult& matrix, const KMeansResult& kernel) {
     EXPECT_EQ(matrix.converged, kernel.converged);
 }
 
+/// Whether this device takes the tensor tiles (FP64 tensor cores); printed when it does not.
+bool tilesSupported() {
+    try {
+        const std::vector<float> x{0.0f, 1.0f};
+        kmeansCuda(x.data(), 2, 1, fixedIterations(1, 1, 1), nullptr, KMeansAssignment::TensorTiles);
+        return true;
+    } catch (const InvalidInput& e) {
+        std::cout << "tensor tiles not compared: " << e.what() << "\n";
+        return false;
+    }
+}
+
 void compareVariants(const std::vector<float>& x, std::size_t n, std::size_t d, const KMeansOptions& options) {
     const KMeansResult kernel = kmeansCuda(x.data(), n, d, options, nullptr, KMeansAssignment::Kernel);
     const KMeansResult matrix = kmeansCuda(x.data(), n, d, options, nullptr, KMeansAssignment::MatrixProduct);
     expectIdentical(matrix, kernel);
+    if (d <= 64 && tilesSupported()) {
+        SCOPED_TRACE("tensor tiles");
+        expectIdentical(kmeansCuda(x.data(), n, d, options, nullptr, KMeansAssignment::TensorTiles), kernel);
+    }
 }
 
 TEST(KMeansMatrixAssign, EqualsTheKernelOnCytometryLikeData) {
     CL_REQUIRE_GPU();
     const std::uint64_t seed = test::testSeed() + 11;
     std::cout << "seed " << seed << "\n";
-    for (const auto& [n, d, k] :
-         {std::tuple<std::size_t, std::size_t, std::size_t>{20000, 14, 100}, {6000, 39, 300}, {3000, 3, 70}}) {
+    for (const auto& [n, d, k] : {std::tuple<std::size_t, std::size_t, std::size_t>{20000, 14, 100},
+                                  {6000, 39, 300},
+                                  {3000, 3, 70},
+                                  {5000, 64, 130},
+                                  {4000, 70, 65}}) {
         SyntheticOptions o;
         o.n = n;
         o.d = d;
@@ -96,6 +116,13 @@ TEST(KMeansMatrixAssign, TiesGoToTheLowerLabelAsInTheKernel) {
     const KMeansResult cpu = kmeansCpu(x.data(), n, d, options);
     const KMeansResult matrix = kmeansCuda(x.data(), n, d, options, nullptr, KMeansAssignment::MatrixProduct);
     EXPECT_EQ(matrix.labels, cpu.labels);
+}
+
+TEST(KMeansMatrixAssign, TensorTilesRefuseMoreThan64Features) {
+    CL_REQUIRE_GPU();
+    const std::vector<float> x(3 * 65, 1.0f);
+    EXPECT_THROW(kmeansCuda(x.data(), 3, 65, fixedIterations(2, 1, 1), nullptr, KMeansAssignment::TensorTiles),
+                 InvalidInput);
 }
 
 TEST(KMeansMatrixAssign, AutoMatchesTheCpuWithManyClusters) {

@@ -17,6 +17,7 @@
 #include "cuda/kernels/kmeans_kernels.cuh"
 #include "cuda/kmeans_cluster_sums.cuh"
 #include "cuda/kmeans_matrix_assign.cuh"
+#include "cuda/kmeans_tile_assign.cuh"
 #include "cuda/util/cublas_library.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/device_buffer.cuh"
@@ -32,6 +33,8 @@ using cuda::SeedMode;
 constexpr std::size_t kSharedBudget = 40 * 1024;
 /// k x d from which Auto assigns through the matrix product (between the measured 64 x 14 and 128 x 39).
 constexpr std::size_t kMatrixAssignMinWork = 4096;
+/// Centroids from which Auto assigns in tensor-core tiles (the smallest count measured, at 1M x 14).
+constexpr std::size_t kTileAssignMinK = 64;
 
 double uniform01(std::mt19937_64& rng) {
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;
@@ -65,8 +68,9 @@ double meanVariance(const float* x, std::size_t n, std::size_t d, const std::vec
 
 class KMeansDevice {
 public:
-    /// `means`: the per-feature means, which the matrix product (when `matrixProduct`) shifts by.
-    KMeansDevice(const float* x, std::size_t n, std::size_t d, std::size_t k, bool matrixProduct,
+    /// `path`: Kernel, MatrixProduct or TensorTiles; `means`: the per-feature means, which the products
+    /// shift by.
+    KMeansDevice(const float* x, std::size_t n, std::size_t d, std::size_t k, KMeansAssignment path,
                  const std::vector<double>& means)
         : m_n(static_cast<int>(n)),
           m_d(static_cast<int>(d)),
@@ -85,7 +89,10 @@ public:
         d_centroids = DeviceBuffer<double>(k * d, stream);
         m_sharedCentroids = k * d * sizeof(double) <= kSharedBudget;
         m_sums = std::make_unique<cuda::KMeansClusterSums>(d_x.data(), n, d, k, stream);
-        if (matrixProduct) m_matrix = std::make_unique<cuda::KMeansMatrixAssign>(d_x.data(), n, d, k, means, stream);
+        if (path == KMeansAssignment::MatrixProduct)
+            m_matrix = std::make_unique<cuda::KMeansMatrixAssign>(d_x.data(), n, d, k, means, stream);
+        if (path == KMeansAssignment::TensorTiles)
+            m_tiles = std::make_unique<cuda::KMeansTileAssign>(d_x.data(), n, d, k, means, stream);
     }
 
     /// Launches the seeding kernel for candidate `centre`; returns the potential (blocks in order).
@@ -111,6 +118,9 @@ public:
         if (m_matrix) {
             m_matrix->assign(h_centroids, d_centroids.data(), d_labels.data(), d_distance.data(), d_blockSums.data(),
                              d_blockChanged.data());
+        } else if (m_tiles) {
+            m_tiles->assign(h_centroids, d_centroids.data(), d_labels.data(), d_distance.data(), d_blockSums.data(),
+                            d_blockChanged.data());
         } else {
             const std::size_t shared = m_sharedCentroids ? h_centroids.size() * sizeof(double) : 0;
             cuda::kmeansAssignKernel<<<static_cast<unsigned>(m_blocks), kKMeansThreads, shared, cudaStreamPerThread>>>(
@@ -161,7 +171,8 @@ private:
     DeviceBuffer<double> d_distance;
     DeviceBuffer<double> d_centroids;
     std::unique_ptr<cuda::KMeansClusterSums> m_sums;     // the update step's sums
-    std::unique_ptr<cuda::KMeansMatrixAssign> m_matrix;  // the assignment through a matrix product, if chosen
+    std::unique_ptr<cuda::KMeansMatrixAssign> m_matrix;  // the assignment through cuBLAS, if chosen
+    std::unique_ptr<cuda::KMeansTileAssign> m_tiles;     // the assignment in tensor-core tiles, if chosen
 };
 
 /// Greedy k-means++ (Arthur & Vassilvitskii 2007; scikit-learn's greedy variant), step for step as
@@ -250,6 +261,24 @@ double updateCentroids(KMeansDevice& device, const float* x, std::size_t n, std:
     return shift;
 }
 
+/// The assignment `requested` resolves to. Measured on an H200 at 1M points, per Lloyd iteration
+/// (docs/benchmarks.md): the tensor tiles were the fastest at every shape measured, from k x d = 64 x 14
+/// (0.46 ms, the kernel 0.72) to 1000 x 39 (3.9 ms, cuBLAS 7.6, the kernel 83); the cuBLAS product beat
+/// the kernel from 128 x 39 on. Auto takes the tiles from k = 64 where the device has FP64 tensor cores,
+/// else cuBLAS from k x d = 4096 where it can be loaded (MatrixProduct then throws CudaError), else the
+/// kernel.
+KMeansAssignment assignmentPath(KMeansAssignment requested, std::size_t k, std::size_t d) {
+    const bool tilesFit = d <= cuda::KMeansTileAssign::kMaxFeatures && cuda::KMeansTileAssign::deviceSupported();
+    if (requested == KMeansAssignment::TensorTiles && !tilesFit)
+        throw InvalidInput(
+            "the tensor-tile k-means assignment needs FP64 tensor cores (compute capability 8.0, 9.0 "
+            "or 10.0) and at most 64 features");
+    if (requested != KMeansAssignment::Auto) return requested;
+    if (tilesFit && k >= kTileAssignMinK) return KMeansAssignment::TensorTiles;
+    if (k * d >= kMatrixAssignMinWork && cuda::cublasLibrary() != nullptr) return KMeansAssignment::MatrixProduct;
+    return KMeansAssignment::Kernel;
+}
+
 }  // namespace
 
 KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options, JobControl* control,
@@ -265,14 +294,9 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
         k * d >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
         throw InvalidInput("GPU k-means supports fewer than 2^31 points and k·D below 2^31; use --backend cpu");
 
-    // Measured on an H200 at 1M points, per Lloyd iteration: the matrix product was 7-14x faster at
-    // k x d = 128 x 39, 256 x 39 and 1000 x 39, the kernel 1.7x faster at 64 x 14 (docs/benchmarks.md).
-    // Auto keeps the kernel where cuBLAS cannot be loaded (MatrixProduct then throws CudaError).
-    const bool matrixProduct =
-        assignment == KMeansAssignment::MatrixProduct ||
-        (assignment == KMeansAssignment::Auto && k * d >= kMatrixAssignMinWork && cuda::cublasLibrary() != nullptr);
+    const KMeansAssignment path = assignmentPath(assignment, k, d);
     const std::vector<double> means = featureMeans(x, n, d);
-    KMeansDevice device(x, n, d, k, matrixProduct, means);
+    KMeansDevice device(x, n, d, k, path, means);
     std::mt19937_64 rng(options.seed);
     std::vector<double> centroids = seedPlusPlus(device, x, n, d, k, rng, control);
     KMeansResult result;

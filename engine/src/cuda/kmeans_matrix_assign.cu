@@ -31,6 +31,23 @@ void checkCublas(cublasStatus_t status, const char* call) {
 
 }  // namespace
 
+void queueShiftPoints(const float* d_x, std::size_t n, std::size_t d, std::size_t ld, const std::vector<double>& mean,
+                      double* d_y, double* d_norm2, cudaStream_t stream) {
+    DeviceBuffer<double> d_mean(d, stream);
+    d_mean.copyFromHost(mean.data(), d);
+    kmeansShiftKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(
+        d_x, static_cast<int>(n), static_cast<int>(d), static_cast<int>(ld), d_mean.data(), d_y, d_norm2);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
+void queueAssignTotals(const double* d_distance, const int* d_changed, int n, double* d_blockInertia,
+                       int* d_blockChanged, cudaStream_t stream) {
+    const unsigned blocks = static_cast<unsigned>((n + kKMeansThreads - 1) / kKMeansThreads);
+    kmeansAssignTotalsKernel<<<blocks, kKMeansThreads, 0, stream>>>(d_distance, d_changed, n, d_blockInertia,
+                                                                    d_blockChanged);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
 KMeansMatrixAssign::KMeansMatrixAssign(const float* d_x, std::size_t n, std::size_t d, std::size_t k,
                                        const std::vector<double>& mean, cudaStream_t stream)
     : m_x(d_x),
@@ -49,11 +66,7 @@ KMeansMatrixAssign::KMeansMatrixAssign(const float* d_x, std::size_t n, std::siz
     d_zMax = DeviceBuffer<double>(1, stream);
     d_dots = DeviceBuffer<double>(static_cast<std::size_t>(m_chunk) * k, stream);
     d_changed = DeviceBuffer<int>(n, stream);
-    DeviceBuffer<double> d_mean(d, stream);
-    d_mean.copyFromHost(mean.data(), d);
-    kmeansShiftKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(d_x, m_n, m_d, m_ld, d_mean.data(),
-                                                                                  d_y.data(), d_norm2.data());
-    CL_CUDA_CHECK_LAUNCH();
+    queueShiftPoints(d_x, n, d, ld, mean, d_y.data(), d_norm2.data(), stream);
     const CublasLibrary& cublas = requireCublas();
     checkCublas(cublas.create(&m_handle), "cublasCreate");
     d_cublasWorkspace = DeviceBuffer<unsigned char>(kCublasWorkspace, stream);
@@ -64,25 +77,30 @@ KMeansMatrixAssign::~KMeansMatrixAssign() {
     if (m_handle) requireCublas().destroy(m_handle);
 }
 
-void KMeansMatrixAssign::assign(const std::vector<double>& centroids, const double* d_centroids, int* d_labels,
-                                double* d_distance, double* d_blockInertia, int* d_blockChanged) {
-    const std::size_t k = static_cast<std::size_t>(m_k), d = static_cast<std::size_t>(m_d);
-    const auto ld = static_cast<std::size_t>(m_ld);
-    std::vector<double> z(k * ld, 0.0), norm2(k);
-    double zMax = 0.0;
+ShiftedCentroids shiftCentroids(const std::vector<double>& centroids, const std::vector<double>& mean, std::size_t k,
+                                std::size_t d, std::size_t ld) {
+    ShiftedCentroids shifted{std::vector<double>(k * ld, 0.0), std::vector<double>(k), 0.0};
     for (std::size_t c = 0; c < k; ++c) {
         double sum = 0.0;
         for (std::size_t j = 0; j < d; ++j) {
-            const double v = centroids[c * d + j] - m_mean[j];
-            z[c * ld + j] = v;
+            const double v = centroids[c * d + j] - mean[j];
+            shifted.z[c * ld + j] = v;
             sum += v * v;
         }
-        norm2[c] = sum;
-        zMax = std::max(zMax, std::sqrt(sum));
+        shifted.norm2[c] = sum;
+        shifted.zMax = std::max(shifted.zMax, std::sqrt(sum));
     }
-    d_z.copyFromHost(z.data(), z.size());
-    d_centroidNorm2.copyFromHost(norm2.data(), k);
-    d_zMax.copyFromHost(&zMax, 1);
+    return shifted;
+}
+
+void KMeansMatrixAssign::assign(const std::vector<double>& centroids, const double* d_centroids, int* d_labels,
+                                double* d_distance, double* d_blockInertia, int* d_blockChanged) {
+    const std::size_t k = static_cast<std::size_t>(m_k);
+    const ShiftedCentroids shifted =
+        shiftCentroids(centroids, m_mean, k, static_cast<std::size_t>(m_d), static_cast<std::size_t>(m_ld));
+    d_z.copyFromHost(shifted.z.data(), shifted.z.size());
+    d_centroidNorm2.copyFromHost(shifted.norm2.data(), k);
+    d_zMax.copyFromHost(&shifted.zMax, 1);
     const Arrays arrays{d_centroids, d_labels, d_distance, d_blockInertia, d_blockChanged};
     if (!m_chunks.get() || !(m_captured == arrays)) {
         m_chunks.reset(captureGraph(m_captureStream.get(), [&](cudaStream_t s) { queueChunks(s, arrays); }));
@@ -110,10 +128,7 @@ void KMeansMatrixAssign::queueChunks(cudaStream_t stream, const Arrays& arrays) 
             boundPerR2, first, count, arrays.labels, arrays.distance, d_changed.data());
         CL_CUDA_CHECK_LAUNCH();
     }
-    const unsigned totalBlocks = static_cast<unsigned>((m_n + kKMeansThreads - 1) / kKMeansThreads);
-    kmeansAssignTotalsKernel<<<totalBlocks, kKMeansThreads, 0, stream>>>(arrays.distance, d_changed.data(), m_n,
-                                                                         arrays.blockInertia, arrays.blockChanged);
-    CL_CUDA_CHECK_LAUNCH();
+    queueAssignTotals(arrays.distance, d_changed.data(), m_n, arrays.blockInertia, arrays.blockChanged, stream);
 }
 
 CL_CUDA_KERNEL_MODULE(kmeansScreenKernel)

@@ -16,6 +16,24 @@
 
 namespace clusterlens::cuda {
 
+/// Centroids shifted by the data's mean for the products: z = c - mean in k rows of `ld` doubles (zeros
+/// after d), |z|^2 of each and the largest |z|.
+struct ShiftedCentroids {
+    std::vector<double> z, norm2;
+    double zMax = 0.0;
+};
+ShiftedCentroids shiftCentroids(const std::vector<double>& centroids, const std::vector<double>& mean, std::size_t k,
+                                std::size_t d, std::size_t ld);
+
+/// Queues y = x - mean (n rows of `ld` doubles, zeros after d) and |y|^2 for n points x d features.
+void queueShiftPoints(const float* d_x, std::size_t n, std::size_t d, std::size_t ld, const std::vector<double>& mean,
+                      double* d_y, double* d_norm2, cudaStream_t stream);
+
+/// Queues kmeansAssignKernel's block totals (summed squared distances, changed labels per block of
+/// kKMeansThreads points) from the distances and changed flags an assignment wrote.
+void queueAssignTotals(const double* d_distance, const int* d_changed, int n, double* d_blockInertia,
+                       int* d_blockChanged, cudaStream_t stream);
+
 class KMeansMatrixAssign {
 public:
     /// For n points x d features on the device (`d_x`, row-major float) and k centroids, on `stream`.
