@@ -27,7 +27,7 @@ std::vector<std::int32_t> applyHaloCuda(const float*, std::size_t, std::size_t, 
     noCuda();
 }
 
-KMeansResult kmeansCuda(const float*, std::size_t, std::size_t, const KMeansOptions&, JobControl*) {
+KMeansResult kmeansCuda(const float*, std::size_t, std::size_t, const KMeansOptions&, JobControl*, KMeansAssignment) {
     noCuda();
 }
 
