@@ -3,7 +3,7 @@
 // of points one cuBLAS DGEMM gives the cross terms of every point-centroid distance, a screen with a
 // proven bound keeps the centroids that can still be the nearest, and those are recomputed exactly.
 // Same labels, distances and block totals as kmeansAssignKernel, bit for bit. kmeans.cu chooses it
-// for many centroids (k x d >= 4096).
+// for many centroids (k x d >= 4096) where the tensor-core tiles (kmeans_tile_assign.cuh) cannot run.
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>

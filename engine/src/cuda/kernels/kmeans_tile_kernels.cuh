@@ -3,7 +3,7 @@
 // the cross terms y.z of its 16 points with 32 centroids at a time as mma.sync m16n8k4 double products
 // held in registers, and each point keeps its smallest and second smallest screened value
 // |y|^2 + |z|^2 - 2 y.z over all centroids: no matrix of cross terms is written or read. The bound of
-// kmeans_screen_kernels.cuh holds for these sums in any order, so the same screen decides: a point whose
+// kmeans_screen_point.cuh holds for these sums in any order, so the same screen decides: a point whose
 // second smallest value is beyond the bound gets its nearest centroid's exact distance at once; every
 // other point (near-ties, a NaN) is marked and settled by kmeansTileRecheckKernel through screenPoint,
 // the matrix product's own screen. Labels and distances equal kmeansAssignKernel's bit for bit.
