@@ -9,6 +9,7 @@
 #include "cuda/util/cublas_library.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/kernel_modules.cuh"
+#include "cuda/util/launch_grid.cuh"
 
 namespace clusterlens::cuda {
 namespace {
@@ -35,16 +36,15 @@ void queueShiftPoints(const float* d_x, std::size_t n, std::size_t d, std::size_
                       double* d_y, double* d_norm2, cudaStream_t stream) {
     DeviceBuffer<double> d_mean(d, stream);
     d_mean.copyFromHost(mean.data(), d);
-    kmeansShiftKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(
-        d_x, static_cast<int>(n), static_cast<int>(d), static_cast<int>(ld), d_mean.data(), d_y, d_norm2);
+    kmeansShiftKernel<<<gridFor(n, 256), 256, 0, stream>>>(d_x, static_cast<int>(n), static_cast<int>(d),
+                                                           static_cast<int>(ld), d_mean.data(), d_y, d_norm2);
     CL_CUDA_CHECK_LAUNCH();
 }
 
 void queueAssignTotals(const double* d_distance, const int* d_changed, int n, double* d_blockInertia,
                        int* d_blockChanged, cudaStream_t stream) {
-    const unsigned blocks = static_cast<unsigned>((n + kKMeansThreads - 1) / kKMeansThreads);
-    kmeansAssignTotalsKernel<<<blocks, kKMeansThreads, 0, stream>>>(d_distance, d_changed, n, d_blockInertia,
-                                                                    d_blockChanged);
+    kmeansAssignTotalsKernel<<<gridFor(static_cast<std::size_t>(n), kKMeansThreads), kKMeansThreads, 0, stream>>>(
+        d_distance, d_changed, n, d_blockInertia, d_blockChanged);
     CL_CUDA_CHECK_LAUNCH();
 }
 
@@ -121,8 +121,7 @@ void KMeansMatrixAssign::queueChunks(cudaStream_t stream, const Arrays& arrays) 
         checkCublas(cublas.dgemm(m_handle, CUBLAS_OP_T, CUBLAS_OP_N, m_k, count, m_ld, &one, d_z.data(), m_ld,
                                  d_y.data() + static_cast<std::size_t>(first) * ld, m_ld, &zero, d_dots.data(), m_k),
                     "cublasDgemm");
-        const unsigned blocks =
-            static_cast<unsigned>((static_cast<std::size_t>(count) * 32 + kScreenThreads - 1) / kScreenThreads);
+        const unsigned blocks = gridFor(static_cast<std::size_t>(count) * 32, kScreenThreads);
         kmeansScreenKernel<<<blocks, kScreenThreads, 0, stream>>>(
             m_x, m_d, arrays.centroids, m_k, d_dots.data(), d_norm2.data(), d_centroidNorm2.data(), d_zMax.data(),
             boundPerR2, first, count, arrays.labels, arrays.distance, d_changed.data());

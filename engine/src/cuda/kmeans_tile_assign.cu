@@ -8,6 +8,7 @@
 #include "cuda/kmeans_matrix_assign.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/kernel_modules.cuh"
+#include "cuda/util/launch_grid.cuh"
 
 namespace clusterlens::cuda {
 namespace {
@@ -101,7 +102,7 @@ void KMeansTileAssign::assign(const std::vector<double>& centroids, const double
 void KMeansTileAssign::queueScreen(const double* d_centroids, int* d_labels, double* d_distance) {
     const int ld = 4 * m_steps;
     const double boundPerR2 = 8.0 * static_cast<double>(ld + 4) * 0x1.0p-53;  // kmeans_screen_point.cuh
-    const unsigned blocks = static_cast<unsigned>((m_n + kTilePoints - 1) / kTilePoints);
+    const unsigned blocks = gridFor(static_cast<std::size_t>(m_n), kTilePoints);
     CL_CUDA_TRY(cudaMemsetAsync(d_pendingCount.data(), 0, sizeof(int), m_stream));
     screenKernel(m_steps)<<<blocks, kTileThreads, tileSharedBytes(m_steps), m_stream>>>(
         d_y.data(), d_norm2.data(), m_n, d_zTiles.data(), d_centroidNorm2.data(), m_k, m_tiles, d_zMax.data(),
