@@ -4,18 +4,16 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QSettings>
+
+#include "export_folder.hpp"
 
 namespace clusterlens::views {
 
 namespace {
 
-const QString kLastDirKey = QStringLiteral("export/lastDirectory");
-
 QString ask(QWidget* parent, const QString& title, const QString& suggestedName, const QString& filters,
             const QStringList& suffixes) {
-    QSettings settings;
-    const QString dir = settings.value(kLastDirKey, QDir::homePath()).toString();
+    const QString dir = lastExportFolder();
     QString selectedFilter;
     QString path =
         QFileDialog::getSaveFileName(parent, title, QDir(dir).filePath(suggestedName), filters, &selectedFilter);
@@ -27,7 +25,7 @@ QString ask(QWidget* parent, const QString& title, const QString& suggestedName,
             star >= 0 ? selectedFilter.mid(star + 2).section(QLatin1Char(')'), 0, 0) : suffixes.first();
         path += QLatin1Char('.') + suffix;
     }
-    settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
+    rememberExportFolder(path);
     return path;
 }
 

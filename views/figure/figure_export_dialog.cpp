@@ -17,18 +17,17 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 
 #include <cmath>
 
 #include "clusterlens/errors.hpp"
+#include "export_folder.hpp"
 
 namespace clusterlens::views {
 
 namespace {
 
-const QString kLastDirKey = QStringLiteral("export/lastDirectory");
 const QStringList kSuffixes = {QStringLiteral("png"), QStringLiteral("tif"), QStringLiteral("svg"),
                                QStringLiteral("pdf")};
 constexpr double kPresetsMm[] = {0.0, FigureExportDialog::singleColumnMm, FigureExportDialog::oneAndHalfColumnMm,
@@ -89,7 +88,7 @@ FigureExportDialog::FigureExportDialog(FigureExportSource source, QWidget* paren
     layout->addWidget(m_viewOnly);
     layout->addWidget(buttons);
 
-    const QString dir = QSettings().value(kLastDirKey, QDir::homePath()).toString();
+    const QString dir = lastExportFolder();
     setPath(QDir(dir).filePath((m_source.suggestedName.isEmpty() ? QStringLiteral("figure") : m_source.suggestedName) +
                                QStringLiteral(".png")));
     setWidthMillimetres(singleColumnMm);
@@ -277,7 +276,7 @@ bool FigureExportDialog::exportNow(QString* error) {
         *error = QString::fromUtf8(e.what());
         return false;
     }
-    QSettings().setValue(kLastDirKey, QFileInfo(path()).absolutePath());
+    rememberExportFolder(path());
     return true;
 }
 
