@@ -46,7 +46,7 @@ tests=$build/tests/clusterlens_gpu_tests
 echo "gpu-check: logs in $logs"
 # Sanitizers at small sizes: every non-MHCA gpu test (of the k-means matrix product the two small ones),
 # and every MHCA path on about a hundred points.
-small='MstParity.*:VatParity.*:DensityPeaksParity.*:KMeansParity.*:ClassicLinkageParity.*'
+small='MstParity.*:VatParity.*:DensityPeaksParity.*:DensityPeaksShares.*:KMeansParity.*:ClassicLinkageParity.*'
 small+=':MhcaCudaSmallPaths.*:MhcaCudaParity.TiesGoToTheFirstPairLikeTheCpu:MhcaCudaInput.*'
 small+=':KMeansMatrixAssign.TiesGoToTheLowerLabelAsInTheKernel:KMeansMatrixAssign.EqualsTheKernelFarFromTheOrigin'
 sanitize() {  # sanitize TOOL FILTER [PROGRAM]: fails on any reported error

@@ -1,13 +1,15 @@
 // clusterlens-cli dpc INPUT [--dc X | --dc-percent P] [--kernel cutoff|gaussian] --out DPC.csv
 //                 [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]
-//                 [--dc-sweep LO:HI:STEPS] [--session FILE [--name NAME] [--population NAME]]
+//                 [--dc-sweep LO:HI:STEPS] [--gpus all|N] [--session FILE [--name NAME] [--population NAME]]
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <optional>
 #include <utility>
 
 #include "args.hpp"
+#include "clusterlens/backend.hpp"
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/io/dpc_csv.hpp"
@@ -37,6 +39,16 @@ DensityPeaksOptions optionsFrom(const Args& args) {
                                                                                              : DensityKernel::Gaussian;
     options.seed = args.count("--seed", 1);
     options.index = parseSpatialIndex(args.choice("--index", {"auto", "none", "grid", "tree"}, "auto"));
+    if (args.has("--gpus")) {
+        if (backendFrom(args) == Backend::Cpu) throw UsageError("--gpus needs the GPU backend, not --backend cpu");
+        if (options.index == SpatialIndex::Grid || options.index == SpatialIndex::Tree)
+            throw UsageError("--gpus spreads the all-pairs GPU passes; --index grid and tree run on the CPU");
+        try {
+            options.cudaDevices = parseGpus(args.value("--gpus"));
+        } catch (const InvalidInput& e) {
+            throw UsageError(e.what());
+        }
+    }
     return options;
 }
 
@@ -96,7 +108,7 @@ std::vector<std::int32_t> peakLabels(const Args& args, const Dataset& data, cons
 }
 
 void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult& entry, Backend backend,
-               const Json& seconds, const std::optional<DcSweepJson>& sweep) {
+               std::size_t gpus, const Json& seconds, const std::optional<DcSweepJson>& sweep) {
     Json peakJson = Json::array();
     for (std::int64_t p : entry.peaks) peakJson.push(p);
     Json json = Json::object()
@@ -110,6 +122,7 @@ void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult
                     .set("peaks", peakJson)
                     .set("suggested_peaks", suggestPeakCount(r))
                     .set("backend", backendDescription(backend))
+                    .set("gpus", backend == Backend::Cuda ? std::max<std::size_t>(1, gpus) : 0)
                     .set("seconds", seconds);
     if (sweep) json.set("sweep", sweep->sweep).set("persistence", sweep->persistence);
     std::printf("%s\n", json.dump().c_str());
@@ -120,7 +133,7 @@ void printJson(const Dataset& data, const DensityPeaksResult& r, const DpcResult
 int dpcCommand(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--halo"}),
               with(with(kCommonValued, {"--dc", "--dc-percent", "--dc-method", "--kernel", "--out", "--peaks-top",
-                                        "--peaks", "--labels-out", "--index", "--dc-sweep"}),
+                                        "--peaks", "--labels-out", "--index", "--dc-sweep", "--gpus"}),
                    kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
@@ -173,7 +186,7 @@ int dpcCommand(const Arguments& argv) {
         if (!labels.empty()) putNamed(session.labelings, LabelingResult{entry.info, labels, {}, {}});
         putNamed(session.dpc, entry);
     });
-    if (args.flag("--json")) printJson(data, r, entry, computed.backend, seconds, sweep);
+    if (args.flag("--json")) printJson(data, r, entry, computed.backend, options.cudaDevices.size(), seconds, sweep);
     return 0;
 }
 

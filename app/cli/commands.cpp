@@ -24,7 +24,8 @@ const std::vector<Command>& commands() {
          "dpc INPUT [--dc X | --dc-percent 2 [--dc-method exact|sampled]] [--kernel cutoff|gaussian]\n"
          "          [--index auto|none|grid] --out DPC.csv\n"
          "          [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]\n"
-         "          [--dc-sweep LO:HI:STEPS (percentiles; with peaks: their persistence across dc)]"},
+         "          [--dc-sweep LO:HI:STEPS (percentiles; with peaks: their persistence across dc)]\n"
+         "          [--gpus all|N (spread the GPU passes over the machine's GPUs; same result as one)]"},
         {"compare", compareCommand, "compare LABELS_A.csv LABELS_B.csv [--matching hungarian|greedy] [--json]"},
         {"export", exportCommand,
          "export INPUT [--labels LABELS.csv [--label-name NAME]]\n"

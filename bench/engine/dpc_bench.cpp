@@ -1,8 +1,8 @@
 // Density-peaks clustering benchmark cases: rho + delta at 1M x 14 and 500K x 57 (cytometry-like
-// data, Gaussian kernel; also the cutoff kernel) with dc given, with the exact and with the sampled
-// 2 % percentile; birch1 (100K x 2, sipu battery) end to end by brute force, and its cutoff rho +
-// delta with and without the grid index (the index decision, see docs); CPU twins on 20K points (their time grows as
-// n²: multiply by (N / 20K)² to extrapolate); the O(n) re-assignment after a peak change at 1M points. Every run also
+// data, Gaussian kernel; also the cutoff kernel) with dc given, at 10M x 14 on 1, 2 and 4 GPUs, with the exact and with
+// the sampled 2 % percentile; birch1 (100K x 2, sipu battery) end to end by brute force, and its cutoff rho + delta
+// with and without the grid index (the index decision, see docs); CPU twins on 20K points (their time grows as n²:
+// multiply by (N / 20K)² to extrapolate); the O(n) re-assignment after a peak change at 1M points. Every run also
 // prints its stage times (CUDA events on the GPU) to stderr as "[dpc stages]". birch1 is read from
 // $CLUSTERLENS_DATA_DIR or ../shared/data (the case is left out when missing).
 
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_registry.hpp"
+#include "clusterlens/backend.hpp"
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "clusterlens/io/read_dataset.hpp"
 
@@ -85,12 +86,14 @@ struct Shape {
 
 void addCase(Registry& registry, const std::string& workload, const std::string& backend, Runner runner,
              const clusterlens::Dataset* (*data)(), Shape shape, DcMode mode, int warmUp, int maxRepeat,
-             clusterlens::SpatialIndex index = clusterlens::SpatialIndex::Auto) {
+             clusterlens::SpatialIndex index = clusterlens::SpatialIndex::Auto, int gpus = 0) {
     registry.add(BenchCase{workload, backend, shape.n, shape.d,
                            [=] {
                                const clusterlens::Dataset& x = *data();
-                               printStages(workload, backend,
-                                           runner(x.values.data(), x.n, x.d, optionsFor(x, mode, index), nullptr));
+                               DensityPeaksOptions options = optionsFor(x, mode, index);
+                               // The first `gpus` devices (InvalidInput naming --gpus when fewer exist).
+                               if (gpus > 0) options.cudaDevices = clusterlens::parseGpus(std::to_string(gpus));
+                               printStages(workload, backend, runner(x.values.data(), x.n, x.d, options, nullptr));
                            },
                            [=] {
                                const clusterlens::Dataset& x = *data();
@@ -175,6 +178,12 @@ const clusterlens::bench::Registrar registrar([](Registry& registry) {
             DcMode::GivenCutoff, 1, 3);
     addCase(registry, "dpc cutoff rho+delta 500Kx57 (dc given)", "cuda", gpu, &cytometry<500000, 57>, wide,
             DcMode::GivenCutoff, 1, 3);
+    // Spread over 1, 2 and 4 GPUs (DensityPeaksOptions::cudaDevices, `dpc --gpus N`): the scaling.
+    const Shape huge{10000000, 14};
+    for (const int gpus : {1, 2, 4})
+        addCase(registry, "dpc rho+delta 10Mx14 (dc given), " + std::to_string(gpus) + " GPU" + (gpus > 1 ? "s" : ""),
+                "cuda", gpu, &cytometry<10000000, 14>, huge, DcMode::Given, 0, 1, clusterlens::SpatialIndex::Auto,
+                gpus);
     addCase(registry, "dpc rho+delta 20Kx14 (dc given)", "cuda", gpu, &cytometry<20000, 14>, small, DcMode::Given, 1,
             0);
     addCase(registry, "dpc rho+delta 20Kx57 (dc given)", "cuda", gpu, &cytometry<20000, 57>, smallWide, DcMode::Given,

@@ -1,9 +1,12 @@
 #include "clusterlens/backend.hpp"
 
 #include <atomic>
+#include <exception>
 #include <cstdio>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "backend_dispatch.hpp"
 #include "clusterlens/errors.hpp"
@@ -92,6 +95,35 @@ std::string cudaDeviceName() {
     return detail::cudaCurrentDeviceName();
 }
 
+int cudaDeviceCount() {
+    return detail::cudaDeviceCount();
+}
+
+std::vector<int> parseGpus(const std::string& text) {
+    const int present = detail::cudaDeviceCount();
+    int count = 0;
+    if (text == "all") {
+        count = present;
+    } else {
+        std::size_t used = 0;
+        try {
+            count = std::stoi(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != text.size() || count < 1)
+            throw InvalidInput("--gpus: expected 'all' or a number of GPUs of at least 1, got '" + text + "'");
+        if (present == 0) throw InvalidInput("--gpus " + text + ": this machine has no CUDA device");
+        if (count > present)
+            throw InvalidInput("--gpus " + text + ": this machine has " + std::to_string(present) + " CUDA device" +
+                               (present == 1 ? "" : "s"));
+    }
+    if (count == 0) throw InvalidInput("--gpus " + text + ": this machine has no CUDA device");
+    std::vector<int> devices(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) devices[static_cast<std::size_t>(i)] = i;
+    return devices;
+}
+
 unsigned cpuThreadCount() {
     unsigned n = std::thread::hardware_concurrency();
     return n == 0 ? 1 : n;
@@ -113,7 +145,10 @@ Backend resolveBackend(Backend requested) {
 }
 
 std::string backendDescription(Backend resolved) {
-    if (resolved == Backend::Cuda) return "cuda:" + cudaDeviceName();
+    if (resolved == Backend::Cuda) {
+        const int devices = detail::cudaDeviceCount();
+        return "cuda:" + cudaDeviceName() + (devices > 1 ? " (" + std::to_string(devices) + " GPUs)" : "");
+    }
     return "cpu:" + std::to_string(cpuThreadCount()) + " threads";
 }
 

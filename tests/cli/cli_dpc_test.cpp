@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
+#include "clusterlens/backend.hpp"
 #include "clusterlens/compare/agreement.hpp"
 #include "clusterlens/io/labels.hpp"
 #include "clusterlens/io/read_dataset.hpp"
@@ -61,4 +62,23 @@ TEST(CliDpc, BadOptionsExitTwo) {
     EXPECT_EQ(runCli({"dpc", iris, "--dc-sweep", "0.5:4:8", "--out", out}).exitCode, 2);  // no peaks to judge
     EXPECT_EQ(runCli({"dpc", iris, "--dc", "0.5", "--peaks-top", "3", "--dc-sweep", "0.5:4:8", "--out", out}).exitCode,
               2);
+}
+
+TEST(CliDpc, GpusOptionNamesWhatIsWrong) {
+    TempDir dir;
+    const std::string iris = dataPath("tables/iris.csv"), out = dir.file("d.csv");
+    const auto expectRefused = [&](std::vector<std::string> args, const std::string& reason) {
+        args.insert(args.begin(), {"dpc", iris});
+        args.insert(args.end(), {"--out", out});
+        const auto result = runCli(args);
+        EXPECT_EQ(result.exitCode, 2) << reason;
+        EXPECT_THAT(result.err, HasSubstr("--gpus")) << reason;
+        EXPECT_THAT(result.err, HasSubstr(reason));
+    };
+    expectRefused({"--gpus", "0"}, "'all' or a number of GPUs");
+    expectRefused({"--gpus", "two"}, "'all' or a number of GPUs");
+    expectRefused({"--gpus", "1", "--backend", "cpu"}, "--backend cpu");
+    expectRefused({"--gpus", "1", "--index", "tree"}, "run on the CPU");
+    const int present = clusterlens::cudaDeviceCount();
+    expectRefused({"--gpus", std::to_string(present + 1)}, present == 0 ? "no CUDA device" : "this machine has");
 }

@@ -14,6 +14,7 @@
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/synthetic.hpp"
+#include "dpc_test_points.hpp"
 #include "require_gpu.hpp"
 #include "test_support.hpp"
 
@@ -27,33 +28,12 @@ using namespace clusterlens;
 
 namespace {
 
-struct Points {
-    std::size_t n = 0;
-    std::size_t d = 0;
-    std::vector<float> x;
-};
-
-Points uniformPoints(std::size_t n, std::size_t d, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    Points p{n, d, std::vector<float>(n * d)};
-    for (float& v : p.x) v = static_cast<float>(static_cast<double>(rng() >> 11) * 0x1.0p-53 * 10.0);
-    return p;
-}
-
-Points latticePoints(std::size_t n, std::size_t d, int side, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    Points p{n, d, std::vector<float>(n * d)};
-    for (float& v : p.x) v = static_cast<float>(rng() % static_cast<std::uint64_t>(side));
-    return p;
-}
+using Points = test::DpcPoints;
+using test::latticePoints;
+using test::uniformPoints;
 
 Points cytometry(std::size_t n, std::size_t d, std::uint64_t seed) {
-    SyntheticOptions o;
-    o.n = n;
-    o.d = d;
-    o.seed = seed;
-    const Dataset data = makeCytometryLike(o);
-    return Points{data.n, data.d, data.values};
+    return test::cytometryPoints(n, d, seed);
 }
 
 void expectIdentical(const Points& p, const DensityPeaksOptions& options, const std::string& what) {

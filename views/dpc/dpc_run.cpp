@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "clusterlens/backend.hpp"
 #include "clusterlens/errors.hpp"
 
 namespace clusterlens::views {
@@ -19,7 +20,12 @@ DpcRun computeDpcRun(const DpcRequest& request, JobControl& control) {
     if (request.columns.empty()) throw InvalidInput("Density peaks needs at least one active feature.");
     const std::vector<float> x = featureMatrix(*request.dataset, request.columns);
     const std::size_t n = request.dataset->n, d = request.columns.size();
-    Computed<DensityPeaksResult> computed = densityPeaks(x.data(), n, d, request.options, request.backend, &control);
+    // Every GPU of the machine shares the passes (same result as one GPU, a fraction of the time); the
+    // backend's description then names the count.
+    DensityPeaksOptions options = request.options;
+    const int gpus = request.backend == Backend::Cpu ? 0 : cudaDeviceCount();
+    if (gpus > 1) options.cudaDevices = parseGpus("all");
+    Computed<DensityPeaksResult> computed = densityPeaks(x.data(), n, d, options, request.backend, &control);
     DpcRun run;
     run.request = request;
     run.backend = QString::fromStdString(backendDescription(computed.backend));

@@ -34,13 +34,20 @@ std::string cudaUnusableReason();
 /// Name of CUDA device 0, or an empty string.
 std::string cudaDeviceName();
 
+/// Number of CUDA devices this process can use (0 without CUDA or a device).
+int cudaDeviceCount();
+
+/// The CUDA devices `--gpus all|N` names: every device of the machine, or the first N. Throws
+/// InvalidInput naming --gpus for other text, N < 1, N above the devices present, or no device.
+std::vector<int> parseGpus(const std::string& text);
+
 /// Number of CPU worker threads the engine uses.
 unsigned cpuThreadCount();
 
 /// Resolves Auto; throws InvalidInput when Cuda is requested but unavailable.
 Backend resolveBackend(Backend requested);
 
-/// "cuda:NVIDIA H100 80GB HBM3" or "cpu:16 threads".
+/// "cuda:NVIDIA H100 80GB HBM3" (" (4 GPUs)" appended on a machine with several) or "cpu:16 threads".
 std::string backendDescription(Backend resolved);
 
 }  // namespace clusterlens

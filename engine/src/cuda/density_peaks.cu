@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "clusterlens/cluster/density_peaks_cuda.hpp"
@@ -29,6 +30,7 @@
 #include "cuda/util/device_buffer.cuh"
 #include "cuda/util/kernel_modules.cuh"
 #include "cuda/util/launch_grid.cuh"
+#include "shard_team.hpp"
 
 namespace clusterlens {
 namespace {
@@ -89,16 +91,31 @@ private:
     std::vector<std::unique_ptr<CudaEvent>> m_events;
 };
 
+/// This device's share of the passes when several devices split them (densityPeaksCuda with more
+/// than one entry in cudaDevices): shard `index` of the team, which combines the shares' partial
+/// results on the host. Without a team the device does all the work.
+struct DpcShare {
+    detail::ShardTeam* team = nullptr;
+    std::size_t index = 0;
+
+    bool first() const { return index == 0; }
+    std::size_t count() const { return team ? team->size() : 1; }
+};
+
 /// Launches a schedule batch by batch, keeping one batch queued ahead; between batches it reports
-/// progress, and while it waits for a batch it honours a cancel (DrainAtExit then waits for the
-/// batches still queued).
+/// progress (the first share only: the shares are of equal size), and while it waits for a batch it
+/// honours a cancel and another share's failure (DrainAtExit then waits for the batches still queued).
 class BatchLauncher {
 public:
-    explicit BatchLauncher(JobControl* control) : m_control(control) {}
+    BatchLauncher(JobControl* control, DpcShare share) : m_control(control), m_share(share) {}
 
     template <class Launch>
     void run(const TileSchedule& schedule, double from, double to, Launch&& launch) {
         const cudaStream_t stream = cudaStreamPerThread;
+        if (schedule.units.empty()) {  // a share with no row tiles
+            report(from, to, 1, 1);
+            return;
+        }
         DeviceBuffer<cuda::DpcUnit> d_units(schedule.units.size(), stream);
         d_units.copyFromHost(schedule.units.data(), schedule.units.size());
         CudaEvent done[2] = {CudaEvent(cudaEventDisableTiming), CudaEvent(cudaEventDisableTiming)};
@@ -121,12 +138,15 @@ public:
 
 private:
     void report(double from, double to, std::uint64_t finished, std::uint64_t total) const {
+        if (m_share.team) m_share.team->checkAborted();
         if (!m_control) return;
-        m_control->setProgress(from + (to - from) * static_cast<double>(finished) / static_cast<double>(total));
+        if (m_share.first())
+            m_control->setProgress(from + (to - from) * static_cast<double>(finished) / static_cast<double>(total));
         m_control->checkCancelled();
     }
 
     JobControl* m_control;
+    DpcShare m_share;
 };
 
 /// Per-feature means (double, rounded to float): the origin of the centred copy.
@@ -144,12 +164,13 @@ std::vector<float> featureMeans(const float* x, std::size_t n, std::size_t d) {
 /// dot-product passes), rho, the density order and the results.
 class DpcDevice {
 public:
-    DpcDevice(const float* x, std::size_t n, std::size_t d, JobControl* control)
+    DpcDevice(const float* x, std::size_t n, std::size_t d, JobControl* control, DpcShare share = {})
         : m_n(static_cast<int>(n)),
           m_d(static_cast<int>(d)),
           m_dPad(static_cast<int>(d + (d & 1))),
           m_tileCount(static_cast<int>((n + kDpcTile - 1) / kDpcTile)),
-          m_batches(control) {
+          m_share(share),
+          m_batches(control, share) {
         int device = 0;
         CL_CUDA_TRY(cudaGetDevice(&device));
         CL_CUDA_TRY(cudaDeviceGetAttribute(&m_smCount, cudaDevAttrMultiProcessorCount, device));
@@ -214,17 +235,21 @@ public:
                                                                                                  offset);
         });
         m_progress += 0.05;
-        std::vector<unsigned long long> counts(3);
-        d_counts.copyToHost(counts.data(), counts.size());
+        // below, inside, collected, then the histogram: every share's counts add up.
+        std::vector<std::uint64_t> counts(3 + w.bins);
+        d_counts.copyToHost(reinterpret_cast<unsigned long long*>(counts.data()), 3);
+        if (w.bins) d_hist.copyToHost(reinterpret_cast<unsigned long long*>(counts.data() + 3), w.bins);
+        const std::uint64_t collected = counts[2];
+        if (m_share.team) counts = m_share.team->sum(m_share.index, counts);
         dpc::PairWindowCounts out;
         out.below = counts[0];
         out.inside = counts[1];
-        out.hist.assign(w.bins, 0);
-        if (w.bins) d_hist.copyToHost(reinterpret_cast<unsigned long long*>(out.hist.data()), w.bins);
+        out.hist.assign(counts.begin() + 3, counts.end());
         out.overflow = w.collect && counts[2] > w.capacity;
-        if (w.collect && !out.overflow) {
-            out.values.resize(counts[2]);
-            if (counts[2]) d_values.copyToHost(out.values.data(), counts[2]);
+        if (w.collect && !out.overflow) {  // (the same test on every share: the sums decide)
+            out.values.resize(collected);
+            if (collected) d_values.copyToHost(out.values.data(), collected);
+            if (m_share.team) out.values = m_share.team->gather(m_share.index, out.values);
         }
         return out;
     }
@@ -260,6 +285,14 @@ public:
             launch(cuda::dpcRhoKernel<true>, 2.0 * m_dPad + 6.0);
         else
             launch(cuda::dpcRhoKernel<false>, m_dPad + 12.0);
+        if (m_share.team) {  // the first share finishes rho from every share's sums
+            std::vector<std::uint64_t> acc(n);
+            d_acc.copyToHost(reinterpret_cast<unsigned long long*>(acc.data()), n);
+            acc = m_share.team->sumToFirst(m_share.index, acc);
+            if (!m_share.first()) return;
+            d_acc.copyFromHost(reinterpret_cast<const unsigned long long*>(acc.data()), n);
+            CL_CUDA_TRY(cudaStreamSynchronize(stream));  // (acc is freed at return)
+        }
         DeviceBuffer<int> d_rows(n, stream);
         DeviceBuffer<int> d_rowCount(1, stream);
         CL_CUDA_TRY(cudaMemsetAsync(d_rowCount.data(), 0, sizeof(int), stream));
@@ -277,8 +310,23 @@ public:
         }
     }
 
-    /// The density order: a stable radix sort of the indices by descending rho.
+    /// The density order: a stable radix sort of the indices by descending rho (by the first share,
+    /// which holds rho, then copied to the others).
     void order() {
+        const std::size_t n = static_cast<std::size_t>(m_n);
+        if (m_share.first()) sortByDensity();
+        if (!m_share.team) return;
+        std::vector<int> order;
+        if (m_share.first()) {
+            order.resize(n);
+            d_order.copyToHost(order.data(), n);
+        }
+        order = m_share.team->broadcast(m_share.index, order);
+        if (!m_share.first()) d_order.copyFromHost(order.data(), n);
+        CL_CUDA_TRY(cudaStreamSynchronize(cudaStreamPerThread));  // (order is freed at return)
+    }
+
+    void sortByDensity() {
         const cudaStream_t stream = cudaStreamPerThread;
         const std::size_t n = static_cast<std::size_t>(m_n);
         DeviceBuffer<unsigned long long> d_keys(n, stream);
@@ -324,6 +372,7 @@ public:
             cuda::dpcDeltaKernel<<<static_cast<unsigned>(count), kDpcThreads, shared, stream>>>(params, d_units,
                                                                                                 offset);
         });
+        if (m_share.team && !gatherParts(schedule.partBegin, d_partE, d_partJ)) return;  // the first share merges
         DeviceBuffer<int> d_partBegin(schedule.partBegin.size(), stream);
         d_partBegin.copyFromHost(schedule.partBegin.data(), schedule.partBegin.size());
         d_delta = DeviceBuffer<double>(n, stream);
@@ -336,6 +385,35 @@ public:
         cuda::dpcFarthestKernel<<<gridFor(n, 256), 256, 0, stream>>>(d_points.data(), m_n, m_d, d_order.data(),
                                                                      d_farthest.data());
         CL_CUDA_CHECK_LAUNCH();
+    }
+
+    /// With a team: every share's partial delta results (the parts of its row tiles, consecutive) into
+    /// the first share's buffers, in share order, which is the parts' order. False on the other
+    /// shares, which are done with delta then.
+    bool gatherParts(const std::vector<std::int32_t>& partBegin, DeviceBuffer<double>& d_partE,
+                     DeviceBuffer<int>& d_partJ) {
+        const cudaStream_t stream = cudaStreamPerThread;
+        const dpc::RowTileRange rows = shareRows(true);
+        const auto first = static_cast<std::size_t>(partBegin[static_cast<std::size_t>(rows.first)]) * kDpcTile;
+        const auto count = static_cast<std::size_t>(partBegin[static_cast<std::size_t>(rows.end)]) * kDpcTile - first;
+        std::vector<double> partE(count);
+        std::vector<int> partJ(count);
+        if (count) {
+            CL_CUDA_TRY(cudaMemcpyAsync(partE.data(), d_partE.data() + first, count * sizeof(double),
+                                        cudaMemcpyDeviceToHost, stream));
+            CL_CUDA_TRY(cudaMemcpyAsync(partJ.data(), d_partJ.data() + first, count * sizeof(int),
+                                        cudaMemcpyDeviceToHost, stream));
+            CL_CUDA_TRY(cudaStreamSynchronize(stream));
+        }
+        partE = m_share.team->gatherToFirst(m_share.index, partE);
+        partJ = m_share.team->gatherToFirst(m_share.index, partJ);
+        if (!m_share.first()) return false;
+        if (partE.size() != d_partE.size() || partJ.size() != d_partJ.size())
+            throw CudaError("density peaks on several GPUs: the devices' shares of delta do not cover every part");
+        d_partE.copyFromHost(partE.data(), partE.size());
+        d_partJ.copyFromHost(partJ.data(), partJ.size());
+        CL_CUDA_TRY(cudaStreamSynchronize(stream));  // (the host copies are freed at return)
+        return true;
     }
 
     void download(DensityPeaksResult& result) const {
@@ -408,13 +486,23 @@ private:
         CL_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kDpcThreads, shared));
         if (perSm < 1) throw CudaError("density peaks: the tile kernel does not fit on this GPU");
         const double stepSeconds = kDpcTile * kDpcTile * pairOps * perSm / (128.0 * m_clockKhz * 1e3);
-        return dpc::makeTileSchedule(m_tileCount, lower, static_cast<std::size_t>(perSm) * m_smCount,
-                                     kBatchSeconds / stepSeconds);
+        // Every share cuts the units as the first share's device does: the same units on every device.
+        std::vector<std::size_t> resident{static_cast<std::size_t>(perSm) * static_cast<std::size_t>(m_smCount)};
+        if (m_share.team) resident = m_share.team->broadcast(m_share.index, resident);
+        return dpc::makeTileSchedule(m_tileCount, lower, resident.front(), kBatchSeconds / stepSeconds,
+                                     shareRows(lower));
+    }
+
+    /// This share's row tiles of a pass (all of them without a team).
+    dpc::RowTileRange shareRows(bool lower) const {
+        const std::vector<std::int32_t> bounds = dpc::splitRowTiles(m_tileCount, lower, m_share.count());
+        return dpc::RowTileRange{bounds[m_share.index], bounds[m_share.index + 1]};
     }
 
     int m_n, m_d, m_dPad, m_tileCount;
     int m_smCount = 1;
     int m_clockKhz = 1000000;
+    DpcShare m_share;
     BatchLauncher m_batches;
     double m_progress = 0.0;
     DeviceBuffer<float> d_points;
@@ -431,24 +519,15 @@ private:
 
 }  // namespace
 
-DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
-                                    JobControl* control) {
-    cpu::ThreadPool pool;
-    dpc::validateInput(x, n, d, options);
-    if (options.index == SpatialIndex::Grid)
-        throw InvalidInput("--index grid runs on the CPU backend; the GPU passes are all-pairs (use --backend cpu)");
-    if (n >= static_cast<std::size_t>(std::numeric_limits<int>::max()) - kDpcTile)
-        throw InvalidInput("density peaks on the GPU handles fewer than 2^31 points; use --backend cpu or --subsample");
-    if (d > 65536) throw InvalidInput("density peaks on the GPU handles at most 65536 features");
-    if (dpc::squaredDistanceUpperBound(x, n, d) > 1e37)
-        throw InvalidInput(
-            "density peaks on the GPU: the coordinates are so large that squared distances overflow "
-            "single precision; rescale the data or use --backend cpu");
-    if (control) control->checkCancelled();
+namespace {
 
+/// One share's run of the passes (all of them without a team); the result is the first share's.
+DensityPeaksResult runShare(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
+                            JobControl* control, DpcShare share) {
+    cpu::ThreadPool pool;
     const DrainAtExit drain;  // (declared first: destroyed after the device's buffers are freed)
     StageClock clock;
-    DpcDevice device(x, n, d, control);
+    DpcDevice device(x, n, d, control, share);
     DensityPeaksResult result;
     result.kernel = options.kernel;
     result.dc = dpc::chooseDc(x, n, d, options, pool, [&](const dpc::PairWindow& w) { return device.window(w); });
@@ -459,6 +538,7 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
     clock.mark();
     device.delta();
     clock.mark();
+    if (!share.first()) return result;
     device.download(result);
     dpc::computeGamma(result);
     const std::vector<double> seconds = clock.seconds();
@@ -466,6 +546,64 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
     result.secondsRho = seconds[1];
     result.secondsDelta = seconds[2];
     if (control) control->setProgress(1.0);
+    return result;
+}
+
+/// Makes `device` the calling thread's current device for the scope (-1: leaves it), then restores it.
+class CurrentDevice {
+public:
+    explicit CurrentDevice(int device) {
+        CL_CUDA_TRY(cudaGetDevice(&m_previous));
+        if (device >= 0 && device != m_previous) CL_CUDA_TRY(cudaSetDevice(device));
+    }
+    CurrentDevice(const CurrentDevice&) = delete;
+    CurrentDevice& operator=(const CurrentDevice&) = delete;
+    ~CurrentDevice() { cudaSetDevice(m_previous); }  // errors at teardown cannot be reported
+
+private:
+    int m_previous = 0;
+};
+
+void checkDevices(const std::vector<int>& devices) {
+    int count = 0;
+    CL_CUDA_TRY(cudaGetDeviceCount(&count));
+    for (int device : devices)
+        if (device < 0 || device >= count)
+            throw InvalidInput("--gpus: CUDA device " + std::to_string(device) + " does not exist (this machine has " +
+                               std::to_string(count) + ")");
+}
+
+}  // namespace
+
+DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
+                                    JobControl* control) {
+    dpc::validateInput(x, n, d, options);
+    if (options.index == SpatialIndex::Grid)
+        throw InvalidInput("--index grid runs on the CPU backend; the GPU passes are all-pairs (use --backend cpu)");
+    if (n >= static_cast<std::size_t>(std::numeric_limits<int>::max()) - kDpcTile)
+        throw InvalidInput("density peaks on the GPU handles fewer than 2^31 points; use --backend cpu or --subsample");
+    if (d > 65536) throw InvalidInput("density peaks on the GPU handles at most 65536 features");
+    if (dpc::squaredDistanceUpperBound(x, n, d) > 1e37)
+        throw InvalidInput(
+            "density peaks on the GPU: the coordinates are so large that squared distances overflow "
+            "single precision; rescale the data or use --backend cpu");
+    const std::vector<int>& devices = options.cudaDevices;
+    checkDevices(devices);
+    if (control) control->checkCancelled();
+    if (devices.size() <= 1) {
+        const CurrentDevice scope(devices.empty() ? -1 : devices.front());
+        return runShare(x, n, d, options, control, DpcShare{});
+    }
+    // One thread per device, each with its share of every pass (dpc::splitRowTiles); the shares'
+    // counts and sums are integers and delta's partial minima are merged in one total order, so the
+    // result is the one device's bit for bit.
+    detail::ShardTeam team(devices.size());
+    DensityPeaksResult result;
+    team.run([&](std::size_t s) {
+        CL_CUDA_TRY(cudaSetDevice(devices[s]));
+        DensityPeaksResult mine = runShare(x, n, d, options, control, DpcShare{&team, s});
+        if (s == 0) result = std::move(mine);
+    });
     return result;
 }
 

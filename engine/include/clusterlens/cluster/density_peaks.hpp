@@ -69,6 +69,10 @@ struct DensityPeaksOptions {
     /// Points per kd-tree leaf of the tree index; 0 chooses by d (what every caller but the tests,
     /// which also build deep trees, should use). Changes the time, never the result.
     std::size_t treeLeafSize = 0;
+    /// CUDA devices the GPU passes are spread over, one share of every pass each (parseGpus gives
+    /// them for --gpus all|N); empty: the current device alone. A device may be named more than once
+    /// (its shares then run side by side on it, as the tests do). Changes the time, never the result.
+    std::vector<int> cudaDevices;
 };
 
 /// Points from which Auto uses the grid (below it the all-pairs passes are as fast).
