@@ -17,7 +17,8 @@ packages=(build-essential cmake ninja-build pkg-config zlib1g-dev libhdf5-dev li
           xvfb xauth libgl1-mesa-dri libglx-mesa0)
 # The fuzz targets need clang and its libFuzzer runtime; the format check clang-format 14; the
 # sanitizer build links with lld (cmake/Warnings.cmake).
-[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev clang-format-14 lld)
+# Open MPI: the CLI's density peaks across MPI ranks is compiled (and, on a GPU machine, tested).
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev clang-format-14 lld libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

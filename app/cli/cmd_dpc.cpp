@@ -1,6 +1,7 @@
 // clusterlens-cli dpc INPUT [--dc X | --dc-percent P] [--kernel cutoff|gaussian] --out DPC.csv
 //                 [--peaks-top K | --peaks i,j,...] [--labels-out LABELS.csv] [--halo]
 //                 [--dc-sweep LO:HI:STEPS] [--gpus all|N] [--session FILE [--name NAME] [--population NAME]]
+// Across hosts: mpirun -np R clusterlens-cli dpc ... --gpus 1 (one rank per GPU; mpi_ranks.hpp).
 
 #include <algorithm>
 #include <charconv>
@@ -18,6 +19,7 @@
 #include "dpc_sweep.hpp"
 #include "input.hpp"
 #include "json.hpp"
+#include "mpi_ranks.hpp"
 #include "progress.hpp"
 #include "session_run.hpp"
 #include "stopwatch.hpp"
@@ -50,6 +52,27 @@ DensityPeaksOptions optionsFrom(const Args& args) {
         }
     }
     return options;
+}
+
+/// Under mpirun: what a run across ranks cannot do (checked before MPI starts): the GPU backend only
+/// (a rank that fell back to the CPU would leave the others waiting), one GPU per rank, one run.
+void checkRankOptions(bool sweep, Backend backend, const DensityPeaksOptions& options) {
+    if (sweep) throw UsageError("--dc-sweep runs in one process; start it without mpirun");
+    if (backend == Backend::Cpu) throw UsageError("under mpirun every rank drives a GPU; leave out --backend cpu");
+    if (options.cudaDevices.size() > 1)
+        throw UsageError("--gpus: under mpirun each rank drives one GPU; use --gpus 1 and start one rank per GPU");
+    if (options.index == SpatialIndex::Grid || options.index == SpatialIndex::Tree)
+        throw UsageError("--index grid and tree run on the CPU, in one process; start them without mpirun");
+}
+
+/// This rank's share of the passes on its host's GPU number hostRank() (modulo the host's GPUs).
+void spreadOverRanks(ProcessGroup& ranks, Backend& backend, DensityPeaksOptions& options) {
+    const int gpus = cudaDeviceCount();
+    if (gpus == 0)
+        throw UsageError("mpirun: rank " + std::to_string(ranks.rank()) + " is on a host without a CUDA device");
+    options.cudaDevices = {hostRank() % gpus};
+    options.processes = &ranks;
+    backend = Backend::Cuda;
 }
 
 /// --peaks as positions among the analysed events; the user names whole-dataset indices.
@@ -137,7 +160,7 @@ int dpcCommand(const Arguments& argv) {
                    kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");
-    const DensityPeaksOptions options = optionsFrom(args);
+    DensityPeaksOptions options = optionsFrom(args);
     if (args.has("--peaks-top") && args.has("--peaks")) throw UsageError("--peaks-top and --peaks cannot be combined");
     if ((args.has("--labels-out") || args.flag("--halo")) && !args.has("--peaks-top") && !args.has("--peaks"))
         throw UsageError("--labels-out and --halo need peaks: --peaks-top K or --peaks i,j,...");
@@ -145,7 +168,10 @@ int dpcCommand(const Arguments& argv) {
     if (sweepRequest && options.dc) throw UsageError("--dc-sweep chooses dc itself; it cannot be combined with --dc");
     if (sweepRequest && !args.has("--peaks-top") && !args.has("--peaks"))
         throw UsageError("--dc-sweep judges a choice of peaks: add --peaks-top K or --peaks i,j,...");
-    const Backend backend = backendFrom(args);
+    Backend backend = backendFrom(args);
+    if (launchedAsRanks()) checkRankOptions(sweepRequest.has_value(), backend, options);
+    ProcessGroup* const ranks = launchedRanks();
+    if (ranks) spreadOverRanks(*ranks, backend, options);
     if (backend == Backend::Cuda && options.index == SpatialIndex::Grid)
         throw UsageError("--index grid runs on the CPU; add --backend cpu (the GPU passes are all-pairs)");
     Stopwatch readClock;
@@ -158,10 +184,13 @@ int dpcCommand(const Arguments& argv) {
         throw UsageError("--peaks-top must lie in 1.." + std::to_string(data.n));
 
     Stopwatch clock;
+    const bool quietRank = ranks && ranks->rank() != 0;
     const Computed<DensityPeaksResult> computed = [&] {
+        if (quietRank) return densityPeaks(data.values.data(), data.n, data.d, options, backend, nullptr);
         ProgressLine progress(args, "dpc");
         return densityPeaks(data.values.data(), data.n, data.d, options, backend, progress.control());
     }();
+    if (quietRank) return 0;  // rank 0 holds the result and writes the outputs
     printWarnings(computed.warnings);
     const DensityPeaksResult& r = computed.result;
     Json seconds = Json::object();
@@ -186,7 +215,9 @@ int dpcCommand(const Arguments& argv) {
         if (!labels.empty()) putNamed(session.labelings, LabelingResult{entry.info, labels, {}, {}});
         putNamed(session.dpc, entry);
     });
-    if (args.flag("--json")) printJson(data, r, entry, computed.backend, options.cudaDevices.size(), seconds, sweep);
+    if (args.flag("--json"))
+        printJson(data, r, entry, computed.backend,
+                  ranks ? static_cast<std::size_t>(ranks->size()) : options.cudaDevices.size(), seconds, sweep);
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "args.hpp"
 #include "clusterlens/errors.hpp"
 #include "commands.hpp"
+#include "mpi_ranks.hpp"
 
 namespace {
 
@@ -29,6 +30,22 @@ int fail(int code, const char* message) {
     return code;
 }
 
+int run(const clusterlens::cli::Command& command, const std::vector<std::string>& args) {
+    try {
+        return command.run(args);
+    } catch (const clusterlens::cli::UsageError& e) {
+        return fail(2, (std::string(e.what()) + " (usage: clusterlens-cli " + command.usage + ")").c_str());
+    } catch (const clusterlens::InvalidInput& e) {
+        return fail(3, e.what());
+    } catch (const clusterlens::Cancelled&) {
+        return fail(1, "cancelled");
+    } catch (const std::bad_alloc&) {
+        return fail(1, "out of memory");
+    } catch (const std::exception& e) {
+        return fail(1, e.what());
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,19 +57,13 @@ int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 2, argv + argc);
     for (const auto& command : clusterlens::cli::commands()) {
         if (name != command.name) continue;
-        try {
-            return command.run(args);
-        } catch (const clusterlens::cli::UsageError& e) {
-            return fail(2, (std::string(e.what()) + " (usage: clusterlens-cli " + command.usage + ")").c_str());
-        } catch (const clusterlens::InvalidInput& e) {
-            return fail(3, e.what());
-        } catch (const clusterlens::Cancelled&) {
-            return fail(1, "cancelled");
-        } catch (const std::bad_alloc&) {
-            return fail(1, "out of memory");
-        } catch (const std::exception& e) {
-            return fail(1, e.what());
-        }
+        if (clusterlens::cli::launchedAsRanks() && name != "dpc")
+            return fail(2, "only dpc runs across MPI ranks; start other commands without mpirun");
+        const int code = run(command, args);
+        // A rank that failed ends the others, which would wait for it at their next exchange.
+        if (code != 0) return clusterlens::cli::abortRanks(code);
+        clusterlens::cli::finishRanks();
+        return code;
     }
     return fail(2, ("unknown command '" + name + "' (try --help)").c_str());
 }

@@ -24,9 +24,10 @@ inline std::string shellQuote(const std::string& s) {
     return q + "'";
 }
 
-inline CliResult runCli(const std::vector<std::string>& args) {
+/// `launcher`: words the shell puts before the program (an environment assignment, mpirun -np 3).
+inline CliResult runCli(const std::vector<std::string>& args, const std::string& launcher = "") {
     TempDir dir;
-    std::string command = shellQuote(CLUSTERLENS_CLI);
+    std::string command = (launcher.empty() ? "" : launcher + " ") + shellQuote(CLUSTERLENS_CLI);
     for (const std::string& a : args) command += " " + shellQuote(a);
     command += " >" + shellQuote(dir.file("out")) + " 2>" + shellQuote(dir.file("err"));
     const int status = std::system(command.c_str());

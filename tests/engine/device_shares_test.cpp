@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cpu/density_peaks_schedule.hpp"
-#include "shard_team.hpp"
+#include "share_group.hpp"
 
 using namespace clusterlens;
 

@@ -30,7 +30,7 @@
 #include "cuda/util/device_buffer.cuh"
 #include "cuda/util/kernel_modules.cuh"
 #include "cuda/util/launch_grid.cuh"
-#include "shard_team.hpp"
+#include "share_group.hpp"
 
 namespace clusterlens {
 namespace {
@@ -95,7 +95,7 @@ private:
 /// than one entry in cudaDevices): shard `index` of the team, which combines the shares' partial
 /// results on the host. Without a team the device does all the work.
 struct DpcShare {
-    detail::ShardTeam* team = nullptr;
+    detail::ShareGroup* team = nullptr;
     std::size_t index = 0;
 
     bool first() const { return index == 0; }
@@ -590,6 +590,14 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
     const std::vector<int>& devices = options.cudaDevices;
     checkDevices(devices);
     if (control) control->checkCancelled();
+    if (options.processes && options.processes->size() > 1) {  // one share per process, one device each
+        if (devices.size() > 1)
+            throw InvalidInput("--gpus: with several processes (mpirun) each process drives one GPU; use --gpus 1");
+        detail::RankGroup group(*options.processes);
+        const CurrentDevice scope(devices.empty() ? -1 : devices.front());
+        return runShare(x, n, d, options, control,
+                        DpcShare{&group, static_cast<std::size_t>(options.processes->rank())});
+    }
     if (devices.size() <= 1) {
         const CurrentDevice scope(devices.empty() ? -1 : devices.front());
         return runShare(x, n, d, options, control, DpcShare{});

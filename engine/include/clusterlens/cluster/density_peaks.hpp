@@ -24,6 +24,7 @@
 
 #include "clusterlens/backend.hpp"
 #include "clusterlens/job_control.hpp"
+#include "clusterlens/process_group.hpp"
 
 namespace clusterlens {
 
@@ -73,6 +74,10 @@ struct DensityPeaksOptions {
     /// them for --gpus all|N); empty: the current device alone. A device may be named more than once
     /// (its shares then run side by side on it, as the tests do). Changes the time, never the result.
     std::vector<int> cudaDevices;
+    /// With a group of several processes (mpirun, one GPU each): this process runs its share of every
+    /// pass on its one device (cudaDevices: at most one) and meets the others through the group; the
+    /// result is complete on rank 0 only (the others' result is to be discarded). Null: one process.
+    ProcessGroup* processes = nullptr;
 };
 
 /// Points from which Auto uses the grid (below it the all-pairs passes are as fast).

@@ -1,9 +1,10 @@
 #pragma once
-// Internal: the threads that drive the devices of one analysis spread over several GPUs. Each thread
-// (a shard) runs the same program on its share of the work (SPMD) and meets the others at collective
-// steps, where their partial results are combined on the host in shard order, so the outcome does not
-// depend on which shard finished first. A failing shard aborts the team: the others' collectives and
-// abort checks then throw TeamAborted, and run() rethrows the first real failure.
+// Internal: the shares of one analysis spread over several GPUs, driven by threads of this process
+// (ShardTeam) or by processes (RankGroup over the front end's ProcessGroup). Each share runs the same
+// program on its part of the work (SPMD) and meets the others at collective steps, where their
+// partial results are combined on the host in share order, so the outcome does not depend on which
+// share finished first. In a team of threads a failing share aborts the others: their collectives
+// and abort checks then throw TeamAborted, and run() rethrows the first real failure.
 
 #include <condition_variable>
 #include <cstddef>
@@ -13,7 +14,10 @@
 #include <functional>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 #include <vector>
+
+#include "clusterlens/process_group.hpp"
 
 namespace clusterlens::detail {
 
@@ -22,20 +26,16 @@ struct TeamAborted : std::runtime_error {
     TeamAborted() : std::runtime_error("another device's share of the analysis failed") {}
 };
 
-class ShardTeam {
+/// The shares of one analysis and the collective steps where they meet: one share per thread of this
+/// process (ShardTeam) or one per process of a group of processes (RankGroup). The typed steps below
+/// all go through exchange(), so every implementation combines in share order.
+class ShareGroup {
 public:
-    explicit ShardTeam(std::size_t shards);
+    virtual ~ShareGroup() = default;
 
-    std::size_t size() const noexcept { return m_size; }
-
-    /// Runs body(shard) on one thread per shard and waits for all; rethrows the first failure that
-    /// is not TeamAborted. Call once per team.
-    void run(const std::function<void(std::size_t)>& body);
-
-    /// Wakes every shard waiting in a collective; from now on they throw TeamAborted.
-    void abort() noexcept;
-    /// Throws TeamAborted once the team was aborted (a check for long work between collectives).
-    void checkAborted() const;
+    virtual std::size_t size() const noexcept = 0;
+    /// Throws TeamAborted once another share failed (a check for long work between collectives).
+    virtual void checkAborted() const = 0;
 
     /// Every shard's `mine` (any length), concatenated in shard order, to every shard. Trivially
     /// copyable elements only. O(total bytes) host memory per shard.
@@ -66,6 +66,11 @@ public:
         return gather(shard, shard == 0 ? values : std::vector<T>{});
     }
 
+protected:
+    /// Every shard's `bytes` concatenated in shard order, to every shard (or with toAll false to shard
+    /// 0 only; the others get nothing). Every shard calls it, in the same sequence of steps.
+    virtual std::vector<unsigned char> exchange(std::size_t shard, std::vector<unsigned char> bytes, bool toAll) = 0;
+
 private:
     /// Element-wise sum of the consecutive vectors of `length` in `all`.
     static std::vector<std::uint64_t> sumOf(const std::vector<std::uint64_t>& all, std::size_t length);
@@ -82,11 +87,30 @@ private:
         if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
         return out;
     }
+};
 
+/// One share per thread of this process, one thread per device.
+class ShardTeam final : public ShareGroup {
+public:
+    explicit ShardTeam(std::size_t shards);
+
+    std::size_t size() const noexcept override { return m_size; }
+    void checkAborted() const override;
+
+    /// Runs body(shard) on one thread per shard and waits for all; rethrows the first failure that
+    /// is not TeamAborted. Call once per team.
+    void run(const std::function<void(std::size_t)>& body);
+
+    /// Wakes every shard waiting in a collective; from now on they throw TeamAborted.
+    void abort() noexcept;
+
+protected:
     /// Deposits `bytes`, waits for every shard, returns the deposits concatenated in shard order (to
     /// every shard, or with toAll false to shard 0 only), then waits again so that the slots can be
     /// reused by the next collective.
-    std::vector<unsigned char> exchange(std::size_t shard, std::vector<unsigned char> bytes, bool toAll);
+    std::vector<unsigned char> exchange(std::size_t shard, std::vector<unsigned char> bytes, bool toAll) override;
+
+private:
     /// Waits until every shard arrived; throws TeamAborted when the team is or gets aborted.
     void arriveAndWait();
 
@@ -97,6 +121,24 @@ private:
     std::uint64_t m_generation = 0;
     bool m_aborted = false;
     std::vector<std::vector<unsigned char>> m_slots;
+};
+
+/// One share per process of a ProcessGroup (the shard is the process's rank). A failing process
+/// cannot wake the others from here: the front end ends the whole group (MPI_Abort).
+class RankGroup final : public ShareGroup {
+public:
+    explicit RankGroup(ProcessGroup& processes) : m_processes(processes) {}
+
+    std::size_t size() const noexcept override { return static_cast<std::size_t>(m_processes.size()); }
+    void checkAborted() const override {}
+
+protected:
+    std::vector<unsigned char> exchange(std::size_t, std::vector<unsigned char> bytes, bool toAll) override {
+        return m_processes.exchange(std::move(bytes), toAll);
+    }
+
+private:
+    ProcessGroup& m_processes;
 };
 
 }  // namespace clusterlens::detail

@@ -1,4 +1,4 @@
-#include "shard_team.hpp"
+#include "share_group.hpp"
 
 #include <algorithm>
 #include <thread>
@@ -81,7 +81,7 @@ std::vector<unsigned char> ShardTeam::exchange(std::size_t shard, std::vector<un
     return all;
 }
 
-std::vector<std::uint64_t> ShardTeam::sumOf(const std::vector<std::uint64_t>& all, std::size_t length) {
+std::vector<std::uint64_t> ShareGroup::sumOf(const std::vector<std::uint64_t>& all, std::size_t length) {
     std::vector<std::uint64_t> out(length, 0);
     if (length == 0) return out;
     for (std::size_t at = 0; at + length <= all.size(); at += length)
@@ -89,7 +89,7 @@ std::vector<std::uint64_t> ShardTeam::sumOf(const std::vector<std::uint64_t>& al
     return out;
 }
 
-std::vector<std::uint64_t> ShardTeam::sumToFirst(std::size_t shard, const std::vector<std::uint64_t>& mine) {
+std::vector<std::uint64_t> ShareGroup::sumToFirst(std::size_t shard, const std::vector<std::uint64_t>& mine) {
     const std::vector<std::uint64_t> all = gatherToFirst(shard, mine);
     if (shard != 0) return {};
     return sumOf(all, mine.size());
