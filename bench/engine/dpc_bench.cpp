@@ -1,5 +1,6 @@
 // Density-peaks clustering benchmark cases: rho + delta at 1M x 14 and 500K x 57 (cytometry-like
-// data, Gaussian kernel; also the cutoff kernel) with dc given, at 10M x 14 on 1, 2 and 4 GPUs, with the exact and with
+// data, Gaussian kernel; also the cutoff kernel) with dc given, at 10M x 14 on 1, 2 and 4 GPUs (and at
+// 4M x 14 as 4 shares on one GPU: the cost of the shares' collectives), with the exact and with
 // the sampled 2 % percentile; birch1 (100K x 2, sipu battery) end to end by brute force, and its cutoff rho + delta
 // with and without the grid index (the index decision, see docs); CPU twins on 20K points (their time grows as n²:
 // multiply by (N / 20K)² to extrapolate); the O(n) re-assignment after a peak change at 1M points. Every run also
@@ -84,15 +85,25 @@ struct Shape {
     std::size_t d;
 };
 
+/// How a case spreads the passes: over the first `gpus` devices, or as `sharesOnFirst` shares all on
+/// device 0 (what the shares' host collectives cost, against the same device alone).
+struct Spread {
+    int gpus = 0;
+    int sharesOnFirst = 0;
+};
+
 void addCase(Registry& registry, const std::string& workload, const std::string& backend, Runner runner,
              const clusterlens::Dataset* (*data)(), Shape shape, DcMode mode, int warmUp, int maxRepeat,
-             clusterlens::SpatialIndex index = clusterlens::SpatialIndex::Auto, int gpus = 0) {
+             clusterlens::SpatialIndex index = clusterlens::SpatialIndex::Auto, Spread spread = {}) {
     registry.add(BenchCase{workload, backend, shape.n, shape.d,
                            [=] {
                                const clusterlens::Dataset& x = *data();
                                DensityPeaksOptions options = optionsFor(x, mode, index);
                                // The first `gpus` devices (InvalidInput naming --gpus when fewer exist).
-                               if (gpus > 0) options.cudaDevices = clusterlens::parseGpus(std::to_string(gpus));
+                               if (spread.gpus > 0)
+                                   options.cudaDevices = clusterlens::parseGpus(std::to_string(spread.gpus));
+                               if (spread.sharesOnFirst > 0)
+                                   options.cudaDevices.assign(static_cast<std::size_t>(spread.sharesOnFirst), 0);
                                printStages(workload, backend, runner(x.values.data(), x.n, x.d, options, nullptr));
                            },
                            [=] {
@@ -183,7 +194,12 @@ const clusterlens::bench::Registrar registrar([](Registry& registry) {
     for (const int gpus : {1, 2, 4})
         addCase(registry, "dpc rho+delta 10Mx14 (dc given), " + std::to_string(gpus) + " GPU" + (gpus > 1 ? "s" : ""),
                 "cuda", gpu, &cytometry<10000000, 14>, huge, DcMode::Given, 0, 1, clusterlens::SpatialIndex::Auto,
-                gpus);
+                Spread{gpus, 0});
+    const Shape mid4{4000000, 14};
+    addCase(registry, "dpc rho+delta 4Mx14 (dc given), 1 GPU", "cuda", gpu, &cytometry<4000000, 14>, mid4,
+            DcMode::Given, 0, 1);
+    addCase(registry, "dpc rho+delta 4Mx14 (dc given), 4 shares on one GPU", "cuda", gpu, &cytometry<4000000, 14>, mid4,
+            DcMode::Given, 0, 1, clusterlens::SpatialIndex::Auto, Spread{0, 4});
     addCase(registry, "dpc rho+delta 20Kx14 (dc given)", "cuda", gpu, &cytometry<20000, 14>, small, DcMode::Given, 1,
             0);
     addCase(registry, "dpc rho+delta 20Kx57 (dc given)", "cuda", gpu, &cytometry<20000, 57>, smallWide, DcMode::Given,
