@@ -117,14 +117,15 @@ DpcResult dpcEntry(const DensityPeaksResult& r, const SessionRun& run, ResultInf
 
 /// Labels of the chosen peaks per analysed event (-1 = halo with --halo); adds their timings.
 std::vector<std::int32_t> peakLabels(const Args& args, const Dataset& data, const DensityPeaksResult& r,
-                                     const std::vector<std::int64_t>& peaks, Backend backend, Json& seconds) {
+                                     const std::vector<std::int64_t>& peaks, Backend backend,
+                                     const std::vector<int>& devices, Json& seconds) {
     Stopwatch assignClock;
     std::vector<std::int32_t> labels = assignFromPeaks(r, peaks);
     seconds.set("assign", assignClock.seconds());
     if (!args.flag("--halo")) return labels;
     Stopwatch haloClock;
     Computed<std::vector<std::int32_t>> halo =
-        applyHalo(data.values.data(), data.n, data.d, r, labels, r.dc.value, backend);
+        applyHalo(data.values.data(), data.n, data.d, r, labels, r.dc.value, backend, nullptr, devices);
     printWarnings(halo.warnings);
     seconds.set("halo", haloClock.seconds());
     return std::move(halo.result);
@@ -203,7 +204,7 @@ int dpcCommand(const Arguments& argv) {
     writeDpcCsv(out, entry);
     if (args.has("--peaks-top")) peaks = peaksTopK(r, args.count("--peaks-top", 1));
     std::vector<std::int32_t> labels;
-    if (!peaks.empty()) labels = peakLabels(args, data, r, peaks, computed.backend, seconds);
+    if (!peaks.empty()) labels = peakLabels(args, data, r, peaks, computed.backend, options.cudaDevices, seconds);
     for (std::int64_t p : peaks) entry.peaks.push_back(run.indexOf(p));
     if (args.flag("--halo"))
         for (std::int32_t label : labels) entry.halo.push_back(label == -1 ? 1 : 0);

@@ -29,10 +29,11 @@ Computed<DensityPeaksResult> densityPeaks(const float* x, std::size_t n, std::si
 
 Computed<std::vector<std::int32_t>> applyHalo(const float* x, std::size_t n, std::size_t d,
                                               const DensityPeaksResult& result, const std::vector<std::int32_t>& labels,
-                                              double dc, Backend backend, JobControl* control) {
+                                              double dc, Backend backend, JobControl* control,
+                                              const std::vector<int>& cudaDevices) {
     return detail::computeOn<std::vector<std::int32_t>>(
         "halo", backend, control, [&] { return applyHaloCpu(x, n, d, result, labels, dc, control); },
-        [&] { return applyHaloCuda(x, n, d, result, labels, dc, control); });
+        [&] { return applyHaloCuda(x, n, d, result, labels, dc, control, cudaDevices); });
 }
 
 Computed<KMeansResult> kmeans(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <random>
@@ -108,6 +109,27 @@ TEST(DensityPeaksShares, SeveralDevicesGiveOneDevicesResult) {
                           "gaussian, every device");
     expectSameAsOneDevice(cytometry(30000, 5, seed + 1), withKernel(DensityKernel::Cutoff), {1, 0},
                           "second device first");
+}
+
+TEST(DensityPeaksShares, HaloOnSharesMarksTheSamePoints) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed();
+    std::cout << "seed " << seed << "\n";
+    std::ptrdiff_t halo = 0;
+    for (const std::size_t peaks : {30u, 60u}) {
+        const Points p = cytometry(20000, 14, seed + peaks);
+        const DensityPeaksResult r = densityPeaksCuda(p.x.data(), p.n, p.d, withKernel(DensityKernel::Cutoff));
+        const std::vector<std::int32_t> labels = assignFromPeaks(r, peaksTopK(r, peaks));
+        const std::vector<std::int32_t> one = applyHaloCuda(p.x.data(), p.n, p.d, r, labels, r.dc.value);
+        const std::vector<std::int32_t> shared =
+            applyHaloCuda(p.x.data(), p.n, p.d, r, labels, r.dc.value, nullptr, {0, 0, 0});
+        EXPECT_EQ(shared, one) << peaks << " peaks";
+        const auto marked = std::count(one.begin(), one.end(), -1);
+        halo += marked;
+        std::cout << "[dpc shares] halo of " << peaks << " peaks on 3 shares: " << marked
+                  << " halo points, identical\n";
+    }
+    EXPECT_GE(halo, 1) << "no halo at all proves nothing";
 }
 
 TEST(DensityPeaksShares, CancelStopsEveryShare) {

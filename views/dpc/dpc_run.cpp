@@ -15,16 +15,23 @@ std::vector<float> featureMatrix(const Dataset& dataset, const std::vector<std::
     return x;
 }
 
+namespace {
+
+/// Every GPU of a machine with several shares the passes (the same result as one GPU, a fraction of
+/// the time; the backend's description names the count); none named otherwise (the current device).
+std::vector<int> everyGpu(Backend backend) {
+    return backend != Backend::Cpu && cudaDeviceCount() > 1 ? parseGpus("all") : std::vector<int>{};
+}
+
+}  // namespace
+
 DpcRun computeDpcRun(const DpcRequest& request, JobControl& control) {
     if (!request.dataset) throw InvalidInput("Open a dataset before running density peaks.");
     if (request.columns.empty()) throw InvalidInput("Density peaks needs at least one active feature.");
     const std::vector<float> x = featureMatrix(*request.dataset, request.columns);
     const std::size_t n = request.dataset->n, d = request.columns.size();
-    // Every GPU of the machine shares the passes (same result as one GPU, a fraction of the time); the
-    // backend's description then names the count.
     DensityPeaksOptions options = request.options;
-    const int gpus = request.backend == Backend::Cpu ? 0 : cudaDeviceCount();
-    if (gpus > 1) options.cudaDevices = parseGpus("all");
+    options.cudaDevices = everyGpu(request.backend);
     Computed<DensityPeaksResult> computed = densityPeaks(x.data(), n, d, options, request.backend, &control);
     DpcRun run;
     run.request = request;
@@ -36,7 +43,9 @@ DpcRun computeDpcRun(const DpcRequest& request, JobControl& control) {
 std::vector<std::int32_t> runHalo(const DpcRun& run, const std::vector<std::int32_t>& labels, JobControl& control) {
     const std::vector<float> x = featureMatrix(*run.request.dataset, run.request.columns);
     const std::size_t n = run.request.dataset->n, d = run.request.columns.size();
-    return applyHalo(x.data(), n, d, *run.result, labels, run.result->dc.value, run.request.backend, &control).result;
+    return applyHalo(x.data(), n, d, *run.result, labels, run.result->dc.value, run.request.backend, &control,
+                     everyGpu(run.request.backend))
+        .result;
 }
 
 QString describeDc(const DcChoice& dc) {

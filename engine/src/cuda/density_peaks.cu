@@ -463,6 +463,11 @@ public:
         d_border.copyToHost(bits.data(), k);
         std::vector<double> border(k);
         std::memcpy(border.data(), bits.data(), k * sizeof(double));
+        if (m_share.team) {  // every share's maxima, then the largest per cluster
+            const std::vector<double> all = m_share.team->gather(m_share.index, border);
+            for (std::size_t at = 0; at + k <= all.size(); at += k)
+                for (std::size_t c = 0; c < k; ++c) border[c] = std::max(border[c], all[at + c]);
+        }
         return border;
     }
 
@@ -616,7 +621,8 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
 }
 
 std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
-                                        const std::vector<std::int32_t>& labels, double dc, JobControl* control) {
+                                        const std::vector<std::int32_t>& labels, double dc, JobControl* control,
+                                        const std::vector<int>& cudaDevices) {
     const std::size_t k = dpc::haloClusterCount(x, n, d, result, labels, dc);
     if (k == 0) return labels;
     if (n >= static_cast<std::size_t>(std::numeric_limits<int>::max()) - kDpcTile)
@@ -625,10 +631,25 @@ std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size
         throw InvalidInput(
             "density peaks halo on the GPU: the coordinates are so large that squared distances overflow "
             "single precision; rescale the data or use --backend cpu");
+    checkDevices(cudaDevices);
     if (control) control->checkCancelled();
-    const DrainAtExit drain;
-    DpcDevice device(x, n, d, control);
-    return dpc::haloLabels(result, labels, device.haloBorders(labels, result.rho, k, dc));
+    const auto borders = [&](DpcShare share) {
+        const DrainAtExit drain;
+        DpcDevice device(x, n, d, control, share);
+        return device.haloBorders(labels, result.rho, k, dc);
+    };
+    if (cudaDevices.size() <= 1) {
+        const CurrentDevice scope(cudaDevices.empty() ? -1 : cudaDevices.front());
+        return dpc::haloLabels(result, labels, borders(DpcShare{}));
+    }
+    detail::ShardTeam team(cudaDevices.size());
+    std::vector<double> border;
+    team.run([&](std::size_t s) {
+        CL_CUDA_TRY(cudaSetDevice(cudaDevices[s]));
+        std::vector<double> mine = borders(DpcShare{&team, s});
+        if (s == 0) border = std::move(mine);
+    });
+    return dpc::haloLabels(result, labels, border);
 }
 
 CL_CUDA_KERNEL_MODULE(cuda::dpcRhoFromFixedKernel)

@@ -23,7 +23,8 @@ DensityPeaksResult densityPeaksCuda(const float*, std::size_t, std::size_t, cons
 }
 
 std::vector<std::int32_t> applyHaloCuda(const float*, std::size_t, std::size_t, const DensityPeaksResult&,
-                                        const std::vector<std::int32_t>&, double, JobControl*) {
+                                        const std::vector<std::int32_t>&, double, JobControl*,
+                                        const std::vector<int>&) {
     noCuda();
 }
 

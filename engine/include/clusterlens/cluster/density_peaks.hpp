@@ -158,9 +158,11 @@ Computed<DensityPeaksResult> densityPeaks(const float* x, std::size_t n, std::si
                                           JobControl* control = nullptr);
 
 /// applyHaloCpu or applyHaloCuda by `backend` (same labels on both), with the same GPU fault handling.
+/// `cudaDevices`: the GPUs its pass is spread over, as DensityPeaksOptions::cudaDevices.
 Computed<std::vector<std::int32_t>> applyHalo(const float* x, std::size_t n, std::size_t d,
                                               const DensityPeaksResult& result, const std::vector<std::int32_t>& labels,
-                                              double dc, Backend backend, JobControl* control = nullptr);
+                                              double dc, Backend backend, JobControl* control = nullptr,
+                                              const std::vector<int>& cudaDevices = {});
 
 /// A suggested number of peaks: gammas sorted in decreasing order g_1 >= g_2 >= ..., the K that
 /// maximises the drop log g_K - log g_{K+1} over K = 2 .. min(n - 1, max(20, sqrt n)) (smaller K on

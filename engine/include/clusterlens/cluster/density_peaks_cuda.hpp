@@ -45,9 +45,11 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
 /// decides the pairs inside the error band exactly in double, so the border pairs are the CPU's; the
 /// border densities are maxima of the same doubles. Device memory O(n·d) as densityPeaksCuda plus
 /// 12 bytes per point and 8 per cluster; time O(n²·d), checked for cancel between ~50 ms batches.
-/// Throws what applyHaloCpu throws, OutOfDeviceMemory, CudaError, Cancelled.
+/// `cudaDevices` spreads the pass over several GPUs as DensityPeaksOptions::cudaDevices does (the
+/// border densities are maxima: the same labels). Throws what applyHaloCpu throws, InvalidInput for a
+/// device that does not exist, OutOfDeviceMemory, CudaError, Cancelled.
 std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
                                         const std::vector<std::int32_t>& labels, double dc,
-                                        JobControl* control = nullptr);
+                                        JobControl* control = nullptr, const std::vector<int>& cudaDevices = {});
 
 }  // namespace clusterlens
