@@ -196,8 +196,10 @@ const clusterlens::bench::Registrar registrar([](Registry& registry) {
                 "cuda", gpu, &cytometry<10000000, 14>, huge, DcMode::Given, 0, 1, clusterlens::SpatialIndex::Auto,
                 Spread{gpus, 0});
     const Shape mid4{4000000, 14};
-    addCase(registry, "dpc rho+delta 4Mx14 (dc given), 1 GPU", "cuda", gpu, &cytometry<4000000, 14>, mid4,
-            DcMode::Given, 0, 1);
+    for (const int gpus : {1, 2, 4})
+        addCase(registry, "dpc rho+delta 4Mx14 (dc given), " + std::to_string(gpus) + " GPU" + (gpus > 1 ? "s" : ""),
+                "cuda", gpu, &cytometry<4000000, 14>, mid4, DcMode::Given, 0, 1, clusterlens::SpatialIndex::Auto,
+                Spread{gpus > 1 ? gpus : 0, 0});
     addCase(registry, "dpc rho+delta 4Mx14 (dc given), 4 shares on one GPU", "cuda", gpu, &cytometry<4000000, 14>, mid4,
             DcMode::Given, 0, 1, clusterlens::SpatialIndex::Auto, Spread{0, 4});
     addCase(registry, "dpc rho+delta 20Kx14 (dc given)", "cuda", gpu, &cytometry<20000, 14>, small, DcMode::Given, 1,
