@@ -34,6 +34,8 @@ public:
     virtual ~ShareGroup() = default;
 
     virtual std::size_t size() const noexcept = 0;
+    /// Shares that run in this process (they divide its cores among them).
+    virtual std::size_t sharesInThisProcess() const noexcept { return 1; }
     /// Throws TeamAborted once another share failed (a check for long work between collectives).
     virtual void checkAborted() const = 0;
 
@@ -95,6 +97,7 @@ public:
     explicit ShardTeam(std::size_t shards);
 
     std::size_t size() const noexcept override { return m_size; }
+    std::size_t sharesInThisProcess() const noexcept override { return m_size; }
     void checkAborted() const override;
 
     /// Runs body(shard) on one thread per shard and waits for all; rethrows the first failure that

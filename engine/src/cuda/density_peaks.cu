@@ -529,7 +529,9 @@ namespace {
 /// One share's run of the passes (all of them without a team); the result is the first share's.
 DensityPeaksResult runShare(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
                             JobControl* control, DpcShare share) {
-    cpu::ThreadPool pool;
+    // The host's cores divided among this process's shares (each draws the same dc sample).
+    const std::size_t here = share.team ? share.team->sharesInThisProcess() : 1;
+    cpu::ThreadPool pool(std::max<std::size_t>(1, cpu::defaultThreadCount() / here));
     const DrainAtExit drain;  // (declared first: destroyed after the device's buffers are freed)
     StageClock clock;
     DpcDevice device(x, n, d, control, share);
