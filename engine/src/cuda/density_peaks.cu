@@ -580,6 +580,24 @@ void checkDevices(const std::vector<int>& devices) {
                                std::to_string(count) + ")");
 }
 
+/// Runs `body(share)` on the first device of `devices` (none: the current one) under CurrentDevice, or on each of
+/// several devices on its own thread (ShardTeam, one share each), and returns the first share's value.
+template <class Body>
+auto onDevices(const std::vector<int>& devices, Body body) -> decltype(body(DpcShare{})) {
+    if (devices.size() <= 1) {
+        const CurrentDevice scope(devices.empty() ? -1 : devices.front());
+        return body(DpcShare{});
+    }
+    detail::ShardTeam team(devices.size());
+    decltype(body(DpcShare{})) first;
+    team.run([&](std::size_t s) {
+        CL_CUDA_TRY(cudaSetDevice(devices[s]));
+        auto mine = body(DpcShare{&team, s});
+        if (s == 0) first = std::move(mine);
+    });
+    return first;
+}
+
 }  // namespace
 
 DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksOptions& options,
@@ -605,21 +623,10 @@ DensityPeaksResult densityPeaksCuda(const float* x, std::size_t n, std::size_t d
         return runShare(x, n, d, options, control,
                         DpcShare{&group, static_cast<std::size_t>(options.processes->rank())});
     }
-    if (devices.size() <= 1) {
-        const CurrentDevice scope(devices.empty() ? -1 : devices.front());
-        return runShare(x, n, d, options, control, DpcShare{});
-    }
     // One thread per device, each with its share of every pass (dpc::splitRowTiles); the shares'
     // counts and sums are integers and delta's partial minima are merged in one total order, so the
     // result is the one device's bit for bit.
-    detail::ShardTeam team(devices.size());
-    DensityPeaksResult result;
-    team.run([&](std::size_t s) {
-        CL_CUDA_TRY(cudaSetDevice(devices[s]));
-        DensityPeaksResult mine = runShare(x, n, d, options, control, DpcShare{&team, s});
-        if (s == 0) result = std::move(mine);
-    });
-    return result;
+    return onDevices(devices, [&](DpcShare share) { return runShare(x, n, d, options, control, share); });
 }
 
 std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size_t d, const DensityPeaksResult& result,
@@ -640,18 +647,7 @@ std::vector<std::int32_t> applyHaloCuda(const float* x, std::size_t n, std::size
         DpcDevice device(x, n, d, control, share);
         return device.haloBorders(labels, result.rho, k, dc);
     };
-    if (cudaDevices.size() <= 1) {
-        const CurrentDevice scope(cudaDevices.empty() ? -1 : cudaDevices.front());
-        return dpc::haloLabels(result, labels, borders(DpcShare{}));
-    }
-    detail::ShardTeam team(cudaDevices.size());
-    std::vector<double> border;
-    team.run([&](std::size_t s) {
-        CL_CUDA_TRY(cudaSetDevice(cudaDevices[s]));
-        std::vector<double> mine = borders(DpcShare{&team, s});
-        if (s == 0) border = std::move(mine);
-    });
-    return dpc::haloLabels(result, labels, border);
+    return dpc::haloLabels(result, labels, onDevices(cudaDevices, borders));
 }
 
 CL_CUDA_KERNEL_MODULE(cuda::dpcRhoFromFixedKernel)
