@@ -127,6 +127,21 @@ TEST(DensityPeaksParity, GaussianAgreesWithCpu) {
     expectClose(cytometry(20000, 14, seed + 5), sampled, "sampled dc");
 }
 
+TEST(DensityPeaksParity, SparseGaussianRowsAreRecountedExactly) {
+    CL_REQUIRE_GPU();
+    const std::uint64_t seed = test::testSeed();
+    std::cout << "seed " << seed << "\n";
+    // Rows with rho < 1 are recounted from exact distances. Here every term is about e^-10.9, which the
+    // float distances of 65536 features would miss by percents; a launch holds 128 rows of 65536
+    // features, so the 300 rows take three launches.
+    DensityPeaksOptions wide;
+    wide.dc = std::sqrt(1e5);
+    expectClose(uniformPoints(300, 65536, seed), wide, "65536 features, every row recounted");
+    DensityPeaksOptions small;
+    small.dc = 0.5;
+    expectClose(uniformPoints(5000, 3, seed + 1), small, "uniform, dc 0.5: many rows recounted");
+}
+
 TEST(DensityPeaksParity, GaussianIsReproducibleRunToRun) {
     CL_REQUIRE_GPU();
     const Points p = cytometry(30000, 14, test::testSeed());

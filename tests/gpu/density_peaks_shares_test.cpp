@@ -91,6 +91,10 @@ TEST(DensityPeaksShares, SharesOnOneDeviceGiveItsResult) {
     DensityPeaksOptions given = withKernel(DensityKernel::Cutoff);
     given.dc = 2.0;
     expectSameAsOneDevice(lattice(5000, 3, 7, seed + 2), given, {0, 0, 0, 0}, "cutoff, lattice ties, dc given");
+    // Most densities below 1: the shares split the list of rows recounted from exact distances.
+    DensityPeaksOptions sparse = withKernel(DensityKernel::Gaussian);
+    sparse.dc = 0.5;
+    expectSameAsOneDevice(test::uniformPoints(4001, 3, seed + 5), sparse, three, "gaussian, sparse rows recounted");
     // Fewer row tiles than shares: some shares have no work at all.
     expectSameAsOneDevice(cytometry(200, 6, seed + 3), withKernel(DensityKernel::Cutoff), {0, 0, 0, 0, 0},
                           "200 points");
@@ -109,6 +113,9 @@ TEST(DensityPeaksShares, SeveralDevicesGiveOneDevicesResult) {
                           "gaussian, every device");
     expectSameAsOneDevice(cytometry(30000, 5, seed + 1), withKernel(DensityKernel::Cutoff), {1, 0},
                           "second device first");
+    DensityPeaksOptions sparse = withKernel(DensityKernel::Gaussian);
+    sparse.dc = 0.5;
+    expectSameAsOneDevice(test::uniformPoints(4001, 3, seed + 2), sparse, all, "gaussian, sparse rows recounted");
 }
 
 TEST(DensityPeaksShares, HaloOnSharesMarksTheSamePoints) {

@@ -23,6 +23,7 @@
 #include "cpu/density_peaks_cpu.hpp"
 #include "cuda/kernels/density_peaks_delta_kernels.cuh"
 #include "cuda/kernels/density_peaks_halo_kernels.cuh"
+#include "cuda/density_peaks_rows.cuh"
 #include "cuda/kernels/density_peaks_kernels.cuh"
 #include "cuda/kernels/density_peaks_window_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
@@ -170,6 +171,7 @@ public:
           m_dPad(static_cast<int>(d + (d & 1))),
           m_tileCount(static_cast<int>((n + kDpcTile - 1) / kDpcTile)),
           m_share(share),
+          m_control(control),
           m_batches(control, share) {
         int device = 0;
         CL_CUDA_TRY(cudaGetDevice(&device));
@@ -289,25 +291,59 @@ public:
             std::vector<std::uint64_t> acc(n);
             d_acc.copyToHost(reinterpret_cast<unsigned long long*>(acc.data()), n);
             acc = m_share.team->sumToFirst(m_share.index, acc);
-            if (!m_share.first()) return;
-            d_acc.copyFromHost(reinterpret_cast<const unsigned long long*>(acc.data()), n);
+            if (m_share.first()) d_acc.copyFromHost(reinterpret_cast<const unsigned long long*>(acc.data()), n);
             CL_CUDA_TRY(cudaStreamSynchronize(stream));  // (acc is freed at return)
         }
-        DeviceBuffer<int> d_rows(n, stream);
-        DeviceBuffer<int> d_rowCount(1, stream);
-        CL_CUDA_TRY(cudaMemsetAsync(d_rowCount.data(), 0, sizeof(int), stream));
-        cuda::dpcRhoFromFixedKernel<<<gridFor(n, 256), 256, 0, stream>>>(d_acc.data(), m_n, std::ldexp(1.0, -shift),
-                                                                         gaussian ? kExactRowsBelow : 0.0, d_rho.data(),
-                                                                         d_rows.data(), d_rowCount.data());
-        CL_CUDA_CHECK_LAUNCH();
-        if (!gaussian) return;
+        DeviceBuffer<int> d_rows(m_share.first() ? n : 0, stream);
         int rows = 0;
-        d_rowCount.copyToHost(&rows, 1);
-        if (rows > 0) {
-            cuda::dpcGaussianRowsKernel<<<static_cast<unsigned>(rows), kDpcThreads, 0, stream>>>(
-                tiles(), d_rows.data(), 1.0 / dc2, d_rho.data());
+        if (m_share.first()) {
+            DeviceBuffer<int> d_rowCount(1, stream);
+            CL_CUDA_TRY(cudaMemsetAsync(d_rowCount.data(), 0, sizeof(int), stream));
+            cuda::dpcRhoFromFixedKernel<<<gridFor(n, 256), 256, 0, stream>>>(
+                d_acc.data(), m_n, std::ldexp(1.0, -shift), gaussian ? kExactRowsBelow : 0.0, d_rho.data(),
+                d_rows.data(), d_rowCount.data());
             CL_CUDA_CHECK_LAUNCH();
+            if (gaussian) d_rowCount.copyToHost(&rows, 1);
         }
+        if (gaussian) recountSparseRows(d_rows, rows, dc2);
+    }
+
+    /// Gaussian rows listed by the first share (d_rows, `rows` of them there) recomputed from exact
+    /// distances into rho; several shares split the list and the first gathers their values.
+    void recountSparseRows(const DeviceBuffer<int>& d_rows, int rows, double dc2) {
+        const cudaStream_t stream = cudaStreamPerThread;
+        std::vector<int> list;
+        if (m_share.team) {
+            if (m_share.first()) {
+                list.resize(static_cast<std::size_t>(rows));
+                d_rows.copyToHost(list.data(), list.size());
+            }
+            list = m_share.team->broadcast(m_share.index, list);
+            rows = static_cast<int>(list.size());
+        }
+        const std::size_t shares = m_share.count();
+        const auto begin = static_cast<int>(static_cast<std::size_t>(rows) * m_share.index / shares);
+        const auto end = static_cast<int>(static_cast<std::size_t>(rows) * (m_share.index + 1) / shares);
+        DeviceBuffer<int> d_mine;  // the other shares' part of the list
+        if (!m_share.first()) {
+            d_mine = DeviceBuffer<int>(static_cast<std::size_t>(end - begin), stream);
+            d_mine.copyFromHost(list.data() + begin, d_mine.size());
+        }
+        DeviceBuffer<double> d_exact(static_cast<std::size_t>(m_share.first() ? rows : end - begin), stream);
+        cuda::recountGaussianRows(tiles(), d_points.data(), m_share.first() ? d_rows.data() : d_mine.data(),
+                                  end - begin, 1.0 / dc2, d_exact.data(), m_control, m_share.team);
+        if (m_share.team) {
+            std::vector<double> mine(static_cast<std::size_t>(end - begin));
+            d_exact.copyToHost(mine.data(), mine.size());
+            mine = m_share.team->gatherToFirst(m_share.index, mine);
+            if (!m_share.first()) return;
+            d_exact.copyFromHost(mine.data(), mine.size());
+            CL_CUDA_TRY(cudaStreamSynchronize(stream));  // (mine is freed at return)
+        }
+        if (rows == 0) return;
+        cuda::dpcScatterRowsKernel<<<gridFor(static_cast<std::size_t>(rows), 256), 256, 0, stream>>>(
+            d_rows.data(), d_exact.data(), rows, d_rho.data());
+        CL_CUDA_CHECK_LAUNCH();
     }
 
     /// The density order: a stable radix sort of the indices by descending rho (by the first share,
@@ -508,6 +544,7 @@ private:
     int m_smCount = 1;
     int m_clockKhz = 1000000;
     DpcShare m_share;
+    JobControl* m_control;
     BatchLauncher m_batches;
     double m_progress = 0.0;
     DeviceBuffer<float> d_points;

@@ -8,7 +8,7 @@
 // density order. Gaussian densities are float sums of float terms (difference form), accumulated in
 // double and 64-bit fixed point (the same bits run to run); rows with rho < 1, whose terms are all
 // far and whose float error would be largest, are recomputed from exact distances
-// (dpcGaussianRowsKernel).
+// (density_peaks_rows_kernels.cuh).
 
 #include <cuda_runtime.h>
 
@@ -17,15 +17,6 @@
 #include "cuda/kernels/density_peaks_tiles.cuh"
 
 namespace clusterlens::cuda {
-
-/// 2^x for x <= 0 on the special-function unit (relative error ~2^-22, flushes tiny results to 0).
-__device__ __forceinline__ float dpcExp2(float x) {
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-
-constexpr double kDpcLog2E = 1.4426950408889634;
 
 // ---------------------------------------------------------------------------------------------
 // rho: one pass over the pairs i <= j (tiles colTile >= rowTile). Each off-diagonal pair adds its
@@ -195,37 +186,11 @@ __global__ void dpcRhoFromFixedKernel(const unsigned long long* __restrict__ d_a
     if (rho < exactBelow) d_rows[atomicAdd(d_rowCount, 1)] = i;
 }
 
-/// Gaussian rho of the listed rows in double: rho_i = sum_{j != i} exp(-e_ij / dc²), the terms
-/// taken relative to the row's smallest exponent (as a running maximum in a softmax) so that rows
-/// far from every point keep their relative precision. One block of kDpcThreads per row; the
-/// per-thread partial sums combine in a fixed order.
-__global__ void __launch_bounds__(kDpcThreads)
-    dpcGaussianRowsKernel(const DpcTiles tiles, const int* __restrict__ d_rows, double inverseDc2,
-                          double* __restrict__ d_rho) {
-    __shared__ double s_min[kDpcThreads];
-    __shared__ double s_sum[kDpcThreads];
-    const int i = d_rows[blockIdx.x];
-    double lowest = __longlong_as_double(0x7ff0000000000000LL);
-    double sum = 0.0;
-    for (int j = static_cast<int>(threadIdx.x); j < tiles.n; j += kDpcThreads) {
-        if (j == i) continue;
-        const double x = dpcExactDistance(tiles, i, j) * inverseDc2;
-        if (x < lowest) {
-            sum *= exp(x - lowest);
-            lowest = x;
-        }
-        sum += static_cast<double>(dpcExp2(static_cast<float>((lowest - x) * kDpcLog2E)));
-    }
-    s_min[threadIdx.x] = lowest;
-    s_sum[threadIdx.x] = sum;
-    __syncthreads();
-    if (threadIdx.x != 0) return;
-    double m = s_min[0];
-    for (int t = 1; t < kDpcThreads; ++t) m = fmin(m, s_min[t]);
-    double total = 0.0;
-    for (int t = 0; t < kDpcThreads; ++t)
-        if (s_sum[t] > 0.0) total += s_sum[t] * exp(m - s_min[t]);
-    d_rho[i] = total * exp(-m);
+/// rho[rows[b]] = values[b] for b < count (the exact recount of the listed rows).
+__global__ void dpcScatterRowsKernel(const int* __restrict__ d_rows, const double* __restrict__ d_values, int count,
+                                     double* __restrict__ d_rho) {
+    const int b = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (b < count) d_rho[d_rows[b]] = d_values[b];
 }
 
 /// Sort keys of the density order: ascending ~bits(rho) is descending rho (rho >= 0); a stable sort

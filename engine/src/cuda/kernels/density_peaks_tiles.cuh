@@ -22,29 +22,14 @@
 
 #include "cpu/density_peaks_math.hpp"
 #include "cpu/density_peaks_schedule.hpp"
+#include "cuda/kernels/density_peaks_layout.cuh"
 #include "cuda/kernels/tiled_pairs.cuh"
 
 namespace clusterlens::cuda {
 
-constexpr int kDpcTile = kTiledTile;        ///< points per tile
-constexpr int kDpcThreads = kTiledThreads;  ///< threads per block: 16 x 16, each 8 x 8 pairs
-constexpr int kDpcChunk = kTiledChunk;      ///< features per shared-memory stage
-
 /// A block's work: the pairs of tile `tile` with tiles first..last (inclusive); `slot` numbers the
 /// unit (the delta pass stores one partial result per slot).
 using DpcUnit = dpc::TileUnit;
-
-struct DpcTiles {
-    const float* data;  ///< tileCount x dPad x 128 floats
-    int n;
-    int d;
-    int dPad;
-    int tileCount;
-
-    __device__ float at(int point, int feature) const {
-        return data[(static_cast<size_t>(point / kDpcTile) * dPad + feature) * kDpcTile + point % kDpcTile];
-    }
-};
 
 /// Offset inside a tile of micro-tile entry r (0..7) of thread coordinate t (0..15): two runs of
 /// four, 64 apart, so that a warp's 16-byte shared loads are free of bank conflicts.
