@@ -1,5 +1,5 @@
 // clusterlens-cli hca INPUT --linkage ... --out LINKAGE.csv [--session FILE [--name NAME] [--population NAME]]
-// [--profile] (DESIGN.md command-line contract). On a population, LINKAGE.csv keeps scipy's convention
+// [--profile] [--gpus all|N] (DESIGN.md command-line contract). On a population, LINKAGE.csv keeps scipy's convention
 // over its m members: leaf k is the k-th member in ascending order. --profile: what the GPU MHCA did
 // (MhcaProbe: counts, phase and kernel stage times) on stderr; a profiled run synchronises between its
 // stages, so it is slower.
@@ -54,6 +54,15 @@ HcaRequest requestFrom(const Args& args, std::size_t n) {
                                  args.has("--subthreshold") || args.flag("--normalize") || args.has("--threshold")))
         throw UsageError(
             "--variant, --threshold, --subthreshold, --normalize and --apriori apply to --linkage mahalanobis only");
+    if (args.has("--gpus")) {
+        if (!request.mahalanobis) throw UsageError("--gpus spreads MHCA's a-priori groups; use --linkage mahalanobis");
+        if (backendFrom(args) == Backend::Cpu) throw UsageError("--gpus needs the GPU backend, not --backend cpu");
+        try {
+            request.mhca.cudaDevices = parseGpus(args.value("--gpus"));
+        } catch (const InvalidInput& e) {
+            throw UsageError(e.what());
+        }
+    }
     return request;
 }
 
@@ -88,7 +97,7 @@ void printProfile(const MhcaProbe& probe, const std::string& backend) {
 int hcaCommand(const Arguments& argv) {
     Args args(argv, with(kCommonFlags, {"--normalize", "--profile"}),
               with(with(kCommonValued, {"--linkage", "--variant", "--threshold", "--subthreshold", "--apriori",
-                                        "--apriori-kmeans", "--out", "--fix-monotonic"}),
+                                        "--apriori-kmeans", "--out", "--fix-monotonic", "--gpus"}),
                    kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--out");

@@ -9,6 +9,7 @@ const std::vector<Command>& commands() {
          "hca INPUT --linkage mahalanobis|single|complete|average|weighted|centroid|median|ward\n"
          "          [--variant full|centroid] [--threshold 0.5] [--subthreshold mahal|mahal0|euclid|euclid-mahal]\n"
          "          [--normalize] [--apriori FILE | --apriori-kmeans K] [--fix-monotonic eps|halfway] [--profile]\n"
+         "          [--gpus all|N (spread the a-priori groups of centroid MHCA over the GPUs; same merges)]\n"
          "          --out LINKAGE.csv"},
         {"heights", heightsCommand,
          "heights (LINKAGE.csv [--linkage-format scipy|thesis|hclust] | --session FILE --linkage NAME)\n"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench_registry.hpp"
+#include "clusterlens/backend.hpp"
 #include "clusterlens/hca/mhca.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
@@ -67,22 +68,26 @@ const std::vector<std::int32_t>& kmeansGroups(std::size_t n, std::size_t d, std:
     return it->second;
 }
 
-/// MHCA CMD with 1000 k-means apriori groups (the 1M x 20 case, and 1M x 39 for peak memory).
+/// MHCA CMD with 1000 k-means apriori groups (the 1M x 20 case, and 1M x 39 for peak memory);
+/// 1M x 20 also with the groups spread over 2 and 4 GPUs (a case that needs more GPUs than the machine
+/// has fails by name).
 void addAprioriCases(Registry& registry) {
-    for (const std::size_t d : {std::size_t{20}, std::size_t{39}}) {
-        const std::size_t n = 1000000, k = 1000;
-        const std::string name = "mhca cmd apriori kmeans1000 " + shortCount(n) + "x" + std::to_string(d);
+    for (const int gpus : {1, 2, 4, 0}) {  // (0: 1M x 39 on one GPU)
+        const std::size_t n = 1000000, k = 1000, d = gpus == 0 ? 39 : 20;
+        const std::string name = "mhca cmd apriori kmeans1000 " + shortCount(n) + "x" + std::to_string(d) +
+                                 (gpus > 1 ? ", " + std::to_string(gpus) + " GPUs" : "");
         registry.add(BenchCase{name, "cuda", n, d,
-                               [name, n, d, k] {
+                               [name, n, d, k, gpus] {
                                    MhcaOptions options = mhcaOptions(MhcaVariant::Centroid);
                                    options.apriori = kmeansGroups(n, d, k);
+                                   if (gpus > 1) options.cudaDevices = parseGpus(std::to_string(gpus));
                                    runMhca(name, n, d, options);
                                },
                                [n, d, k] {
                                    doubleData(n, d);
                                    kmeansGroups(n, d, k);
                                },
-                               0, 1});
+                               gpus == 0 ? 0 : 1, gpus == 0 ? 1 : 3});  // (1M x 20: a warm-up, the median of 3)
     }
 }
 

@@ -124,6 +124,10 @@ std::vector<int> parseGpus(const std::string& text) {
     return devices;
 }
 
+std::vector<int> everyGpu(Backend backend) {
+    return backend != Backend::Cpu && detail::cudaDeviceCount() > 1 ? parseGpus("all") : std::vector<int>{};
+}
+
 unsigned cpuThreadCount() {
     unsigned n = std::thread::hardware_concurrency();
     return n == 0 ? 1 : n;

@@ -69,11 +69,7 @@ TEST(CliDpc, GpusOptionNamesWhatIsWrong) {
     const std::string iris = dataPath("tables/iris.csv"), out = dir.file("d.csv");
     const auto expectRefused = [&](std::vector<std::string> args, const std::string& reason) {
         args.insert(args.begin(), {"dpc", iris});
-        args.insert(args.end(), {"--out", out});
-        const auto result = runCli(args);
-        EXPECT_EQ(result.exitCode, 2) << reason;
-        EXPECT_THAT(result.err, HasSubstr("--gpus")) << reason;
-        EXPECT_THAT(result.err, HasSubstr(reason));
+        clusterlens::test::expectUsageError(args, out, "--gpus", reason);
     };
     expectRefused({"--gpus", "0"}, "'all' or a number of GPUs");
     expectRefused({"--gpus", "two"}, "'all' or a number of GPUs");

@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "cli_runner.hpp"
+#include "clusterlens/backend.hpp"
 #include "clusterlens/hca/linkage.hpp"
 
 using namespace clusterlens;
@@ -73,11 +76,11 @@ TEST(CliHca, ClassicLinkageAndHeightsAndKMeans) {
     EXPECT_EQ(readLinkageCsv(dir.file("l.csv")).merges.size(), 149u);
     result = runCli({"heights", dir.file("l.csv"), "--out", dir.file("h.csv"), "--json"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    EXPECT_THAT(test::readFile(dir.file("h.csv")), HasSubstr("index,height\n0,"));
+    EXPECT_THAT(clusterlens::test::readFile(dir.file("h.csv")), HasSubstr("index,height\n0,"));
     result = runCli({"kmeans", dataPath("tables/iris.csv"), "-k", "3", "--seed", "4", "--labels-out", dir.file("k.csv"),
                      "--backend", "cpu"});
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    EXPECT_THAT(test::readFile(dir.file("k.csv")), HasSubstr("index,label\n0,"));
+    EXPECT_THAT(clusterlens::test::readFile(dir.file("k.csv")), HasSubstr("index,label\n0,"));
 }
 
 TEST(CliHca, BadOptionsExitTwoBadDataExitThree) {
@@ -110,4 +113,29 @@ TEST(CliHca, ProfileReportsTheGpuProbeOrWhyThereIsNone) {
     auto classic = runCli({"hca", input, "--linkage", "single", "--profile", "--out", dir.file("s.csv")});
     EXPECT_EQ(classic.exitCode, 2);
     EXPECT_THAT(classic.err, HasSubstr("--profile applies to --linkage mahalanobis only"));
+}
+
+TEST(CliHca, GpusOptionNamesWhatIsWrongAndKeepsTheMerges) {
+    TempDir dir;
+    const std::string iris = dataPath("tables/iris.csv"), out = dir.file("o.csv");
+    const auto expectRefused = [&](std::vector<std::string> args, const std::string& reason) {
+        args.insert(args.begin(), {"hca", iris});
+        clusterlens::test::expectUsageError(args, out, "--gpus", reason);
+    };
+    expectRefused({"--gpus", "0"}, "'all' or a number of GPUs");
+    expectRefused({"--gpus", "two"}, "'all' or a number of GPUs");
+    expectRefused({"--gpus", "1", "--backend", "cpu"}, "--backend cpu");
+    expectRefused({"--gpus", "1", "--linkage", "single"}, "--linkage mahalanobis");
+    const int present = clusterlens::cudaDeviceCount();
+    expectRefused({"--gpus", std::to_string(present + 1)}, present == 0 ? "no CUDA device" : "this machine has");
+    if (present == 0) return;  // (the merges on every GPU need one)
+    const std::string input = dataPath("reference/mhca/aggregation.txt");
+    const std::vector<std::string> run = {"hca", input, "--variant", "centroid", "--apriori-kmeans", "12"};
+    std::vector<std::string> one = run, every = run;
+    one.insert(one.end(), {"--out", dir.file("one.csv")});
+    every.insert(every.end(), {"--gpus", "all", "--out", dir.file("every.csv")});
+    ASSERT_EQ(runCli(one).exitCode, 0);
+    const auto spread = runCli(every);
+    ASSERT_EQ(spread.exitCode, 0) << spread.err;
+    EXPECT_EQ(clusterlens::test::readFile(dir.file("every.csv")), clusterlens::test::readFile(dir.file("one.csv")));
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Runs clusterlens-cli as a child process and captures exit code, stdout and stderr.
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -36,6 +37,18 @@ inline CliResult runCli(const std::vector<std::string>& args, const std::string&
     result.out = readFile(dir.file("out"));
     result.err = readFile(dir.file("err"));
     return result;
+}
+
+/// `clusterlens-cli WORDS... --out OUT` exits 2 (a usage error) with a message that holds `option` and
+/// `reason`.
+inline void expectUsageError(const std::vector<std::string>& words, const std::string& out, const std::string& option,
+                             const std::string& reason) {
+    std::vector<std::string> args = words;
+    args.insert(args.end(), {"--out", out});
+    const CliResult result = runCli(args);
+    EXPECT_EQ(result.exitCode, 2) << reason;
+    EXPECT_NE(result.err.find(option), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find(reason), std::string::npos) << result.err;
 }
 
 }  // namespace clusterlens::test

@@ -203,6 +203,7 @@ void ClusteringPanel::run() {
         if (subset.n < 2) throw InvalidInput("clustering needs at least 2 points");
         HcaRequest r = request;
         r.mhca.apriori = aprioriGroups(apriori, r, subset, scope, dataset->n, backend, control);
+        r.mhca.cudaDevices = everyGpu(backend);  // (the a-priori groups spread over them)
         Computed<Linkage> computed = clusterHierarchically(subset, r, backend, &control);
         auto linkage = std::make_shared<const Linkage>(std::move(computed.result));
         std::shared_ptr<const LabelVector> groups;

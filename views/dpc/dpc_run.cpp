@@ -15,16 +15,6 @@ std::vector<float> featureMatrix(const Dataset& dataset, const std::vector<std::
     return x;
 }
 
-namespace {
-
-/// Every GPU of a machine with several shares the passes (the same result as one GPU, a fraction of
-/// the time; the backend's description names the count); none named otherwise (the current device).
-std::vector<int> everyGpu(Backend backend) {
-    return backend != Backend::Cpu && cudaDeviceCount() > 1 ? parseGpus("all") : std::vector<int>{};
-}
-
-}  // namespace
-
 DpcRun computeDpcRun(const DpcRequest& request, JobControl& control) {
     if (!request.dataset) throw InvalidInput("Open a dataset before running density peaks.");
     if (request.columns.empty()) throw InvalidInput("Density peaks needs at least one active feature.");

@@ -41,6 +41,11 @@ int cudaDeviceCount();
 /// InvalidInput naming --gpus for other text, N < 1, N above the devices present, or no device.
 std::vector<int> parseGpus(const std::string& text);
 
+/// The devices an analysis on `backend` spreads over in the GUI: every device of a machine with
+/// several (the same result as one GPU, a fraction of the time), none named otherwise (the current
+/// device) and none for the CPU.
+std::vector<int> everyGpu(Backend backend);
+
 /// Number of CPU worker threads the engine uses.
 unsigned cpuThreadCount();
 

@@ -28,6 +28,7 @@
 #include "cuda/kernels/density_peaks_window_kernels.cuh"
 #include "cuda/util/cuda_check.cuh"
 #include "cuda/util/cuda_event.cuh"
+#include "cuda/util/current_device.cuh"
 #include "cuda/util/device_buffer.cuh"
 #include "cuda/util/kernel_modules.cuh"
 #include "cuda/util/launch_grid.cuh"
@@ -36,7 +37,9 @@
 namespace clusterlens {
 namespace {
 
+using cuda::checkDevices;
 using cuda::CudaEvent;
+using cuda::CurrentDevice;
 using cuda::DeviceBuffer;
 using cuda::DpcTiles;
 using cuda::gridFor;
@@ -591,30 +594,6 @@ DensityPeaksResult runShare(const float* x, std::size_t n, std::size_t d, const 
     result.secondsDelta = seconds[2];
     if (control) control->setProgress(1.0);
     return result;
-}
-
-/// Makes `device` the calling thread's current device for the scope (-1: leaves it), then restores it.
-class CurrentDevice {
-public:
-    explicit CurrentDevice(int device) {
-        CL_CUDA_TRY(cudaGetDevice(&m_previous));
-        if (device >= 0 && device != m_previous) CL_CUDA_TRY(cudaSetDevice(device));
-    }
-    CurrentDevice(const CurrentDevice&) = delete;
-    CurrentDevice& operator=(const CurrentDevice&) = delete;
-    ~CurrentDevice() { cudaSetDevice(m_previous); }  // errors at teardown cannot be reported
-
-private:
-    int m_previous = 0;
-};
-
-void checkDevices(const std::vector<int>& devices) {
-    int count = 0;
-    CL_CUDA_TRY(cudaGetDeviceCount(&count));
-    for (int device : devices)
-        if (device < 0 || device >= count)
-            throw InvalidInput("--gpus: CUDA device " + std::to_string(device) + " does not exist (this machine has " +
-                               std::to_string(count) + ")");
 }
 
 /// Runs `body(share)` on the first device of `devices` (none: the current one) under CurrentDevice, or on each of

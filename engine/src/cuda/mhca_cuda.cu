@@ -19,8 +19,10 @@
 #include "cpu/mhca_rules.hpp"
 #include "cuda/mhca_engine.cuh"
 #include "cuda/mhca_phase_times.hpp"
+#include "cuda/util/current_device.cuh"
 #include "cuda/util/left_work.cuh"
 #include "cuda/mhca_types.cuh"
+#include "share_group.hpp"
 
 namespace clusterlens {
 namespace {
@@ -191,6 +193,66 @@ int topLevelMode(const std::vector<InitialCluster>& clusters, std::size_t n, con
         mhca::distanceModeFor(options.normalize, full < clusters.size(), options.subthreshold));
 }
 
+/// The group kernel's merges on options.cudaDevices: `engine` (on the calling thread's device, the
+/// first) and an engine of the same points on each other device, each running a share of the groups
+/// about equal in work (groups largest first, each to the share with the least Σ k² so far), each on
+/// a host thread of its own. A group's records lie at its merge offset whichever device ran it, and
+/// do not depend on the groups run beside it, so the merges are those of one device.
+std::vector<MergeRecord> groupsOnDevices(MhcaEngine& engine, const SlotLayout& s, int groupCount, std::size_t n,
+                                         std::size_t d, const MhcaOptions& options, MergeProgress& progress) {
+    const std::vector<int>& devices = options.cudaDevices;
+    if (devices.size() <= 1) return engine.runGroups(s.listStart, progress);
+    const auto sizeOf = [&](int g) {
+        return static_cast<double>(s.listStart[static_cast<std::size_t>(g) + 1] -
+                                   s.listStart[static_cast<std::size_t>(g)]);
+    };
+    std::vector<int> bySize(s.listStart.size() - 1);
+    std::iota(bySize.begin(), bySize.end(), 0);
+    std::stable_sort(bySize.begin(), bySize.end(), [&](int a, int b) { return sizeOf(a) > sizeOf(b); });
+    std::vector<std::vector<int>> share(devices.size());
+    std::vector<double> work(devices.size(), 0.0);
+    for (int g : bySize) {
+        const auto k = static_cast<std::size_t>(std::min_element(work.begin(), work.end()) - work.begin());
+        share[k].push_back(g);
+        work[k] += sizeOf(g) * sizeOf(g);
+    }
+    MhcaOptions alone = options;
+    alone.probe = nullptr;  // (the first device's engine fills the probe)
+    int first = 0;
+    CL_CUDA_TRY(cudaGetDevice(&first));
+    // A group's cluster ends in the slot of its first point, listStart[g] (topLevelClusters' slot).
+    std::vector<std::vector<int>> slots(devices.size());
+    for (std::size_t k = 0; k < devices.size(); ++k)
+        for (int g : share[k]) slots[k].push_back(s.listStart[static_cast<std::size_t>(g)]);
+    std::vector<std::vector<MergeRecord>> records(devices.size());
+    std::vector<cuda::mhca::SlotShapes> shapes(devices.size());
+    detail::ShardTeam team(devices.size());
+    team.run([&](std::size_t k) {
+        CL_CUDA_TRY(cudaSetDevice(k == 0 ? first : devices[k]));
+        MergeProgress mine(progress, &team);  // (its event belongs to the device)
+        if (k == 0) {
+            records[0] = engine.runGroups(s.listStart, mine, share[0]);
+            return;
+        }
+        MhcaEngine other(s.permutedX.data(), n, d, alone);
+        other.startFromPoints(s.groupOfSlot, groupCount, s.pointOfSlot, false);
+        records[k] = other.runGroups(s.listStart, mine, share[k]);
+        shapes[k] = other.slotShapes(slots[k]);
+    });
+    // The first engine takes the other devices' groups: their records, and the sizes and scatter
+    // matrices their clusters leave in their slots for the top level.
+    std::vector<MergeRecord> merged = std::move(records[0]);
+    for (std::size_t k = 1; k < devices.size(); ++k) {
+        for (int g : share[k]) {
+            const auto from = static_cast<std::ptrdiff_t>(s.listStart[static_cast<std::size_t>(g)] - g);
+            const auto to = static_cast<std::ptrdiff_t>(s.listStart[static_cast<std::size_t>(g) + 1] - g - 1);
+            std::copy(records[k].begin() + from, records[k].begin() + to, merged.begin() + from);
+        }
+        engine.setSlotShapes(slots[k], shapes[k]);
+    }
+    return merged;
+}
+
 std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options,
                                           MergeProgress& progress) {
     PhaseTimes times("apriori", options.probe);
@@ -205,8 +267,9 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
     const bool groupKernel = s.permuted && engine.groupPhaseFits(s.largest);
     engine.startFromPoints(s.groupOfSlot, a.groupCount, s.pointOfSlot, !groupKernel);
     times.mark("start");
-    const std::vector<MergeRecord> records =
-        groupKernel ? engine.runGroups(s.listStart, progress) : engine.run(a.groupMerges, progress);
+    const std::vector<MergeRecord> records = groupKernel
+                                                 ? groupsOnDevices(engine, s, a.groupCount, n, d, options, progress)
+                                                 : engine.run(a.groupMerges, progress);
     times.mark("group phase");
     splitGroupMerges(records, a.groups, n);
 
@@ -237,9 +300,11 @@ std::optional<Linkage> clusterWithApriori(const double* x, std::size_t n, std::s
 Linkage mhcaCuda(const double* x, std::size_t n, std::size_t d, const MhcaOptions& options, JobControl* control) {
     validateMhcaInput(x, n, d, options);
     if (!cudaAvailable()) throw CudaError("MHCA on CUDA: no CUDA device is available on this machine");
-    MergeProgress progress(control, n - 1);
-    progress.check();
-    cuda::waitForLeftWork(control);  // (also done by runOnBackend: this entry is public)
+    if (control) control->checkCancelled();
+    cuda::checkDevices(options.cudaDevices);
+    const cuda::CurrentDevice device(options.cudaDevices.empty() ? -1 : options.cudaDevices.front());
+    MergeProgress progress(control, n - 1);  // (after the device is chosen: its event belongs to it)
+    cuda::waitForLeftWork(control);          // (also done by runOnBackend: this entry is public)
     if (!options.apriori.empty()) {
         if (auto linkage = clusterWithApriori(x, n, d, options, progress)) return *linkage;
     }

@@ -361,6 +361,35 @@ void MhcaEngine::rescanAll(const std::vector<int>& slots) {
     CL_CUDA_TRY(cudaMemsetAsync(m_scratch.rescanCount.data(), 0, sizeof(int), s));
 }
 
+SlotShapes MhcaEngine::slotShapes(const std::vector<int>& slots) {
+    const cudaStream_t s = m_stream.get();
+    const std::size_t count = slots.size(), packed = static_cast<std::size_t>(m_packed);
+    SlotShapes shapes{std::vector<int>(count), std::vector<double>(count * packed)};
+    if (count == 0) return shapes;
+    DeviceBuffer<int> d_slots(count, s), d_size(count, s);
+    DeviceBuffer<double> d_scatter(count * packed, s);
+    d_slots.copyFromHost(slots.data(), count);
+    launchSlotShapes(m_cfg, m_clusters.view(), d_slots.data(), static_cast<int>(count), d_size.data(), d_scatter.data(),
+                     true, s);
+    d_size.copyToHost(shapes.size.data(), count);
+    d_scatter.copyToHost(shapes.scatter.data(), count * packed);
+    return shapes;
+}
+
+void MhcaEngine::setSlotShapes(const std::vector<int>& slots, const SlotShapes& shapes) {
+    const cudaStream_t s = m_stream.get();
+    const std::size_t count = slots.size(), packed = static_cast<std::size_t>(m_packed);
+    if (count == 0) return;
+    DeviceBuffer<int> d_slots(count, s), d_size(count, s);
+    DeviceBuffer<double> d_scatter(count * packed, s);
+    d_slots.copyFromHost(slots.data(), count);
+    d_size.copyFromHost(shapes.size.data(), count);
+    d_scatter.copyFromHost(shapes.scatter.data(), count * packed);
+    launchSlotShapes(m_cfg, m_clusters.view(), d_slots.data(), static_cast<int>(count), d_size.data(), d_scatter.data(),
+                     false, s);
+    CL_CUDA_TRY(cudaStreamSynchronize(s));  // (the host vectors may go once this returns)
+}
+
 std::vector<MergeRecord> MhcaEngine::downloadMerges(std::size_t merges) {
     int done = 0;
     m_log.mergeCount.copyToHost(&done, 1);

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "cuda/util/cuda_event.cuh"
 #include "cuda/util/device_buffer.cuh"
 #include "cuda/util/owned_stream_graph.cuh"
+#include "share_group.hpp"
 
 namespace clusterlens::cuda::mhca {
 
@@ -55,7 +57,15 @@ private:
 /// Progress over all merges of one mhcaCuda call and its cancellation point.
 class MergeProgress {
 public:
-    MergeProgress(JobControl* control, std::size_t total) : m_control(control), m_total(total) {}
+    MergeProgress(JobControl* control, std::size_t total) : m_control(control), m_total(total), m_done(&m_ownDone) {}
+    /// The progress of another thread of the same run (a device of its own, a share of `run`'s
+    /// merges): merges counted by either count for both; a failure of another share of `team` stops it
+    /// at its next advance.
+    MergeProgress(MergeProgress& run, const detail::ShareGroup* team)
+        : m_control(run.m_control), m_total(run.m_total), m_done(run.m_done), m_team(team) {}
+    MergeProgress(const MergeProgress&) = delete;
+    MergeProgress& operator=(const MergeProgress&) = delete;
+
     void check() const {
         if (m_control) m_control->checkCancelled();
     }
@@ -66,15 +76,17 @@ public:
         waitForEvent(m_queued.get(), m_control);
     }
     void advance(std::size_t merges) {
-        m_done += merges;
-        if (m_control)
-            m_control->setProgress(m_total ? static_cast<double>(m_done) / static_cast<double>(m_total) : 1.0);
+        if (m_team) m_team->checkAborted();
+        const std::size_t done = m_done->fetch_add(merges) + merges;
+        if (m_control) m_control->setProgress(m_total ? static_cast<double>(done) / static_cast<double>(m_total) : 1.0);
     }
 
 private:
     JobControl* m_control;
     std::size_t m_total;
-    std::size_t m_done = 0;
+    std::atomic<std::size_t> m_ownDone{0};
+    std::atomic<std::size_t>* m_done;
+    const detail::ShareGroup* m_team = nullptr;
     CudaEvent m_queued{cudaEventDisableTiming};
 };
 
@@ -85,6 +97,12 @@ struct MergeRecord {
     double height;
     int size;
     int group;
+};
+
+/// The sizes and scatter matrices of some slots (scatter: slots x packed), as another engine made them.
+struct SlotShapes {
+    std::vector<int> size;
+    std::vector<double> scatter;
 };
 
 /// A cluster the apriori top level starts from (mhca_runs.cpp's makeGroupCluster / makeSingleton).
@@ -123,8 +141,18 @@ public:
     /// CMD apriori group phase, a block per group, after startFromPoints(..., neighbours = false):
     /// group g's slots are [listStart[g], listStart[g + 1]) (at least 2 each), its merges are recorded
     /// from listStart[g] - g on with ids from firstNewId there. Returns every group's merges, group by
-    /// group. O(Σ k²·d) to start, O(k·d²) per merge of a group of k.
-    std::vector<MergeRecord> runGroups(const std::vector<int>& listStart, MergeProgress& progress);
+    /// group. O(Σ k²·d) to start, O(k·d²) per merge of a group of k. With `only` (group numbers), runs
+    /// those groups alone; the records of the others are then left as they were (another device's
+    /// share: a group's records do not depend on the groups run beside it).
+    std::vector<MergeRecord> runGroups(const std::vector<int>& listStart, MergeProgress& progress,
+                                       const std::vector<int>& only = {});
+
+    /// The sizes and scatter matrices of `slots`, which startFromClusters does not upload: the group
+    /// phase leaves them in the groups' slots. slotShapes reads them from this engine, setSlotShapes
+    /// writes them into it, so that groups clustered by another device's engine are this one's as if it
+    /// had clustered them. O(|slots| · d²) device work and transfer.
+    SlotShapes slotShapes(const std::vector<int>& slots);
+    void setSlotShapes(const std::vector<int>& slots, const SlotShapes& shapes);
 
     /// The apriori top level after startFromPoints' groups were merged: the given clusters (every
     /// other slot is dead) in this order of positions, distances of `initialMode`, new ids from

@@ -22,24 +22,30 @@ bool MhcaEngine::groupPhaseFits(std::size_t largest) const {
            static_cast<double>(largest) < m_options.threshold * static_cast<double>(m_n);
 }
 
-std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart, MergeProgress& progress) {
+std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart, MergeProgress& progress,
+                                               const std::vector<int>& only) {
     const cudaStream_t s = m_stream.get();
     finishStart(false);  // the group kernel finds its groups' neighbours itself; none are pending then
-    const int groups = static_cast<int>(listStart.size()) - 1;
-    if (groups <= 0) return {};
-    const std::size_t merges = static_cast<std::size_t>(listStart.back() - groups);
+    const int allGroups = static_cast<int>(listStart.size()) - 1;
+    if (allGroups <= 0) return {};
+    const std::size_t merges = static_cast<std::size_t>(listStart.back() - allGroups);
     auto sizeOf = [&](int g) {
         return listStart[static_cast<std::size_t>(g) + 1] - listStart[static_cast<std::size_t>(g)];
     };
     // Largest groups first: the last wave of blocks then holds the short ones.
-    std::vector<int> order(static_cast<std::size_t>(groups));
-    std::iota(order.begin(), order.end(), 0);
+    std::vector<int> order = only;
+    if (order.empty()) {
+        order.resize(static_cast<std::size_t>(allGroups));
+        std::iota(order.begin(), order.end(), 0);
+    }
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return sizeOf(a) > sizeOf(b); });
+    const int groups = static_cast<int>(order.size());
+    if (groups == 0) return readRecords(merges);
 
-    const std::size_t count = static_cast<std::size_t>(groups);
+    const std::size_t count = static_cast<std::size_t>(allGroups);
     GroupPhaseState state;
     allocatePart(state, GroupPhaseSizing{count, m_profile != nullptr}, s);
-    state.order.copyFromHost(order.data(), count);
+    state.order.copyFromHost(order.data(), order.size());
     state.start.copyFromHost(listStart.data(), count + 1);
     state.clear(s);
 
@@ -82,7 +88,7 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
     if (failed) throw CudaError("MHCA on the GPU: an apriori group reached the threshold inside the group kernel");
     std::vector<int> made(count);
     state.mergeCounts.copyToHost(made.data(), count);
-    for (int g = 0; g < groups; ++g) {
+    for (int g : order) {
         if (made[static_cast<std::size_t>(g)] != sizeOf(g) - 1)
             throw CudaError("MHCA on the GPU made " + std::to_string(made[static_cast<std::size_t>(g)]) + " of " +
                             std::to_string(sizeOf(g) - 1) + " merges of apriori group " + std::to_string(g) +

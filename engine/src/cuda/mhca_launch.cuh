@@ -83,6 +83,11 @@ void launchSpeculativeShape(const MhcaConfig& cfg, const ClusterView& clusters, 
 void launchScatterClusters(const MhcaConfig& cfg, const ClusterView& clusters, const NearestRowView& nearest,
                            const ClusterUpload& upload, cudaStream_t stream);
 
+/// The sizes and packed scatter matrices of `count` slots (device array `slots`) gathered into the compact
+/// buffers (toCompact: sizes[t], scatter[t · packed + e]) or written from them into the slots.
+void launchSlotShapes(const MhcaConfig& cfg, const ClusterView& clusters, const int* slots, int count, int* sizes,
+                      double* scatter, bool toCompact, cudaStream_t stream);
+
 /// CMD: the merged cluster's distances to the list and the shift (one block per kListThreads entries).
 void launchCentroidNewDistances(const MhcaConfig& cfg, const ClusterView& clusters, const MergeLogView& mergeLog,
                                 const MergeScratchView& scratch, const VisitedListView& visited, std::size_t rowBytes,

@@ -94,6 +94,14 @@ void launchScatterClusters(const MhcaConfig& cfg, const ClusterView& clusters, c
     CL_CUDA_CHECK_LAUNCH();
 }
 
+void launchSlotShapes(const MhcaConfig& cfg, const ClusterView& clusters, const int* slots, int count, int* sizes,
+                      double* scatter, bool toCompact, cudaStream_t stream) {
+    if (count <= 0) return;
+    slotShapesKernel<<<static_cast<unsigned>(std::min(count, 4096)), 128, 0, stream>>>(cfg, clusters, slots, count,
+                                                                                       sizes, scatter, toCompact);
+    CL_CUDA_CHECK_LAUNCH();
+}
+
 std::size_t compactTempBytes(int n) {
     std::size_t bytes = 0;
     CL_CUDA_TRY(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr),

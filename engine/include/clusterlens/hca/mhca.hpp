@@ -47,6 +47,12 @@ struct MhcaOptions {
     /// first, then the groups are merged as clusters. mhclust ignores the groups when no id is positive,
     /// one group holds every point, or every group has one point.
     std::vector<std::int32_t> apriori;
+    /// CUDA only: the devices the apriori groups are spread over (parseGpus gives them for --gpus
+    /// all|N), when CMD clusters them a block per group (groups below the threshold): each device
+    /// clusters a share of the groups, about equal in work, and the first runs the top level. Empty:
+    /// the current device alone. A device may be named more than once (its shares then run side by
+    /// side on it, as the tests do). Changes the time, never the merges.
+    std::vector<int> cudaDevices;
     /// CUDA only: the tuning policy to run instead of chooseMhcaCudaPolicy's (tests that check one
     /// mechanism against another); null: the production choice. The merges are the same either way.
     std::shared_ptr<const MhcaCudaPolicy> cudaPolicy;

@@ -299,4 +299,30 @@ __global__ void scatterClustersKernel(const __grid_constant__ MhcaConfig cfg,
     }
 }
 
+/// The sizes and packed scatter matrices of `count` slots, between the slot arrays and a compact
+/// buffer (slot t's entries from t · packed): gathered into it (toCompact) or written from it. One
+/// block per slot.
+__global__ void slotShapesKernel(const __grid_constant__ MhcaConfig cfg, const __grid_constant__ ClusterView clusters,
+                                 const int* __restrict__ slots, int count, int* __restrict__ sizes,
+                                 double* __restrict__ scatter, bool toCompact) {
+    const int packed = cfg.packed, n = cfg.n;
+    for (int t = static_cast<int>(blockIdx.x); t < count; t += static_cast<int>(gridDim.x)) {
+        const int slot = slots[t];
+        if (threadIdx.x == 0) {
+            if (toCompact)
+                sizes[t] = clusters.size[slot];
+            else
+                clusters.size[slot] = sizes[t];
+        }
+        for (int e = static_cast<int>(threadIdx.x); e < packed; e += static_cast<int>(blockDim.x)) {
+            double& inSlot = clusters.scatter[static_cast<size_t>(e) * n + slot];
+            double& compact = scatter[static_cast<size_t>(t) * packed + e];
+            if (toCompact)
+                compact = inSlot;
+            else
+                inSlot = compact;
+        }
+    }
+}
+
 }  // namespace clusterlens::cuda::mhca
