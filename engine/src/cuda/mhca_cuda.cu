@@ -231,9 +231,10 @@ std::vector<MergeRecord> groupsOnDevices(MhcaEngine& engine, const SlotLayout& s
         CL_CUDA_TRY(cudaSetDevice(k == 0 ? first : devices[k]));
         MergeProgress mine(progress, &team);  // (its event belongs to the device)
         if (k == 0) {
-            records[0] = engine.runGroups(s.listStart, mine, share[0]);
+            records[0] = engine.runGroups(s.listStart, mine, share[0]);  // (never empty: it takes the largest)
             return;
         }
+        if (share[k].empty()) return;  // more devices than groups
         MhcaEngine other(s.permutedX.data(), n, d, alone);
         other.startFromPoints(s.groupOfSlot, groupCount, s.pointOfSlot, false);
         records[k] = other.runGroups(s.listStart, mine, share[k]);

@@ -141,7 +141,7 @@ public:
     /// CMD apriori group phase, a block per group, after startFromPoints(..., neighbours = false):
     /// group g's slots are [listStart[g], listStart[g + 1]) (at least 2 each), its merges are recorded
     /// from listStart[g] - g on with ids from firstNewId there. Returns every group's merges, group by
-    /// group. O(Σ k²·d) to start, O(k·d²) per merge of a group of k. With `only` (group numbers), runs
+    /// group. O(Σ k²·d) to start, O(k·d²) per merge of a group of k. With `only` (group numbers, not empty), runs
     /// those groups alone; the records of the others are then left as they were (another device's
     /// share: a group's records do not depend on the groups run beside it).
     std::vector<MergeRecord> runGroups(const std::vector<int>& listStart, MergeProgress& progress,
