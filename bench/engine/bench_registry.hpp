@@ -27,6 +27,7 @@ struct BenchCase {
     std::function<void()> prepare;  ///< optional untimed setup before the first run (data generation)
     int warmUp = 1;                 ///< untimed runs first (module loading, allocator warm-up)
     int maxRepeat = 0;              ///< cap on timed runs for expensive cases; 0 = no cap
+    int gpus = 1;                   ///< cuda: the devices it spreads over; skipped, by name, on fewer
 };
 
 class Registry {

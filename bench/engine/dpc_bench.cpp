@@ -99,7 +99,7 @@ void addCase(Registry& registry, const std::string& workload, const std::string&
                            [=] {
                                const clusterlens::Dataset& x = *data();
                                DensityPeaksOptions options = optionsFor(x, mode, index);
-                               // The first `gpus` devices (InvalidInput naming --gpus when fewer exist).
+                               // The first `gpus` devices (the bench skips the case when fewer exist).
                                if (spread.gpus > 0)
                                    options.cudaDevices = clusterlens::parseGpus(std::to_string(spread.gpus));
                                if (spread.sharesOnFirst > 0)
@@ -110,7 +110,7 @@ void addCase(Registry& registry, const std::string& workload, const std::string&
                                const clusterlens::Dataset& x = *data();
                                sampledDc(x);
                            },
-                           warmUp, maxRepeat});
+                           warmUp, maxRepeat, std::max(spread.gpus, 1)});
 }
 
 template <std::size_t N, std::size_t D>

@@ -203,6 +203,11 @@ int main(int argc, char** argv) {
         if (!options.filter.empty() && (c.workload + " " + c.backend).find(options.filter) == std::string::npos)
             continue;
         if (c.backend == "cuda" && !clusterlens::cudaAvailable()) continue;
+        if (c.backend == "cuda" && c.gpus > clusterlens::cudaDeviceCount()) {  // (not a failure of the case)
+            std::cerr << "skipped " << c.workload << ": it needs " << c.gpus << " GPUs, this machine has "
+                      << clusterlens::cudaDeviceCount() << "\n";
+            continue;
+        }
         selected.push_back(&c);
     }
     std::stable_sort(selected.begin(), selected.end(), [](const BenchCase* a, const BenchCase* b) {
