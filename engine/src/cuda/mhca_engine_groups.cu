@@ -40,7 +40,6 @@ std::vector<MergeRecord> MhcaEngine::runGroups(const std::vector<int>& listStart
     }
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return sizeOf(a) > sizeOf(b); });
     const int groups = static_cast<int>(order.size());
-    if (groups == 0) return readRecords(merges);
 
     const std::size_t count = static_cast<std::size_t>(allGroups);
     GroupPhaseState state;
