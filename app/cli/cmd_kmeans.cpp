@@ -1,6 +1,7 @@
-// clusterlens-cli kmeans INPUT -k K [--seed S] --labels-out LABELS.csv
+// clusterlens-cli kmeans INPUT -k K [--seed S] [--max-iterations M] [--gpus all|N] --labels-out LABELS.csv
 //                 [--session FILE [--name NAME] [--population NAME]]
 
+#include <algorithm>
 #include <cstdio>
 
 #include "args.hpp"
@@ -18,7 +19,7 @@ namespace clusterlens::cli {
 
 int kMeansCommand(const Arguments& argv) {
     Args args(argv, kCommonFlags,
-              with(with(kCommonValued, {"-k", "--k", "--labels-out", "--max-iterations"}), kSessionValued));
+              with(with(kCommonValued, {"-k", "--k", "--labels-out", "--max-iterations", "--gpus"}), kSessionValued));
     args.expectPositional({"INPUT"});
     const std::string out = args.required("--labels-out");
     const std::string kOption = args.has("-k") ? "-k" : "--k";
@@ -28,6 +29,14 @@ int kMeansCommand(const Arguments& argv) {
     options.seed = args.count("--seed", 1);
     options.maxIterations = args.count("--max-iterations", 300);
     const Backend backend = backendFrom(args);
+    if (args.has("--gpus")) {
+        if (backend == Backend::Cpu) throw UsageError("--gpus needs the GPU backend, not --backend cpu");
+        try {
+            options.cudaDevices = parseGpus(args.value("--gpus"));
+        } catch (const InvalidInput& e) {
+            throw UsageError(e.what());
+        }
+    }
     Stopwatch readClock;
     Dataset input = loadInput(args.positional()[0], args);
     SessionRun run(args, argv, "kmeans", args.positional()[0], input);
@@ -57,6 +66,9 @@ int kMeansCommand(const Arguments& argv) {
                                 .set("inertia", result.inertia)
                                 .set("iterations", result.iterations)
                                 .set("backend", backendDescription(computed.backend))
+                                .set("gpus", computed.backend == Backend::Cuda
+                                                 ? std::max<std::size_t>(1, options.cudaDevices.size())
+                                                 : 0)
                                 .set("seconds", Json::object().set("read", readSeconds).set("kmeans", seconds))
                                 .dump()
                                 .c_str());

@@ -14,7 +14,9 @@ const std::vector<Command>& commands() {
         {"heights", heightsCommand,
          "heights (LINKAGE.csv [--linkage-format scipy|thesis|hclust] | --session FILE --linkage NAME)\n"
          "          --out HEIGHTS.csv"},
-        {"kmeans", kMeansCommand, "kmeans INPUT -k K [--seed S] --labels-out LABELS.csv"},
+        {"kmeans", kMeansCommand,
+         "kmeans INPUT -k K [--seed S] [--max-iterations M] --labels-out LABELS.csv\n"
+         "          [--gpus all|N (spread the points over the GPUs; same result as one)]"},
         {"vat", vatCommand,
          "vat INPUT [--metric euclidean|sqeuclidean|manhattan|cosine | --precomputed] --out ORDER.csv\n"
          "          [--image OUT.png [--size 1024] [--ivat] [--pixel representative|mean]\n"

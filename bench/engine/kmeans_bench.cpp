@@ -3,7 +3,7 @@
 // and 256 at 1M x 39, either side of the kernel's shared memory; the a-priori groups' shape k = 1000 at 1M x 39. Each
 // for 1 and 21 Lloyd iterations: the difference over 20 is one iteration without the seeding. With --profile the
 // many-cluster cases print each run's median Lloyd iteration on stderr, timed by a thread that watches the run's
-// progress (set once per iteration).
+// progress (set once per iteration). The spread cases run the Auto assignment on 1, 2 and 4 GPUs.
 
 #include <algorithm>
 #include <atomic>
@@ -117,6 +117,29 @@ void addAssignmentCases(Registry& registry, std::size_t n, std::size_t d, std::s
                                [n, d] { cytometryData(n, d); }, 1, 3});
     }
 }
+
+/// The Auto assignment spread over 1, 2 and 4 GPUs (KMeansOptions::cudaDevices, `kmeans --gpus N`).
+void addSpreadCases(Registry& registry, std::size_t n, std::size_t d, std::size_t k, std::size_t iterations) {
+    for (const int gpus : {1, 2, 4}) {
+        const std::string workload = "kmeans k=" + std::to_string(k) + " " + shortCount(n) + "x" + std::to_string(d) +
+                                     " " + std::to_string(iterations) + " iterations on " + std::to_string(gpus) +
+                                     (gpus > 1 ? " GPUs" : " GPU");
+        registry.add(BenchCase{workload, "cuda", n, d,
+                               [n, d, k, iterations, gpus, workload] {
+                                   const clusterlens::Dataset& data = cytometryData(n, d);
+                                   clusterlens::KMeansOptions o = options(k, iterations);
+                                   o.cudaDevices = clusterlens::parseGpus(std::to_string(gpus));
+                                   auto run = [&](clusterlens::JobControl* control) {
+                                       clusterlens::kmeansCuda(data.values.data(), n, d, o, control);
+                                   };
+                                   if (Registry::instance().profile())
+                                       printMedianIteration(workload, run);
+                                   else
+                                       run(nullptr);
+                               },
+                               [n, d] { cytometryData(n, d); }, 1, 1, gpus});
+    }
+}
 #endif
 
 const clusterlens::bench::Registrar registrar([](Registry& registry) {
@@ -129,6 +152,8 @@ const clusterlens::bench::Registrar registrar([](Registry& registry) {
         addAssignmentCases(registry, 1000000, 39, 256, iterations);
         addAssignmentCases(registry, 1000000, 39, 1000, iterations);
     }
+    addSpreadCases(registry, 1000000, 39, 1000, 21);
+    addSpreadCases(registry, 4000000, 39, 256, 21);
 #endif
 });
 

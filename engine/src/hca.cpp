@@ -37,6 +37,7 @@ MhcaOptions withKMeansGroups(const Dataset& data, const HcaRequest& request, boo
     KMeansOptions kmeansOptions;
     kmeansOptions.k = request.aprioriKMeans;
     kmeansOptions.seed = request.seed;
+    kmeansOptions.cudaDevices = request.mhca.cudaDevices;  // (the groups' GPUs find the groups too)
     options.apriori = onGpu ? kmeansCuda(data.values.data(), data.n, data.d, kmeansOptions, control).labels
                             : kmeansCpu(data.values.data(), data.n, data.d, kmeansOptions, control).labels;
     for (std::int32_t& g : options.apriori) ++g;

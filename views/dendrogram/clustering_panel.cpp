@@ -73,6 +73,7 @@ std::vector<std::int32_t> aprioriGroups(const AprioriSource& source, HcaRequest&
             KMeansOptions options;
             options.k = request.aprioriKMeans;
             options.seed = request.seed;
+            options.cudaDevices = request.mhca.cudaDevices;
             request.aprioriKMeans = 0;
             return groupsOfLabels(
                 kmeans(subset.values.data(), subset.n, subset.d, options, backend, &control).result.labels);
@@ -202,8 +203,8 @@ void ClusteringPanel::run() {
         const Dataset subset = selectColumns(*scopedDataset(dataset, scope), columns);
         if (subset.n < 2) throw InvalidInput("clustering needs at least 2 points");
         HcaRequest r = request;
+        r.mhca.cudaDevices = everyGpu(backend);  // (the a-priori groups and their k-means spread over them)
         r.mhca.apriori = aprioriGroups(apriori, r, subset, scope, dataset->n, backend, control);
-        r.mhca.cudaDevices = everyGpu(backend);  // (the a-priori groups spread over them)
         Computed<Linkage> computed = clusterHierarchically(subset, r, backend, &control);
         auto linkage = std::make_shared<const Linkage>(std::move(computed.result));
         std::shared_ptr<const LabelVector> groups;

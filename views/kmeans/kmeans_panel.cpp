@@ -116,8 +116,9 @@ void KMeansPanel::run() {
         if (const long column = m_dataset->featureIndex(name.toStdString()); column >= 0)
             columns.push_back(static_cast<std::size_t>(column));
     const ResultScope scope = m_runOn->scope();
-    const KMeansOptions options = this->options();
     const auto backend = static_cast<Backend>(m_backend->currentData().toInt());
+    KMeansOptions options = this->options();
+    options.cudaDevices = everyGpu(backend);  // (the points spread over them; the same labels as one)
     const QString name = resultName();
     const auto dataset = m_dataset;
     auto work = [dataset, scope, columns, options, backend](JobControl& control) {

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -14,27 +13,13 @@
 #include "clusterlens/cluster/kmeans_cuda.hpp"
 #include "clusterlens/errors.hpp"
 #include "cpu/classic_linkage_detail.hpp"
-#include "cuda/kernels/kmeans_kernels.cuh"
-#include "cuda/kmeans_cluster_sums.cuh"
-#include "cuda/kmeans_matrix_assign.cuh"
-#include "cuda/kmeans_tile_assign.cuh"
-#include "cuda/util/cublas_library.cuh"
-#include "cuda/util/cuda_check.cuh"
-#include "cuda/util/device_buffer.cuh"
-#include "cuda/util/kernel_modules.cuh"
+#include "cuda/kmeans_devices.cuh"
 
 namespace clusterlens {
 namespace {
 
-using cuda::DeviceBuffer;
-using cuda::kKMeansThreads;
+using cuda::KMeansDevices;
 using cuda::SeedMode;
-
-constexpr std::size_t kSharedBudget = 40 * 1024;
-/// k x d from which Auto assigns through the matrix product (between the measured 64 x 14 and 128 x 39).
-constexpr std::size_t kMatrixAssignMinWork = 4096;
-/// Centroids from which Auto assigns in tensor-core tiles (the smallest count measured, at 1M x 14).
-constexpr std::size_t kTileAssignMinK = 64;
 
 double uniform01(std::mt19937_64& rng) {
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;
@@ -66,119 +51,10 @@ double meanVariance(const float* x, std::size_t n, std::size_t d, const std::vec
     return total / static_cast<double>(d);
 }
 
-class KMeansDevice {
-public:
-    /// `path`: Kernel, MatrixProduct or TensorTiles; `means`: the per-feature means, which the products
-    /// shift by.
-    KMeansDevice(const float* x, std::size_t n, std::size_t d, std::size_t k, KMeansAssignment path,
-                 const std::vector<double>& means)
-        : m_n(static_cast<int>(n)),
-          m_d(static_cast<int>(d)),
-          m_k(static_cast<int>(k)),
-          m_blocks(static_cast<int>((n + kKMeansThreads - 1) / kKMeansThreads)) {
-        const cudaStream_t stream = cudaStreamPerThread;
-        d_x = DeviceBuffer<float>(n * d, stream);
-        d_x.copyFromHost(x, n * d);
-        d_closest = DeviceBuffer<double>(n, stream);
-        d_blockSums = DeviceBuffer<double>(static_cast<std::size_t>(m_blocks), stream);
-        d_blockChanged = DeviceBuffer<int>(static_cast<std::size_t>(m_blocks), stream);
-        const std::vector<int> unset(n, -1);
-        d_labels = DeviceBuffer<int>(n, stream);
-        d_labels.copyFromHost(unset.data(), n);
-        d_distance = DeviceBuffer<double>(n, stream);
-        d_centroids = DeviceBuffer<double>(k * d, stream);
-        m_sharedCentroids = k * d * sizeof(double) <= kSharedBudget;
-        m_sums = std::make_unique<cuda::KMeansClusterSums>(d_x.data(), n, d, k, stream);
-        if (path == KMeansAssignment::MatrixProduct)
-            m_matrix = std::make_unique<cuda::KMeansMatrixAssign>(d_x.data(), n, d, k, means, stream);
-        if (path == KMeansAssignment::TensorTiles)
-            m_tiles = std::make_unique<cuda::KMeansTileAssign>(d_x.data(), n, d, k, means, stream);
-    }
-
-    /// Launches the seeding kernel for candidate `centre`; returns the potential (blocks in order).
-    double seed(int centre, SeedMode mode) {
-        const std::size_t rowBytes = static_cast<std::size_t>(m_d) * sizeof(double);
-        const bool sharedCentre = rowBytes <= kSharedBudget;
-        cuda::kmeansSeedKernel<<<static_cast<unsigned>(m_blocks), kKMeansThreads, sharedCentre ? rowBytes : 0,
-                                 cudaStreamPerThread>>>(d_x.data(), m_n, m_d, centre, mode, sharedCentre,
-                                                        d_closest.data(), d_blockSums.data());
-        CL_CUDA_CHECK_LAUNCH();
-        return sumBlocks();
-    }
-
-    void copyClosest(std::vector<double>& h_closest) const { d_closest.copyToHost(h_closest.data(), h_closest.size()); }
-
-    struct Assignment {
-        double inertia = 0.0;
-        std::size_t changed = 0;
-    };
-
-    Assignment assign(const std::vector<double>& h_centroids) {
-        d_centroids.copyFromHost(h_centroids.data(), h_centroids.size());
-        if (m_matrix) {
-            m_matrix->assign(h_centroids, d_centroids.data(), d_labels.data(), d_distance.data(), d_blockSums.data(),
-                             d_blockChanged.data());
-        } else if (m_tiles) {
-            m_tiles->assign(h_centroids, d_centroids.data(), d_labels.data(), d_distance.data(), d_blockSums.data(),
-                            d_blockChanged.data());
-        } else {
-            const std::size_t shared = m_sharedCentroids ? h_centroids.size() * sizeof(double) : 0;
-            cuda::kmeansAssignKernel<<<static_cast<unsigned>(m_blocks), kKMeansThreads, shared, cudaStreamPerThread>>>(
-                d_x.data(), m_n, m_d, d_centroids.data(), m_k, m_sharedCentroids, d_labels.data(), d_distance.data(),
-                d_blockSums.data(), d_blockChanged.data());
-            CL_CUDA_CHECK_LAUNCH();
-        }
-        Assignment a;
-        a.inertia = sumBlocks();
-        std::vector<int> changed(static_cast<std::size_t>(m_blocks));
-        d_blockChanged.copyToHost(changed.data(), changed.size());
-        for (const int c : changed) a.changed += static_cast<std::size_t>(c);
-        return a;
-    }
-
-    /// Per-cluster feature sums and counts of the current labels.
-    void clusterSums(std::vector<double>& h_sums, std::vector<long long>& h_counts) {
-        m_sums->compute(d_labels.data(), h_sums, h_counts);
-    }
-
-    void copyLabels(std::vector<std::int32_t>& h_labels) const {
-        d_labels.copyToHost(reinterpret_cast<int*>(h_labels.data()), h_labels.size());
-    }
-    void uploadLabels(const std::vector<std::int32_t>& h_labels) {
-        d_labels.copyFromHost(reinterpret_cast<const int*>(h_labels.data()), h_labels.size());
-    }
-    void copyDistance(std::vector<double>& h_distance) const {
-        d_distance.copyToHost(h_distance.data(), h_distance.size());
-    }
-
-private:
-    double sumBlocks() {
-        std::vector<double> partial(static_cast<std::size_t>(m_blocks));
-        d_blockSums.copyToHost(partial.data(), partial.size());
-        double total = 0.0;
-        for (const double p : partial) total += p;
-        return total;
-    }
-
-    int m_n, m_d, m_k;
-    int m_blocks;
-    bool m_sharedCentroids = false;
-    DeviceBuffer<float> d_x;
-    DeviceBuffer<double> d_closest;
-    DeviceBuffer<double> d_blockSums;
-    DeviceBuffer<int> d_blockChanged;
-    DeviceBuffer<int> d_labels;
-    DeviceBuffer<double> d_distance;
-    DeviceBuffer<double> d_centroids;
-    std::unique_ptr<cuda::KMeansClusterSums> m_sums;     // the update step's sums
-    std::unique_ptr<cuda::KMeansMatrixAssign> m_matrix;  // the assignment through cuBLAS, if chosen
-    std::unique_ptr<cuda::KMeansTileAssign> m_tiles;     // the assignment in tensor-core tiles, if chosen
-};
-
 /// Greedy k-means++ (Arthur & Vassilvitskii 2007; scikit-learn's greedy variant), step for step as
 /// kmeansCpu's seeding: the same draws from `rng`, the cumulative potential summed sequentially on
 /// the host from the GPU's squared distances, the best of 2 + floor(ln k) candidates.
-std::vector<double> seedPlusPlus(KMeansDevice& device, const float* x, std::size_t n, std::size_t d, std::size_t k,
+std::vector<double> seedPlusPlus(KMeansDevices& device, const float* x, std::size_t n, std::size_t d, std::size_t k,
                                  std::mt19937_64& rng, JobControl* control) {
     std::vector<double> centroids(k * d);
     const auto setCentre = [&](std::size_t c, std::size_t i) {
@@ -186,7 +62,7 @@ std::vector<double> seedPlusPlus(KMeansDevice& device, const float* x, std::size
     };
     const auto first = static_cast<std::size_t>(rng() % n);
     setCentre(0, first);
-    double potential = device.seed(static_cast<int>(first), SeedMode::Initialise);
+    double potential = device.seed(first, SeedMode::Initialise);
     const std::size_t trials = 2 + static_cast<std::size_t>(std::log(static_cast<double>(k)));
     std::vector<double> closest(n), cumulative(n);
     std::vector<std::size_t> candidate(trials);
@@ -203,12 +79,11 @@ std::vector<double> seedPlusPlus(KMeansDevice& device, const float* x, std::size
         } else {
             for (std::size_t t = 0; t < trials; ++t) candidate[t] = static_cast<std::size_t>(rng() % n);
         }
-        for (std::size_t t = 0; t < trials; ++t)
-            candidatePotential[t] = device.seed(static_cast<int>(candidate[t]), SeedMode::Trial);
+        for (std::size_t t = 0; t < trials; ++t) candidatePotential[t] = device.seed(candidate[t], SeedMode::Trial);
         const auto best = static_cast<std::size_t>(
             std::min_element(candidatePotential.begin(), candidatePotential.end()) - candidatePotential.begin());
         setCentre(c, candidate[best]);
-        potential = device.seed(static_cast<int>(candidate[best]), SeedMode::Update);
+        potential = device.seed(candidate[best], SeedMode::Update);
         if (control) control->checkCancelled();
     }
     return centroids;
@@ -216,7 +91,7 @@ std::vector<double> seedPlusPlus(KMeansDevice& device, const float* x, std::size
 
 /// Update step of kmeansCpu on the GPU's sums: means, and an empty cluster takes the point farthest
 /// from its centroid among clusters keeping at least one point. Returns the summed squared shift.
-double updateCentroids(KMeansDevice& device, const float* x, std::size_t n, std::size_t d, std::size_t k,
+double updateCentroids(KMeansDevices& device, const float* x, std::size_t n, std::size_t d, std::size_t k,
                        std::vector<double>& centroids) {
     std::vector<double> sums(k * d);
     std::vector<long long> counts(k);
@@ -261,24 +136,6 @@ double updateCentroids(KMeansDevice& device, const float* x, std::size_t n, std:
     return shift;
 }
 
-/// The assignment `requested` resolves to. Measured on an H200 at 1M points, per Lloyd iteration
-/// (docs/benchmarks.md): the tensor tiles were the fastest at every shape measured, from k x d = 64 x 14
-/// (0.46 ms, the kernel 0.72) to 1000 x 39 (3.9 ms, cuBLAS 7.6, the kernel 83); the cuBLAS product beat
-/// the kernel from 128 x 39 on. Auto takes the tiles from k = 64 where the device has FP64 tensor cores,
-/// else cuBLAS from k x d = 4096 where it can be loaded (MatrixProduct then throws CudaError), else the
-/// kernel.
-KMeansAssignment assignmentPath(KMeansAssignment requested, std::size_t k, std::size_t d) {
-    const bool tilesFit = d <= cuda::KMeansTileAssign::kMaxFeatures && cuda::KMeansTileAssign::deviceSupported();
-    if (requested == KMeansAssignment::TensorTiles && !tilesFit)
-        throw InvalidInput(
-            "the tensor-tile k-means assignment needs FP64 tensor cores (compute capability 8.0, 9.0 "
-            "or 10.0) and at most 64 features");
-    if (requested != KMeansAssignment::Auto) return requested;
-    if (tilesFit && k >= kTileAssignMinK) return KMeansAssignment::TensorTiles;
-    if (k * d >= kMatrixAssignMinWork && cuda::cublasLibrary() != nullptr) return KMeansAssignment::MatrixProduct;
-    return KMeansAssignment::Kernel;
-}
-
 }  // namespace
 
 KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options, JobControl* control,
@@ -294,13 +151,12 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
         k * d >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
         throw InvalidInput("GPU k-means supports fewer than 2^31 points and k·D below 2^31; use --backend cpu");
 
-    const KMeansAssignment path = assignmentPath(assignment, k, d);
     const std::vector<double> means = featureMeans(x, n, d);
-    KMeansDevice device(x, n, d, k, path, means);
+    KMeansDevices device(x, n, d, k, assignment, means, options.cudaDevices);
     std::mt19937_64 rng(options.seed);
     std::vector<double> centroids = seedPlusPlus(device, x, n, d, k, rng, control);
     KMeansResult result;
-    KMeansDevice::Assignment step = device.assign(centroids);
+    KMeansDevices::Assignment step = device.assign(centroids);
     result.inertiaHistory.push_back(step.inertia);
     const double tolerance = options.tolerance * meanVariance(x, n, d, means);
     while (result.iterations < options.maxIterations) {
@@ -327,7 +183,5 @@ KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMea
     if (control) control->setProgress(1.0);
     return result;
 }
-
-CL_CUDA_KERNEL_MODULE(cuda::kmeansSeedKernel)
 
 }  // namespace clusterlens

@@ -18,6 +18,10 @@ struct KMeansOptions {
     /// Stop when the summed squared centroid shift of one update is at most tolerance times the
     /// mean per-feature variance of the data (scikit-learn's convention); 0 waits for stable labels.
     double tolerance = 1e-6;
+    /// CUDA only: the devices the points are spread over (parseGpus gives them for --gpus all|N; a
+    /// device may repeat); empty: the current device alone. The result is the same bit for bit on any
+    /// number of devices. The CPU ignores it.
+    std::vector<int> cudaDevices;
 };
 
 struct KMeansResult {

@@ -19,7 +19,10 @@ namespace clusterlens {
 enum class KMeansAssignment { Auto, Kernel, MatrixProduct, TensorTiles };
 
 /// Greedy k-means++ seeding (Arthur & Vassilvitskii 2007) and Lloyd iterations (Lloyd 1982) on the
-/// current CUDA device, for n points x d features (row-major, float). Equal to kmeansCpu: the draws
+/// current CUDA device, or spread over options.cudaDevices, for n points x d features (row-major, float).
+/// Spread, each device assigns a contiguous range of the points (whole blocks of 256), the first also
+/// sums every cluster for the update; the block totals are summed in order on the host, so every
+/// device count gives the same bits. Equal to kmeansCpu: the draws
 /// use the same std::mt19937_64 sequence and are decided on the host from squared distances the GPU
 /// computes in the same double arithmetic, so the same seed gives the same centres; assignment
 /// distances are bit-identical to the CPU's for the same centroids (ties: lower label); an empty
@@ -30,7 +33,8 @@ enum class KMeansAssignment { Auto, Kernel, MatrixProduct, TensorTiles };
 /// 5 N ints and (N / 256 + K)·D doubles), and with the cuBLAS product N·(D + 5) doubles more, at most
 /// 4M doubles of cross terms and 32 MiB of cuBLAS workspace, with the tiles N·(D' + 1) doubles and 2 N
 /// ints more (D' = D rounded up to a multiple of 8); time O(N K D) per iteration, the update
-/// O(N D). Throws what kmeansCpu throws, InvalidInput for n >= 2^31 or k·d >= 2^31,
+/// O(N D). Spread over G devices, each other device holds O((N / G)·D) of it. Throws what kmeansCpu
+/// throws, InvalidInput for n >= 2^31 or k·d >= 2^31 and naming --gpus for a device that does not exist,
 /// OutOfDeviceMemory and CudaError; Cancelled is checked after every step.
 KMeansResult kmeansCuda(const float* x, std::size_t n, std::size_t d, const KMeansOptions& options,
                         JobControl* control = nullptr, KMeansAssignment assignment = KMeansAssignment::Auto);

@@ -2,12 +2,16 @@
 // The arithmetic every k-means kernel shares (kmeans_kernels.cuh, kmeans_screen_kernels.cuh): squared
 // distances summed in double, feature by feature, with separately rounded multiply and add, as
 // kmeansCpu; block sums in a fixed halving order, and the assignment's block totals built from them.
+// No kernels: the host code that launches them (kmeans_devices.cuh) includes it too.
 
 #include <cuda_runtime.h>
 
 namespace clusterlens::cuda {
 
 constexpr int kKMeansThreads = 256;
+
+/// What kmeansSeedKernel does with a candidate centre's distances (see there).
+enum class SeedMode : int { Initialise = 0, Trial = 1, Update = 2 };
 
 /// Squared distance of a float point to a centre (double, or a float point), as kmeansCpu's
 /// squaredDistance.

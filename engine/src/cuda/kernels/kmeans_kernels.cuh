@@ -11,17 +11,15 @@
 
 namespace clusterlens::cuda {
 
-enum class SeedMode : int { Initialise = 0, Trial = 1, Update = 2 };
-
-/// k-means++ potential against the candidate centre x[centre]: v_i = dist²(x_i, centre) (Initialise,
-/// stored in closest), min(closest_i, dist²) (Trial, not stored) or the same stored (Update).
+/// k-means++ potential against the candidate centre `centreRow` (d floats on the device): v_i = dist²(x_i, centre)
+/// (Initialise, stored in closest), min(closest_i, dist²) (Trial, not stored) or the same stored (Update).
 /// d_blockSums[b] = sum of v over block b's points. The centre row is staged in shared memory when
 /// `sharedCentre` (dynamic shared memory d doubles), else read from global memory.
-__global__ void kmeansSeedKernel(const float* __restrict__ d_x, int n, int d, int centre, SeedMode mode,
-                                 bool sharedCentre, double* __restrict__ d_closest, double* __restrict__ d_blockSums) {
+__global__ void kmeansSeedKernel(const float* __restrict__ d_x, int n, int d, const float* __restrict__ centreRow,
+                                 SeedMode mode, bool sharedCentre, double* __restrict__ d_closest,
+                                 double* __restrict__ d_blockSums) {
     extern __shared__ double s_centre[];
     __shared__ double s_sum[kKMeansThreads];
-    const float* centreRow = d_x + static_cast<size_t>(centre) * d;
     if (sharedCentre) {
         for (int j = threadIdx.x; j < d; j += blockDim.x) s_centre[j] = static_cast<double>(centreRow[j]);
         __syncthreads();
