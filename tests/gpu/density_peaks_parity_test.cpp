@@ -14,7 +14,7 @@
 #include "clusterlens/cluster/density_peaks.hpp"
 #include "clusterlens/errors.hpp"
 #include "clusterlens/synthetic.hpp"
-#include "dpc_test_points.hpp"
+#include "test_points.hpp"
 #include "require_gpu.hpp"
 #include "test_support.hpp"
 
@@ -28,7 +28,7 @@ using namespace clusterlens;
 
 namespace {
 
-using Points = test::DpcPoints;
+using Points = test::TestPoints;
 using test::latticePoints;
 using test::uniformPoints;
 

@@ -18,7 +18,7 @@
 #include "clusterlens/errors.hpp"
 #include "clusterlens/job_control.hpp"
 #include "clusterlens/synthetic.hpp"
-#include "dpc_test_points.hpp"
+#include "test_points.hpp"
 #include "require_gpu.hpp"
 #include "test_support.hpp"
 
@@ -32,7 +32,7 @@ using namespace clusterlens;
 
 namespace {
 
-using Points = test::DpcPoints;
+using Points = test::TestPoints;
 
 Points cytometry(std::size_t n, std::size_t d, std::uint64_t seed) {
     return test::cytometryPoints(n, d, seed);

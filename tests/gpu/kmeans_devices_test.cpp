@@ -14,8 +14,8 @@
 #include "clusterlens/backend.hpp"
 #include "clusterlens/cluster/kmeans.hpp"
 #include "clusterlens/errors.hpp"
-#include "clusterlens/synthetic.hpp"
 #include "require_gpu.hpp"
+#include "test_points.hpp"
 #include "test_support.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
@@ -28,19 +28,7 @@ using namespace clusterlens;
 
 namespace {
 
-struct Points {
-    std::size_t n, d;
-    std::vector<float> x;
-};
-
-Points cytometry(std::size_t n, std::size_t d, std::uint64_t seed) {
-    SyntheticOptions o;
-    o.n = n;
-    o.d = d;
-    o.seed = seed;
-    const Dataset data = makeCytometryLike(o);
-    return Points{data.n, data.d, data.values};
-}
+using Points = test::TestPoints;
 
 /// n points on `distinct` spots only, so that k above `distinct` leaves clusters empty for the refill.
 Points fewSpots(std::size_t n, std::size_t d, std::size_t distinct, std::uint64_t seed) {
@@ -87,7 +75,7 @@ void expectSameAsOneDevice(const Points& p, KMeansOptions options, const std::ve
 std::vector<std::pair<KMeansAssignment, std::string>> paths() {
     std::vector<std::pair<KMeansAssignment, std::string>> out{{KMeansAssignment::Kernel, "kernel"},
                                                               {KMeansAssignment::MatrixProduct, "matrix product"}};
-    const Points probe = cytometry(300, 4, 1);
+    const Points probe = test::cytometryPoints(300, 4, 1);
     try {
         (void)kmeansCuda(probe.x.data(), probe.n, probe.d, withK(2, 1), nullptr, KMeansAssignment::TensorTiles);
         out.emplace_back(KMeansAssignment::TensorTiles, "tensor tiles");
@@ -105,11 +93,14 @@ TEST(KMeansDevices, PartsOnOneDeviceGiveItsResult) {
     std::cout << "seed " << seed << "\n";
     for (const auto& [path, name] : paths()) {
         // 20,000 points: 79 blocks of 256 (the last one short) over 2 and 3 parts.
-        expectSameAsOneDevice(cytometry(20000, 14, seed), withK(64, seed), {0, 0}, path, name + ", 2 parts");
-        expectSameAsOneDevice(cytometry(20000, 14, seed), withK(64, seed), {0, 0, 0}, path, name + ", 3 parts");
-        expectSameAsOneDevice(cytometry(9000, 39, seed + 1), withK(130, seed), {0, 0, 0}, path, name + ", 39 features");
+        expectSameAsOneDevice(test::cytometryPoints(20000, 14, seed), withK(64, seed), {0, 0}, path,
+                              name + ", 2 parts");
+        expectSameAsOneDevice(test::cytometryPoints(20000, 14, seed), withK(64, seed), {0, 0, 0}, path,
+                              name + ", 3 parts");
+        expectSameAsOneDevice(test::cytometryPoints(9000, 39, seed + 1), withK(130, seed), {0, 0, 0}, path,
+                              name + ", 39 features");
         // 600 points are 3 blocks: of 5 devices named, 3 get points.
-        expectSameAsOneDevice(cytometry(600, 5, seed + 2), withK(7, seed), {0, 0, 0, 0, 0}, path,
+        expectSameAsOneDevice(test::cytometryPoints(600, 5, seed + 2), withK(7, seed), {0, 0, 0, 0, 0}, path,
                               name + ", more parts than blocks");
         // Clusters left empty are refilled from the labels and distances every part holds.
         expectSameAsOneDevice(fewSpots(3000, 3, 10, seed + 3), withK(16, seed), {0, 0, 0}, path,
@@ -124,17 +115,18 @@ TEST(KMeansDevices, SeveralDevicesGiveOneDevicesResult) {
     std::cout << "seed " << seed << "\n";
     const std::vector<int> all = parseGpus("all");
     for (const auto& [path, name] : paths()) {
-        expectSameAsOneDevice(cytometry(50000, 14, seed), withK(100, seed), all, path, name + ", every device");
+        expectSameAsOneDevice(test::cytometryPoints(50000, 14, seed), withK(100, seed), all, path,
+                              name + ", every device");
         expectSameAsOneDevice(fewSpots(5000, 4, 12, seed + 1), withK(20, seed), all, path,
                               name + ", every device, empty clusters refilled");
     }
-    expectSameAsOneDevice(cytometry(30000, 5, seed + 2), withK(20, seed), {1, 0}, KMeansAssignment::Auto,
+    expectSameAsOneDevice(test::cytometryPoints(30000, 5, seed + 2), withK(20, seed), {1, 0}, KMeansAssignment::Auto,
                           "second device first");
 }
 
 TEST(KMeansDevices, UnknownDeviceIsRefusedByName) {
     CL_REQUIRE_GPU();
-    const Points p = cytometry(500, 3, 9);
+    const Points p = test::cytometryPoints(500, 3, 9);
     KMeansOptions options = withK(3, 1);
     options.cudaDevices = {0, cudaDeviceCount()};
     try {
