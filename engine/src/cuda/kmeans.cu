@@ -64,13 +64,12 @@ std::vector<double> seedPlusPlus(KMeansDevices& device, const float* x, std::siz
     setCentre(0, first);
     double potential = device.seed(first, SeedMode::Initialise);
     const std::size_t trials = 2 + static_cast<std::size_t>(std::log(static_cast<double>(k)));
-    std::vector<double> closest(n), cumulative(n);
+    std::vector<double> cumulative(n);
     std::vector<std::size_t> candidate(trials);
     std::vector<double> candidatePotential(trials);
     for (std::size_t c = 1; c < k; ++c) {
         if (potential > 0.0) {
-            device.copyClosest(closest);
-            std::partial_sum(closest.begin(), closest.end(), cumulative.begin());
+            device.cumulativePotential(cumulative);
             for (std::size_t t = 0; t < trials; ++t) {
                 const double r = uniform01(rng) * cumulative.back();
                 const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), r);

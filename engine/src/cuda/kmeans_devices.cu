@@ -10,6 +10,7 @@
 #include "cuda/kmeans_tile_assign.cuh"
 #include "cuda/util/cublas_library.cuh"
 #include "cuda/util/cuda_check.cuh"
+#include "cuda/util/cuda_event.cuh"
 #include "cuda/util/current_device.cuh"
 #include "cuda/util/device_buffer.cuh"
 #include "cuda/util/kernel_modules.cuh"
@@ -22,6 +23,8 @@ constexpr std::size_t kSharedBudget = 40 * 1024;
 constexpr std::size_t kMatrixAssignMinWork = 4096;
 /// Centroids from which Auto assigns in tensor-core tiles (the smallest count measured, at 1M x 14).
 constexpr std::size_t kTileAssignMinK = 64;
+/// Potentials per copy of cumulativePotential (1 MiB): the host sums one while the next arrives.
+constexpr std::size_t kPotentialChunk = std::size_t{1} << 17;
 
 /// The assignment `requested` resolves to on the current device. Measured on an H200 at 1M points, per
 /// Lloyd iteration (docs/benchmarks.md): the tensor tiles were the fastest at every shape measured, from
@@ -42,7 +45,9 @@ KMeansAssignment assignmentPath(KMeansAssignment requested, std::size_t k, std::
 }
 
 /// Lets `peer` write the memory that `owner`'s default pool hands out (pool memory ignores
-/// cudaDeviceEnablePeerAccess), where the two can reach each other; else peer copies go through the host.
+/// cudaDeviceEnablePeerAccess; cudaMemPoolSetAccess maps it for the peer), where the two can reach
+/// each other, so that the labels' peer copies can go over the link. Process-wide and lasting;
+/// repeating it changes nothing.
 void letPeerWrite(int owner, int peer) {
     if (owner == peer) return;
     int reachable = 0;
@@ -70,15 +75,16 @@ struct KMeansDevices::Part {
     DeviceBuffer<float> d_x;                    // from point `begin` on (the first part: every point)
     DeviceBuffer<float> d_centre;               // a seeding centre that lies outside d_x
     DeviceBuffer<double> d_closest, d_blockSums, d_distance, d_centroids;
-    DeviceBuffer<int> d_blockChanged, d_labels;  // d_labels: as d_x
-    std::unique_ptr<KMeansClusterSums> sums;     // the update's sums over every point (the first part)
-    std::unique_ptr<KMeansMatrixAssign> matrix;  // the assignment through cuBLAS, if chosen
-    std::unique_ptr<KMeansTileAssign> tiles;     // the assignment in tensor-core tiles, if chosen
+    DeviceBuffer<int> d_blockChanged, d_labels;               // d_labels: as d_x
+    std::unique_ptr<KMeansClusterSums> sums;                  // the update's sums over every point (the first part)
+    std::unique_ptr<KMeansMatrixAssign> matrix;               // the assignment through cuBLAS, if chosen
+    std::unique_ptr<KMeansTileAssign> tiles;                  // the assignment in tensor-core tiles, if chosen
+    std::vector<std::unique_ptr<CudaEvent>> potentialCopied;  // per kPotentialChunk of d_closest
 };
 
 KMeansDevices::KMeansDevices(const float* x, std::size_t n, std::size_t d, std::size_t k, KMeansAssignment requested,
                              const std::vector<double>& means, const std::vector<int>& devices)
-    : m_x(x), m_n(n), m_d(d), m_k(k) {
+    : m_x(x), m_n(n), m_d(d), m_k(k), m_staging(k > 1 ? n : 0) {
     int current = 0;
     CL_CUDA_TRY(cudaGetDevice(&current));
     const std::vector<int> chosen = devices.empty() ? std::vector<int>{current} : devices;
@@ -120,6 +126,8 @@ KMeansDevices::KMeansDevices(const float* x, std::size_t n, std::size_t d, std::
                 p.matrix = std::make_unique<KMeansMatrixAssign>(p.d_x.data(), p.count, d, k, means, p.stream);
             if (path == KMeansAssignment::TensorTiles)
                 p.tiles = std::make_unique<KMeansTileAssign>(p.d_x.data(), p.count, d, k, means, p.stream);
+            for (std::size_t c = 0; c < p.count; c += kPotentialChunk)
+                p.potentialCopied.push_back(std::make_unique<CudaEvent>(cudaEventDisableTiming));
             letPeerWrite(m_parts.front()->device, p.device);
             // The upload's source is the caller's pageable memory: finish before the constructor returns.
             CL_CUDA_TRY(cudaStreamSynchronize(p.stream));
@@ -172,10 +180,29 @@ double KMeansDevices::seed(std::size_t centre, SeedMode mode) {
     return total;
 }
 
-void KMeansDevices::copyClosest(std::vector<double>& closest) const {
-    for (const auto& part : m_parts) {
+void KMeansDevices::cumulativePotential(std::vector<double>& cumulative) {
+    double* staged = m_staging.data();
+    for (auto& part : m_parts) {
         const CurrentDevice on(part->device);
-        part->d_closest.copyToHost(closest.data() + part->begin, part->count);
+        for (std::size_t c = 0, first = 0; first < part->count; ++c, first += kPotentialChunk) {
+            const std::size_t count = std::min(kPotentialChunk, part->count - first);
+            CL_CUDA_TRY(cudaMemcpyAsync(staged + part->begin + first, part->d_closest.data() + first,
+                                        count * sizeof(double), cudaMemcpyDeviceToHost, part->stream));
+            CL_CUDA_TRY(cudaEventRecord(part->potentialCopied[c]->get(), part->stream));
+        }
+    }
+    // From 0.0: the first value enters exactly (the potentials are +0 or positive), as std::partial_sum's
+    // start from the first value.
+    double sum = 0.0;
+    for (auto& part : m_parts) {
+        for (std::size_t c = 0, first = 0; first < part->count; ++c, first += kPotentialChunk) {
+            CL_CUDA_TRY(cudaEventSynchronize(part->potentialCopied[c]->get()));
+            const std::size_t begin = part->begin + first, end = begin + std::min(kPotentialChunk, part->count - first);
+            for (std::size_t i = begin; i < end; ++i) {
+                sum += staged[i];
+                cumulative[i] = sum;
+            }
+        }
     }
 }
 

@@ -18,6 +18,7 @@
 
 #include "clusterlens/cluster/kmeans_cuda.hpp"
 #include "cuda/kernels/kmeans_arithmetic.cuh"
+#include "cuda/util/pinned_buffer.cuh"
 
 namespace clusterlens::cuda {
 
@@ -37,8 +38,11 @@ public:
     /// The k-means++ potential against point `centre` (SeedMode as kmeansSeedKernel), its block totals
     /// summed in block order.
     double seed(std::size_t centre, SeedMode mode);
-    /// Every point's squared distance to its closest centre so far (n values).
-    void copyClosest(std::vector<double>& closest) const;
+    /// The running sum of every point's squared distance to its closest centre so far (n values), in
+    /// point order and rounded as std::partial_sum, so that the draws are kmeansCpu's. The copies from
+    /// the devices run in chunks while the host sums the chunks already copied: the sum's dependent chain
+    /// (about 1 ns a point) is the floor.
+    void cumulativePotential(std::vector<double>& cumulative);
 
     struct Assignment {
         double inertia = 0.0;
@@ -66,6 +70,7 @@ private:
 
     const float* m_x;
     std::size_t m_n, m_d, m_k;
+    PinnedBuffer<double> m_staging;  // the potentials copied for the cumulative sum (k > 1)
     std::vector<std::unique_ptr<Part>> m_parts;
 };
 
