@@ -28,7 +28,8 @@ public:
     /// device; a device may repeat). `requested`: the assignment asked for, resolved per device (every
     /// path gives the same labels bit for bit); `means`: the per-feature means the products shift by.
     /// Device memory: the first device O(N·D + K·D) as kmeansCuda states, with its part's assignment
-    /// buffers; each other device its range's points and assignment buffers, O((N / parts)·D).
+    /// buffers; each other device its range's points and assignment buffers, O((N / parts)·D). Host:
+    /// N doubles of page-locked memory for the seeding (k > 1).
     KMeansDevices(const float* x, std::size_t n, std::size_t d, std::size_t k, KMeansAssignment requested,
                   const std::vector<double>& means, const std::vector<int>& devices);
     ~KMeansDevices();
