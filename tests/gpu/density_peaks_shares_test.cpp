@@ -21,6 +21,7 @@
 #include "test_points.hpp"
 #include "require_gpu.hpp"
 #include "test_support.hpp"
+#include "unknown_device.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
 #include "clusterlens/cluster/density_peaks_cuda.hpp"
@@ -155,13 +156,8 @@ TEST(DensityPeaksShares, UnknownDeviceIsRefusedByName) {
     CL_REQUIRE_GPU();
     const Points p = cytometry(500, 3, 9);
     DensityPeaksOptions options;
-    options.cudaDevices = {0, cudaDeviceCount()};
-    try {
-        densityPeaksCuda(p.x.data(), p.n, p.d, options);
-        FAIL() << "a device that does not exist was accepted";
-    } catch (const InvalidInput& e) {
-        EXPECT_NE(std::string(e.what()).find("--gpus"), std::string::npos) << e.what();
-    }
+    options.cudaDevices = test::withUnknownDevice();
+    test::expectUnknownDeviceRefused([&] { densityPeaksCuda(p.x.data(), p.n, p.d, options); });
 }
 
 #endif  // CLUSTERLENS_HAVE_CUDA

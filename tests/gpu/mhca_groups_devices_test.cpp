@@ -14,6 +14,7 @@
 #include "clusterlens/hca/mhca.hpp"
 #include "require_gpu.hpp"
 #include "test_support.hpp"
+#include "unknown_device.hpp"
 
 #ifdef CLUSTERLENS_HAVE_CUDA
 #include "mhca_gpu_support.hpp"
@@ -84,13 +85,8 @@ TEST(MhcaGroupsOnDevices, UnknownDeviceIsRefusedByName) {
     CL_REQUIRE_GPU();
     const Points p = gaussianMixture(200, 3, 4, 14.0, 7);
     MhcaOptions o = unequalGroups(p);
-    o.cudaDevices = {0, cudaDeviceCount()};
-    try {
-        (void)mhcaCuda(p.x.data(), p.n, p.d, o);
-        FAIL() << "an unknown device was accepted";
-    } catch (const InvalidInput& e) {
-        EXPECT_NE(std::string(e.what()).find("--gpus"), std::string::npos) << e.what();
-    }
+    o.cudaDevices = test::withUnknownDevice();
+    test::expectUnknownDeviceRefused([&] { (void)mhcaCuda(p.x.data(), p.n, p.d, o); });
 }
 
 #else
