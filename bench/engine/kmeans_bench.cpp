@@ -42,9 +42,15 @@ clusterlens::KMeansOptions options(std::size_t k, std::size_t iterations) {
     return o;
 }
 
+/// "kmeans k=K NxD", with " I iterations" when the iterations are fixed.
+std::string workloadName(std::size_t n, std::size_t d, std::size_t k, std::size_t iterations) {
+    std::string name = "kmeans k=" + std::to_string(k) + " " + shortCount(n) + "x" + std::to_string(d);
+    if (iterations > 0) name += " " + std::to_string(iterations) + " iterations";
+    return name;
+}
+
 void addCase(Registry& registry, std::size_t n, std::size_t d, std::size_t k, std::size_t iterations, bool cpu) {
-    std::string workload = "kmeans k=" + std::to_string(k) + " " + shortCount(n) + "x" + std::to_string(d);
-    if (iterations > 0) workload += " " + std::to_string(iterations) + " iterations";
+    const std::string workload = workloadName(n, d, k, iterations);
     auto prepare = [n, d] { cytometryData(n, d); };
     if (cpu) {
         registry.add(BenchCase{workload, "cpu", n, d,
@@ -94,14 +100,22 @@ void printMedianIteration(const std::string& workload, Run&& run) {
                  ms.size());
 }
 
+/// run(nullptr), or with --profile under printMedianIteration.
+template <typename Run>
+void runProfiledOrNot(const std::string& workload, Run&& run) {
+    if (Registry::instance().profile())
+        printMedianIteration(workload, run);
+    else
+        run(nullptr);
+}
+
 /// Many clusters on the GPU, one case per assignment.
 void addAssignmentCases(Registry& registry, std::size_t n, std::size_t d, std::size_t k, std::size_t iterations) {
     using clusterlens::KMeansAssignment;
     for (const auto& [assignment, name] :
          {std::pair{KMeansAssignment::Kernel, "kernel"}, std::pair{KMeansAssignment::MatrixProduct, "matrix product"},
           std::pair{KMeansAssignment::TensorTiles, "tensor tiles"}}) {
-        const std::string workload = "kmeans k=" + std::to_string(k) + " " + shortCount(n) + "x" + std::to_string(d) +
-                                     " " + std::to_string(iterations) + " iterations, " + name;
+        const std::string workload = workloadName(n, d, k, iterations) + ", " + name;
         registry.add(BenchCase{workload, "cuda", n, d,
                                [n, d, k, iterations, assignment = assignment, workload] {
                                    const clusterlens::Dataset& data = cytometryData(n, d);
@@ -109,10 +123,7 @@ void addAssignmentCases(Registry& registry, std::size_t n, std::size_t d, std::s
                                        clusterlens::kmeansCuda(data.values.data(), n, d, options(k, iterations),
                                                                control, assignment);
                                    };
-                                   if (Registry::instance().profile())
-                                       printMedianIteration(workload, run);
-                                   else
-                                       run(nullptr);
+                                   runProfiledOrNot(workload, run);
                                },
                                [n, d] { cytometryData(n, d); }, 1, 3});
     }
@@ -121,9 +132,8 @@ void addAssignmentCases(Registry& registry, std::size_t n, std::size_t d, std::s
 /// The Auto assignment spread over 1, 2 and 4 GPUs (KMeansOptions::cudaDevices, `kmeans --gpus N`).
 void addSpreadCases(Registry& registry, std::size_t n, std::size_t d, std::size_t k, std::size_t iterations) {
     for (const int gpus : {1, 2, 4}) {
-        const std::string workload = "kmeans k=" + std::to_string(k) + " " + shortCount(n) + "x" + std::to_string(d) +
-                                     " " + std::to_string(iterations) + " iterations on " + std::to_string(gpus) +
-                                     (gpus > 1 ? " GPUs" : " GPU");
+        const std::string workload =
+            workloadName(n, d, k, iterations) + " on " + std::to_string(gpus) + (gpus > 1 ? " GPUs" : " GPU");
         registry.add(BenchCase{workload, "cuda", n, d,
                                [n, d, k, iterations, gpus, workload] {
                                    const clusterlens::Dataset& data = cytometryData(n, d);
@@ -132,10 +142,7 @@ void addSpreadCases(Registry& registry, std::size_t n, std::size_t d, std::size_
                                    auto run = [&](clusterlens::JobControl* control) {
                                        clusterlens::kmeansCuda(data.values.data(), n, d, o, control);
                                    };
-                                   if (Registry::instance().profile())
-                                       printMedianIteration(workload, run);
-                                   else
-                                       run(nullptr);
+                                   runProfiledOrNot(workload, run);
                                },
                                [n, d] { cytometryData(n, d); }, 1, 1, gpus});
     }

@@ -68,8 +68,8 @@ TEST(CliDpc, GpusOptionNamesWhatIsWrong) {
     TempDir dir;
     const std::string iris = dataPath("tables/iris.csv"), out = dir.file("d.csv");
     const auto expectRefused = [&](std::vector<std::string> args, const std::string& reason) {
-        args.insert(args.begin(), {"dpc", iris});
-        clusterlens::test::expectUsageError(args, out, "--gpus", reason);
+        args.insert(args.begin(), {"dpc", iris, "--out", out});
+        clusterlens::test::expectUsageError(args, "--gpus", reason);
     };
     expectRefused({"--gpus", "0"}, "'all' or a number of GPUs");
     expectRefused({"--gpus", "two"}, "'all' or a number of GPUs");

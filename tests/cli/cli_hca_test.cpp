@@ -119,8 +119,8 @@ TEST(CliHca, GpusOptionNamesWhatIsWrongAndKeepsTheMerges) {
     TempDir dir;
     const std::string iris = dataPath("tables/iris.csv"), out = dir.file("o.csv");
     const auto expectRefused = [&](std::vector<std::string> args, const std::string& reason) {
-        args.insert(args.begin(), {"hca", iris});
-        clusterlens::test::expectUsageError(args, out, "--gpus", reason);
+        args.insert(args.begin(), {"hca", iris, "--out", out});
+        clusterlens::test::expectUsageError(args, "--gpus", reason);
     };
     expectRefused({"--gpus", "0"}, "'all' or a number of GPUs");
     expectRefused({"--gpus", "two"}, "'all' or a number of GPUs");

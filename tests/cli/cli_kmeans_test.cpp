@@ -20,10 +20,7 @@ TEST(CliKMeans, GpusOptionNamesWhatIsWrongAndKeepsTheLabels) {
     const std::string iris = dataPath("tables/iris.csv"), out = dir.file("labels.csv");
     const auto expectRefused = [&](std::vector<std::string> args, const std::string& reason) {
         args.insert(args.begin(), {"kmeans", iris, "-k", "3", "--labels-out", out});
-        const auto result = runCli(args);
-        EXPECT_EQ(result.exitCode, 2) << reason;
-        EXPECT_THAT(result.err, HasSubstr("--gpus")) << result.err;
-        EXPECT_THAT(result.err, HasSubstr(reason)) << result.err;
+        clusterlens::test::expectUsageError(args, "--gpus", reason);
     };
     expectRefused({"--gpus", "0"}, "'all' or a number of GPUs");
     expectRefused({"--gpus", "two"}, "'all' or a number of GPUs");

@@ -39,13 +39,10 @@ inline CliResult runCli(const std::vector<std::string>& args, const std::string&
     return result;
 }
 
-/// `clusterlens-cli WORDS... --out OUT` exits 2 (a usage error) with a message that holds `option` and
-/// `reason`.
-inline void expectUsageError(const std::vector<std::string>& words, const std::string& out, const std::string& option,
+/// `clusterlens-cli WORDS...` exits 2 (a usage error) with a message that holds `option` and `reason`.
+inline void expectUsageError(const std::vector<std::string>& words, const std::string& option,
                              const std::string& reason) {
-    std::vector<std::string> args = words;
-    args.insert(args.end(), {"--out", out});
-    const CliResult result = runCli(args);
+    const CliResult result = runCli(words);
     EXPECT_EQ(result.exitCode, 2) << reason;
     EXPECT_NE(result.err.find(option), std::string::npos) << result.err;
     EXPECT_NE(result.err.find(reason), std::string::npos) << result.err;
